@@ -1,0 +1,37 @@
+/**
+ * `svc <command> [args]`: one table of subcommands, each in its own module, loaded lazily
+ * so `svc keygen` does not pay for starting gRPC.
+ */
+export interface Command {
+  summary: string;
+  run(args: string[]): Promise<number>;
+}
+
+type CommandLoader = () => Promise<Command>;
+
+/** Each subcommand module default-exports a Command. */
+const commands: Record<string, CommandLoader> = {
+  // 'node': () => import('./node-command.js').then((m) => m.default),
+};
+
+function usage(): string {
+  const lines = ['usage: svc <command> [options]', '', 'commands:'];
+  for (const name of Object.keys(commands)) lines.push(`  ${name}`);
+  lines.push('', "run 'svc <command> --help' for a command's options");
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 1;
+  }
+  const load = commands[name];
+  if (!load) {
+    console.error(`svc: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  const command = await load();
+  return command.run(rest);
+}

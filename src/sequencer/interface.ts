@@ -1,0 +1,60 @@
+/**
+ * The sequencer node's surface: what the gRPC and REST front-ends, the order book and
+ * the chain node use. Implemented by `createSequencer()` in ./index.ts.
+ */
+import type {
+  SequencerStatus,
+  SubmitResult,
+  Tick,
+  TickSummary,
+  Transaction,
+  TransactionLocation,
+} from './types.js';
+
+export interface SequencerOptions {
+  dbPath: string; // --db-path
+  retainTicks: number; // --retain-ticks: ticks kept in memory
+  vdfIterations: number; // --vdf-iterations: minimum squarings of a busy tick
+  idleTickMs: number; // --idle-tick-ms: heartbeat interval with no transactions waiting
+  queueCapacity: number; // --queue-capacity: transactions accepted but not yet ticked
+}
+
+/** Why a submission was refused; `code` maps onto a gRPC status by the front-end. */
+export type SubmitErrorCode = 'INVALID_ARGUMENT' | 'RESOURCE_EXHAUSTED' | 'ALREADY_EXISTS' | 'UNAVAILABLE';
+
+export class SubmitError extends Error {
+  constructor(
+    readonly code: SubmitErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SubmitError';
+  }
+}
+
+export type TickListener = (tick: Tick) => void;
+
+export interface Sequencer {
+  /** Open the database, resume the chain, start the clock. */
+  start(): Promise<void>;
+  /** Stop accepting, tick out what is in flight, flush, close the database. */
+  stop(): Promise<void>;
+
+  /** Validate, hash, sequence and enqueue one transaction; throws SubmitError. */
+  submit(tx: Transaction): SubmitResult;
+  /** Same for many; a failed item keeps its place as a SubmitError, the rest go on. */
+  submitBatch(txs: Transaction[]): Array<SubmitResult | SubmitError>;
+
+  /** A durable tick from memory or disk; undefined if it does not exist (yet). */
+  getTick(tickNumber: number): Promise<Tick | undefined>;
+  /** Every durable transaction whose 8-hex hash matches (collisions give several). */
+  findTransactions(txHash8: string): Promise<TransactionLocation[]>;
+  /** Newest first, from memory. */
+  recentTicks(limit: number, offset: number): TickSummary[];
+  /** Durable ticks in [from, to], oldest first, memory or disk (for replays and rebuilds). */
+  readTicks(from: number, to: number): AsyncIterable<Tick>;
+  status(): SequencerStatus;
+
+  /** Called with each tick once it is durable, in tick order. Returns an unsubscribe function. */
+  onTick(listener: TickListener): () => void;
+}

@@ -1,0 +1,58 @@
+/**
+ * The VDF engine's contract: what the clock worker, the worker pool, the node and the
+ * browser verifier rely on. The construction itself (encodings, hash-to-group,
+ * hash-to-prime, genesis, batch check) is specified byte by byte in docs/vdf.md.
+ *
+ * Group elements travel as 256-byte big-endian canonical signed residues
+ * (|x| = min(x, N - x)); hex forms are lowercase without `0x`.
+ */
+
+/** One tick's VDF claim: y = x^(2^iterations), with Wesolowski proof pi. */
+export interface VdfClaim {
+  input: Uint8Array; // x, 256 bytes
+  output: Uint8Array; // y, 256 bytes
+  proof: Uint8Array; // pi, 256 bytes
+  iterations: number; // T >= 1
+}
+
+/** What a verifier needs to re-derive a tick's input and check its claim. */
+export interface VdfTickInput {
+  tickNumber: number;
+  previousOutput: Uint8Array; // y of tick - 1 (the genesis output for tick 1), 256 bytes
+  batchHash: Uint8Array; // transaction_batch_hash, 32 bytes
+  claim: VdfClaim;
+}
+
+/** Result of verifying many ticks: which ones failed, if any (found by bisection). */
+export interface BatchVerdict {
+  ok: boolean;
+  /** Indexes (into the input array) of the ticks that failed; empty when ok. */
+  invalid: number[];
+}
+
+/**
+ * Incremental evaluator used by the clock: squares in small chunks so the caller can
+ * look at its queues between chunks without ever pausing the chain.
+ */
+export interface VdfEvaluator {
+  /** Start a new segment from input x (256 bytes). Resets the iteration count. */
+  start(x: Uint8Array): void;
+  /** Run k more squarings. */
+  square(k: number): void;
+  /** Squarings run since start(). */
+  readonly iterations: number;
+  /** Current value x^(2^iterations) as a canonical 256-byte element. */
+  output(): Uint8Array;
+  /** Wesolowski proof for the current segment; cheap when iterations is small (trivial proof). */
+  prove(): Uint8Array;
+}
+
+/** Synchronous per-thread engine (WASM-backed; a BigInt reference implements the same). */
+export interface VdfEngine {
+  hashToGroup(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array;
+  evaluate(x: Uint8Array, iterations: number): Uint8Array;
+  prove(x: Uint8Array, y: Uint8Array, iterations: number): Uint8Array;
+  verify(tick: VdfTickInput): boolean;
+  verifyBatch(ticks: VdfTickInput[]): BatchVerdict;
+  evaluator(): VdfEvaluator;
+}
