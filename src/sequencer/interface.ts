@@ -2,6 +2,8 @@
  * The sequencer node's surface: what the gRPC and REST front-ends, the order book and
  * the chain node use. Implemented by `createSequencer()` in ./index.ts.
  */
+import type { Database } from '../db/index.js';
+import type { Piscina } from 'piscina';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -12,7 +14,8 @@ import type {
 } from './types.js';
 
 export interface SequencerOptions {
-  dbPath: string; // --db-path
+  db: Database; // opened by the node (src/db) under --db-path; the sequencer uses its own sublevels
+  pool: Piscina; // the node's worker pool (src/pool), for heartbeat proofs
   retainTicks: number; // --retain-ticks: ticks kept in memory
   vdfIterations: number; // --vdf-iterations: minimum squarings of a busy tick
   idleTickMs: number; // --idle-tick-ms: heartbeat interval with no transactions waiting
