@@ -43,10 +43,14 @@ export interface Sequencer {
   /** Stop accepting, tick out what is in flight, flush, close the database. */
   stop(): Promise<void>;
 
-  /** Validate, hash, sequence and enqueue one transaction; throws SubmitError. */
-  submit(tx: Transaction): SubmitResult;
+  /**
+   * Validate, hash, sequence and enqueue one transaction; resolves once the transaction
+   * is durable (write-ahead in the database), so an acknowledged transaction survives
+   * `kill -9`. Rejects with SubmitError.
+   */
+  submit(tx: Transaction): Promise<SubmitResult>;
   /** Same for many; a failed item keeps its place as a SubmitError, the rest go on. */
-  submitBatch(txs: Transaction[]): Array<SubmitResult | SubmitError>;
+  submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>>;
 
   /** A durable tick from memory or disk; undefined if it does not exist (yet). */
   getTick(tickNumber: number): Promise<Tick | undefined>;
