@@ -28,6 +28,15 @@ export interface BatchVerdict {
   ok: boolean;
   /** Indexes (into the input array) of the ticks that failed; empty when ok. */
   invalid: number[];
+  /** Malformed ticks (also listed in `invalid`) with the typed error that rejected them. */
+  errors?: BatchTickError[];
+}
+
+/** A tick rejected as malformed inside a batch (VdfError code and message). */
+export interface BatchTickError {
+  index: number;
+  code: string;
+  message: string;
 }
 
 /**

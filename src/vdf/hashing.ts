@@ -1,0 +1,70 @@
+/**
+ * The hash parts of the construction (docs/vdf.md), shared by every engine:
+ * - expand(seed): 10 SHA-256 blocks SHA-256(seed || i), i = 0..9, 320 bytes;
+ * - hash-to-group: seed = SHA-256("svc-vdf-v1/h2g" || u64be(tick) || prev || batchHash),
+ *   x = |int(expand(seed)) mod N| (x < 2 is replaced by 2: probability ~2^-2040);
+ * - genesis: the same expansion of SHA-256("svc-vdf-v1/genesis");
+ * - hash-to-prime: seed = SHA-256("svc-vdf-v1/h2p" || x || y || u64be(T)), candidates
+ *   l_c = int(SHA-256(seed || u32be(c))[0..16]) | 2^127 | 1, first prime wins.
+ * Pure functions of bytes; no Node built-ins (used by the browser verifier).
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bigIntToBytes, bytesToBigInt, concatBytes, u32be, u64be } from './bytes.js';
+import { DOMAIN_GENESIS, DOMAIN_HASH_TO_GROUP, DOMAIN_HASH_TO_PRIME, ELEMENT_BYTES, EXPAND_BLOCKS, N, PRIME_BITS } from './constants.js';
+import { isProbablePrime } from './primes.js';
+import { checkBatchHash, checkTickNumber, decodeElement } from './validate.js';
+
+const enc = new TextEncoder();
+const TAG_GENESIS = enc.encode(DOMAIN_GENESIS);
+const TAG_H2G = enc.encode(DOMAIN_HASH_TO_GROUP);
+const TAG_H2P = enc.encode(DOMAIN_HASH_TO_PRIME);
+
+/** 320 bytes: SHA-256(seed || u8(0)) || ... || SHA-256(seed || u8(9)). */
+export function expand(seed: Uint8Array): Uint8Array {
+  const out = new Uint8Array(32 * EXPAND_BLOCKS);
+  const buf = new Uint8Array(seed.length + 1);
+  buf.set(seed, 0);
+  for (let i = 0; i < EXPAND_BLOCKS; i++) {
+    buf[seed.length] = i;
+    out.set(sha256(buf), 32 * i);
+  }
+  return out;
+}
+
+/** Canonical signed residue |v mod N| = min(v, N - v), with values below 2 mapped to 2. */
+export function toGroupElement(wide: Uint8Array): bigint {
+  const v = bytesToBigInt(wide) % N;
+  const x = v > N - v ? N - v : v;
+  return x < 2n ? 2n : x;
+}
+
+/** The hash-to-group seed of a tick (validates its arguments). */
+export function hashToGroupSeed(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array {
+  checkTickNumber(tickNumber);
+  decodeElement(previousOutput, 'previous output');
+  checkBatchHash(batchHash);
+  return sha256(concatBytes(TAG_H2G, u64be(tickNumber), previousOutput, batchHash));
+}
+
+/** Tick input x as a bigint (BigInt path used by the reference and the browser). */
+export function hashToGroupBigInt(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): bigint {
+  return toGroupElement(expand(hashToGroupSeed(tickNumber, previousOutput, batchHash)));
+}
+
+/** Tick 1's previous output: the fixed genesis element. */
+export const GENESIS_OUTPUT: Uint8Array = bigIntToBytes(toGroupElement(expand(sha256(TAG_GENESIS))), ELEMENT_BYTES);
+
+const TOP_BIT = 1n << BigInt(PRIME_BITS - 1);
+
+/** Wesolowski challenge prime l for (x, y, T); 2^127 < l < 2^128. */
+export function hashToPrime(x: Uint8Array, y: Uint8Array, iterations: number): bigint {
+  const seed = sha256(concatBytes(TAG_H2P, x, y, u64be(iterations)));
+  const buf = new Uint8Array(36);
+  buf.set(seed, 0);
+  for (let c = 0; ; c++) {
+    buf.set(u32be(c), 32);
+    const h = sha256(buf);
+    const l = bytesToBigInt(h.subarray(0, 16)) | TOP_BIT | 1n;
+    if (isProbablePrime(l)) return l;
+  }
+}
