@@ -11,7 +11,7 @@ type CommandLoader = () => Promise<Command>;
 
 /** Each subcommand module default-exports a Command. */
 const commands: Record<string, CommandLoader> = {
-  // 'node': () => import('./node-command.js').then((m) => m.default),
+  node: () => import('./node-command.js').then((m) => m.default),
 };
 
 function usage(): string {

@@ -1,0 +1,37 @@
+/**
+ * `svc node [flags]`: parse flags and SVC_* variables, start the node, and shut it down
+ * gracefully on SIGINT or SIGTERM (exit 0). A second signal exits at once with 130.
+ */
+import { parseNodeConfig } from '../config/index.js';
+import { startNode } from '../node/index.js';
+import type { Command } from './main.js';
+
+const command: Command = {
+  summary: 'run the node (gRPC, REST and the other faces)',
+  async run(args: string[]): Promise<number> {
+    const outcome = parseNodeConfig(args, process.env);
+    if (outcome.kind === 'help') {
+      console.log(outcome.text);
+      return 0;
+    }
+    if (outcome.kind === 'error') {
+      console.error(`svc node: ${outcome.message}\nrun 'svc node --help' for the options`);
+      return 2;
+    }
+    const node = await startNode(outcome.config);
+    const signalled = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    const again = () => process.exit(130);
+    process.once('SIGINT', again);
+    process.once('SIGTERM', again);
+    void signalled;
+    await node.close();
+    // Anything a library left open must not keep a stopped node alive.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+    return 0;
+  },
+};
+
+export default command;

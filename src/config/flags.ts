@@ -1,0 +1,80 @@
+/**
+ * The table of `svc node` flags: name, default, parser and help text. One row per
+ * flag so --help, environment variables and validation cannot drift apart.
+ */
+import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
+import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
+
+/** Default minimum squarings of a busy tick: the VDF engine's DEFAULT_BUSY_ITERATIONS. */
+export const DEFAULT_VDF_ITERATIONS = DEFAULT_BUSY_ITERATIONS;
+
+/** Default bound on transactions accepted but not yet ticked (docs/operations.md). */
+export const DEFAULT_QUEUE_CAPACITY = 100_000;
+
+export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface FlagSpec<K extends keyof NodeConfig = keyof NodeConfig> {
+  flag: string; // without leading dashes
+  key: K;
+  defaultValue: string;
+  help: string;
+  parse(text: string): NodeConfig[K];
+}
+
+/** `host:port`, `[v6]:port`; port 0..65535 (0 = pick a free one). */
+export function parseAddress(text: string): ListenAddress {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(text.trim());
+  if (!m) throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
+  const port = Number(m[3]);
+  if (port > 65535) throw new Error(`port ${port} is out of range 0..65535`);
+  return { host: m[1] ?? m[2]!, port };
+}
+
+/** Format for logs and `listening` lines: IPv6 hosts get brackets. */
+export function formatAddress(addr: ListenAddress): string {
+  return addr.host.includes(':') ? `[${addr.host}]:${addr.port}` : `${addr.host}:${addr.port}`;
+}
+
+function integer(min: number, max: number) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text.trim())) throw new Error(`expected a whole number, got '${text}'`);
+    const n = Number(text.trim());
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new Error(`${text} is out of range ${min}..${max}`);
+    }
+    return n;
+  };
+}
+
+function nonEmpty(text: string): string {
+  if (text.trim() === '') throw new Error('expected a path, got an empty string');
+  return text;
+}
+
+function logLevel(text: string): LogLevel {
+  const level = text.trim().toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
+  return level;
+}
+
+function spec<K extends keyof NodeConfig>(s: FlagSpec<K>): FlagSpec<K> {
+  return s;
+}
+
+export const FLAGS: readonly FlagSpec[] = [
+  spec({ flag: 'grpc-addr', key: 'grpcAddr', defaultValue: '0.0.0.0:9090', help: 'gRPC SequencerService listen address', parse: parseAddress }),
+  spec({ flag: 'rest-addr', key: 'restAddr', defaultValue: '0.0.0.0:8080', help: 'REST /api/v1 and /metrics listen address', parse: parseAddress }),
+  spec({ flag: 'dex-addr', key: 'dexAddr', defaultValue: '0.0.0.0:8081', help: 'order book API listen address', parse: parseAddress }),
+  spec({ flag: 'rpc-addr', key: 'rpcAddr', defaultValue: '0.0.0.0:8082', help: 'chain explorer RPC listen address', parse: parseAddress }),
+  spec({ flag: 'db-path', key: 'dbPath', defaultValue: './rollup_data', help: 'directory of the embedded database', parse: nonEmpty }),
+  spec({ flag: 'retain-ticks', key: 'retainTicks', defaultValue: '1000000', help: 'ticks kept in memory (older ones are read from disk)', parse: integer(1, 100_000_000) }),
+  spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
+  spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
+  spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
+  spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
+];
+
+/** SVC_GRPC_ADDR for grpc-addr, and so on. */
+export function envName(flag: string): string {
+  return `SVC_${flag.replace(/-/g, '_').toUpperCase()}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * Parse `svc node` arguments and `SVC_*` environment variables into a NodeConfig.
+ * Precedence: flag > environment > default. Pure: takes argv and env, returns an outcome.
+ */
+import { parseArgs } from 'node:util';
+import { FLAGS, envName } from './flags.js';
+import type { NodeConfig, ParseOutcome } from './interface.js';
+
+export type { ListenAddress, LogLevel, NodeConfig, ParseOutcome } from './interface.js';
+export { DEFAULT_QUEUE_CAPACITY, DEFAULT_VDF_ITERATIONS, FLAGS, envName, formatAddress, parseAddress } from './flags.js';
+
+export function helpText(): string {
+  const lines = ['usage: svc node [options]', '', 'options (each also an environment variable; flags win):'];
+  for (const f of FLAGS) {
+    lines.push(`  --${f.flag} <value>`.padEnd(30) + `${f.help}`);
+    lines.push(''.padEnd(30) + `env ${envName(f.flag)}, default ${f.defaultValue}`);
+  }
+  lines.push('  -h, --help'.padEnd(30) + 'show this help');
+  return lines.join('\n');
+}
+
+export function parseNodeConfig(argv: string[], env: Record<string, string | undefined> = {}): ParseOutcome {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of FLAGS) options[f.flag] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
+  } catch (err) {
+    return { kind: 'error', message: (err as Error).message };
+  }
+  if (values.help) return { kind: 'help', text: helpText() };
+
+  const config: Partial<Record<keyof NodeConfig, unknown>> = {};
+  for (const f of FLAGS) {
+    const fromFlag = values[f.flag];
+    const fromEnv = env[envName(f.flag)];
+    const [text, source] =
+      typeof fromFlag === 'string'
+        ? [fromFlag, `--${f.flag}`]
+        : fromEnv !== undefined && fromEnv !== ''
+          ? [fromEnv, envName(f.flag)]
+          : [f.defaultValue, `default of --${f.flag}`];
+    try {
+      config[f.key] = f.parse(text);
+    } catch (err) {
+      return { kind: 'error', message: `invalid ${source}: ${(err as Error).message}` };
+    }
+  }
+  return { kind: 'config', config: config as NodeConfig };
+}
+
+/** Parse or throw: for programmatic use (tests, benchmarks). */
+export function nodeConfig(argv: string[], env: Record<string, string | undefined> = {}): NodeConfig {
+  const outcome = parseNodeConfig(argv, env);
+  if (outcome.kind === 'config') return outcome.config;
+  throw new Error(outcome.kind === 'error' ? outcome.message : 'help requested');
+}

@@ -1,0 +1,31 @@
+/**
+ * The node's configuration after parsing flags and `SVC_*` environment variables
+ * (design.md "Flags"). Pure data: src/node reads it, nothing here does I/O.
+ */
+
+/** A listen address; port 0 means "pick a free one". */
+export interface ListenAddress {
+  host: string; // as given, without IPv6 brackets
+  port: number;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface NodeConfig {
+  grpcAddr: ListenAddress; // --grpc-addr, default 0.0.0.0:9090
+  restAddr: ListenAddress; // --rest-addr, default 0.0.0.0:8080
+  dexAddr: ListenAddress; // --dex-addr, default 0.0.0.0:8081
+  rpcAddr: ListenAddress; // --rpc-addr, default 0.0.0.0:8082
+  dbPath: string; // --db-path, default ./rollup_data
+  retainTicks: number; // --retain-ticks, default 1,000,000
+  vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
+  idleTickMs: number; // --idle-tick-ms, default 100
+  queueCapacity: number; // --queue-capacity, default 100,000
+  logLevel: LogLevel; // --log-level, default info
+}
+
+/** Result of parsing: a config, a request for help, or a user error to print. */
+export type ParseOutcome =
+  | { kind: 'config'; config: NodeConfig }
+  | { kind: 'help'; text: string }
+  | { kind: 'error'; message: string };

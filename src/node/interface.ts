@@ -1,0 +1,54 @@
+/**
+ * Types of the node runner: the context every face gets, what a running face must offer
+ * for a graceful shutdown, and the handle startNode() returns.
+ */
+import type { Piscina } from 'piscina';
+import type { Logger } from 'pino';
+import type { NodeConfig } from '../config/interface.js';
+import type { Database } from '../db/index.js';
+import type { NodeMetrics } from '../metrics/index.js';
+import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+
+/** What the node has opened before any face starts. */
+export interface NodeContext {
+  config: NodeConfig;
+  logger: Logger;
+  db: Database;
+  pool: Piscina;
+  sequencer: Sequencer;
+  metrics: NodeMetrics;
+}
+
+/** A started face (gRPC, REST, order book, explorer RPC). */
+export interface RunningFace {
+  name: string; // printed as `listening <name> <address>`
+  address: string; // host:port actually bound
+  /** Refuse new work; called on every face before the sequencer stops. */
+  stopAccepting(): void;
+  /** Release everything; called after the sequencer stopped, in reverse start order. */
+  close(): Promise<void>;
+  /** Open tick streams, for the stream clients metric. */
+  streamClients?(): number;
+}
+
+/** How to start one face; the node starts them in list order. */
+export interface FaceSpec {
+  name: string;
+  start(ctx: NodeContext): Promise<RunningFace>;
+}
+
+export interface StartNodeOptions {
+  logger?: Logger; // default: pino JSON on stderr at config.logLevel
+  print?: (line: string) => void; // default: stdout; gets the `listening` lines
+  faces?: FaceSpec[]; // default: defaultFaces()
+  createSequencer?: (options: SequencerOptions) => Sequencer | Promise<Sequencer>; // default: src/sequencer
+  poolThreads?: number; // default: all cores
+}
+
+export interface NodeHandle {
+  /** Bound address of each face by name, e.g. { grpc: '127.0.0.1:40123', rest: ... }. */
+  addresses: Record<string, string>;
+  sequencer: Sequencer;
+  /** Graceful shutdown: stop accepting, finish in-flight work, stop the sequencer, close all. */
+  close(): Promise<void>;
+}

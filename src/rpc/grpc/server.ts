@@ -1,0 +1,86 @@
+/**
+ * The gRPC face: a grpc-js server with SequencerService, server reflection (so grpcurl
+ * works without the .proto) and grpc.health.v1 (for load balancers), bound to one address.
+ * Shutdown is two-phase so the node can finish in-flight work first: stopAccepting()
+ * refuses new calls and new submissions, close() ends the tick streams and the server.
+ */
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import type { ListenAddress } from '../../config/interface.js';
+import { formatAddress } from '../../config/flags.js';
+import type { Sequencer } from '../../sequencer/interface.js';
+import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
+import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
+import { createHandlers, serviceDefinition } from './service.js';
+import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
+
+export interface GrpcFaceOptions {
+  logger: Logger;
+  maxReceiveMessageBytes?: number; // default MAX_RECEIVE_MESSAGE_BYTES (8 MiB)
+  feed?: Partial<TickFeedOptions>; // stream window (default 1024 ticks / 64 MiB)
+  shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
+}
+
+export interface GrpcFace {
+  address: string; // host:port actually bound
+  port: number;
+  /** Open StreamTicks streams. */
+  streamClients(): number;
+  /** Submissions being processed right now. */
+  inFlight(): number;
+  /** Refuse new calls and submissions; health turns NOT_SERVING. */
+  stopAccepting(): void;
+  /** End tick streams (after they sent what the feed has), then stop the server. */
+  close(): Promise<void>;
+}
+
+export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, options: GrpcFaceOptions): Promise<GrpcFace> {
+  const { logger } = options;
+  const server = new Server({
+    'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? MAX_RECEIVE_MESSAGE_BYTES,
+    'grpc.max_send_message_length': -1,
+  });
+  const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
+  const handlers = createHandlers(sequencer, feed, logger);
+  server.addService(serviceDefinition(), handlers.implementation);
+  new ReflectionService(loadSequencerPackage()).addToServer(server);
+  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING' });
+  health.addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(formatAddress(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+  const address = formatAddress({ host: addr.host, port });
+  let shutdown: Promise<void> | undefined;
+
+  const stopAccepting = () => {
+    if (shutdown) return;
+    handlers.state.stopping = true;
+    health.setStatus('', 'NOT_SERVING');
+    health.setStatus(SEQUENCER_SERVICE, 'NOT_SERVING');
+    shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  };
+
+  return {
+    address,
+    port,
+    streamClients: () => feed.size,
+    inFlight: () => handlers.state.inFlight,
+    stopAccepting,
+    async close() {
+      stopAccepting();
+      feed.close();
+      const grace = options.shutdownGraceMs ?? 5000;
+      let timer: NodeJS.Timeout | undefined;
+      const forced = new Promise<'forced'>((resolve) => (timer = setTimeout(() => resolve('forced'), grace)));
+      const how = await Promise.race([shutdown!.then(() => 'clean' as const), forced]);
+      clearTimeout(timer);
+      if (how === 'forced') {
+        logger.warn('gRPC calls still open after the grace period; closing them');
+        server.forceShutdown();
+      }
+    },
+  };
+}

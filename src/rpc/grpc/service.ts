@@ -1,0 +1,244 @@
+/**
+ * The seven handlers of svc.sequencer.v1.SequencerService over a Sequencer, with the
+ * service definition they need: hand-written codecs (wire.ts) for submissions and every
+ * response, proto-loader decoding (made non-throwing) for the small query requests.
+ * Status mapping: malformed or out-of-range -> INVALID_ARGUMENT; SubmitError codes map
+ * to the gRPC statuses of the same names; unknown hash or tick -> found=false with OK.
+ */
+import {
+  Metadata,
+  status as grpcStatus,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
+import type { Logger } from 'pino';
+import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
+import type { SubmitResult, Transaction } from '../../sequencer/types.js';
+import { earliest } from '../convert.js';
+import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
+import { checkTickNumber, parseTxHash } from '../params.js';
+import { sequencerServiceDefinition } from '../proto.js';
+import { serveTickStream } from './stream-ticks.js';
+import type { TickFeed } from './tick-feed.js';
+import {
+  decodeSubmitBatchRequest,
+  decodeSubmitTransactionRequest,
+  encodeGetChainStateResponse,
+  encodeGetStatusResponse,
+  encodeGetTickResponse,
+  encodeGetTransactionResponse,
+  encodeSubmitBatchResponse,
+  encodeSubmitTransactionResponse,
+  encodeTick,
+  isMalformed,
+  shortHash,
+  type Malformed,
+} from './wire.js';
+
+type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
+
+const SUBMIT_CODES: Record<SubmitError['code'], grpcStatus> = {
+  INVALID_ARGUMENT: grpcStatus.INVALID_ARGUMENT,
+  RESOURCE_EXHAUSTED: grpcStatus.RESOURCE_EXHAUSTED,
+  ALREADY_EXISTS: grpcStatus.ALREADY_EXISTS,
+  UNAVAILABLE: grpcStatus.UNAVAILABLE,
+};
+
+const passthrough = (value: Buffer): Buffer => value;
+
+/** Wrap a proto-loader deserializer so a malformed message becomes a value, not INTERNAL. */
+function safeDeserialize(def: MethodDefinition<object, object>): (buf: Buffer) => object | Malformed {
+  return (buf: Buffer) => {
+    try {
+      return def.requestDeserialize(buf);
+    } catch (err) {
+      return { malformed: `malformed ${def.originalName ?? "request"} request: ${(err as Error).message}` };
+    }
+  };
+}
+
+/** The service definition with this module's codecs in place of proto-loader's where it matters. */
+export function serviceDefinition(): ServiceDefinition {
+  const base = sequencerServiceDefinition();
+  const out: Record<string, MethodDefinition<object, object>> = {};
+  for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
+    out[name] = { ...def, requestDeserialize: safeDeserialize(def), responseSerialize: passthrough as never };
+  }
+  out.SubmitTransaction!.requestDeserialize = decodeSubmitTransactionRequest as never;
+  out.SubmitBatch!.requestDeserialize = ((buf: Buffer) => decodeSubmitBatchRequest(buf, MAX_BATCH_TRANSACTIONS)) as never;
+  return out as ServiceDefinition;
+}
+
+export interface ServiceState {
+  /** Refuse new submissions with UNAVAILABLE (graceful shutdown). */
+  stopping: boolean;
+  /** Submissions in flight (accepted by a handler, not yet answered). */
+  inFlight: number;
+}
+
+export interface ServiceHandlers {
+  implementation: UntypedServiceImplementation;
+  state: ServiceState;
+}
+
+export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Logger): ServiceHandlers {
+  const state: ServiceState = { stopping: false, inFlight: 0 };
+
+  const internal = (err: unknown, what: string): Status => {
+    logger.error({ err }, `${what} failed`);
+    return { code: grpcStatus.INTERNAL, details: `internal error in ${what}` };
+  };
+  const toStatus = (err: unknown, what: string): Status =>
+    err instanceof SubmitError ? { code: SUBMIT_CODES[err.code], details: err.message } : internal(err, what);
+  const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
+  const unavailable: Status = { code: grpcStatus.UNAVAILABLE, details: 'node is shutting down' };
+
+  const track = async <T>(work: () => Promise<T>): Promise<T> => {
+    state.inFlight++;
+    try {
+      return await work();
+    } finally {
+      state.inFlight--;
+    }
+  };
+
+  const SubmitTransaction = (
+    call: ServerUnaryCall<{ transaction?: Transaction } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    if (!req.transaction) return callback(invalid('transaction is required'));
+    if (state.stopping) return callback(unavailable);
+    const tx = req.transaction;
+    track(() => sequencer.submit(tx)).then(
+      (r) => callback(null, encodeSubmitTransactionResponse(r)),
+      (err: unknown) => callback(toStatus(err, 'SubmitTransaction')),
+    );
+  };
+
+  const SubmitBatch = (
+    call: ServerUnaryCall<{ transactions: Transaction[] } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    if (req.transactions.length === 0) return callback(invalid('transactions is empty: a batch needs 1..10000 transactions'));
+    if (state.stopping) return callback(unavailable);
+    track(() => sequencer.submitBatch(req.transactions)).then(
+      (results) => {
+        const ok: Array<SubmitResult | undefined> = [];
+        const failures: Array<{ index: number; code: string; message: string }> = [];
+        let exhausted = false;
+        results.forEach((r, index) => {
+          if (r instanceof SubmitError) {
+            ok.push(undefined);
+            exhausted ||= r.code === 'RESOURCE_EXHAUSTED';
+            if (failures.length < 100) failures.push({ index, code: r.code, message: r.message });
+          } else if (r instanceof Error) {
+            ok.push(undefined);
+            if (failures.length < 100) failures.push({ index, code: 'INTERNAL', message: 'internal error' });
+          } else ok.push(r);
+        });
+        const failedCount = ok.filter((r) => r === undefined).length;
+        if (failedCount === results.length && exhausted) {
+          return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
+        }
+        let trailer: Metadata | undefined;
+        if (failedCount > 0) {
+          trailer = new Metadata();
+          trailer.set('svc-failed-items', String(failedCount));
+          trailer.set('svc-item-errors', JSON.stringify(failures));
+        }
+        callback(null, encodeSubmitBatchResponse(ok), trailer);
+      },
+      (err: unknown) => callback(toStatus(err, 'SubmitBatch')),
+    );
+  };
+
+  const GetStatus = (_call: ServerUnaryCall<unknown, Buffer>, callback: sendUnaryData<Buffer>) => {
+    callback(null, encodeGetStatusResponse(sequencer.status()));
+  };
+
+  const GetTransaction = (call: ServerUnaryCall<{ tx_hash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    const hash = parseTxHash(req.tx_hash);
+    if (!hash.ok) return callback(invalid(hash.error));
+    sequencer.findTransactions(hash.value).then(
+      (matches) => callback(null, encodeGetTransactionResponse(earliest(matches))),
+      (err: unknown) => callback(internal(err, 'GetTransaction')),
+    );
+  };
+
+  const GetTick = (call: ServerUnaryCall<{ tick_number: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    const n = checkTickNumber(req.tick_number, 'tick_number');
+    if (!n.ok) return callback(invalid(n.error));
+    const cached = feed.get(n.value);
+    if (cached) return callback(null, encodeGetTickResponse(cached));
+    sequencer.getTick(n.value).then(
+      (tick) => callback(null, encodeGetTickResponse(tick ? encodeTick(tick) : undefined)),
+      (err: unknown) => callback(internal(err, 'GetTick')),
+    );
+  };
+
+  const GetChainState = (call: ServerUnaryCall<{ tick_limit: number } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    const limit = req.tick_limit === 0 ? DEFAULT_TICK_LIMIT : req.tick_limit;
+    if (limit > MAX_TICK_LIMIT) return callback(invalid(`tick_limit must be at most ${MAX_TICK_LIMIT}, got ${limit}`));
+    (async () => {
+      const s = sequencer.status();
+      const summaries = sequencer.recentTicks(limit, 0);
+      const recentTicks: Buffer[] = [];
+      const sample: Array<[string, number]> = [];
+      for (const summary of summaries) {
+        const tick = await sequencer.getTick(summary.tickNumber);
+        if (!tick) continue;
+        recentTicks.push(feed.get(tick.tickNumber) ?? encodeTick(tick));
+        for (const o of tick.transactions) {
+          if (sample.length >= TX_SAMPLE_SIZE) break;
+          sample.push([shortHash(o.txHash), tick.tickNumber]);
+        }
+      }
+      return encodeGetChainStateResponse({
+        chainHeight: s.currentTick,
+        totalTransactions: s.totalTransactions,
+        recentTicks,
+        txToTickSample: sample,
+      });
+    })().then(
+      (buf) => callback(null, buf),
+      (err: unknown) => callback(internal(err, 'GetChainState')),
+    );
+  };
+
+  const StreamTicks = (call: ServerWritableStream<{ start_tick: string } | Malformed, Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
+    let start = 0;
+    if (req.start_tick !== '0') {
+      const n = checkTickNumber(req.start_tick, 'start_tick');
+      if (!n.ok) return call.emit('error', invalid(n.error));
+      start = n.value;
+    }
+    serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed).then(
+      (outcome) => logger.debug({ outcome }, 'tick stream ended'),
+      (err: unknown) => {
+        const s = internal(err, 'StreamTicks');
+        call.emit('error', s);
+      },
+    );
+  };
+
+  return {
+    state,
+    implementation: { SubmitTransaction, SubmitBatch, GetStatus, GetTransaction, GetTick, GetChainState, StreamTicks } as UntypedServiceImplementation,
+  };
+}
