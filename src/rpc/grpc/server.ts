@@ -2,7 +2,8 @@
  * The gRPC face: a grpc-js server with SequencerService, server reflection (so grpcurl
  * works without the .proto) and grpc.health.v1 (for load balancers), bound to one address.
  * Shutdown is two-phase so the node can finish in-flight work first: stopAccepting()
- * refuses new calls and new submissions, close() ends the tick streams and the server.
+ * refuses new submissions and turns health NOT_SERVING (load balancers drain), close()
+ * stops listening, ends the tick streams once they sent every tick so far, and the server.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
@@ -30,9 +31,9 @@ export interface GrpcFace {
   streamClients(): number;
   /** Submissions being processed right now. */
   inFlight(): number;
-  /** Refuse new calls and submissions; health turns NOT_SERVING. */
+  /** Refuse new submissions (UNAVAILABLE); health turns NOT_SERVING; queries and streams go on. */
   stopAccepting(): void;
-  /** End tick streams (after they sent what the feed has), then stop the server. */
+  /** Stop listening, end tick streams (after they sent what the feed has), then stop the server. */
   close(): Promise<void>;
 }
 
@@ -53,14 +54,11 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     server.bindAsync(formatAddress(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
   const address = formatAddress({ host: addr.host, port });
-  let shutdown: Promise<void> | undefined;
-
   const stopAccepting = () => {
-    if (shutdown) return;
+    if (handlers.state.stopping) return;
     handlers.state.stopping = true;
     health.setStatus('', 'NOT_SERVING');
     health.setStatus(SEQUENCER_SERVICE, 'NOT_SERVING');
-    shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   };
 
   return {
@@ -71,11 +69,12 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     stopAccepting,
     async close() {
       stopAccepting();
+      const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       feed.close();
       const grace = options.shutdownGraceMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;
       const forced = new Promise<'forced'>((resolve) => (timer = setTimeout(() => resolve('forced'), grace)));
-      const how = await Promise.race([shutdown!.then(() => 'clean' as const), forced]);
+      const how = await Promise.race([shutdown.then(() => 'clean' as const), forced]);
       clearTimeout(timer);
       if (how === 'forced') {
         logger.warn('gRPC calls still open after the grace period; closing them');

@@ -1,6 +1,7 @@
 /**
  * The REST face: the Koa app on a node:http server bound to one address, with a
- * two-phase shutdown like the gRPC face (stop accepting, then close what is left).
+ * two-phase shutdown like the gRPC face: stopAccepting() turns /api/v1/health to 503 so
+ * load balancers drain; close() stops listening and ends idle, then all, connections.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,12 +38,8 @@ export async function startRestFace(sequencer: Sequencer, addr: ListenAddress, o
     });
   });
   const port = (server.address() as AddressInfo).port;
-  let closed: Promise<void> | undefined;
   const stopAccepting = () => {
-    if (closed) return;
     stopping = true;
-    closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
   };
   return {
     address: formatAddress({ host: addr.host, port }),
@@ -50,6 +47,8 @@ export async function startRestFace(sequencer: Sequencer, addr: ListenAddress, o
     stopAccepting,
     async close() {
       stopAccepting();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
       await closed;
       clearTimeout(timer);
