@@ -19,3 +19,5 @@ export { VdfError, isVdfError, type VdfErrorCode } from './errors.js';
 export { bytesToHex, hexToBytes, bytesToBigInt, bigIntToBytes, bytesEqual } from './bytes.js';
 export { GENESIS_OUTPUT, hashToPrime } from './hashing.js';
 export { referenceVdfEngine, ReferenceVdfEngine } from './reference.js';
+export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './node.js';
+export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';

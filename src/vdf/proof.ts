@@ -1,0 +1,113 @@
+/**
+ * Wesolowski proving over WASM slots. pi = x^q with q = floor(2^T / l).
+ *
+ * Fast path (checkpoints): with C_i = x^(2^(K*i)) saved while squaring (K = 8), q's
+ * K-bit digits b_i give pi = prod_i C_i^(b_i), computed with 2^K - 1 buckets:
+ * about T/K + 2^(K+1) multiplications, ~13% of the evaluation for T = 30,000.
+ * Digit i is floor(2^K * (2^(T - K(i+1)) mod l) / l), so q itself (T bits) is never built.
+ * Fallback (too many checkpoints): the long division of 2^T by l, one squaring plus at
+ * most one multiplication per iteration.
+ */
+import { PRIME_BITS } from './constants.js';
+import type { SlotAllocator } from './slots.js';
+import type { WasmArith } from './wasm-arith.js';
+
+export const CHECKPOINT_BITS = 8;
+/** Checkpoint storage limit (slots); longer segments prove by long division. */
+export const MAX_CHECKPOINTS = 1 << 17;
+
+/** Number of checkpoints needed for T: C_0 .. C_(floor(T/K) - 1). */
+export function checkpointsFor(t: number): number {
+  return Math.floor(t / CHECKPOINT_BITS);
+}
+
+/** K-bit digits of floor(2^T / l), least significant first (count = floor(T/K)). */
+export function quotientDigits(t: number, l: bigint): Uint16Array {
+  const count = checkpointsFor(t);
+  const out = new Uint16Array(count);
+  const k = BigInt(CHECKPOINT_BITS);
+  // r_i = 2^(T - K(i+1)) mod l, from the top digit (smallest exponent) downwards.
+  let e = t - CHECKPOINT_BITS * count; // exponent for i = count - 1
+  let r = e < PRIME_BITS ? (1n << BigInt(e)) % l : modPow2(e, l);
+  const twoK = 1n << k;
+  for (let i = count - 1; i >= 0; i--) {
+    out[i] = Number((r << k) / l);
+    if (i > 0) {
+      r = (r * twoK) % l;
+      e += CHECKPOINT_BITS;
+    }
+  }
+  return out;
+}
+
+function modPow2(e: number, l: bigint): bigint {
+  let result = 1n;
+  let base = 2n;
+  let x = e;
+  while (x > 0) {
+    if (x & 1) result = (result * base) % l;
+    base = (base * base) % l;
+    x = Math.floor(x / 2);
+  }
+  return result;
+}
+
+/** dst = prod C_i^(b_i) over checkpoint slots cp(i). */
+export function proveFromCheckpoints(
+  arith: WasmArith,
+  slots: SlotAllocator,
+  dst: number,
+  cp: (i: number) => number,
+  t: number,
+  l: bigint,
+): void {
+  const ds = quotientDigits(t, l);
+  const nb = (1 << CHECKPOINT_BITS) - 1;
+  const scratch = slots.alloc(nb + 2);
+  const sum = scratch + nb;
+  const filled = new Uint8Array(nb + 1);
+  for (let i = 0; i < ds.length; i++) {
+    const d = ds[i];
+    if (d === 0) continue;
+    const b = scratch + d - 1;
+    if (filled[d]) arith.mul(b, b, cp(i));
+    else {
+      arith.copy(b, cp(i));
+      filled[d] = 1;
+    }
+  }
+  let haveSum = false;
+  let haveTot = false;
+  for (let d = nb; d >= 1; d--) {
+    if (filled[d]) {
+      if (haveSum) arith.mul(sum, sum, scratch + d - 1);
+      else {
+        arith.copy(sum, scratch + d - 1);
+        haveSum = true;
+      }
+    }
+    if (haveSum) {
+      if (haveTot) arith.mul(dst, dst, sum);
+      else {
+        arith.copy(dst, sum);
+        haveTot = true;
+      }
+    }
+  }
+  if (!haveTot) arith.one(dst);
+  slots.free(scratch, nb + 2);
+}
+
+/** dst = x^floor(2^T / l) by long division (slot x unchanged). */
+export function proveByLongDivision(arith: WasmArith, dst: number, x: number, t: number, l: bigint): void {
+  arith.one(dst);
+  let r = 1n;
+  for (let i = 0; i < t; i++) {
+    r <<= 1n;
+    arith.sqr(dst, dst);
+    if (r >= l) {
+      r -= l;
+      arith.mul(dst, dst, x);
+    }
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * The WASM-backed VdfEngine (docs/vdf.md), environment-neutral: built from a compiled
+ * WebAssembly.Module (Node loader: node.ts; browser: browser.ts). Same construction and
+ * same validation as the BigInt reference (reference.ts); the arithmetic runs in
+ * assembly/index.ts with operands kept in WASM memory.
+ */
+import { bigIntToBytes, bytesEqual } from './bytes.js';
+import { ELEMENT_BYTES, TRIVIAL_PROOF_MAX_T } from './constants.js';
+import { VdfError, isVdfError } from './errors.js';
+import { multiExp } from './exp.js';
+import { hashToGroupBigInt, hashToPrime } from './hashing.js';
+import type { BatchTickError, BatchVerdict, VdfEngine, VdfEvaluator, VdfTickInput } from './interface.js';
+import { bisect } from './bisect.js';
+import { modPow } from './primes.js';
+import { CHECKPOINT_BITS, MAX_CHECKPOINTS, checkpointsFor, proveByLongDivision, proveFromCheckpoints } from './proof.js';
+import { randomExponents } from './random.js';
+import { SlotAllocator } from './slots.js';
+import { checkIterations, checkTickInput, decodeElement } from './validate.js';
+import { WasmArith } from './wasm-arith.js';
+
+/** The identity element's canonical bytes: the trivial proof. */
+export const ONE_BYTES: Uint8Array = bigIntToBytes(1n, ELEMENT_BYTES);
+
+/** Checkpoint storage grows in chunks of this many slots. */
+const CHUNK = 4096;
+
+/** Squaring with checkpoints C_i = x^(2^(K*i)), shared by the evaluator and prove(). */
+class CheckpointedSquarer {
+  private readonly chunks: number[] = [];
+  cur: number;
+  count = 0;
+  keepCheckpoints = true;
+
+  constructor(
+    private readonly arith: WasmArith,
+    private readonly slots: SlotAllocator,
+  ) {
+    this.cur = slots.alloc(2);
+  }
+
+  /** Slot of the segment input x. */
+  get xSlot(): number {
+    return this.cur + 1;
+  }
+
+  start(x: Uint8Array): void {
+    this.arith.load(this.cur, x);
+    this.arith.copy(this.xSlot, this.cur);
+    this.count = 0;
+    this.keepCheckpoints = true;
+    this.saveCheckpoint();
+  }
+
+  cp(i: number): number {
+    return this.chunks[Math.floor(i / CHUNK)] + (i % CHUNK);
+  }
+
+  private saveCheckpoint(): void {
+    const i = this.count / CHECKPOINT_BITS;
+    if (i >= MAX_CHECKPOINTS) {
+      this.keepCheckpoints = false;
+      return;
+    }
+    const chunk = Math.floor(i / CHUNK);
+    while (this.chunks.length <= chunk) this.chunks.push(this.slots.alloc(CHUNK));
+    this.arith.copy(this.cp(i), this.cur);
+  }
+
+  square(k: number): void {
+    let left = k;
+    while (left > 0) {
+      const toNext = this.keepCheckpoints ? CHECKPOINT_BITS - (this.count % CHECKPOINT_BITS) : left;
+      const step = Math.min(left, toNext);
+      this.arith.sqrn(this.cur, step);
+      this.count += step;
+      left -= step;
+      if (this.keepCheckpoints && this.count % CHECKPOINT_BITS === 0) this.saveCheckpoint();
+    }
+  }
+
+  /** Proof slot for the current segment (caller frees 1 slot). */
+  prove(l: bigint): number {
+    const dst = this.slots.alloc(1);
+    if (this.keepCheckpoints && checkpointsFor(this.count) <= MAX_CHECKPOINTS) {
+      proveFromCheckpoints(this.arith, this.slots, dst, (i) => this.cp(i), this.count, l);
+    } else {
+      proveByLongDivision(this.arith, dst, this.xSlot, this.count, l);
+    }
+    return dst;
+  }
+}
+
+interface Prepared {
+  index: number;
+  base: number; // slots: base = pi, base+1 = x, base+2 = y
+  l: bigint;
+  r: bigint;
+  y: Uint8Array;
+}
+
+export class WasmVdfEngine implements VdfEngine {
+  readonly arith: WasmArith;
+  private readonly slots: SlotAllocator;
+  private readonly tmp: number;
+  private squarer: CheckpointedSquarer | undefined;
+
+  constructor(module: WebAssembly.Module) {
+    this.arith = new WasmArith(module);
+    this.slots = new SlotAllocator(this.arith);
+    this.tmp = this.slots.alloc(4);
+  }
+
+  hashToGroup(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array {
+    return bigIntToBytes(hashToGroupBigInt(tickNumber, previousOutput, batchHash), ELEMENT_BYTES);
+  }
+
+  evaluate(x: Uint8Array, iterations: number): Uint8Array {
+    decodeElement(x, 'input');
+    const t = checkIterations(iterations);
+    this.arith.load(this.tmp, x);
+    this.arith.sqrn(this.tmp, t);
+    return this.arith.store(this.tmp);
+  }
+
+  prove(x: Uint8Array, y: Uint8Array, iterations: number): Uint8Array {
+    decodeElement(x, 'input');
+    decodeElement(y, 'output');
+    const t = checkIterations(iterations);
+    const sq = (this.squarer ??= new CheckpointedSquarer(this.arith, this.slots));
+    sq.start(x);
+    sq.square(t);
+    if (!bytesEqual(this.arith.store(sq.cur), y)) throw new VdfError('OUTPUT_MISMATCH', 'output is not input^(2^iterations)');
+    if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
+    const p = sq.prove(hashToPrime(x, y, t));
+    const out = this.arith.store(p);
+    this.slots.free(p, 1);
+    return out;
+  }
+
+  verify(tick: VdfTickInput): boolean {
+    const c = checkTickInput(tick);
+    if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) return false;
+    if (c.t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
+    const l = hashToPrime(tick.claim.input, tick.claim.output, c.t);
+    const base = this.slots.alloc(3);
+    try {
+      const p = this.prepare(tick, 0, base, l);
+      return this.single(p);
+    } finally {
+      this.slots.free(base, 3);
+    }
+  }
+
+  private checkTrivial(tick: VdfTickInput): boolean {
+    if (!bytesEqual(tick.claim.proof, ONE_BYTES)) return false;
+    this.arith.load(this.tmp, tick.claim.input);
+    this.arith.sqrn(this.tmp, tick.claim.iterations);
+    return bytesEqual(this.arith.store(this.tmp), tick.claim.output);
+  }
+
+  private prepare(tick: VdfTickInput, index: number, base: number, l: bigint): Prepared {
+    this.arith.load(base, tick.claim.proof);
+    this.arith.load(base + 1, tick.claim.input);
+    this.arith.load(base + 2, tick.claim.output);
+    return { index, base, l, r: modPow(2n, BigInt(tick.claim.iterations), l), y: tick.claim.output };
+  }
+
+  /** Exact single check: |pi^l * x^r| == y. */
+  private single(p: Prepared): boolean {
+    multiExp(this.arith, this.slots, this.tmp + 1, [p.base, p.base + 1], [p.l, p.r]);
+    return bytesEqual(this.arith.store(this.tmp + 1), p.y);
+  }
+
+  /** Random-exponent combination: prod (pi^l x^r)^rho == prod y^rho (as signed residues). */
+  private combined(set: Prepared[]): boolean {
+    const rho = randomExponents(set.length);
+    const lhsBases: number[] = [];
+    const lhsExps: bigint[] = [];
+    const rhsBases: number[] = [];
+    set.forEach((p, i) => {
+      lhsBases.push(p.base, p.base + 1);
+      lhsExps.push(rho[i] * p.l, rho[i] * p.r);
+      rhsBases.push(p.base + 2);
+    });
+    multiExp(this.arith, this.slots, this.tmp + 2, lhsBases, lhsExps);
+    multiExp(this.arith, this.slots, this.tmp + 3, rhsBases, rho);
+    return bytesEqual(this.arith.store(this.tmp + 2), this.arith.store(this.tmp + 3));
+  }
+
+  verifyBatch(ticks: VdfTickInput[]): BatchVerdict {
+    if (!Array.isArray(ticks)) throw new VdfError('BAD_TYPE', 'verifyBatch: expected an array of ticks');
+    const invalid: number[] = [];
+    const errors: BatchTickError[] = [];
+    const nontrivial: { index: number; tick: VdfTickInput; l: bigint }[] = [];
+    ticks.forEach((tick, index) => {
+      try {
+        const c = checkTickInput(tick);
+        if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) {
+          invalid.push(index);
+        } else if (c.t <= TRIVIAL_PROOF_MAX_T) {
+          if (!this.checkTrivial(tick)) invalid.push(index);
+        } else {
+          nontrivial.push({ index, tick, l: hashToPrime(tick.claim.input, tick.claim.output, c.t) });
+        }
+      } catch (e) {
+        if (!isVdfError(e)) throw e;
+        invalid.push(index);
+        errors.push({ index, code: e.code, message: e.message });
+      }
+    });
+    if (nontrivial.length > 0) {
+      const base = this.slots.alloc(3 * nontrivial.length);
+      try {
+        const prepared = nontrivial.map((n, i) => this.prepare(n.tick, n.index, base + 3 * i, n.l));
+        for (const p of bisect(prepared, (s) => this.combined(s), (p) => this.single(p))) invalid.push(p.index);
+      } finally {
+        this.slots.free(base, 3 * nontrivial.length);
+      }
+    }
+    invalid.sort((a, b) => a - b);
+    return errors.length ? { ok: invalid.length === 0, invalid, errors } : { ok: invalid.length === 0, invalid };
+  }
+
+  evaluator(): VdfEvaluator {
+    const sq = new CheckpointedSquarer(this.arith, this.slots);
+    let started = false;
+    const arith = this.arith;
+    const slots = this.slots;
+    const need = (): void => {
+      if (!started) throw new VdfError('BAD_TYPE', 'evaluator: call start() first');
+    };
+    return {
+      start(x: Uint8Array): void {
+        decodeElement(x, 'input');
+        sq.start(x);
+        started = true;
+      },
+      square(k: number): void {
+        need();
+        if (!Number.isInteger(k) || k < 0) throw new VdfError('BAD_ITERATIONS', `square(k): k must be a non-negative integer, got ${String(k)}`);
+        sq.square(k);
+      },
+      get iterations(): number {
+        return sq.count;
+      },
+      output(): Uint8Array {
+        need();
+        return arith.store(sq.cur);
+      },
+      prove(): Uint8Array {
+        need();
+        const t = checkIterations(sq.count);
+        if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
+        const x = arith.store(sq.xSlot);
+        const y = arith.store(sq.cur);
+        const p = sq.prove(hashToPrime(x, y, t));
+        const out = arith.store(p);
+        slots.free(p, 1);
+        return out;
+      },
+    };
+  }
+}
+
+/** An independent engine instance over a compiled module (its own WASM memory). */
+export function createWasmVdfEngine(module: WebAssembly.Module): WasmVdfEngine {
+  return new WasmVdfEngine(module);
+}
