@@ -1,0 +1,51 @@
+/**
+ * The order book API's errors: one class carrying the HTTP status and a stable `code`,
+ * rendered as `{"ok": false, "error": "<message>", "code": "<CODE>"}` (docs/dex-api.md).
+ */
+import type { DexErrorCode } from './state.js';
+
+export type ApiErrorCode =
+  | DexErrorCode
+  | 'BAD_REQUEST'
+  | 'INVALID_JSON'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BODY_TOO_LARGE'
+  | 'INVALID_FIELD'
+  | 'MISSING_FIELD'
+  | 'INVALID_UUID'
+  | 'INVALID_SIDE'
+  | 'INVALID_SIGNATURE_FORMAT'
+  | 'NOT_FOUND'
+  | 'QUEUE_FULL'
+  | 'UNAVAILABLE'
+  | 'TIMEOUT'
+  | 'INTERNAL';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** HTTP status of each outcome of applying a transaction. */
+export const STATUS_OF: Record<DexErrorCode, number> = {
+  MALFORMED: 400,
+  INVALID_MARKET: 400,
+  DUPLICATE_MARKET: 409,
+  UNKNOWN_MARKET: 404,
+  INVALID_ORDER: 400,
+  ORDER_EXPIRED: 400,
+  ORDER_REPLAYED: 409,
+  BAD_SIGNATURE: 401,
+  UNKNOWN_ORDER: 404,
+  ORDER_NOT_OPEN: 409,
+};
+
+export function apiErrorOf(code: DexErrorCode, message: string): ApiError {
+  return new ApiError(STATUS_OF[code], code, message);
+}

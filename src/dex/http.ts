@@ -1,0 +1,129 @@
+/**
+ * The order book's HTTP API (Koa + @koa/router), spec/2's endpoints in one envelope:
+ *   success  {"ok": true, "data": ...}
+ *   error    {"ok": false, "error": "<message>", "code": "<CODE>"}
+ * Bodies are JSON only (415 otherwise), at most `bodyLimit` bytes (413), parsed by hand so
+ * the limit holds before anything is buffered past it.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Logger } from 'pino';
+import { toBase58, toHex } from '../sdk/bytes.js';
+import type { HealthView } from '../sdk/client.js';
+import { ApiError } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import type { DexService } from './service.js';
+import { bookView, marketView, tradeView } from './views.js';
+import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
+
+export const DEFAULT_BODY_LIMIT = 16 * 1024;
+
+async function readJson(ctx: Koa.Context, limit: number): Promise<unknown> {
+  const type = ctx.request.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+  const declared = Number(ctx.request.headers['content-length'] ?? 0);
+  if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    const c = chunk as Buffer;
+    size += c.length;
+    if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+    chunks.push(c);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'the body is not valid JSON');
+  }
+}
+
+function intParam(value: string | string[] | undefined, name: string, def: number, max: number): number {
+  if (value === undefined) return def;
+  const v = Array.isArray(value) ? value[0]! : value;
+  if (!/^\d{1,6}$/.test(v) || Number(v) < 1 || Number(v) > max) throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer in [1, ${max}]`);
+  return Number(v);
+}
+
+export function createApp(service: DexService, opts: { bodyLimit?: number; logger?: Logger } = {}): Koa {
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = new Koa();
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) throw new ApiError(405, 'BAD_REQUEST', `method ${ctx.method} not allowed on ${ctx.path}`);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+      if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
+      ctx.status = e.status;
+      ctx.body = { ok: false, error: e.message, code: e.code };
+    }
+  });
+
+  const ok = (ctx: Koa.Context, data: unknown, status = 200): void => {
+    ctx.status = status;
+    ctx.body = { ok: true, data };
+  };
+
+  router.get('/health', (ctx) => {
+    const health: HealthView = {
+      status: 'ok',
+      sequencer_id: service.key.sequencerId,
+      public_key: toBase58(service.key.publicKey),
+      public_key_hex: toHex(service.key.publicKey),
+      timestamp: Date.now() * 1000,
+      tick_number: service.state.lastTick,
+      markets: service.state.markets.size,
+    };
+    ok(ctx, health);
+  });
+
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
+
+  router.get('/markets', (ctx) => ok(ctx, [...service.state.markets.values()].map(marketView)));
+
+  router.post('/markets', async (ctx) => {
+    const m = parseCreateMarket(await readJson(ctx, limit));
+    ok(ctx, await service.createMarket(m.baseMint, m.quoteMint, m.name, m.kind), 201);
+  });
+
+  const marketOf = (id: string) => {
+    const m = service.state.markets.get(uuid(id));
+    if (!m) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
+    return m;
+  };
+
+  router.get('/markets/:market_id/orderbook', (ctx) => {
+    const m = marketOf(ctx.params.market_id!);
+    ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now()));
+  });
+
+  router.get('/markets/:market_id/trades', (ctx) => {
+    const m = marketOf(ctx.params.market_id!);
+    const n = intParam(ctx.query.limit, 'limit', 100, 1000);
+    const t = m.trades;
+    const out = [];
+    for (let i = t.length - 1; i >= 0 && out.length < n; i--) out.push(tradeView(m.info.marketId, t[i]!));
+    ok(ctx, out);
+  });
+
+  router.post('/orders', async (ctx) => {
+    const { intent, signature } = parsePlaceOrder(await readJson(ctx, limit));
+    ok(ctx, await service.placeOrder(intent, signature));
+  });
+
+  router.post('/orders/cancel', async (ctx) => {
+    const c = parseCancel(await readJson(ctx, limit));
+    ok(ctx, await service.cancelOrder(c.orderId, c.owner, c.marketId, c.signature));
+  });
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

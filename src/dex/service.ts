@@ -1,0 +1,300 @@
+/**
+ * The order book service: joins the pure state machine (state.ts) to the tick sequencer.
+ *
+ * - Write path: the HTTP front-end hands in a validated, signature-checked order, cancel
+ *   or market creation; the service wraps it in a sequencer Transaction (wire.ts),
+ *   registers a waiter under its tx_id, submits it, and the waiter resolves once the
+ *   transaction's tick is durable AND applied, with the outcome and a signed receipt.
+ * - Apply path: every durable tick (sequencer.onTick, in tick order) is applied in
+ *   continuum_sequence order. Order book transactions from anywhere (also ones submitted
+ *   straight to the sequencer over gRPC) are applied only if their owner signature
+ *   verifies; signatures this node already checked for its own waiters are not checked
+ *   twice, the rest are verified in the pool, in batches.
+ * - Start: rebuild by replaying the stored ticks 1..currentTick before serving (ticks
+ *   that arrive meanwhile are buffered), so markets, books, used order ids and roots
+ *   survive a restart or kill -9 (docs/dex-api.md "Persistence").
+ */
+import type { Logger } from 'pino';
+import { sha256 } from '../crypto/sha256.js';
+import { equalBytes } from '../sdk/bytes.js';
+import { cancelMessage, orderMessage, receiptMessage, signingMessage, CANCEL_PREFIX, ORDER_PREFIX, type OrderIntent, type ReceiptData } from '../sdk/messages.js';
+import { toBase58, toHex } from '../sdk/bytes.js';
+import type { Receipt } from '../sdk/wire-json.js';
+import type { OrderResult, CancelResult, MarketView } from '../sdk/client.js';
+import { SubmitError, type Sequencer } from '../sequencer/interface.js';
+import type { Tick, Transaction } from '../sequencer/types.js';
+import { ApiError, apiErrorOf } from './errors.js';
+import type { MarketKind } from './interface.js';
+import type { NodeKey } from './node-key.js';
+import { DexState, ownerKeyOf, type Outcome } from './state.js';
+import { BatchVerifier } from './verifier.js';
+import { marketView, tradeView } from './views.js';
+import { decodePayload, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction, type DexTx } from './wire.js';
+
+const WAIT_TIMEOUT_MS = 30_000;
+
+interface Applied {
+  outcome: Outcome;
+  tick: Tick;
+  index: number;
+  /** Root of the market right after this transaction (orders and cancels that succeeded). */
+  root?: Uint8Array;
+}
+
+interface Waiter {
+  payload: Uint8Array;
+  resolve(a: Applied, signature: Uint8Array | undefined): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class DexService {
+  readonly state = new DexState();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly inflight = new Set<string>(); // ownerKey + order id of orders not applied yet
+  private chain: Promise<void> = Promise.resolve();
+  private buffered: Tick[] | undefined = [];
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+  readonly verifier: BatchVerifier;
+
+  constructor(
+    private readonly sequencer: Sequencer,
+    pool: ConstructorParameters<typeof BatchVerifier>[0],
+    readonly key: NodeKey,
+    private readonly logger?: Logger,
+  ) {
+    this.verifier = new BatchVerifier(pool);
+  }
+
+  /** Subscribe, replay the stored ticks, then apply what arrived meanwhile. */
+  async start(): Promise<void> {
+    this.unsubscribe = this.sequencer.onTick((tick) => {
+      if (this.buffered) this.buffered.push(tick);
+      else this.enqueue(tick);
+    });
+    const upTo = this.sequencer.status().currentTick;
+    let batch: Tick[] = [];
+    for await (const tick of this.sequencer.readTicks(1, upTo)) {
+      batch.push(tick);
+      if (batch.length >= 256) {
+        for (const t of batch) await this.applyTick(t);
+        batch = [];
+      }
+    }
+    for (const t of batch) await this.applyTick(t);
+    const early = this.buffered ?? [];
+    this.buffered = undefined;
+    for (const t of early) this.enqueue(t);
+    await this.chain;
+    this.logger?.info({ tick: this.state.lastTick, markets: this.state.markets.size }, 'dex: state rebuilt from ticks');
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    await this.chain.catch(() => undefined);
+    for (const [id, w] of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(new ApiError(503, 'UNAVAILABLE', 'order book is shutting down'));
+      this.waiters.delete(id);
+    }
+  }
+
+  private enqueue(tick: Tick): void {
+    this.chain = this.chain
+      .then(() => this.applyTick(tick))
+      .catch((err: unknown) => this.logger?.error({ err, tick: tick.tickNumber }, 'dex: applying a tick failed'));
+  }
+
+  private async applyTick(tick: Tick): Promise<void> {
+    if (tick.tickNumber <= this.state.lastTick) return;
+    if (tick.tickNumber > this.state.lastTick + 1 && this.state.lastTick >= 0) {
+      // A gap (e.g. a listener that started late): fetch the missing ticks first.
+      for await (const t of this.sequencer.readTicks(this.state.lastTick + 1, tick.tickNumber - 1)) await this.applyTick(t);
+    }
+    const decoded: Array<DexTx | undefined> = [];
+    const verified: boolean[] = [];
+    const toVerify: Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> = [];
+    const verifyAt: number[] = [];
+    tick.transactions.forEach((otx, i) => {
+      const d = decodePayload(otx.transaction.payload);
+      if (d === undefined || d.kind === 'malformed') {
+        decoded.push(undefined);
+        verified.push(false);
+        return;
+      }
+      decoded.push(d);
+      const w = this.waiters.get(otx.transaction.txId);
+      if (d.kind === 'market' || (w !== undefined && equalBytes(w.payload, otx.transaction.payload))) {
+        verified.push(true); // markets are unsigned; our own waiters were checked before submit
+        return;
+      }
+      verified.push(false);
+      const message = d.kind === 'order' ? signingMessage(ORDER_PREFIX, d.borsh, sha256) : signingMessage(CANCEL_PREFIX, d.borsh, sha256);
+      toVerify.push({ publicKey: d.kind === 'order' ? d.intent.owner : d.owner, message, signature: d.signature });
+      verifyAt.push(i);
+    });
+    if (toVerify.length > 0) {
+      const res = await this.verifier.verifyMany(toVerify);
+      res.forEach((ok, j) => (verified[verifyAt[j]!] = ok));
+    }
+
+    const ctxBase = { tickNumber: tick.tickNumber, timestampMs: Math.floor(tick.timestamp / 1000) };
+    const done: Array<{ waiter: Waiter; applied: Applied }> = [];
+    for (let i = 0; i < decoded.length; i++) {
+      const d = decoded[i];
+      if (d === undefined) continue;
+      const outcome = this.state.apply(d, verified[i]!, { ...ctxBase, index: i });
+      const otx = tick.transactions[i]!;
+      if (d.kind === 'order') this.inflight.delete(ownerKeyOf(d.intent.owner) + d.intent.orderId.toString());
+      const waiter = this.waiters.get(otx.transaction.txId);
+      if (waiter === undefined || !equalBytes(waiter.payload, otx.transaction.payload)) continue;
+      this.waiters.delete(otx.transaction.txId);
+      clearTimeout(waiter.timer);
+      const applied: Applied = { outcome, tick, index: i };
+      if (outcome.ok && outcome.kind !== 'market') applied.root = outcome.market.book.root();
+      done.push({ waiter, applied });
+    }
+    this.state.lastTick = tick.tickNumber;
+    if (done.length > 0) void this.finish(done);
+  }
+
+  /** Sign the receipts of a tick's waiters in one pool task, then answer them. */
+  private async finish(done: Array<{ waiter: Waiter; applied: Applied }>): Promise<void> {
+    const needs = done.filter((d) => d.applied.root !== undefined);
+    let sigs: Uint8Array[] = [];
+    try {
+      if (needs.length > 0) sigs = await this.verifier.signMany(this.key.secretKey, needs.map((d) => receiptMessage(this.receiptData(d.applied), sha256)));
+    } catch (err) {
+      for (const d of done) d.waiter.reject(new ApiError(500, 'INTERNAL', `signing receipts failed: ${(err as Error).message}`));
+      return;
+    }
+    let j = 0;
+    for (const d of done) d.waiter.resolve(d.applied, d.applied.root !== undefined ? sigs[j++] : undefined);
+  }
+
+  private receiptData(a: Applied): ReceiptData {
+    const o = a.outcome;
+    if (!o.ok || o.kind === 'market') throw new Error('no receipt for this outcome');
+    const otx = a.tick.transactions[a.index]!;
+    return {
+      orderId: o.order.orderId,
+      owner: o.order.owner,
+      timestampMs: BigInt(Math.floor(a.tick.timestamp / 1000)),
+      sequencerId: this.key.sequencerId,
+      merkleRoot: a.root!,
+      tickNumber: BigInt(a.tick.tickNumber),
+      continuumSequence: (BigInt(a.tick.tickNumber) << 32n) | BigInt(a.index),
+      txHash: otx.txHash,
+    };
+  }
+
+  private receipt(a: Applied, signature: Uint8Array): Receipt {
+    const r = this.receiptData(a);
+    return {
+      order_id: r.orderId.toString(),
+      owner: toBase58(r.owner),
+      timestamp_ms: Number(r.timestampMs),
+      sequencer_id: r.sequencerId,
+      merkle_root: toHex(r.merkleRoot),
+      sequencer_signature: toHex(signature),
+      tick_number: a.tick.tickNumber,
+      continuum_sequence: r.continuumSequence.toString(),
+      tx_hash: toHex(r.txHash),
+    };
+  }
+
+  /** Submit and wait until the transaction's tick is durable and applied. */
+  private async submitAndWait(tx: Transaction): Promise<{ applied: Applied; signature?: Uint8Array }> {
+    if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
+    const result = new Promise<{ applied: Applied; signature?: Uint8Array }>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(tx.txId);
+        reject(new ApiError(504, 'TIMEOUT', 'the transaction was accepted but its tick did not arrive in time'));
+      }, WAIT_TIMEOUT_MS);
+      this.waiters.set(tx.txId, {
+        payload: tx.payload,
+        timer,
+        resolve: (applied, signature) => resolve(signature ? { applied, signature } : { applied }),
+        reject,
+      });
+    });
+    try {
+      await this.sequencer.submit(tx);
+    } catch (err) {
+      const w = this.waiters.get(tx.txId);
+      if (w) clearTimeout(w.timer);
+      this.waiters.delete(tx.txId);
+      result.catch(() => undefined);
+      if (err instanceof SubmitError) {
+        if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', `sequencer queue is full: ${err.message}`);
+        if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
+        throw new ApiError(400, 'BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
+      }
+      throw err;
+    }
+    return result;
+  }
+
+  async createMarket(baseMint: Uint8Array, quoteMint: Uint8Array, name: string, kind: MarketKind): Promise<MarketView> {
+    const bad = DexState.checkMarket({ baseMint, quoteMint, name, marketKind: kind });
+    if (bad) throw new ApiError(400, 'INVALID_MARKET', bad);
+    if (this.state.findPair(baseMint, quoteMint)) throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
+    const tx = toTransaction('market', encodeCreateMarket({ baseMint, quoteMint, name, marketKind: kind }));
+    const { applied } = await this.submitAndWait(tx);
+    const o = applied.outcome;
+    if (!o.ok) throw apiErrorOf(o.code, o.message);
+    if (o.kind !== 'market') throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
+    return marketView(o.market);
+  }
+
+  async placeOrder(intent: OrderIntent, signature: Uint8Array): Promise<OrderResult> {
+    if (!this.state.findMarketFor(intent.baseMint, intent.quoteMint)) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
+    if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now())) throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
+    const key = ownerKeyOf(intent.owner) + intent.orderId.toString();
+    if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
+      throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+    }
+    if (!(await this.verifier.verify(intent.owner, orderMessage(intent, sha256), signature))) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
+    }
+    if (this.inflight.has(key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+    this.inflight.add(key);
+    const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, intent.orderId);
+    let res: { applied: Applied; signature?: Uint8Array };
+    try {
+      res = await this.submitAndWait(tx);
+    } catch (err) {
+      this.inflight.delete(key);
+      throw err;
+    }
+    const o = res.applied.outcome;
+    if (!o.ok) throw apiErrorOf(o.code, o.message);
+    if (o.kind !== 'order') throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
+    return {
+      receipt: this.receipt(res.applied, res.signature!),
+      status: o.result.status,
+      filled_quantity: o.result.filled.toString(),
+      remaining_quantity: (o.order.quantity - o.result.filled).toString(),
+      trades: o.result.trades.map((t) => tradeView(o.market.info.marketId, t)),
+    };
+  }
+
+  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array): Promise<CancelResult> {
+    const market = this.state.markets.get(marketId);
+    if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
+    if (!(await this.verifier.verify(owner, cancelMessage({ orderId, owner, marketId }, sha256), signature))) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
+    }
+    const order = this.state.findOrder(owner, orderId);
+    if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+    if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, orderId);
+    const res = await this.submitAndWait(tx);
+    const o = res.applied.outcome;
+    if (!o.ok) throw apiErrorOf(o.code, o.message);
+    if (o.kind !== 'cancel') throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
+    return { receipt: this.receipt(res.applied, res.signature!), order_id: orderId.toString(), cancelled_quantity: o.cancelled.toString() };
+  }
+}

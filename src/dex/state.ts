@@ -1,0 +1,177 @@
+/**
+ * The order book's whole replicated state and its transition function: markets, one
+ * OrderBook per market, and every (owner, order_id) ever used. `apply` takes a decoded
+ * wire transaction, whether its signature verified, and the tick context, and returns
+ * what happened. It reads no clock and does no I/O, so replaying the same ticks on any
+ * node yields the same markets, books, trades and roots.
+ */
+import { Buffer } from 'node:buffer';
+import { sha256 } from '../crypto/sha256.js';
+import { marketIdOf } from '../sdk/market-id.js';
+import { OrderBook } from './book.js';
+import { encodeLeaf } from './leaf.js';
+import { BUY, SELL, type BookOrder, type MarketInfo, type PlaceResult, type TickContext, type Trade } from './interface.js';
+import type { CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './wire.js';
+
+export type DexErrorCode =
+  | 'MALFORMED'
+  | 'INVALID_MARKET'
+  | 'DUPLICATE_MARKET'
+  | 'UNKNOWN_MARKET'
+  | 'INVALID_ORDER'
+  | 'ORDER_EXPIRED'
+  | 'ORDER_REPLAYED'
+  | 'BAD_SIGNATURE'
+  | 'UNKNOWN_ORDER'
+  | 'ORDER_NOT_OPEN';
+
+export interface Market {
+  info: MarketInfo;
+  book: OrderBook;
+  trades: Trade[]; // recent trades, oldest first, at most TRADE_HISTORY
+}
+
+export type Outcome =
+  | { ok: true; kind: 'market'; market: Market }
+  | { ok: true; kind: 'order'; market: Market; order: BookOrder; result: PlaceResult }
+  | { ok: true; kind: 'cancel'; market: Market; order: BookOrder; cancelled: bigint }
+  | { ok: false; code: DexErrorCode; message: string };
+
+export const TRADE_HISTORY = 1000;
+
+export function ownerKeyOf(owner: Uint8Array): string {
+  return Buffer.from(owner.buffer, owner.byteOffset, owner.byteLength).toString('latin1');
+}
+
+function pairKey(a: Uint8Array, b: Uint8Array): string {
+  const ka = ownerKeyOf(a);
+  const kb = ownerKeyOf(b);
+  return ka < kb ? ka + kb : kb + ka;
+}
+
+function fail(code: DexErrorCode, message: string): Outcome {
+  return { ok: false, code, message };
+}
+
+export class DexState {
+  readonly markets = new Map<string, Market>();
+  private readonly byPair = new Map<string, Market>(); // unordered pair -> market
+  private readonly byOrientedPair = new Map<string, Market>(); // base||quote -> market
+  private readonly orders = new Map<string, Map<bigint, BookOrder>>(); // owner -> order_id -> order
+  lastTick = 0;
+  lastSeq = 0n;
+
+  /** Apply one order book transaction. `verified`: its owner signature checked out. */
+  apply(tx: DexTx, verified: boolean, ctx: TickContext): Outcome {
+    const seq = (BigInt(ctx.tickNumber) << 32n) | BigInt(ctx.index);
+    this.lastTick = ctx.tickNumber;
+    this.lastSeq = seq;
+    switch (tx.kind) {
+      case 'market':
+        return this.createMarket(tx, seq, ctx);
+      case 'order':
+        if (!verified) return fail('BAD_SIGNATURE', 'order signature does not verify for its owner');
+        return this.placeOrder(tx, seq, ctx);
+      case 'cancel':
+        if (!verified) return fail('BAD_SIGNATURE', 'cancel signature does not verify for its owner');
+        return this.cancelOrder(tx, seq, ctx);
+    }
+  }
+
+  /** Checks of a market creation that need no state (shared with the HTTP front-end). */
+  static checkMarket(tx: Omit<CreateMarketTx, 'kind'>): string | undefined {
+    if (Buffer.compare(tx.baseMint, tx.quoteMint) === 0) return 'base_mint and quote_mint must differ';
+    const nameBytes = Buffer.byteLength(tx.name, 'utf8');
+    if (nameBytes < 1 || nameBytes > 64) return 'name must be 1..64 bytes of UTF-8';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(tx.name)) return 'name must not contain control characters';
+    return undefined;
+  }
+
+  findPair(base: Uint8Array, quote: Uint8Array): Market | undefined {
+    return this.byPair.get(pairKey(base, quote));
+  }
+
+  findMarketFor(base: Uint8Array, quote: Uint8Array): Market | undefined {
+    return this.byOrientedPair.get(ownerKeyOf(base) + ownerKeyOf(quote));
+  }
+
+  /** The order (open or closed) of this owner with this id, if the id was ever used. */
+  findOrder(owner: Uint8Array, orderId: bigint): BookOrder | undefined {
+    return this.orders.get(ownerKeyOf(owner))?.get(orderId);
+  }
+
+  private createMarket(tx: CreateMarketTx, seq: bigint, ctx: TickContext): Outcome {
+    const bad = DexState.checkMarket(tx);
+    if (bad) return fail('INVALID_MARKET', bad);
+    const key = pairKey(tx.baseMint, tx.quoteMint);
+    if (this.byPair.has(key)) return fail('DUPLICATE_MARKET', 'a market for this pair already exists');
+    const info: MarketInfo = {
+      marketId: marketIdOf(tx.baseMint, tx.quoteMint, sha256),
+      baseMint: tx.baseMint.slice(),
+      quoteMint: tx.quoteMint.slice(),
+      name: tx.name,
+      kind: tx.marketKind,
+      createdTick: ctx.tickNumber,
+      createdSeq: seq,
+    };
+    const market: Market = { info, book: new OrderBook(encodeLeaf), trades: [] };
+    this.markets.set(info.marketId, market);
+    this.byPair.set(key, market);
+    this.byOrientedPair.set(ownerKeyOf(info.baseMint) + ownerKeyOf(info.quoteMint), market);
+    return { ok: true, kind: 'market', market };
+  }
+
+  private placeOrder(tx: PlaceOrderTx, seq: bigint, ctx: TickContext): Outcome {
+    const it = tx.intent;
+    const market = this.byOrientedPair.get(ownerKeyOf(it.baseMint) + ownerKeyOf(it.quoteMint));
+    if (!market) return fail('UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
+    if (it.price === 0n) return fail('INVALID_ORDER', 'price must be > 0');
+    if (it.quantity === 0n) return fail('INVALID_ORDER', 'quantity must be > 0');
+    if (it.expiry < 0n) return fail('INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
+    if (it.expiry !== 0n && it.expiry * 1000n <= BigInt(ctx.timestampMs)) return fail('ORDER_EXPIRED', 'order expired before it was sequenced');
+    const ownerKey = ownerKeyOf(it.owner);
+    let mine = this.orders.get(ownerKey);
+    if (mine === undefined) {
+      mine = new Map();
+      this.orders.set(ownerKey, mine);
+    } else if (mine.has(it.orderId)) {
+      return fail('ORDER_REPLAYED', 'order_id already used by this owner');
+    }
+    const order: BookOrder = {
+      seq,
+      marketId: market.info.marketId,
+      orderId: it.orderId,
+      owner: it.owner.slice(),
+      ownerKey,
+      side: it.side === 'Buy' ? BUY : SELL,
+      price: it.price,
+      quantity: it.quantity,
+      remaining: it.quantity,
+      expiry: it.expiry,
+      slot: -1,
+      open: false,
+    };
+    mine.set(it.orderId, order);
+    const result = market.book.place(order, ctx.tickNumber, ctx.timestampMs);
+    if (result.trades.length > 0) {
+      const t = market.trades;
+      for (const trade of result.trades) t.push(trade);
+      if (t.length > TRADE_HISTORY * 2) t.splice(0, t.length - TRADE_HISTORY);
+    }
+    return { ok: true, kind: 'order', market, order, result };
+  }
+
+  private cancelOrder(tx: CancelOrderTx, seq: bigint, ctx: TickContext): Outcome {
+    const market = this.markets.get(tx.marketId);
+    if (!market) return fail('UNKNOWN_MARKET', 'unknown market_id');
+    const order = this.orders.get(ownerKeyOf(tx.owner))?.get(tx.orderId);
+    if (!order || order.marketId !== market.info.marketId) {
+      return fail('UNKNOWN_ORDER', 'no such order of this owner in this market');
+    }
+    if (!order.open) return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
+    return { ok: true, kind: 'cancel', market, order, cancelled };
+  }
+
+}

@@ -1,0 +1,60 @@
+/**
+ * Batches ed25519 checks into Piscina tasks (workers/ed25519.worker.ts): callers ask for
+ * one verification and get a promise; requests that arrive in the same turn of the event
+ * loop travel to the pool together (up to MAX_BATCH per task), which amortises the
+ * round trip. Signing of receipts goes the same way.
+ */
+import type { Piscina } from 'piscina';
+import { workerFile } from '../pool/index.js';
+import type { VerifyItem } from '../../workers/ed25519.worker.js';
+
+const MAX_BATCH = 64;
+
+export class BatchVerifier {
+  private pending: VerifyItem[] = [];
+  private waiters: Array<(ok: boolean) => void> = [];
+  private scheduled = false;
+  private readonly filename = workerFile('ed25519');
+
+  constructor(private readonly pool: Piscina) {}
+
+  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+    if (publicKey.length !== 32 || signature.length !== 64) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      this.pending.push({ publicKey, message, signature });
+      this.waiters.push(resolve);
+      if (this.pending.length >= MAX_BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Verify many at once (replays), in chunks of MAX_BATCH run in parallel. */
+  async verifyMany(items: VerifyItem[]): Promise<boolean[]> {
+    const chunks: Promise<Uint8Array>[] = [];
+    for (let i = 0; i < items.length; i += MAX_BATCH) {
+      chunks.push(this.pool.run({ items: items.slice(i, i + MAX_BATCH) }, { filename: this.filename, name: 'verifyBatch' }) as Promise<Uint8Array>);
+    }
+    const out: boolean[] = [];
+    for (const r of await Promise.all(chunks)) for (const v of r) out.push(v === 1);
+    return out;
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.pending.length > 0) {
+      const items = this.pending.splice(0, MAX_BATCH);
+      const waiters = this.waiters.splice(0, MAX_BATCH);
+      (this.pool.run({ items }, { filename: this.filename, name: 'verifyBatch' }) as Promise<Uint8Array>).then(
+        (res) => waiters.forEach((w, i) => w(res[i] === 1)),
+        () => waiters.forEach((w) => w(false)),
+      );
+    }
+  }
+
+  signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]> {
+    return this.pool.run({ seed, messages }, { filename: this.filename, name: 'signBatch' }) as Promise<Uint8Array[]>;
+  }
+}

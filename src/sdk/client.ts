@@ -1,0 +1,128 @@
+/**
+ * A small fetch-based client for the order book API. Runs wherever `fetch` exists
+ * (Node 20, browsers). Every call returns the `data` of the success envelope or throws a
+ * DexApiError carrying the HTTP status, the `code` and the server's `error` message.
+ */
+import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './wire-json.js';
+
+export class DexApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DexApiError';
+  }
+}
+
+export interface MarketView {
+  market_id: string;
+  base_mint: string;
+  quote_mint: string;
+  name: string;
+  kind: 'Spot' | 'Perp';
+  created_tick: number;
+}
+
+export interface LevelView {
+  price: string;
+  quantity: string;
+  orders: number;
+}
+
+export interface OrderBookView {
+  market_id: string;
+  bids: LevelView[];
+  asks: LevelView[];
+  merkle_root: string;
+  last_sequence: string;
+  tick_number: number;
+}
+
+export interface TradeView {
+  trade_id: string;
+  market_id: string;
+  price: string;
+  quantity: string;
+  taker_side: 'Buy' | 'Sell';
+  maker_order_id: string;
+  maker_owner: string;
+  taker_order_id: string;
+  taker_owner: string;
+  tick_number: number;
+  continuum_sequence: string;
+  timestamp_ms: number;
+}
+
+export interface OrderResult {
+  receipt: Receipt;
+  status: 'resting' | 'partially_filled' | 'filled';
+  filled_quantity: string;
+  remaining_quantity: string;
+  trades: TradeView[];
+}
+
+export interface CancelResult {
+  receipt: Receipt;
+  order_id: string;
+  cancelled_quantity: string;
+}
+
+export interface HealthView {
+  status: 'ok';
+  sequencer_id: string;
+  public_key: string; // Base58
+  public_key_hex: string;
+  timestamp: number; // microseconds
+  tick_number: number;
+  markets: number;
+}
+
+export class DexClient {
+  private readonly base: string;
+
+  constructor(baseUrl: string) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.headers = { 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(this.base + path, init);
+    const text = await res.text();
+    let env: Envelope<T>;
+    try {
+      env = JSON.parse(text) as Envelope<T>;
+    } catch {
+      throw new DexApiError(res.status, 'BAD_RESPONSE', `non-JSON response (${res.status}): ${text.slice(0, 200)}`);
+    }
+    if (!env.ok) throw new DexApiError(res.status, env.code, env.error);
+    return env.data;
+  }
+
+  health(): Promise<HealthView> {
+    return this.call('GET', '/health');
+  }
+  listMarkets(): Promise<MarketView[]> {
+    return this.call('GET', '/markets');
+  }
+  createMarket(body: CreateMarketBody): Promise<MarketView> {
+    return this.call('POST', '/markets', body);
+  }
+  orderBook(marketId: string, depth?: number): Promise<OrderBookView> {
+    return this.call('GET', `/markets/${encodeURIComponent(marketId)}/orderbook${depth ? `?depth=${depth}` : ''}`);
+  }
+  trades(marketId: string, limit?: number): Promise<TradeView[]> {
+    return this.call('GET', `/markets/${encodeURIComponent(marketId)}/trades${limit ? `?limit=${limit}` : ''}`);
+  }
+  placeOrder(body: PlaceOrderBody): Promise<OrderResult> {
+    return this.call('POST', '/orders', body);
+  }
+  cancelOrder(body: CancelOrderBody): Promise<CancelResult> {
+    return this.call('POST', '/orders/cancel', body);
+  }
+}

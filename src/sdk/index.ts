@@ -1,0 +1,12 @@
+/**
+ * `svc/sdk`: the browser-safe client of the order book API. Keys and signatures
+ * (@noble/ed25519), the exact signing messages of spec/2 (Borsh + SHA-256 + hex), the
+ * JSON bodies, a fetch client, and receipt verification. No node:* imports.
+ */
+export * from './bytes.js';
+export * from './borsh.js';
+export * from './messages.js';
+export * from './keys.js';
+export * from './wire-json.js';
+export * from './client.js';
+export { marketIdOf } from './market-id.js';

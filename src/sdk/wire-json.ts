@@ -1,0 +1,138 @@
+/**
+ * The JSON shapes of the order book API that clients build and read (docs/dex-api.md):
+ * place-order and cancel bodies, receipts, and the response envelope. u64 values travel as
+ * decimal strings (JSON numbers lose precision above 2^53); keys and mints as Base58;
+ * signatures and hashes as lowercase hex.
+ */
+import { fromBase58Key, fromHex, toBase58, toHex } from './bytes.js';
+import {
+  cancelMessage,
+  orderMessage,
+  receiptMessage,
+  type CancelOrderData,
+  type OrderIntent,
+  type ReceiptData,
+  type Side,
+} from './messages.js';
+import { sequencerIdOf, sign, verify } from './keys.js';
+
+export interface PlaceOrderBody {
+  order_id: string;
+  owner: string;
+  side: Side;
+  price: string;
+  quantity: string;
+  expiry: string;
+  base_mint: string;
+  quote_mint: string;
+  signature: string; // 128 hex characters
+}
+
+export interface CancelOrderBody {
+  order_id: string;
+  owner: string;
+  market_id: string;
+  signature: string;
+}
+
+export interface CreateMarketBody {
+  base_mint: string;
+  quote_mint: string;
+  name: string;
+  kind?: 'Spot' | 'Perp';
+}
+
+export interface Receipt {
+  order_id: string;
+  owner: string; // Base58
+  timestamp_ms: number;
+  sequencer_id: string;
+  merkle_root: string; // 64 hex
+  sequencer_signature: string; // 128 hex
+  tick_number: number;
+  continuum_sequence: string; // decimal u64: (tick_number << 32) | index_in_tick
+  tx_hash: string; // 64 hex, full SHA-256 of the transaction; its first 8 are the short hash
+}
+
+export type Envelope<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
+
+/** Sign an order intent and produce the POST /orders body. */
+export function buildOrderBody(intent: OrderIntent, secretKey: Uint8Array): PlaceOrderBody {
+  const signature = sign(orderMessage(intent), secretKey);
+  return {
+    order_id: intent.orderId.toString(),
+    owner: toBase58(intent.owner),
+    side: intent.side,
+    price: intent.price.toString(),
+    quantity: intent.quantity.toString(),
+    expiry: intent.expiry.toString(),
+    base_mint: toBase58(intent.baseMint),
+    quote_mint: toBase58(intent.quoteMint),
+    signature: toHex(signature),
+  };
+}
+
+/** Sign a cancellation and produce the POST /orders/cancel body. */
+export function buildCancelBody(data: CancelOrderData, secretKey: Uint8Array): CancelOrderBody {
+  const signature = sign(cancelMessage(data), secretKey);
+  return {
+    order_id: data.orderId.toString(),
+    owner: toBase58(data.owner),
+    market_id: data.marketId,
+    signature: toHex(signature),
+  };
+}
+
+/** The signed fields of a JSON receipt, decoded; throws on malformed fields. */
+export function receiptDataOf(r: Receipt): ReceiptData {
+  const merkleRoot = fromHex(r.merkle_root);
+  const txHash = fromHex(r.tx_hash);
+  if (merkleRoot.length !== 32 || txHash.length !== 32) throw new TypeError('merkle_root and tx_hash are 32 bytes');
+  if (!/^\d+$/.test(r.order_id) || !/^\d+$/.test(r.continuum_sequence)) throw new TypeError('u64 fields are decimal');
+  return {
+    orderId: BigInt(r.order_id),
+    owner: fromBase58Key(r.owner, 'owner'),
+    timestampMs: BigInt(r.timestamp_ms),
+    sequencerId: r.sequencer_id,
+    merkleRoot,
+    tickNumber: BigInt(r.tick_number),
+    continuumSequence: BigInt(r.continuum_sequence),
+    txHash,
+  };
+}
+
+export interface ReceiptVerdict {
+  valid: boolean;
+  reason?: string;
+}
+
+/**
+ * Check a receipt: rebuild ReceiptData's signing message and verify `sequencer_signature`
+ * against the sequencer's public key; also check that `sequencer_id` is the one derived
+ * from that key and that `continuum_sequence` agrees with `tick_number`.
+ */
+export function verifyReceiptDetailed(receipt: Receipt, sequencerPublicKey: Uint8Array): ReceiptVerdict {
+  let data: ReceiptData;
+  let signature: Uint8Array;
+  try {
+    data = receiptDataOf(receipt);
+    signature = fromHex(receipt.sequencer_signature);
+  } catch (err) {
+    return { valid: false, reason: `malformed receipt: ${(err as Error).message}` };
+  }
+  if (signature.length !== 64) return { valid: false, reason: 'sequencer_signature must be 64 bytes' };
+  if (sequencerIdOf(sequencerPublicKey) !== receipt.sequencer_id) {
+    return { valid: false, reason: 'sequencer_id does not belong to this public key' };
+  }
+  if (data.continuumSequence >> 32n !== data.tickNumber) {
+    return { valid: false, reason: 'continuum_sequence does not match tick_number' };
+  }
+  if (!verify(signature, receiptMessage(data), sequencerPublicKey)) {
+    return { valid: false, reason: 'signature does not verify' };
+  }
+  return { valid: true };
+}
+
+export function verifyReceipt(receipt: Receipt, sequencerPublicKey: Uint8Array): boolean {
+  return verifyReceiptDetailed(receipt, sequencerPublicKey).valid;
+}
