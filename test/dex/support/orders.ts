@@ -1,0 +1,34 @@
+/** Test helpers: deterministic keys and mints, and decoded order book transactions. */
+import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
+import { encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/sdk/messages.js';
+import type { CancelOrderTx, CreateMarketTx, PlaceOrderTx } from '../../../src/dex/wire.js';
+
+export function seeded(n: number): KeyPair {
+  const seed = new Uint8Array(32);
+  seed.fill(n & 0xff);
+  seed[0] = 0x5e;
+  return keyPairFromSeed(seed);
+}
+
+export function mint(n: number): Uint8Array {
+  const m = new Uint8Array(32);
+  m.fill(n);
+  return m;
+}
+
+export const BASE = mint(1);
+export const QUOTE = mint(2);
+
+export function marketTx(base = BASE, quote = QUOTE, name = 'BASE/QUOTE'): CreateMarketTx {
+  return { kind: 'market', baseMint: base, quoteMint: quote, name, marketKind: 'Spot' };
+}
+
+export function orderTx(owner: Uint8Array, orderId: number | bigint, side: Side, price: number | bigint, quantity: number | bigint, expiry = 0n, base = BASE, quote = QUOTE): PlaceOrderTx {
+  const intent: OrderIntent = { orderId: BigInt(orderId), owner, side, price: BigInt(price), quantity: BigInt(quantity), expiry, baseMint: base, quoteMint: quote };
+  return { kind: 'order', intent, borsh: encodeOrderIntent(intent), signature: new Uint8Array(64) };
+}
+
+export function cancelTx(owner: Uint8Array, orderId: number | bigint, marketId: string): CancelOrderTx {
+  const borsh = encodeCancelOrderData({ orderId: BigInt(orderId), owner, marketId });
+  return { kind: 'cancel', orderId: BigInt(orderId), owner, marketId, borsh, signature: new Uint8Array(64) };
+}
