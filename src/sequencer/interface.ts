@@ -20,6 +20,12 @@ export interface SequencerOptions {
   vdfIterations: number; // --vdf-iterations: minimum squarings of a busy tick
   idleTickMs: number; // --idle-tick-ms: heartbeat interval with no transactions waiting
   queueCapacity: number; // --queue-capacity: transactions accepted but not yet ticked
+  /** VDF engine of the clock: 'auto' (WASM when built, else reference; default), 'wasm', 'reference'. */
+  engine?: 'auto' | 'wasm' | 'reference';
+  /** Replay window: how many recent transactions replay protection remembers (default 100,000). */
+  replayWindow?: number;
+  /** Called when the sequencer fails for good (clock worker died, database write failed). */
+  onError?: (err: Error) => void;
 }
 
 /** Why a submission was refused; `code` maps onto a gRPC status by the front-end. */

@@ -1,0 +1,97 @@
+/**
+ * Main-thread handle on the clock worker: creates the two rings and the control block,
+ * starts workers/clock.worker.js, and exposes the rings to the sequencer. One instance
+ * per sequencer run; `stop()` asks the clock to tick out what is queued and resolves
+ * once the worker has finished (the caller drains the tick ring meanwhile).
+ */
+import { Worker } from 'node:worker_threads';
+import { workerFile } from '../pool/index.js';
+import type { ClockParams } from './clock-loop.js';
+import { CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES } from './protocol.js';
+import { RingQueue } from './ring.js';
+
+export interface ClockThreadOptions {
+  params: ClockParams;
+  engine: 'auto' | 'wasm' | 'reference';
+  txSlots: number;
+  tickSlots: number;
+}
+
+type WorkerMessage = { type: 'ready'; engine: string } | { type: 'done' } | { type: 'error'; message: string };
+
+export class ClockThread {
+  readonly txRing: RingQueue;
+  readonly tickRing: RingQueue;
+  readonly control = new ClockControl();
+  /** 'wasm' or 'reference', once started. */
+  engineName = '';
+  /** Set when the worker failed; the sequencer refuses work from then on. */
+  failure: Error | undefined;
+  private worker: Worker | undefined;
+  private finished: Promise<void> | undefined;
+
+  constructor(private readonly options: ClockThreadOptions) {
+    this.txRing = RingQueue.create(options.txSlots, TX_SLOT_BYTES);
+    this.tickRing = RingQueue.create(options.tickSlots, TICK_SLOT_BYTES);
+  }
+
+  /** Start the worker; resolves once its engine is loaded and the chain runs. */
+  start(onFailure: (err: Error) => void): Promise<void> {
+    const worker = new Worker(workerFile('clock'), {
+      workerData: {
+        txRing: this.txRing.buffer,
+        tickRing: this.tickRing.buffer,
+        control: this.control.buffer,
+        params: this.options.params,
+        engine: this.options.engine,
+      },
+      name: 'svc-clock',
+    });
+    this.worker = worker;
+    let readyResolve: () => void = () => {};
+    let readyReject: (e: Error) => void = () => {};
+    const ready = new Promise<void>((resolve, reject) => {
+      readyResolve = resolve;
+      readyReject = reject;
+    });
+    const fail = (err: Error): void => {
+      if (this.failure) return;
+      this.failure = err;
+      this.control.setState(CLOCK_FAILED);
+      readyReject(err);
+      onFailure(err);
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'ready') {
+        this.engineName = m.engine;
+        readyResolve();
+      } else if (m.type === 'error') {
+        fail(new Error(`clock worker failed: ${m.message}`));
+      }
+    });
+    worker.on('error', (err) => fail(err));
+    this.finished = new Promise<void>((resolve) => {
+      worker.once('exit', (code) => {
+        if (code !== 0 && !this.failure) fail(new Error(`clock worker exited with code ${code}`));
+        resolve();
+      });
+    });
+    return ready;
+  }
+
+  /** The tick being squared now. */
+  currentTick(): number {
+    return this.control.currentTick();
+  }
+
+  /** Ask the clock to tick out what is queued and exit; resolves when the thread is gone. */
+  async stop(): Promise<void> {
+    this.control.requestStop();
+    await this.finished;
+  }
+
+  /** Kill the thread immediately (failure paths only). */
+  async terminate(): Promise<void> {
+    await this.worker?.terminate();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * What crosses between the main thread and the clock worker, byte by byte:
+ *
+ * - Transaction ring (main -> clock), one slot per transaction: only what the chain
+ *   needs, the sequence number and the full transaction hash (bodies stay on the main
+ *   thread):  0 f64 sequence number | 8 [32] full hash            (40 bytes)
+ * - Tick ring (clock -> main), one slot per closed tick:
+ *     0 f64 tick number | 8 f64 iterations | 16 f64 timestamp (us) | 24 f64 first sequence
+ *    32 u32 transaction count | 36 u32 flags | 40 [32] batch hash
+ *    72 [256] input x | 328 [256] output y | 584 [256] proof pi   (840 bytes)
+ *   flag PROOF_PENDING: the segment is too long for an inline proof; the main thread
+ *   gets pi from the worker pool before the tick is stored.
+ * - Control block (SharedArrayBuffer of BigInt64 words): stop request, clock state and
+ *   the number of the tick being squared (for expected_tick).
+ * All numbers are little-endian.
+ */
+import type { RingQueue } from './ring.js';
+
+export const TX_SLOT_BYTES = 40;
+export const TICK_SLOT_BYTES = 840;
+export const ELEMENT_BYTES = 256;
+export const HASH_BYTES = 32;
+
+export const FLAG_PROOF_PENDING = 1;
+
+/** A closed tick as the clock reports it (bodies not included). */
+export interface ClockTick {
+  tickNumber: number;
+  iterations: number;
+  timestamp: number;
+  firstSequence: number;
+  txCount: number;
+  proofPending: boolean;
+  batchHash: Uint8Array;
+  input: Uint8Array;
+  output: Uint8Array;
+  proof: Uint8Array;
+}
+
+/** Producer side of the transaction ring: write the k-th free slot. */
+export function writeTxSlot(ring: RingQueue, k: number, sequence: number, fullHash: Uint8Array): void {
+  const off = ring.writeOffset(k);
+  ring.view.setFloat64(off, sequence, true);
+  ring.bytes.set(fullHash, off + 8);
+}
+
+export function readTxSequence(ring: RingQueue, k: number): number {
+  return ring.view.getFloat64(ring.readOffset(k), true);
+}
+
+/** View (no copy) of the k-th filled slot's hash; valid until released. */
+export function readTxHashView(ring: RingQueue, k: number): Uint8Array {
+  const off = ring.readOffset(k) + 8;
+  return ring.bytes.subarray(off, off + HASH_BYTES);
+}
+
+export function writeTickSlot(ring: RingQueue, k: number, t: ClockTick): void {
+  const off = ring.writeOffset(k);
+  const v = ring.view;
+  v.setFloat64(off, t.tickNumber, true);
+  v.setFloat64(off + 8, t.iterations, true);
+  v.setFloat64(off + 16, t.timestamp, true);
+  v.setFloat64(off + 24, t.firstSequence, true);
+  v.setUint32(off + 32, t.txCount, true);
+  v.setUint32(off + 36, t.proofPending ? FLAG_PROOF_PENDING : 0, true);
+  ring.bytes.set(t.batchHash, off + 40);
+  ring.bytes.set(t.input, off + 72);
+  ring.bytes.set(t.output, off + 328);
+  ring.bytes.set(t.proof, off + 584);
+}
+
+/** Copy the k-th filled tick slot out of the ring. */
+export function readTickSlot(ring: RingQueue, k: number): ClockTick {
+  const off = ring.readOffset(k);
+  const v = ring.view;
+  const b = ring.bytes;
+  return {
+    tickNumber: v.getFloat64(off, true),
+    iterations: v.getFloat64(off + 8, true),
+    timestamp: v.getFloat64(off + 16, true),
+    firstSequence: v.getFloat64(off + 24, true),
+    txCount: v.getUint32(off + 32, true),
+    proofPending: (v.getUint32(off + 36, true) & FLAG_PROOF_PENDING) !== 0,
+    batchHash: b.slice(off + 40, off + 72),
+    input: b.slice(off + 72, off + 328),
+    output: b.slice(off + 328, off + 584),
+    proof: b.slice(off + 584, off + 840),
+  };
+}
+
+const STOP = 0;
+const STATE = 1;
+const CURRENT_TICK = 2;
+const CONTROL_WORDS = 4;
+
+export const CLOCK_STARTING = 0;
+export const CLOCK_RUNNING = 1;
+export const CLOCK_DONE = 2;
+export const CLOCK_FAILED = 3;
+
+/** Shared control words between the main thread and the clock. */
+export class ClockControl {
+  readonly buffer: SharedArrayBuffer;
+  private readonly words: BigInt64Array;
+
+  constructor(buffer?: SharedArrayBuffer) {
+    this.buffer = buffer ?? new SharedArrayBuffer(CONTROL_WORDS * 8);
+    this.words = new BigInt64Array(this.buffer);
+  }
+
+  requestStop(): void {
+    Atomics.store(this.words, STOP, 1n);
+  }
+  stopRequested(): boolean {
+    return Atomics.load(this.words, STOP) !== 0n;
+  }
+  setState(state: number): void {
+    Atomics.store(this.words, STATE, BigInt(state));
+  }
+  state(): number {
+    return Number(Atomics.load(this.words, STATE));
+  }
+  setCurrentTick(n: number): void {
+    Atomics.store(this.words, CURRENT_TICK, BigInt(n));
+  }
+  /** The tick the clock is squaring now (its transactions were fixed when it started). */
+  currentTick(): number {
+    return Number(Atomics.load(this.words, CURRENT_TICK));
+  }
+}

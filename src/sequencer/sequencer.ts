@@ -1,0 +1,467 @@
+/**
+ * The tick sequencer's engine (spec/1, design.md): ingestion, replay protection,
+ * write-ahead durability, the hand-off to the clock worker and the durable tick store.
+ *
+ * Flow of one transaction:
+ *   submit -> validate -> copy -> hash -> replay check -> capacity check -> sequence
+ *   number -> queue (body, main thread) + write-ahead group (LevelDB) + tx ring (hash and
+ *   sequence number only) -> resolves when the write-ahead group is written.
+ * Flow of one tick:
+ *   clock closes it -> tick ring -> pump: heartbeat proof from the pool if needed ->
+ *   join the bodies from the queue -> one LevelDB batch for every tick that arrived
+ *   (records, tx index, head, write-ahead deletions) -> memory window -> listeners.
+ * Nothing is visible (status, queries, listeners) before the batch that holds it is
+ * written, and ticks are published strictly in order.
+ */
+import { sha256 } from '../crypto/sha256.js';
+import { ClockThread } from '../clock/clock-thread.js';
+import { nowMicros } from '../clock/clock-loop.js';
+import { CLOCK_DONE, readTickSlot, writeTxSlot, type ClockTick } from '../clock/protocol.js';
+import { DiskTickStore, type Head } from '../store/disk-store.js';
+import { encodeArchiveRecord } from '../store/archive.js';
+import { MemoryTickStore } from '../store/memory-store.js';
+import { WriteAheadLog, type WalEntry } from '../store/wal.js';
+import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
+import { SubmitError, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
+import { MAX_BATCH_TRANSACTIONS } from './limits.js';
+import { poolProver, type Prover } from './prover.js';
+import { Fifo } from './queue.js';
+import { RateMeter } from './rate.js';
+import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
+import { isShortHash, shortHash, transactionBytesWithId } from './tx-hash.js';
+import type {
+  OrderedTransaction,
+  SequencerStatus,
+  SubmitResult,
+  Tick,
+  TickSummary,
+  Transaction,
+  TransactionLocation,
+} from './types.js';
+import { copyTransaction, validateTransaction } from './validate.js';
+
+export const DEFAULT_REPLAY_WINDOW = 100_000;
+/** Most transactions one tick carries (bounds a tick record; the rest wait one tick). */
+export const MAX_TX_PER_TICK = 8192;
+/** Ticks read back into memory on start (the rest of the window fills as ticks come). */
+export const WARM_TICKS = 10_000;
+const TX_RING_SLOTS = 65_536;
+const TICK_RING_SLOTS = 4096;
+const MAX_TICKS_PER_COMMIT = 1024;
+
+type State = 'created' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+function checkOption(name: string, v: unknown, min: number): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
+    throw new RangeError(`sequencer option ${name} must be an integer >= ${min}, got ${String(v)}`);
+  }
+  return v;
+}
+
+export class TickSequencer implements Sequencer {
+  private state: State = 'created';
+  private readonly disk: DiskTickStore;
+  private readonly memory: MemoryTickStore;
+  private readonly wal: WriteAheadLog;
+  private readonly replay: ReplayGuard;
+  private readonly rate = new RateMeter();
+  private readonly pending = new Fifo<WalEntry>();
+  private sent = 0; // queue items (from the front) already handed to the clock
+  private clock: ClockThread | undefined;
+  private nextSequence = 1;
+  private head: Head = { tick: 0, lastSequence: 0 };
+  private lastOutput: Uint8Array = GENESIS_OUTPUT;
+  private lastTimestamp = 0;
+  private startedAt = 0;
+  private startedPerf = 0;
+  private readonly listeners = new Set<TickListener>();
+  private pumpDone: Promise<void> = Promise.resolve();
+  private stopping: Promise<void> | undefined;
+  private failure: Error | undefined;
+  private readonly prover: Prover;
+
+  constructor(private readonly options: SequencerOptions) {
+    checkOption('retainTicks', options.retainTicks, 1);
+    checkOption('vdfIterations', options.vdfIterations, 1);
+    checkOption('idleTickMs', options.idleTickMs, 1);
+    checkOption('queueCapacity', options.queueCapacity, 1);
+    this.disk = new DiskTickStore(options.db);
+    this.memory = new MemoryTickStore(options.retainTicks);
+    this.wal = new WriteAheadLog(options.db);
+    this.replay = new ReplayGuard(checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1));
+    this.prover = poolProver(options.pool);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async start(): Promise<void> {
+    if (this.state !== 'created') throw new Error('start() can be called once');
+    this.state = 'starting';
+    const head = await this.disk.loadHead();
+    if (head.tick > 0) {
+      const last = await this.disk.readTick(head.tick);
+      if (!last) throw new Error(`tick store is inconsistent: head tick ${head.tick} is missing`);
+      this.lastOutput = last.vdfProof.output;
+      this.lastTimestamp = last.timestamp;
+    }
+    this.head = head;
+    // Warm the memory window and the replay window from the newest stored ticks.
+    for (const t of await this.disk.readLast(Math.min(this.options.retainTicks, WARM_TICKS))) {
+      this.memory.append({ tick: t });
+      for (const o of t.transactions) {
+        this.remember(o.txHash, o.transaction, {
+          sequenceNumber: o.sequenceNumber,
+          expectedTick: t.tickNumber,
+          txHash: shortHash(o.txHash),
+          durable: Promise.resolve(),
+        });
+      }
+    }
+    // Acknowledged transactions that are not in a durable tick go first, in order.
+    const { entries, maxSequence } = await this.wal.recover(head.lastSequence);
+    for (const e of entries) {
+      this.pending.push(e);
+      this.remember(e.fullHash, e.tx, {
+        sequenceNumber: e.sequence,
+        expectedTick: head.tick + 1,
+        txHash: shortHash(e.fullHash),
+        durable: Promise.resolve(),
+      });
+    }
+    this.nextSequence = Math.max(head.lastSequence, maxSequence) + 1;
+
+    const clock = new ClockThread({
+      params: {
+        startTick: head.tick + 1,
+        previousOutput: this.lastOutput,
+        vdfIterations: this.options.vdfIterations,
+        idleTickMs: this.options.idleTickMs,
+        lastTimestamp: this.lastTimestamp,
+        maxTxPerTick: MAX_TX_PER_TICK,
+        trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+      },
+      engine: this.options.engine ?? 'auto',
+      txSlots: TX_RING_SLOTS,
+      tickSlots: TICK_RING_SLOTS,
+    });
+    this.clock = clock;
+    try {
+      await clock.start((err) => this.fail(err));
+    } catch (err) {
+      this.state = 'failed';
+      await clock.terminate();
+      throw err;
+    }
+    this.startedAt = nowMicros();
+    this.startedPerf = performance.now();
+    this.rate.record(head.lastSequence);
+    this.state = 'running';
+    this.pushToClock();
+    this.pumpDone = this.pump().catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))));
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopping) this.stopping = this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const clock = this.clock;
+    if (this.state !== 'running' || !clock) {
+      if (clock) await clock.terminate();
+      await this.pumpDone;
+      if (this.state !== 'failed') this.state = 'stopped';
+      return;
+    }
+    this.state = 'stopping'; // new submissions get UNAVAILABLE from here on
+    await this.wal.flushed();
+    while (this.sent < this.pending.length && !clock.failure) {
+      this.pushToClock();
+      if (this.sent < this.pending.length) await clock.txRing.waitForSpaceAsync(100);
+    }
+    await clock.stop(); // the clock ticks out what it holds, then exits
+    await this.pumpDone; // every tick it produced is stored and published
+    if (this.state === 'stopping') this.state = 'stopped';
+  }
+
+  private fail(err: Error): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.state = 'failed';
+    void this.clock?.terminate();
+    this.options.onError?.(err);
+  }
+
+  // ---------------------------------------------------------------- ingestion
+
+  private unavailable(): SubmitError {
+    const why =
+      this.state === 'stopping' || this.state === 'stopped'
+        ? 'the sequencer is shutting down'
+        : this.state === 'failed'
+          ? `the sequencer failed: ${this.failure?.message ?? 'unknown error'}`
+          : 'the sequencer is not started';
+    return new SubmitError('UNAVAILABLE', why);
+  }
+
+  private remember(fullHash: Uint8Array, tx: Transaction, record: ReplayRecord): void {
+    this.replay.add(hashKey(fullHash), tx.txId, pkNonceKey(tx.publicKey, tx.nonce), record);
+  }
+
+  /** Accept one transaction or throw a SubmitError (synchronous up to the WAL promise). */
+  private accept(input: unknown): ReplayRecord {
+    if (this.state !== 'running') throw this.unavailable();
+    const txIdBytes = validateTransaction(input);
+    const tx = copyTransaction(input as Transaction);
+    const fullHash = sha256(transactionBytesWithId(tx, txIdBytes));
+    const hk = hashKey(fullHash);
+    const pk = pkNonceKey(tx.publicKey, tx.nonce);
+    const verdict = this.replay.check(hk, tx.txId, pk);
+    if (verdict.kind === 'duplicate') return verdict.record;
+    if (verdict.kind === 'conflict') throw new SubmitError('ALREADY_EXISTS', verdict.message);
+    if (this.pending.length >= this.options.queueCapacity) {
+      throw new SubmitError(
+        'RESOURCE_EXHAUSTED',
+        `the transaction queue is full (${this.options.queueCapacity} waiting for a tick); retry later`,
+      );
+    }
+    const sequence = this.nextSequence++;
+    const entry: WalEntry = { sequence, ingestionTimestamp: nowMicros(), tx, txIdBytes, fullHash };
+    const expectedTick = this.expectedTick();
+    this.pending.push(entry);
+    const durable = this.wal.append(entry);
+    const record: ReplayRecord = { sequenceNumber: sequence, expectedTick, txHash: shortHash(fullHash), durable };
+    this.replay.add(hk, tx.txId, pk, record);
+    return record;
+  }
+
+  /** The tick a transaction accepted now will most likely land in. */
+  private expectedTick(): number {
+    const clock = this.clock!;
+    const ahead = this.pending.length - this.sent + clock.txRing.size();
+    return Math.max(clock.currentTick(), this.head.tick) + 1 + Math.floor(ahead / MAX_TX_PER_TICK);
+  }
+
+  /** Hand queued transactions (hash and sequence number) to the clock while its ring has room. */
+  private pushToClock(): void {
+    const clock = this.clock;
+    if (!clock) return;
+    const ring = clock.txRing;
+    const free = ring.free();
+    let k = 0;
+    while (this.sent < this.pending.length && k < free) {
+      const e = this.pending.at(this.sent);
+      writeTxSlot(ring, k, e.sequence, e.fullHash);
+      this.sent++;
+      k++;
+    }
+    ring.publish(k);
+  }
+
+  async submit(tx: Transaction): Promise<SubmitResult> {
+    const record = this.accept(tx);
+    this.pushToClock();
+    await record.durable;
+    return { sequenceNumber: record.sequenceNumber, expectedTick: record.expectedTick, txHash: record.txHash };
+  }
+
+  async submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>> {
+    if (this.state !== 'running') throw this.unavailable();
+    if (!Array.isArray(txs)) throw new SubmitError('INVALID_ARGUMENT', 'transactions must be a list');
+    if (txs.length > MAX_BATCH_TRANSACTIONS) {
+      throw new SubmitError(
+        'INVALID_ARGUMENT',
+        `batch has ${txs.length} transactions; at most ${MAX_BATCH_TRANSACTIONS} allowed`,
+      );
+    }
+    const records: Array<ReplayRecord | SubmitError> = new Array(txs.length);
+    const waits = new Set<Promise<void>>();
+    for (let i = 0; i < txs.length; i++) {
+      try {
+        const r = this.accept(txs[i]);
+        records[i] = r;
+        waits.add(r.durable);
+      } catch (err) {
+        if (!(err instanceof SubmitError)) throw err;
+        records[i] = err;
+      }
+    }
+    this.pushToClock();
+    await Promise.all(waits);
+    return records.map((r) =>
+      r instanceof SubmitError ? r : { sequenceNumber: r.sequenceNumber, expectedTick: r.expectedTick, txHash: r.txHash },
+    );
+  }
+
+  // ---------------------------------------------------------------- ticks
+
+  /** Drain the tick ring: prove, join bodies, store (group commit), publish. */
+  private async pump(): Promise<void> {
+    const clock = this.clock!;
+    const ring = clock.tickRing;
+    for (;;) {
+      if (ring.size() === 0) {
+        if (clock.control.state() >= CLOCK_DONE || this.failure) return;
+        await ring.waitForDataAsync(100);
+        continue;
+      }
+      const n = Math.min(ring.size(), MAX_TICKS_PER_COMMIT);
+      const raw: ClockTick[] = new Array(n);
+      for (let k = 0; k < n; k++) raw[k] = readTickSlot(ring, k);
+      ring.release(n);
+      await this.commit(raw);
+      if (this.failure) return;
+    }
+  }
+
+  private async commit(raw: ClockTick[]): Promise<void> {
+    // Heartbeat proofs run on the pool in parallel; ticks still publish in order.
+    const proofs = raw.map((t) =>
+      t.proofPending ? this.prover({ input: t.input, output: t.output, iterations: t.iterations }) : undefined,
+    );
+    for (let i = 0; i < raw.length; i++) if (proofs[i]) raw[i]!.proof = await proofs[i]!;
+
+    const ticks: Tick[] = new Array(raw.length);
+    const txIds: Uint8Array[][] = new Array(raw.length);
+    let offset = 0;
+    let prev = this.lastOutput;
+    let lastSequence = this.head.lastSequence;
+    let expected = this.head.tick + 1;
+    for (let i = 0; i < raw.length; i++) {
+      const t = raw[i]!;
+      if (t.tickNumber !== expected) throw new Error(`clock produced tick ${t.tickNumber}, expected ${expected}`);
+      expected++;
+      if (offset + t.txCount > this.sent) throw new Error(`tick ${t.tickNumber} carries transactions never sent`);
+      const txs: OrderedTransaction[] = new Array(t.txCount);
+      const ids: Uint8Array[] = new Array(t.txCount);
+      for (let j = 0; j < t.txCount; j++) {
+        const e = this.pending.at(offset + j);
+        if (e.sequence !== t.firstSequence + j) {
+          throw new Error(`tick ${t.tickNumber}: sequence ${e.sequence} where ${t.firstSequence + j} was expected`);
+        }
+        txs[j] = { transaction: e.tx, sequenceNumber: e.sequence, txHash: e.fullHash, ingestionTimestamp: e.ingestionTimestamp };
+        ids[j] = e.txIdBytes;
+        lastSequence = e.sequence;
+      }
+      offset += t.txCount;
+      ticks[i] = {
+        tickNumber: t.tickNumber,
+        vdfProof: { input: t.input, output: t.output, proof: t.proof, iterations: t.iterations },
+        transactions: txs,
+        batchHash: t.batchHash,
+        timestamp: t.timestamp,
+        previousOutput: prev,
+      };
+      txIds[i] = ids;
+      prev = t.output;
+    }
+    const last = ticks[ticks.length - 1]!;
+    const head: Head = { tick: last.tickNumber, lastSequence };
+    const records = ticks.map(encodeArchiveRecord);
+    await this.disk.writeTicks(ticks, records, head, this.wal.takeDeletable(lastSequence));
+
+    // Durable: publish.
+    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, txIds: txIds[i]! });
+    this.pending.drop(offset);
+    this.sent -= offset;
+    this.head = head;
+    this.lastOutput = prev;
+    this.lastTimestamp = last.timestamp;
+    this.rate.record(lastSequence);
+    this.pushToClock();
+    for (const tick of ticks) {
+      for (const listener of this.listeners) {
+        try {
+          listener(tick);
+        } catch (err) {
+          this.options.onError?.(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  async getTick(tickNumber: number): Promise<Tick | undefined> {
+    if (!Number.isSafeInteger(tickNumber) || tickNumber < 1 || tickNumber > this.head.tick) return undefined;
+    return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
+  }
+
+  async findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    if (typeof txHash8 !== 'string' || !isShortHash(txHash8)) {
+      throw new SubmitError('INVALID_ARGUMENT', 'tx_hash must be 8 hexadecimal characters');
+    }
+    const rows = await this.disk.lookup(txHash8.toLowerCase());
+    const out: TransactionLocation[] = [];
+    const cache = new Map<number, Tick | undefined>();
+    for (const row of rows) {
+      if (row.tick > this.head.tick) continue; // stored but not yet published
+      if (!cache.has(row.tick)) cache.set(row.tick, await this.getTick(row.tick));
+      const tick = cache.get(row.tick);
+      if (!tick || tick.transactions.length === 0) continue;
+      const tx = tick.transactions[row.sequence - tick.transactions[0]!.sequenceNumber];
+      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: tick.tickNumber, transaction: tx });
+    }
+    return out;
+  }
+
+  recentTicks(limit: number, offset: number): TickSummary[] {
+    const l = Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+    const o = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    return this.memory.recent(l, o);
+  }
+
+  async *readTicks(from: number, to: number): AsyncIterable<Tick> {
+    if (!Number.isFinite(from) || !Number.isFinite(to)) return;
+    let n = Math.max(1, Math.ceil(from));
+    const hi = Math.min(Math.floor(to), this.head.tick);
+    while (n <= hi) {
+      const t = this.memory.get(n);
+      if (t) {
+        yield t;
+        n++;
+        continue;
+      }
+      // A run on disk: up to the oldest tick in memory (or the end).
+      const oldest = this.memory.oldest();
+      const end = oldest > n ? Math.min(hi, oldest - 1) : hi;
+      for await (const d of this.disk.readRange(n, end)) {
+        yield d;
+        n = d.tickNumber + 1;
+      }
+      if (n <= end) return; // missing on disk: nothing more to give
+    }
+  }
+
+  status(): SequencerStatus {
+    const total = this.head.lastSequence;
+    return {
+      currentTick: this.head.tick,
+      totalTransactions: total,
+      pendingTransactions: this.pending.length,
+      uptimeSeconds: this.startedPerf === 0 ? 0 : Math.floor((performance.now() - this.startedPerf) / 1000),
+      transactionsPerSecond: this.state === 'created' ? 0 : this.rate.rate(total),
+      startedAt: this.startedAt,
+    };
+  }
+
+  onTick(listener: TickListener): () => void {
+    const wrapped: TickListener = (t) => listener(t);
+    this.listeners.add(wrapped);
+    return () => {
+      this.listeners.delete(wrapped);
+    };
+  }
+
+  // ---------------------------------------------------------------- diagnostics
+
+  /** Which VDF engine the clock runs ('wasm' or 'reference'); '' before start. */
+  engineName(): string {
+    return this.clock?.engineName ?? '';
+  }
+
+  /** Ticks and bytes held in the memory window. */
+  memoryFootprint(): { ticks: number; bytes: number } {
+    return { ticks: this.memory.size(), bytes: this.memory.allocatedBytes() };
+  }
+}

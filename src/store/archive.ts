@@ -1,0 +1,180 @@
+/**
+ * spec/1's "Archived tick record" as stored in LevelDB (design.md "Durability"): JSON,
+ * byte fields as arrays of integers, VDF proof fields as 0x-prefixed lowercase hex.
+ *
+ * {"tick_number":7,
+ *  "vdf_proof":{"input":"0x..","output":"0x..","proof":"0x..","iterations":20},
+ *  "transactions":[{"tx_id":"..","tx_hash":[32 ints],"sequence_number":1,"payload":[..],
+ *                   "signature":[..],"public_key":[..],"nonce":5,"timestamp":1700000000000000,
+ *                   "ingestion_timestamp":1700000000000123}],
+ *  "batch_hash":[32 ints],"timestamp":1700000000000456,"previous_vdf_output":[256 ints]}
+ *
+ * `timestamp` inside a transaction (the client's timestamp) is not in spec/1's list but
+ * is part of the hashed bytes, so a record must carry it for anyone to recompute tx_hash.
+ * u64 values (nonce, client timestamp) are written as exact JSON integers even above
+ * 2^53; the decoder reads those two fields as text so they survive as bigint.
+ */
+import type { OrderedTransaction, Tick } from '../sequencer/types.js';
+
+const DEC: string[] = Array.from({ length: 256 }, (_, i) => String(i));
+
+/** JSON array of the byte values: [1,2,255]. */
+export function bytesToJsonArray(b: Uint8Array): string {
+  const n = b.length;
+  if (n === 0) return '[]';
+  let s = '[' + DEC[b[0]!]!;
+  for (let i = 1; i < n; i++) s += ',' + DEC[b[i]!]!;
+  return s + ']';
+}
+
+const hex0x = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+function encodeTransaction(t: OrderedTransaction): string {
+  const tx = t.transaction;
+  return (
+    '{"tx_id":' +
+    JSON.stringify(tx.txId) +
+    ',"tx_hash":' +
+    bytesToJsonArray(t.txHash) +
+    ',"sequence_number":' +
+    t.sequenceNumber +
+    ',"payload":' +
+    bytesToJsonArray(tx.payload) +
+    ',"signature":' +
+    bytesToJsonArray(tx.signature) +
+    ',"public_key":' +
+    bytesToJsonArray(tx.publicKey) +
+    ',"nonce":' +
+    tx.nonce.toString() +
+    ',"timestamp":' +
+    tx.timestamp.toString() +
+    ',"ingestion_timestamp":' +
+    t.ingestionTimestamp +
+    '}'
+  );
+}
+
+/** The archived JSON record of a tick. */
+export function encodeArchiveRecord(tick: Tick): string {
+  const p = tick.vdfProof;
+  let txs = '';
+  for (let i = 0; i < tick.transactions.length; i++) {
+    if (i > 0) txs += ',';
+    txs += encodeTransaction(tick.transactions[i]!);
+  }
+  return (
+    '{"tick_number":' +
+    tick.tickNumber +
+    ',"vdf_proof":{"input":"' +
+    hex0x(p.input) +
+    '","output":"' +
+    hex0x(p.output) +
+    '","proof":"' +
+    hex0x(p.proof) +
+    '","iterations":' +
+    p.iterations +
+    '},"transactions":[' +
+    txs +
+    '],"batch_hash":' +
+    bytesToJsonArray(tick.batchHash) +
+    ',"timestamp":' +
+    tick.timestamp +
+    ',"previous_vdf_output":' +
+    bytesToJsonArray(tick.previousOutput) +
+    '}'
+  );
+}
+
+export class CorruptRecordError extends Error {
+  constructor(message: string) {
+    super(`corrupt archived tick record: ${message}`);
+    this.name = 'CorruptRecordError';
+  }
+}
+
+function need<T>(ok: boolean, value: T, what: string): T {
+  if (!ok) throw new CorruptRecordError(what);
+  return value;
+}
+
+function bytesField(v: unknown, what: string, length?: number): Uint8Array {
+  if (!Array.isArray(v)) throw new CorruptRecordError(`${what} is not a byte array`);
+  if (length !== undefined && v.length !== length) throw new CorruptRecordError(`${what} has ${v.length} bytes, expected ${length}`);
+  const out = new Uint8Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as unknown;
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 255) throw new CorruptRecordError(`${what}[${i}] is not a byte`);
+    out[i] = x;
+  }
+  return out;
+}
+
+function hexField(v: unknown, what: string): Uint8Array {
+  if (typeof v !== 'string' || !/^0x([0-9a-f]{2})*$/.test(v)) throw new CorruptRecordError(`${what} is not 0x hex`);
+  return new Uint8Array(Buffer.from(v.slice(2), 'hex'));
+}
+
+function intField(v: unknown, what: string): number {
+  return need(typeof v === 'number' && Number.isSafeInteger(v) && v >= 0, v as number, `${what} is not a safe integer`);
+}
+
+function u64Field(v: unknown, what: string): bigint {
+  if (typeof v !== 'string' || !/^[0-9]{1,20}$/.test(v)) throw new CorruptRecordError(`${what} is not a u64`);
+  const b = BigInt(v);
+  if (b > 0xffff_ffff_ffff_ffffn) throw new CorruptRecordError(`${what} exceeds u64`);
+  return b;
+}
+
+// nonce / timestamp of transactions may exceed 2^53: quote their digits before parsing.
+// An unescaped `"nonce":` cannot occur inside a JSON string, so only the fields match.
+const U64_FIELDS = /"(nonce|timestamp)":([0-9]+)/g;
+
+/** Parse an archived record back into a Tick (throws CorruptRecordError). */
+export function decodeArchiveRecord(text: string): Tick {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(U64_FIELDS, '"$1":"$2"'));
+  } catch (e) {
+    throw new CorruptRecordError(e instanceof Error ? e.message : String(e));
+  }
+  if (typeof raw !== 'object' || raw === null) throw new CorruptRecordError('not an object');
+  const r = raw as Record<string, unknown>;
+  const p = r['vdf_proof'] as Record<string, unknown> | undefined;
+  if (typeof p !== 'object' || p === null) throw new CorruptRecordError('vdf_proof missing');
+  const txsRaw = r['transactions'];
+  if (!Array.isArray(txsRaw)) throw new CorruptRecordError('transactions missing');
+  const transactions: OrderedTransaction[] = txsRaw.map((x: unknown, i: number) => {
+    if (typeof x !== 'object' || x === null) throw new CorruptRecordError(`transactions[${i}] is not an object`);
+    const t = x as Record<string, unknown>;
+    const txId = t['tx_id'];
+    if (typeof txId !== 'string') throw new CorruptRecordError(`transactions[${i}].tx_id is not a string`);
+    return {
+      transaction: {
+        txId,
+        payload: bytesField(t['payload'], `transactions[${i}].payload`),
+        signature: bytesField(t['signature'], `transactions[${i}].signature`),
+        publicKey: bytesField(t['public_key'], `transactions[${i}].public_key`),
+        nonce: u64Field(t['nonce'], `transactions[${i}].nonce`),
+        timestamp: u64Field(t['timestamp'], `transactions[${i}].timestamp`),
+      },
+      sequenceNumber: intField(t['sequence_number'], `transactions[${i}].sequence_number`),
+      txHash: bytesField(t['tx_hash'], `transactions[${i}].tx_hash`, 32),
+      ingestionTimestamp: intField(t['ingestion_timestamp'], `transactions[${i}].ingestion_timestamp`),
+    };
+  });
+  const timestamp = r['timestamp'];
+  return {
+    tickNumber: intField(r['tick_number'], 'tick_number'),
+    vdfProof: {
+      input: hexField(p['input'], 'vdf_proof.input'),
+      output: hexField(p['output'], 'vdf_proof.output'),
+      proof: hexField(p['proof'], 'vdf_proof.proof'),
+      iterations: intField(p['iterations'], 'vdf_proof.iterations'),
+    },
+    transactions,
+    batchHash: bytesField(r['batch_hash'], 'batch_hash', 32),
+    // The tick's own timestamp was quoted by the u64 pre-pass too.
+    timestamp: Number(u64Field(timestamp, 'timestamp')),
+    previousOutput: bytesField(r['previous_vdf_output'], 'previous_vdf_output'),
+  };
+}

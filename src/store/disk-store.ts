@@ -1,0 +1,136 @@
+/**
+ * The durable side of the tick store, in LevelDB sublevels of the node's database
+ * (docs/storage.md lists every key):
+ *
+ *   ticks    <tick number, 16 decimal digits>          -> archived tick record (JSON text)
+ *   txindex  <8-hex tx_hash>:<sequence, 16 digits>     -> tick number (decimal text)
+ *   seqmeta  "head"                                    -> {"tick":n,"last_sequence":s}
+ *
+ * `writeTicks` puts a run of consecutive ticks, their index entries, the new head and
+ * any extra operations (write-ahead deletions) in ONE atomic batch: a group commit, and
+ * a crash leaves either all of it or none. Keys with the full sequence number make
+ * 8-hex collisions harmless: each colliding transaction has its own key under the
+ * shared prefix.
+ */
+import type { Database } from '../db/index.js';
+import { shortHash } from '../sequencer/tx-hash.js';
+import type { Tick } from '../sequencer/types.js';
+import { decodeArchiveRecord, encodeArchiveRecord } from './archive.js';
+
+type TextSublevel = ReturnType<typeof textSublevel>;
+/** A sublevel with utf8 keys and binary values. */
+export type Sublevel = ReturnType<typeof binarySublevel>;
+
+function textSublevel(db: Database, name: string) {
+  return db.sublevel<string, string>(name, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+}
+
+export function binarySublevel(db: Database, name: string) {
+  return db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
+}
+
+/** 16-digit zero-padded decimal: sorts like the number, covers every safe integer. */
+export const pad16 = (n: number): string => String(n).padStart(16, '0');
+
+/** A batch operation this store does not own (e.g. write-ahead deletions). */
+export interface ExtraOp {
+  type: 'del';
+  sublevel: Sublevel;
+  key: string;
+}
+
+export interface Head {
+  tick: number; // last durable tick (0: none)
+  lastSequence: number; // highest sequence number in a durable tick (0: none)
+}
+
+export class DiskTickStore {
+  readonly ticks: TextSublevel;
+  readonly txindex: TextSublevel;
+  readonly meta: TextSublevel;
+
+  constructor(private readonly db: Database) {
+    this.ticks = textSublevel(db, 'ticks');
+    this.txindex = textSublevel(db, 'txindex');
+    this.meta = textSublevel(db, 'seqmeta');
+  }
+
+  /** Last durable tick and sequence number, from the head record (or the last tick). */
+  async loadHead(): Promise<Head> {
+    const text = await this.meta.get('head');
+    if (text !== undefined) {
+      const h = JSON.parse(text) as { tick: number; last_sequence: number };
+      return { tick: h.tick, lastSequence: h.last_sequence };
+    }
+    // No head record (a store written before it, or a hand-made one): derive it.
+    const last = await this.ticks.keys({ reverse: true, limit: 1 }).all();
+    if (last.length === 0) return { tick: 0, lastSequence: 0 };
+    let lastSequence = 0;
+    for await (const [, value] of this.ticks.iterator({ reverse: true })) {
+      const t = decodeArchiveRecord(value);
+      if (t.transactions.length > 0) {
+        lastSequence = t.transactions[t.transactions.length - 1]!.sequenceNumber;
+        break;
+      }
+    }
+    return { tick: Number(last[0]), lastSequence };
+  }
+
+  /**
+   * Store consecutive ticks atomically with their index entries and the new head.
+   * `records` are the ticks' archived JSON (encodeArchiveRecord), computed by the caller
+   * so it can reuse them.
+   */
+  async writeTicks(ticks: Tick[], records: string[], head: Head, extra: ExtraOp[] = []): Promise<void> {
+    const batch = this.db.batch();
+    for (let i = 0; i < ticks.length; i++) {
+      const t = ticks[i]!;
+      batch.put(pad16(t.tickNumber), records[i]!, { sublevel: this.ticks });
+      const tickText = String(t.tickNumber);
+      for (const o of t.transactions) {
+        batch.put(shortHash(o.txHash) + ':' + pad16(o.sequenceNumber), tickText, { sublevel: this.txindex });
+      }
+    }
+    batch.put('head', JSON.stringify({ tick: head.tick, last_sequence: head.lastSequence }), { sublevel: this.meta });
+    for (const op of extra) batch.del(op.key, { sublevel: op.sublevel });
+    await batch.write();
+  }
+
+  /** The archived JSON text of a tick, or undefined. */
+  async readRecord(tickNumber: number): Promise<string | undefined> {
+    return this.ticks.get(pad16(tickNumber));
+  }
+
+  async readTick(tickNumber: number): Promise<Tick | undefined> {
+    const text = await this.readRecord(tickNumber);
+    return text === undefined ? undefined : decodeArchiveRecord(text);
+  }
+
+  /** Ticks in [from, to] in order, streamed from one iterator. */
+  async *readRange(from: number, to: number): AsyncGenerator<Tick> {
+    for await (const [, value] of this.ticks.iterator({ gte: pad16(from), lte: pad16(to) })) {
+      yield decodeArchiveRecord(value);
+    }
+  }
+
+  /** The last `count` ticks, oldest first (for warming the memory window). */
+  async readLast(count: number): Promise<Tick[]> {
+    const out: Tick[] = [];
+    if (count <= 0) return out;
+    for await (const [, value] of this.ticks.iterator({ reverse: true, limit: count })) {
+      out.push(decodeArchiveRecord(value));
+    }
+    return out.reverse();
+  }
+
+  /** (sequence, tick) of every indexed transaction whose 8-hex hash is `hash8` (lowercase). */
+  async lookup(hash8: string): Promise<Array<{ sequence: number; tick: number }>> {
+    const out: Array<{ sequence: number; tick: number }> = [];
+    for await (const [key, value] of this.txindex.iterator({ gt: hash8 + ':', lt: hash8 + ';' })) {
+      out.push({ sequence: Number(key.slice(9)), tick: Number(value) });
+    }
+    return out;
+  }
+}
+
+export { encodeArchiveRecord };

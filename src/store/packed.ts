@@ -1,0 +1,195 @@
+/**
+ * Compact binary form of a tick for the in-memory window (design.md: "not one JS object
+ * with hex strings per tick"). One record is a run of bytes inside a larger chunk:
+ *
+ *   0 u32 record bytes | 4 u32 flags | 8 f64 tick number | 16 f64 timestamp
+ *  24 f64 iterations | 32 f64 first sequence number | 40 u32 tx count | 44 u32 0
+ *  48 [32] batch hash | 80 [256] input | 336 [256] output
+ *  then [256] proof unless FLAG_TRIVIAL_PROOF (proof = the identity element 1)
+ *  then [256] previous output if FLAG_PREV_INLINE (otherwise it is the output of the
+ *       previous record, which the store keeps next to it)
+ *  then per transaction: f64 ingestion timestamp | u64 nonce | u64 client timestamp |
+ *       [32] full hash | u16 tx_id bytes | u16 signature bytes | u16 public_key bytes |
+ *       u32 payload bytes | tx_id (UTF-8) | payload | signature | public_key
+ * Sequence numbers within a tick are consecutive (the clock takes a prefix of the
+ * queue), so only the first is stored. All numbers little-endian.
+ */
+import type { OrderedTransaction, Tick, TickSummary } from '../sequencer/types.js';
+
+export const FLAG_TRIVIAL_PROOF = 1;
+export const FLAG_PREV_INLINE = 2;
+const HEADER = 80;
+const ELEMENT = 256;
+const TX_HEADER = 66;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The group's identity as a 256-byte element: the proof of every trivial segment. */
+export const ONE_ELEMENT: Uint8Array = (() => {
+  const b = new Uint8Array(ELEMENT);
+  b[ELEMENT - 1] = 1;
+  return b;
+})();
+
+function isOne(b: Uint8Array): boolean {
+  if (b.length !== ELEMENT || b[ELEMENT - 1] !== 1) return false;
+  for (let i = 0; i < ELEMENT - 1; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+/** A tick's transactions with their tx_id already UTF-8 encoded (the sequencer has them). */
+export interface PackInput {
+  tick: Tick;
+  txIds?: Uint8Array[]; // UTF-8 of each tx_id, if at hand
+}
+
+/** Bytes the packed record will take. */
+export function packedSize(input: PackInput, prevInline: boolean): number {
+  const { tick } = input;
+  let size = HEADER + 2 * ELEMENT;
+  if (!isOne(tick.vdfProof.proof)) size += ELEMENT;
+  if (prevInline) size += ELEMENT;
+  for (let i = 0; i < tick.transactions.length; i++) {
+    const tx = tick.transactions[i]!.transaction;
+    const idLen = input.txIds ? input.txIds[i]!.length : encoder.encode(tx.txId).length;
+    size += TX_HEADER + idLen + tx.payload.length + tx.signature.length + tx.publicKey.length;
+  }
+  return size;
+}
+
+/** Write the record at `off` of `buf` (which must have packedSize() bytes free). */
+export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean): number {
+  const { tick } = input;
+  const trivial = isOne(tick.vdfProof.proof);
+  const txs = tick.transactions;
+  const firstSeq = txs.length > 0 ? txs[0]!.sequenceNumber : 0;
+  const start = off;
+  view.setUint32(off + 4, (trivial ? FLAG_TRIVIAL_PROOF : 0) | (prevInline ? FLAG_PREV_INLINE : 0), true);
+  view.setFloat64(off + 8, tick.tickNumber, true);
+  view.setFloat64(off + 16, tick.timestamp, true);
+  view.setFloat64(off + 24, tick.vdfProof.iterations, true);
+  view.setFloat64(off + 32, firstSeq, true);
+  view.setUint32(off + 40, txs.length, true);
+  view.setUint32(off + 44, 0, true);
+  buf.set(tick.batchHash, off + 48);
+  buf.set(tick.vdfProof.input, off + 80);
+  buf.set(tick.vdfProof.output, off + 336);
+  off += HEADER + 2 * ELEMENT;
+  if (!trivial) {
+    buf.set(tick.vdfProof.proof, off);
+    off += ELEMENT;
+  }
+  if (prevInline) {
+    buf.set(tick.previousOutput, off);
+    off += ELEMENT;
+  }
+  for (let i = 0; i < txs.length; i++) {
+    const o = txs[i]!;
+    if (o.sequenceNumber !== firstSeq + i) throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
+    const tx = o.transaction;
+    const id = input.txIds ? input.txIds[i]! : encoder.encode(tx.txId);
+    view.setFloat64(off, o.ingestionTimestamp, true);
+    view.setBigUint64(off + 8, tx.nonce, true);
+    view.setBigUint64(off + 16, tx.timestamp, true);
+    buf.set(o.txHash, off + 24);
+    view.setUint16(off + 56, id.length, true);
+    view.setUint16(off + 58, tx.signature.length, true);
+    view.setUint16(off + 60, tx.publicKey.length, true);
+    view.setUint32(off + 62, tx.payload.length, true);
+    off += TX_HEADER;
+    buf.set(id, off);
+    off += id.length;
+    buf.set(tx.payload, off);
+    off += tx.payload.length;
+    buf.set(tx.signature, off);
+    off += tx.signature.length;
+    buf.set(tx.publicKey, off);
+    off += tx.publicKey.length;
+  }
+  view.setUint32(start, off - start, true);
+  return off - start;
+}
+
+export function recordLength(view: DataView, off: number): number {
+  return view.getUint32(off, true);
+}
+export function recordTickNumber(view: DataView, off: number): number {
+  return view.getFloat64(off + 8, true);
+}
+
+/** The summary fields without decoding the record. */
+export function readSummary(view: DataView, off: number): TickSummary {
+  return {
+    tickNumber: view.getFloat64(off + 8, true),
+    timestamp: view.getFloat64(off + 16, true),
+    transactionCount: view.getUint32(off + 40, true),
+  };
+}
+
+/** View (no copy) of the record's output element. */
+export function outputView(buf: Uint8Array, off: number): Uint8Array {
+  return buf.subarray(off + 336, off + 336 + ELEMENT);
+}
+
+/** Decode a record; `previousOutput` is needed unless the record carries it inline. */
+export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array): Tick {
+  const flags = view.getUint32(off + 4, true);
+  const tickNumber = view.getFloat64(off + 8, true);
+  const timestamp = view.getFloat64(off + 16, true);
+  const iterations = view.getFloat64(off + 24, true);
+  const firstSeq = view.getFloat64(off + 32, true);
+  const count = view.getUint32(off + 40, true);
+  const batchHash = buf.slice(off + 48, off + 80);
+  const input = buf.slice(off + 80, off + 336);
+  const output = buf.slice(off + 336, off + 592);
+  let p = off + HEADER + 2 * ELEMENT;
+  let proof: Uint8Array;
+  if (flags & FLAG_TRIVIAL_PROOF) proof = ONE_ELEMENT.slice();
+  else {
+    proof = buf.slice(p, p + ELEMENT);
+    p += ELEMENT;
+  }
+  let prev: Uint8Array;
+  if (flags & FLAG_PREV_INLINE) {
+    prev = buf.slice(p, p + ELEMENT);
+    p += ELEMENT;
+  } else {
+    if (!previousOutput) throw new Error(`tick ${tickNumber}: previous output not available`);
+    prev = previousOutput.slice();
+  }
+  const transactions = new Array<OrderedTransaction>(count);
+  for (let i = 0; i < count; i++) {
+    const ingestionTimestamp = view.getFloat64(p, true);
+    const nonce = view.getBigUint64(p + 8, true);
+    const ts = view.getBigUint64(p + 16, true);
+    const txHash = buf.slice(p + 24, p + 56);
+    const idLen = view.getUint16(p + 56, true);
+    const sigLen = view.getUint16(p + 58, true);
+    const pkLen = view.getUint16(p + 60, true);
+    const payLen = view.getUint32(p + 62, true);
+    p += TX_HEADER;
+    const txId = decoder.decode(buf.subarray(p, p + idLen));
+    p += idLen;
+    const payload = buf.slice(p, p + payLen);
+    p += payLen;
+    const signature = buf.slice(p, p + sigLen);
+    p += sigLen;
+    const publicKey = buf.slice(p, p + pkLen);
+    p += pkLen;
+    transactions[i] = {
+      transaction: { txId, payload, signature, publicKey, nonce, timestamp: ts },
+      sequenceNumber: firstSeq + i,
+      txHash,
+      ingestionTimestamp,
+    };
+  }
+  return {
+    tickNumber,
+    vdfProof: { input, output, proof, iterations },
+    transactions,
+    batchHash,
+    timestamp,
+    previousOutput: prev,
+  };
+}
