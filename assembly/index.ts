@@ -321,3 +321,5 @@ export function one(dst: usize): void {
   store<u32>(dst, 1);
   mul(dst, dst, R2);
 }
+
+export { ptrMR, mrRound } from './mr128';

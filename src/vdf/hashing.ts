@@ -11,7 +11,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bigIntToBytes, bytesToBigInt, concatBytes, u32be, u64be } from './bytes.js';
 import { DOMAIN_GENESIS, DOMAIN_HASH_TO_GROUP, DOMAIN_HASH_TO_PRIME, ELEMENT_BYTES, EXPAND_BLOCKS, N, PRIME_BITS } from './constants.js';
-import { isProbablePrime } from './primes.js';
+import { SMALL_PRIMES, isProbablePrime, smallPrimeResidues } from './primes.js';
 import { checkBatchHash, checkTickNumber, decodeElement } from './validate.js';
 
 const enc = new TextEncoder();
@@ -56,15 +56,38 @@ export const GENESIS_OUTPUT: Uint8Array = bigIntToBytes(toGroupElement(expand(sh
 
 const TOP_BIT = 1n << BigInt(PRIME_BITS - 1);
 
-/** Wesolowski challenge prime l for (x, y, T); 2^127 < l < 2^128. */
-export function hashToPrime(x: Uint8Array, y: Uint8Array, iterations: number): bigint {
-  const seed = sha256(concatBytes(TAG_H2P, x, y, u64be(iterations)));
-  const buf = new Uint8Array(36);
-  buf.set(seed, 0);
-  for (let c = 0; ; c++) {
-    buf.set(u32be(c), 32);
-    const h = sha256(buf);
-    const l = bytesToBigInt(h.subarray(0, 16)) | TOP_BIT | 1n;
-    if (isProbablePrime(l)) return l;
+/** Start of the prime search: l0 = int(SHA-256("svc-vdf-v1/h2p" || x || y || u64be(T))[0..16]) | 2^127 | 1. */
+export function hashToPrimeStart(x: Uint8Array, y: Uint8Array, iterations: number): bigint {
+  const h = sha256(concatBytes(TAG_H2P, x, y, u64be(iterations)));
+  return bytesToBigInt(h.subarray(0, 16)) | TOP_BIT | 1n;
+}
+
+/**
+ * Wesolowski challenge prime l for (x, y, T): the first of l0, l0 + 2, l0 + 4, ... that has
+ * no odd prime factor below 1000 and is a strong probable prime to the 12 bases of
+ * primes.ts. Without `millerRabin` this is the plain BigInt definition (reference);
+ * with it, a residue sieve skips candidates with small factors and `millerRabin` (which
+ * must implement exactly the 12 rounds, e.g. in WASM) decides the rest.
+ */
+export function hashToPrime(
+  x: Uint8Array,
+  y: Uint8Array,
+  iterations: number,
+  millerRabin?: (n: bigint) => boolean,
+): bigint {
+  const l0 = hashToPrimeStart(x, y, iterations);
+  if (!millerRabin) {
+    for (let l = l0; ; l += 2n) if (isProbablePrime(l)) return l;
+  }
+  const res = smallPrimeResidues(l0);
+  for (let i = 0; ; i++) {
+    let smallFactor = false;
+    for (let j = 0; j < SMALL_PRIMES.length; j++) {
+      if ((res[j] + 2 * i) % SMALL_PRIMES[j] === 0) {
+        smallFactor = true;
+        break;
+      }
+    }
+    if (!smallFactor && millerRabin(l0 + 2n * BigInt(i))) return l0 + 2n * BigInt(i);
   }
 }

@@ -5,7 +5,7 @@
  * 12 random-looking strong-pseudoprime rounds is not a practical concern (docs/vdf.md).
  */
 
-const SMALL_PRIMES: number[] = (() => {
+export const SMALL_PRIMES: number[] = (() => {
   const out: number[] = [];
   for (let n = 3; n < 1000; n += 2) {
     let prime = true;
@@ -45,6 +45,16 @@ export function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
     e >>= 1n;
   }
   return result;
+}
+
+/** n mod p for every odd prime p < 1000 (one BigInt division per group of primes). */
+export function smallPrimeResidues(n: bigint): number[] {
+  const out: number[] = [];
+  for (const g of GROUPS) {
+    const r = Number(n % g.product);
+    for (const p of g.primes) out.push(r % p);
+  }
+  return out;
 }
 
 /** Trial division only: false when n has a small odd factor (n itself must exceed 1000). */

@@ -8,6 +8,7 @@
  */
 import { ELEMENT_BYTES, HALF_N, N } from './constants.js';
 import { VdfError } from './errors.js';
+import { MR_BASES, millerRabin, passesTrialDivision } from './primes.js';
 
 interface VdfExports {
   memory: WebAssembly.Memory;
@@ -26,6 +27,8 @@ interface VdfExports {
   load256(dst: number): void;
   store256(src: number): void;
   one(dst: number): void;
+  ptrMR(): number;
+  mrRound(base: number): number;
 }
 
 const LIMB_BITS = 28n;
@@ -124,5 +127,45 @@ export class WasmArith {
   store(src: number): Uint8Array {
     this.ex.store256(this.addr(src));
     return new Uint8Array(this.ex.memory.buffer, this.io, ELEMENT_BYTES).slice();
+  }
+
+  /**
+   * The hash-to-prime primality test (primes.ts, same answers as isProbablePrime) for an
+   * odd n with 2^127 < n < 2^128: trial division in JS, Miller-Rabin rounds in WASM.
+   */
+  isProbablePrime128(n: bigint): boolean {
+    if ((n & 1n) === 0n || n >> 127n === 0n) throw new VdfError('OUT_OF_RANGE', 'expected an odd number above 2^127');
+    if (!passesTrialDivision(n)) return false;
+    return this.millerRabin128(n);
+  }
+
+  /** The 12 Miller-Rabin rounds of primes.ts for an odd n > 2^127 (BigInt beyond 2^128). */
+  millerRabin128(n: bigint): boolean {
+    if (n >> 128n !== 0n) return MR_BASES.every((a) => millerRabin(n, a));
+    const R = 1n << 128n;
+    const rmod = R % n;
+    let d = n - 1n;
+    let s = 0;
+    while ((d & 1n) === 0n) {
+      d >>= 1n;
+      s++;
+    }
+    const io = new Uint32Array(this.ex.memory.buffer, this.ex.ptrMR(), 22);
+    const put = (off: number, v: bigint): void => {
+      for (let i = 0; i < 4; i++) io[off + i] = Number((v >> BigInt(32 * i)) & 0xffffffffn);
+    };
+    put(0, n);
+    put(4, rmod);
+    put(8, (rmod * rmod) % n);
+    put(12, n - rmod);
+    put(16, d);
+    io[20] = s;
+    // -n^-1 mod 2^32 by Newton iteration on 32-bit words.
+    const n0 = io[0];
+    let inv = 1;
+    for (let i = 0; i < 5; i++) inv = Math.imul(inv, 2 - Math.imul(n0, inv));
+    io[21] = -inv >>> 0;
+    for (const a of MR_BASES) if (this.ex.mrRound(Number(a)) !== 1) return false;
+    return true;
   }
 }

@@ -103,6 +103,7 @@ export class WasmVdfEngine implements VdfEngine {
   private readonly slots: SlotAllocator;
   private readonly tmp: number;
   private squarer: CheckpointedSquarer | undefined;
+  private readonly isPrime = (n: bigint): boolean => this.arith.millerRabin128(n);
 
   constructor(module: WebAssembly.Module) {
     this.arith = new WasmArith(module);
@@ -131,7 +132,7 @@ export class WasmVdfEngine implements VdfEngine {
     sq.square(t);
     if (!bytesEqual(this.arith.store(sq.cur), y)) throw new VdfError('OUTPUT_MISMATCH', 'output is not input^(2^iterations)');
     if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
-    const p = sq.prove(hashToPrime(x, y, t));
+    const p = sq.prove(hashToPrime(x, y, t, this.isPrime));
     const out = this.arith.store(p);
     this.slots.free(p, 1);
     return out;
@@ -141,7 +142,7 @@ export class WasmVdfEngine implements VdfEngine {
     const c = checkTickInput(tick);
     if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) return false;
     if (c.t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
-    const l = hashToPrime(tick.claim.input, tick.claim.output, c.t);
+    const l = hashToPrime(tick.claim.input, tick.claim.output, c.t, this.isPrime);
     const base = this.slots.alloc(3);
     try {
       const p = this.prepare(tick, 0, base, l);
@@ -200,7 +201,7 @@ export class WasmVdfEngine implements VdfEngine {
         } else if (c.t <= TRIVIAL_PROOF_MAX_T) {
           if (!this.checkTrivial(tick)) invalid.push(index);
         } else {
-          nontrivial.push({ index, tick, l: hashToPrime(tick.claim.input, tick.claim.output, c.t) });
+          nontrivial.push({ index, tick, l: hashToPrime(tick.claim.input, tick.claim.output, c.t, this.isPrime) });
         }
       } catch (e) {
         if (!isVdfError(e)) throw e;
@@ -226,6 +227,7 @@ export class WasmVdfEngine implements VdfEngine {
     let started = false;
     const arith = this.arith;
     const slots = this.slots;
+    const isPrime = this.isPrime;
     const need = (): void => {
       if (!started) throw new VdfError('BAD_TYPE', 'evaluator: call start() first');
     };
@@ -253,7 +255,7 @@ export class WasmVdfEngine implements VdfEngine {
         if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
         const x = arith.store(sq.xSlot);
         const y = arith.store(sq.cur);
-        const p = sq.prove(hashToPrime(x, y, t));
+        const p = sq.prove(hashToPrime(x, y, t, isPrime));
         const out = arith.store(p);
         slots.free(p, 1);
         return out;
