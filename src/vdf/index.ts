@@ -21,3 +21,4 @@ export { GENESIS_OUTPUT, hashToPrime } from './hashing.js';
 export { referenceVdfEngine, ReferenceVdfEngine } from './reference.js';
 export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './node.js';
 export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';
+export { proveOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
