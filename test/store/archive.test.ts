@@ -1,0 +1,84 @@
+/**
+ * The archived tick record (spec/1 JSON): exact field names and encodings (byte fields
+ * as integer arrays, proof fields as 0x hex), lossless round trip including u64 values
+ * above 2^53 and hostile tx_id text, and rejection of corrupt records.
+ */
+import { expect } from 'chai';
+import { CorruptRecordError, decodeArchiveRecord, encodeArchiveRecord } from '../../src/store/archive.js';
+import { makeTick, makeTx } from './fixtures.js';
+import { transactionHash } from '../../src/sequencer/tx-hash.js';
+
+describe('store/archive', () => {
+  it('writes spec/1 field names with integer-array bytes and 0x hex proofs', () => {
+    const tick = makeTick(7, 2, 11);
+    const json = JSON.parse(encodeArchiveRecord(tick)) as Record<string, unknown>;
+    expect(Object.keys(json)).to.deep.equal([
+      'tick_number',
+      'vdf_proof',
+      'transactions',
+      'batch_hash',
+      'timestamp',
+      'previous_vdf_output',
+    ]);
+    const p = json['vdf_proof'] as Record<string, unknown>;
+    expect(p['input']).to.equal('0x' + Buffer.from(tick.vdfProof.input).toString('hex'));
+    expect(p['proof']).to.match(/^0x0{510}01$/);
+    expect(p['iterations']).to.equal(20);
+    expect(json['batch_hash']).to.deep.equal(Array.from(tick.batchHash));
+    expect(json['previous_vdf_output']).to.deep.equal(Array.from(tick.previousOutput));
+    const tx = (json['transactions'] as Array<Record<string, unknown>>)[0]!;
+    expect(Object.keys(tx)).to.deep.equal([
+      'tx_id',
+      'tx_hash',
+      'sequence_number',
+      'payload',
+      'signature',
+      'public_key',
+      'nonce',
+      'timestamp',
+      'ingestion_timestamp',
+    ]);
+    expect(tx['tx_hash']).to.deep.equal(Array.from(tick.transactions[0]!.txHash));
+    expect(tx['sequence_number']).to.equal(11);
+  });
+
+  it('round-trips ticks exactly, u64 values beyond 2^53 included', () => {
+    for (const tick of [makeTick(1, 0, 0), makeTick(2, 5, 1), makeTick(3, 3, 6, { trivial: false })]) {
+      const text = encodeArchiveRecord(tick);
+      const back = decodeArchiveRecord(text);
+      expect(back).to.deep.equal(tick);
+      expect(encodeArchiveRecord(back)).to.equal(text);
+    }
+    const big = makeTick(4, 1, 1);
+    big.transactions[0]!.transaction.nonce = 0xffff_ffff_ffff_ffffn;
+    big.transactions[0]!.transaction.timestamp = 9_007_199_254_740_993n; // 2^53 + 1
+    const back = decodeArchiveRecord(encodeArchiveRecord(big));
+    expect(back.transactions[0]!.transaction.nonce).to.equal(0xffff_ffff_ffff_ffffn);
+    expect(back.transactions[0]!.transaction.timestamp).to.equal(9_007_199_254_740_993n);
+  });
+
+  it('keeps hostile tx_id text intact (quotes, field-like text, unicode)', () => {
+    const tick = makeTick(5, 1, 1);
+    const tx = makeTx(1, { txId: '"nonce":123456789012345678901,"timestamp":1 \\ \u2028 😀' });
+    tick.transactions[0] = { transaction: tx, sequenceNumber: 1, txHash: transactionHash(tx), ingestionTimestamp: 5 };
+    const back = decodeArchiveRecord(encodeArchiveRecord(tick));
+    expect(back.transactions[0]!.transaction.txId).to.equal(tx.txId);
+    expect(back.transactions[0]!.transaction.nonce).to.equal(tx.nonce);
+  });
+
+  it('rejects corrupt records', () => {
+    const good = encodeArchiveRecord(makeTick(6, 1, 1));
+    const bad = [
+      '',
+      'not json',
+      '[]',
+      good.replace('"tick_number":6', '"tick_number":-6'),
+      good.replace('"batch_hash":[', '"batch_hash":[300,'),
+      good.replace('"input":"0x', '"input":"0xzz'),
+      good.replace('"nonce":', '"nonce":-'),
+      good.replace('"tx_hash":[', '"tx_hash":[1,'),
+      good.replace(/"nonce":\d+/, '"nonce":99999999999999999999999'),
+    ];
+    for (const text of bad) expect(() => decodeArchiveRecord(text), text.slice(0, 40)).to.throw(CorruptRecordError);
+  });
+});

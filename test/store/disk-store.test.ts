@@ -1,0 +1,72 @@
+/**
+ * The durable tick store on a real LevelDB: ticks, index entries and head written in
+ * one batch and read back exactly; range and tail reads; index lookups that keep
+ * colliding 8-hex hashes apart (forged hashes sharing their first 4 bytes).
+ */
+import { expect } from 'chai';
+import { DiskTickStore, pad16 } from '../../src/store/disk-store.js';
+import { encodeArchiveRecord } from '../../src/store/archive.js';
+import { makeChain, makeTick } from './fixtures.js';
+import { tempDb, type TempDb } from './db.js';
+
+describe('store/disk-store', () => {
+  let t: TempDb;
+  beforeEach(async () => {
+    t = await tempDb();
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('starts empty', async () => {
+    const disk = new DiskTickStore(t.db);
+    expect(await disk.loadHead()).to.deep.equal({ tick: 0, lastSequence: 0 });
+    expect(await disk.readTick(1)).to.equal(undefined);
+    expect(await disk.lookup('00000000')).to.deep.equal([]);
+  });
+
+  it('writes and reads ticks, ranges and the head', async () => {
+    const disk = new DiskTickStore(t.db);
+    const chain = makeChain(30, (n) => n % 3);
+    await disk.writeTicks(chain.slice(0, 10), chain.slice(0, 10).map(encodeArchiveRecord), { tick: 10, lastSequence: 9 });
+    await disk.writeTicks(chain.slice(10), chain.slice(10).map(encodeArchiveRecord), { tick: 30, lastSequence: 30 });
+    const reopened = new DiskTickStore(await t.reopen());
+    expect(await reopened.loadHead()).to.deep.equal({ tick: 30, lastSequence: 30 });
+    for (const tick of chain) expect(await reopened.readTick(tick.tickNumber)).to.deep.equal(tick);
+    const range = [];
+    for await (const x of reopened.readRange(8, 12)) range.push(x.tickNumber);
+    expect(range).to.deep.equal([8, 9, 10, 11, 12]);
+    expect((await reopened.readLast(3)).map((x) => x.tickNumber)).to.deep.equal([28, 29, 30]);
+    expect(await reopened.readRecord(5)).to.equal(encodeArchiveRecord(chain[4]!));
+  });
+
+  it('derives the head from the stored ticks when the head record is missing', async () => {
+    const disk = new DiskTickStore(t.db);
+    const chain = makeChain(6, (n) => (n <= 4 ? 2 : 0));
+    await disk.writeTicks(chain, chain.map(encodeArchiveRecord), { tick: 6, lastSequence: 8 });
+    await disk.meta.del('head');
+    expect(await disk.loadHead()).to.deep.equal({ tick: 6, lastSequence: 8 });
+  });
+
+  it('indexes by 8-hex hash and keeps colliding transactions apart', async () => {
+    const disk = new DiskTickStore(t.db);
+    const a = makeTick(1, 2, 1);
+    const b = makeTick(2, 1, 3);
+    // Forge: tx 2 of tick 1 and tx 1 of tick 2 share the first 4 bytes of tx 1's hash.
+    const prefix = a.transactions[0]!.txHash.slice(0, 4);
+    a.transactions[1]!.txHash.set(prefix, 0);
+    b.transactions[0]!.txHash.set(prefix, 0);
+    await disk.writeTicks([a, b], [a, b].map(encodeArchiveRecord), { tick: 2, lastSequence: 3 });
+    const h8 = Buffer.from(prefix).toString('hex');
+    const rows = await disk.lookup(h8);
+    expect(rows).to.deep.equal([
+      { sequence: 1, tick: 1 },
+      { sequence: 2, tick: 1 },
+      { sequence: 3, tick: 2 },
+    ]);
+    // A neighbouring prefix finds nothing.
+    const other = (parseInt(h8, 16) ^ 1).toString(16).padStart(8, '0');
+    expect(await disk.lookup(other)).to.deep.equal([]);
+    expect(pad16(42)).to.equal('0000000000000042');
+  });
+});
