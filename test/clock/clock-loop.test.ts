@@ -1,0 +1,188 @@
+/**
+ * The clock loop driven in-process with the BigInt reference engine: ticks carry what
+ * was waiting when they started, the batch hash is the Merkle root of the full
+ * transaction hashes, every tick verifies and chains to the previous output, the busy
+ * and heartbeat rules of design.md hold, a full tick ring lengthens the tick instead
+ * of pausing the chain, and a stop ticks out what is queued.
+ */
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
+import {
+  ClockControl,
+  TICK_SLOT_BYTES,
+  TX_SLOT_BYTES,
+  readTickSlot,
+  writeTxSlot,
+  type ClockTick,
+} from '../../src/clock/protocol.js';
+import { RingQueue } from '../../src/clock/ring.js';
+import { merkleRoot } from '../../src/crypto/merkle.js';
+import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, referenceVdfEngine } from '../../src/vdf/index.js';
+import type { VdfEngine, VdfEvaluator } from '../../src/vdf/interface.js';
+
+const reference = referenceVdfEngine();
+const txHash = (i: number): Uint8Array => new Uint8Array(createHash('sha256').update(`tx${i}`).digest());
+
+function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, tickSlots = 16) {
+  const txRing = RingQueue.create(64, TX_SLOT_BYTES);
+  const tickRing = RingQueue.create(tickSlots, TICK_SLOT_BYTES);
+  const control = new ClockControl();
+  const params: ClockParams = {
+    startTick: 1,
+    previousOutput: GENESIS_OUTPUT,
+    vdfIterations: 20,
+    idleTickMs: 10,
+    lastTimestamp: 0,
+    maxTxPerTick: 1000,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    ...over,
+  };
+  const loop = new ClockLoop(engine, txRing, tickRing, control, params);
+  const push = (from: number, count: number): void => {
+    for (let k = 0; k < count; k++) writeTxSlot(txRing, k, from + k, txHash(from + k));
+    txRing.publish(count);
+  };
+  const take = (): ClockTick => {
+    const t = readTickSlot(tickRing, 0);
+    tickRing.release(1);
+    return t;
+  };
+  return { loop, txRing, tickRing, control, push, take };
+}
+
+function verifies(t: ClockTick, previousOutput: Uint8Array): boolean {
+  const proof = t.proofPending ? reference.prove(t.input, t.output, t.iterations) : t.proof;
+  return reference.verify({
+    tickNumber: t.tickNumber,
+    previousOutput,
+    batchHash: t.batchHash,
+    claim: { input: t.input, output: t.output, proof, iterations: t.iterations },
+  });
+}
+
+describe('clock/clock-loop', () => {
+  it('a busy tick carries the waiting transactions, closes at vdfIterations and verifies', () => {
+    const c = setup();
+    c.push(1, 3);
+    expect(c.loop.step()).to.equal('tick');
+    const t = c.take();
+    expect(t.tickNumber).to.equal(1);
+    expect(t.txCount).to.equal(3);
+    expect(t.firstSequence).to.equal(1);
+    expect(t.iterations).to.equal(20);
+    expect(t.proofPending).to.equal(false);
+    expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot([txHash(1), txHash(2), txHash(3)])))).to.equal(true);
+    expect(Buffer.from(t.input).equals(Buffer.from(reference.hashToGroup(1, GENESIS_OUTPUT, t.batchHash)))).to.equal(true);
+    expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
+    expect(c.txRing.size()).to.equal(0);
+  });
+
+  it('chains ticks: each input derives from the previous output and every tick verifies', () => {
+    const c = setup({ startTick: 41, previousOutput: reference.evaluate(GENESIS_OUTPUT, 3) });
+    let prev = reference.evaluate(GENESIS_OUTPUT, 3);
+    let seq = 1;
+    for (let i = 0; i < 6; i++) {
+      c.push(seq, i + 1);
+      seq += i + 1;
+      c.loop.step();
+      const t = c.take();
+      expect(t.tickNumber).to.equal(41 + i);
+      expect(t.txCount).to.equal(i + 1);
+      expect(verifies(t, prev), `tick ${t.tickNumber}`).to.equal(true);
+      // Tampering with the previous output breaks verification.
+      expect(verifies(t, t.output)).to.equal(false);
+      prev = t.output;
+    }
+  });
+
+  it('an empty tick waits for a transaction or the idle timeout (heartbeat)', () => {
+    const c = setup({ idleTickMs: 15 });
+    c.loop.step();
+    const t = c.take();
+    expect(t.txCount).to.equal(0);
+    expect(t.iterations).to.be.greaterThan(20);
+    expect(t.proofPending).to.equal(t.iterations > TRIVIAL_PROOF_MAX_T);
+    expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot([])))).to.equal(true);
+    expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
+  });
+
+  it('splits a long queue into ticks of at most maxTxPerTick, in order', () => {
+    const c = setup({ maxTxPerTick: 4 });
+    c.push(1, 10);
+    const got: Array<[number, number]> = [];
+    for (let i = 0; i < 3; i++) {
+      c.loop.step();
+      const t = c.take();
+      got.push([t.firstSequence, t.txCount]);
+    }
+    expect(got).to.deep.equal([
+      [1, 4],
+      [5, 4],
+      [9, 2],
+    ]);
+  });
+
+  it('never closes a tick into a full ring: the chain keeps squaring and the tick grows', () => {
+    // An engine whose evaluator frees the tick ring after 200 squarings (a slow consumer).
+    let ring: RingQueue | undefined;
+    const slow: VdfEngine = {
+      hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
+      evaluate: (x, t) => reference.evaluate(x, t),
+      prove: (x, y, t) => reference.prove(x, y, t),
+      verify: (tick) => reference.verify(tick),
+      verifyBatch: (ticks) => reference.verifyBatch(ticks),
+      evaluator(): VdfEvaluator {
+        const inner = reference.evaluator();
+        let total = 0;
+        return {
+          start: (x) => inner.start(x),
+          square: (k) => {
+            inner.square(k);
+            total += k;
+            if (total >= 200 && ring && ring.free() === 0) ring.release(1);
+          },
+          get iterations() {
+            return inner.iterations;
+          },
+          output: () => inner.output(),
+          prove: () => inner.prove(),
+        };
+      },
+    };
+    const c = setup({}, slow, 1);
+    ring = c.tickRing;
+    c.push(1, 1);
+    c.loop.step(); // fills the only slot
+    c.push(2, 1);
+    const first = readTickSlot(c.tickRing, 0);
+    expect(first.iterations).to.equal(20);
+    c.loop.step(); // must wait for the slot
+    const second = c.take();
+    expect(second.tickNumber).to.equal(2);
+    expect(second.iterations).to.be.at.least(200 - 20);
+    expect(second.iterations).to.be.greaterThan(20);
+    expect(verifies(second, first.output)).to.equal(true);
+  });
+
+  it('on stop, ticks out what is queued and then stops without an empty tick', () => {
+    const c = setup();
+    c.push(1, 2);
+    c.control.requestStop();
+    expect(c.loop.step()).to.equal('tick');
+    expect(c.take().txCount).to.equal(2);
+    expect(c.loop.step()).to.equal('stopped');
+    expect(c.tickRing.size()).to.equal(0);
+  });
+
+  it('timestamps never go back, even behind a later stored timestamp', () => {
+    const future = Math.floor(Date.now() * 1000) + 60_000_000;
+    const c = setup({ lastTimestamp: future });
+    c.push(1, 1);
+    c.loop.step();
+    expect(c.take().timestamp).to.equal(future);
+    c.push(2, 1);
+    c.loop.step();
+    expect(c.take().timestamp).to.be.at.least(future);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * ReplayGuard in isolation: duplicates are recognised with their original record,
+ * tx_id and (public_key, nonce) reuse by a different transaction conflicts, an empty
+ * public_key never conflicts on nonce, and the window forgets the oldest entries so
+ * its memory is bounded.
+ */
+import { expect } from 'chai';
+import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from '../../src/sequencer/replay.js';
+
+const rec = (n: number): ReplayRecord => ({ sequenceNumber: n, expectedTick: n, txHash: 'abcd0000', durable: Promise.resolve() });
+const h = (n: number): string => hashKey(new Uint8Array(32).fill(n));
+
+describe('sequencer/replay', () => {
+  it('returns the original record for the same hash', () => {
+    const g = new ReplayGuard(10);
+    g.add(h(1), 'a', pkNonceKey(new Uint8Array([1]), 5n), rec(1));
+    const v = g.check(h(1), 'a', pkNonceKey(new Uint8Array([1]), 5n));
+    expect(v.kind).to.equal('duplicate');
+    expect(v.kind === 'duplicate' && v.record.sequenceNumber).to.equal(1);
+  });
+
+  it('conflicts on tx_id reuse and on (public_key, nonce) reuse', () => {
+    const g = new ReplayGuard(10);
+    g.add(h(1), 'a', pkNonceKey(new Uint8Array([1, 2]), 5n), rec(1));
+    expect(g.check(h(2), 'a', undefined).kind).to.equal('conflict');
+    expect(g.check(h(3), 'b', pkNonceKey(new Uint8Array([1, 2]), 5n)).kind).to.equal('conflict');
+    expect(g.check(h(4), 'c', pkNonceKey(new Uint8Array([1, 2]), 6n)).kind).to.equal('new');
+    expect(g.check(h(5), 'd', pkNonceKey(new Uint8Array([1, 3]), 5n)).kind).to.equal('new');
+  });
+
+  it('keys (public_key, nonce) unambiguously and ignores empty keys', () => {
+    expect(pkNonceKey(new Uint8Array(0), 1n)).to.equal(undefined);
+    expect(pkNonceKey(new Uint8Array([1]), 12n)).to.not.equal(pkNonceKey(new Uint8Array([1, 0x31]), 2n));
+  });
+
+  it('forgets the oldest entries beyond the window', () => {
+    const g = new ReplayGuard(3);
+    for (let i = 1; i <= 5; i++) g.add(h(i), `id${i}`, undefined, rec(i));
+    expect(g.size()).to.equal(3);
+    expect(g.check(h(1), 'id1', undefined).kind).to.equal('new');
+    expect(g.check(h(2), 'x', undefined).kind).to.equal('new');
+    expect(g.check(h(3), 'id3', undefined).kind).to.equal('duplicate');
+    expect(g.check(h(9), 'id5', undefined).kind).to.equal('conflict');
+  });
+});
