@@ -1,0 +1,140 @@
+/**
+ * The WASM engine against the BigInt reference: hash-to-group, evaluate, prove (both
+ * proving paths), verify, the chunked evaluator, and the construction's conventions
+ * (genesis, trivial proofs below T = 128, canonical signed residues).
+ */
+import { expect } from 'chai';
+import { bytesEqual, bytesToBigInt } from '../../src/vdf/bytes.js';
+import { HALF_N, N, TRIVIAL_PROOF_MAX_T } from '../../src/vdf/constants.js';
+import { GENESIS_OUTPUT, hashToPrime } from '../../src/vdf/hashing.js';
+import { loadVdfEngine, loadWasmVdfEngine } from '../../src/vdf/node.js';
+import { proveByLongDivision, proveFromCheckpoints, quotientDigits, CHECKPOINT_BITS } from '../../src/vdf/proof.js';
+import { referenceVdfEngine } from '../../src/vdf/reference.js';
+import { SlotAllocator } from '../../src/vdf/slots.js';
+import { ONE_BYTES } from '../../src/vdf/wasm-engine.js';
+import { makeTicks, randomBytes, tamper } from './helpers.js';
+
+describe('vdf: WASM engine vs BigInt reference', () => {
+  const ref = referenceVdfEngine();
+  const wasm = loadVdfEngine();
+
+  it('genesis is a canonical element and hash-to-group agrees on many ticks', () => {
+    const g = bytesToBigInt(GENESIS_OUTPUT);
+    expect(g > 1n && g <= HALF_N).to.equal(true);
+    let prev = GENESIS_OUTPUT;
+    for (let n = 1; n <= 40; n++) {
+      const batch = randomBytes(32);
+      const x = wasm.hashToGroup(n, prev, batch);
+      expect(bytesEqual(x, ref.hashToGroup(n, prev, batch))).to.equal(true);
+      const v = bytesToBigInt(x);
+      expect(v >= 2n && v <= HALF_N).to.equal(true);
+      prev = x;
+    }
+    // Different tick numbers, previous outputs or batch hashes give different inputs.
+    const b = randomBytes(32);
+    const x1 = wasm.hashToGroup(1, GENESIS_OUTPUT, b);
+    expect(bytesEqual(x1, wasm.hashToGroup(2, GENESIS_OUTPUT, b))).to.equal(false);
+    const b2 = b.slice();
+    b2[31] ^= 1;
+    expect(bytesEqual(x1, wasm.hashToGroup(1, GENESIS_OUTPUT, b2))).to.equal(false);
+  });
+
+  it('evaluate, prove and verify agree for T around the trivial-proof threshold and beyond', () => {
+    for (const t of [1, 2, 3, 10, 64, 126, 127, 128, 129, 135, 136, 255, 256, 257, 700]) {
+      const [tick] = makeTicks(wasm, [t], 7);
+      const { input, output, proof } = tick.claim;
+      expect(bytesEqual(output, ref.evaluate(input, t)), `evaluate T=${t}`).to.equal(true);
+      expect(bytesEqual(proof, ref.prove(input, output, t)), `prove T=${t}`).to.equal(true);
+      if (t <= TRIVIAL_PROOF_MAX_T) expect(bytesEqual(proof, ONE_BYTES)).to.equal(true);
+      expect(wasm.verify(tick)).to.equal(true);
+      expect(ref.verify(tick)).to.equal(true);
+      const wrongOut = tamper(tick, { output: ref.evaluate(input, t + 1) });
+      expect(wasm.verify(wrongOut)).to.equal(false);
+      expect(ref.verify(wrongOut)).to.equal(false);
+      const wrongProof = tamper(tick, { proof: t <= TRIVIAL_PROOF_MAX_T ? input : ONE_BYTES });
+      expect(wasm.verify(wrongProof)).to.equal(false);
+      expect(ref.verify(wrongProof)).to.equal(false);
+    }
+  });
+
+  it('rejects the negated output and proof (signed residues: only canonical values are elements)', () => {
+    const [tick] = makeTicks(wasm, [300]);
+    // N - y is the same class but not canonical: rejected as malformed, never accepted.
+    const neg = (b: Uint8Array): Uint8Array => {
+      const v = N - bytesToBigInt(b);
+      return Uint8Array.from(Buffer.from(v.toString(16).padStart(512, '0'), 'hex'));
+    };
+    expect(() => wasm.verify(tamper(tick, { output: neg(tick.claim.output) }))).to.throw(/canonical/);
+    expect(() => ref.verify(tamper(tick, { proof: neg(tick.claim.proof) }))).to.throw(/canonical/);
+  });
+
+  it('a tick whose input is not hash-to-group of (tick, previous output, batch hash) fails', () => {
+    const [tick] = makeTicks(wasm, [200], 3);
+    expect(wasm.verify({ ...tick, tickNumber: 4 })).to.equal(false);
+    expect(ref.verify({ ...tick, batchHash: randomBytes(32) })).to.equal(false);
+    expect(wasm.verify({ ...tick, previousOutput: tick.claim.output })).to.equal(false);
+  });
+
+  it('the evaluator squares in chunks, keeps counting, and proves the whole segment', () => {
+    const ev = wasm.evaluator();
+    const x = wasm.hashToGroup(9, GENESIS_OUTPUT, randomBytes(32));
+    ev.start(x);
+    let total = 0;
+    for (const k of [0, 1, 5, 3, 17, 100, 2, 250]) {
+      ev.square(k);
+      total += k;
+      expect(ev.iterations).to.equal(total);
+    }
+    expect(bytesEqual(ev.output(), wasm.evaluate(x, total))).to.equal(true);
+    expect(bytesEqual(ev.prove(), ref.prove(x, ev.output(), total))).to.equal(true);
+    // Restart resets the count; a short segment proves trivially.
+    ev.start(ev.output());
+    ev.square(20);
+    expect(ev.iterations).to.equal(20);
+    expect(bytesEqual(ev.prove(), ONE_BYTES)).to.equal(true);
+    // Two evaluators of one engine and two engines are independent.
+    const ev2 = wasm.evaluator();
+    ev2.start(x);
+    ev2.square(10);
+    ev.square(1);
+    expect(bytesEqual(ev2.output(), ref.evaluate(x, 10))).to.equal(true);
+    const other = loadVdfEngine().evaluator();
+    other.start(x);
+    other.square(10);
+    expect(bytesEqual(other.output(), ev2.output())).to.equal(true);
+  });
+
+  it('proof digits and both proving paths (checkpoints, long division) give x^floor(2^T / l)', () => {
+    const e = loadWasmVdfEngine();
+    const slots = new SlotAllocator(e.arith);
+    for (const t of [128, 129, 136, 1000, 1001, 4099]) {
+      const x = e.hashToGroup(1, GENESIS_OUTPUT, randomBytes(32));
+      const y = e.evaluate(x, t);
+      const l = hashToPrime(x, y, t);
+      const q = (1n << BigInt(t)) / l;
+      const ds = quotientDigits(t, l);
+      let back = 0n;
+      for (let i = ds.length - 1; i >= 0; i--) back = (back << BigInt(CHECKPOINT_BITS)) + BigInt(ds[i]);
+      expect(back).to.equal(q);
+      const base = slots.alloc(3 + ds.length);
+      e.arith.load(base, x);
+      proveByLongDivision(e.arith, base + 1, base, t, l);
+      for (let i = 0; i < ds.length; i++) {
+        e.arith.copy(base + 3 + i, base);
+        e.arith.sqrn(base, CHECKPOINT_BITS);
+      }
+      proveFromCheckpoints(e.arith, slots, base + 2, (i) => base + 3 + i, t, l);
+      const want = ref.prove(x, y, t);
+      expect(bytesEqual(e.arith.store(base + 1), want), `long division T=${t}`).to.equal(true);
+      expect(bytesEqual(e.arith.store(base + 2), want), `checkpoints T=${t}`).to.equal(true);
+      slots.free(base, 3 + ds.length);
+    }
+  });
+
+  it('prove refuses an output that is not x^(2^T)', () => {
+    const x = wasm.hashToGroup(1, GENESIS_OUTPUT, randomBytes(32));
+    const y = wasm.evaluate(x, 300);
+    expect(() => wasm.prove(x, y, 301)).to.throw(/output is not/);
+    expect(() => ref.prove(x, y, 299)).to.throw(/output is not/);
+  });
+});
