@@ -22,3 +22,4 @@ export { referenceVdfEngine, ReferenceVdfEngine } from './reference.js';
 export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './node.js';
 export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';
 export { proveOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
+export { parseRestTick, unwrapRestTick, type RestTick, type RestTickLookup, type RestVdfProof } from './rest-tick.js';
