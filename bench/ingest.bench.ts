@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:ingest`: gRPC ingestion of the real node (`svc node`, real engine, a
+ * temp LevelDB) side by side with a no-op grpc-js server of the same proto, in one run,
+ * on this machine. The load generator runs in its own process (bench/support/load-gen).
+ *
+ *   SubmitBatch: batches of 1,000 transactions of ~200 bytes, accepted tx/s
+ *   SubmitTransaction: calls/s
+ *
+ * Each figure is the median of ROUNDS rounds; the last line of output is one JSON object.
+ * Env: BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IngestJob, IngestResult } from './support/load-gen.js';
+import { runChild, spawnNode, spawnNoopServer } from './support/processes.js';
+import { median, round } from './support/stats.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BATCH = 1000;
+
+async function measure(address: string, kind: IngestJob['kind']): Promise<IngestResult> {
+  const job: IngestJob =
+    kind === 'batch'
+      ? { kind, address, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((400_000 * SECONDS) / BATCH) }
+      : { kind, address, seconds: SECONDS, inFlight: 128, batchSize: 1, prepare: 40_000 * SECONDS };
+  return runChild<IngestJob, IngestResult>('load-gen.js', job);
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-ingest-'));
+  const noop = await spawnNoopServer();
+  const node = await spawnNode(dir, ['--queue-capacity', '1000000']);
+  const rows: Record<string, { node: number[]; noop: number[]; rejected: number[] }> = {
+    batch: { node: [], noop: [], rejected: [] },
+    unary: { node: [], noop: [], rejected: [] },
+  };
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const kind of ['batch', 'unary'] as const) {
+        const base = await measure(noop.address, kind);
+        const real = await measure(node.addresses.grpc!, kind);
+        rows[kind]!.noop.push(base.perSecond);
+        rows[kind]!.node.push(real.perSecond);
+        rows[kind]!.rejected.push(real.rejected);
+        console.log(
+          `round ${round} ${kind.padEnd(5)}: node ${Math.round(real.perSecond)}/s (${real.rejected} rejected), no-op ${Math.round(base.perSecond)}/s, ratio ${round2(real.perSecond / base.perSecond)}`,
+        );
+      }
+    }
+  } finally {
+    node.child.kill('SIGTERM');
+    await node.exited;
+    await noop.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const batchNode = median(rows.batch!.node);
+  const batchNoop = median(rows.batch!.noop);
+  const unaryNode = median(rows.unary!.node);
+  const unaryNoop = median(rows.unary!.noop);
+  const result = {
+    bench: 'ingest',
+    seconds_per_round: SECONDS,
+    rounds: ROUNDS,
+    batch_size: BATCH,
+    submit_batch_tx_per_s: Math.round(batchNode),
+    noop_submit_batch_tx_per_s: Math.round(batchNoop),
+    submit_batch_ratio: round(batchNode / batchNoop, 3),
+    submit_batch_rejected_median: median(rows.batch!.rejected),
+    submit_transaction_calls_per_s: Math.round(unaryNode),
+    noop_submit_transaction_calls_per_s: Math.round(unaryNoop),
+    submit_transaction_ratio: round(unaryNode / unaryNoop, 3),
+    target_batch_tx_per_s_met: batchNode >= 100_000,
+    target_ratio_met: batchNode / batchNoop >= 0.8 && unaryNode / unaryNoop >= 0.8,
+  };
+  console.log(JSON.stringify(result));
+}
+
+function round2(n: number): number {
+  return round(n, 2);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

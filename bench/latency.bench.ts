@@ -1,0 +1,41 @@
+/**
+ * `npm run bench:latency`: time from submitting a transaction (SubmitBatch, paced small
+ * batches) until the tick carrying it arrives on StreamTicks, p50 and p99, at 10,000 and
+ * 50,000 tx/s, against the real node (`svc node`, temp LevelDB). The load generator and
+ * stream client run in their own process. Last line: one JSON object.
+ * Env: BENCH_SECONDS (per rate, default 4), BENCH_RATES (default "10000,50000").
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LatencyJob, LatencyResult } from './support/latency-gen.js';
+import { runChild, spawnNode } from './support/processes.js';
+import { round } from './support/stats.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const RATES = (process.env.BENCH_RATES ?? '10000,50000').split(',').map(Number);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-latency-'));
+  const node = await spawnNode(dir, ['--queue-capacity', '1000000']);
+  const out: Record<string, unknown> = { bench: 'latency', seconds_per_rate: SECONDS };
+  try {
+    for (const rate of RATES) {
+      const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', { address: node.addresses.grpc!, rate, seconds: SECONDS });
+      console.log(
+        `${rate} tx/s target (achieved ${r.achievedRate}): p50 ${round(r.p50Ms, 2)} ms, p99 ${round(r.p99Ms, 2)} ms, max ${round(r.maxMs, 1)} ms; ${r.measured}/${r.accepted} accepted measured`,
+      );
+      out[`r${rate}`] = { achieved_tx_per_s: r.achievedRate, accepted: r.accepted, measured: r.measured, p50_ms: round(r.p50Ms, 2), p99_ms: round(r.p99Ms, 2), max_ms: round(r.maxMs, 1) };
+    }
+  } finally {
+    node.child.kill('SIGTERM');
+    await node.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify(out));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
