@@ -34,6 +34,7 @@ const M: usize = memory.data(LP * 4, 16); // Montgomery quotient digits
 const TMP: usize = memory.data(LP * 4, 16); // scratch element
 const TAILMASK: usize = memory.data(4 * 16, 16); // lane masks for 1..3 trailing limbs
 const IO: usize = memory.data(4096, 16); // byte exchange with the host
+const C2048: usize = memory.data(LP * 4, 16); // 2^2048 * R^2 mod N, plain limbs (for load320)
 let N0INV: u64 = 0;
 
 export const SLOT_BYTES: i32 = LP * 4;
@@ -43,6 +44,7 @@ export function ptrNRev(): usize { return NREV; }
 export function ptrR2(): usize { return R2; }
 export function ptrHalf(): usize { return HALF; }
 export function ptrIO(): usize { return IO; }
+export function ptrC2048(): usize { return C2048; }
 export function heapBase(): usize { return (__heap_base + 63) & ~(<usize>63); }
 export function setN0Inv(v: u32): void {
   N0INV = <u64>v;
@@ -261,13 +263,13 @@ function sub(dst: usize, a: usize, b: usize): void {
   }
 }
 
-/** Read 256 big-endian bytes from IO into dst as plain limbs (no range check). */
-function bytesToLimbs(dst: usize): void {
+/** Read `len` big-endian bytes at src into dst as plain limbs (len <= 256, no range check). */
+function bytesToLimbs(dst: usize, src: usize, len: i32): void {
   let acc: u64 = 0;
   let bits: i32 = 0;
   let j = 0;
-  for (let p = 255; p >= 0; p--) {
-    acc |= <u64>load<u8>(IO + <usize>p) << <u64>bits;
+  for (let p = len - 1; p >= 0; p--) {
+    acc |= <u64>load<u8>(src + <usize>p) << <u64>bits;
     bits += 8;
     if (bits >= 28) {
       store<u32>(dst + (<usize>j << 2), <u32>(acc & MASK));
@@ -300,8 +302,26 @@ function limbsToBytes(src: usize): void {
 
 /** dst = Montgomery form of the 256-byte big-endian value in IO (value must be < N). */
 export function load256(dst: usize): void {
-  bytesToLimbs(dst);
+  bytesToLimbs(dst, IO, 256);
   mul(dst, dst, R2);
+}
+
+/**
+ * dst = Montgomery form of the 320-byte big-endian value in IO, reduced mod N (the
+ * hash-to-group reduction): hi * 2^2048 + lo with hi the first 64 bytes. The result is
+ * below 4N, which mul and sqr accept (R > 8N).
+ */
+export function load320(dst: usize): void {
+  bytesToLimbs(dst, IO + 64, 256);
+  mul(dst, dst, R2); // lo * R
+  bytesToLimbs(TMP, IO, 64);
+  mul(TMP, TMP, C2048); // hi * 2^2048 * R
+  let carry: u32 = 0;
+  for (let j = 0; j < L; j++) {
+    const v = load<u32>(dst + (<usize>j << 2)) + load<u32>(TMP + (<usize>j << 2)) + carry;
+    store<u32>(dst + (<usize>j << 2), v & <u32>MASK);
+    carry = v >> 28;
+  }
 }
 
 /** IO = canonical signed residue |src| as 256 big-endian bytes. */

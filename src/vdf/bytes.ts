@@ -7,9 +7,11 @@ import { VdfError } from './errors.js';
 
 const HEX = '0123456789abcdef';
 
+const BYTE_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4] + HEX[i & 15]);
+
 export function bytesToHex(bytes: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
+  for (let i = 0; i < bytes.length; i++) s += BYTE_HEX[bytes[i]];
   return s;
 }
 

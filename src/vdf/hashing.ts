@@ -4,15 +4,15 @@
  * - hash-to-group: seed = SHA-256("svc-vdf-v1/h2g" || u64be(tick) || prev || batchHash),
  *   x = |int(expand(seed)) mod N| (x < 2 is replaced by 2: probability ~2^-2040);
  * - genesis: the same expansion of SHA-256("svc-vdf-v1/genesis");
- * - hash-to-prime: seed = SHA-256("svc-vdf-v1/h2p" || x || y || u64be(T)), candidates
- *   l_c = int(SHA-256(seed || u32be(c))[0..16]) | 2^127 | 1, first prime wins.
+ * - hash-to-prime: l0 = int(SHA-256("svc-vdf-v1/h2p" || x || y || u64be(T))[0..16]) | 2^127 | 1,
+ *   l = first of l0, l0 + 2, ... accepted by the primality test of primes.ts.
  * Pure functions of bytes; no Node built-ins (used by the browser verifier).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bigIntToBytes, bytesToBigInt, concatBytes, u32be, u64be } from './bytes.js';
+import { sha256, sha256Into } from './sha256.js';
+import { bigIntToBytes, bytesToBigInt, u64be } from './bytes.js';
 import { DOMAIN_GENESIS, DOMAIN_HASH_TO_GROUP, DOMAIN_HASH_TO_PRIME, ELEMENT_BYTES, EXPAND_BLOCKS, N, PRIME_BITS } from './constants.js';
 import { SMALL_PRIMES, isProbablePrime, smallPrimeResidues } from './primes.js';
-import { checkBatchHash, checkTickNumber, decodeElement } from './validate.js';
+import { checkBatchHash, checkElement, checkTickNumber } from './validate.js';
 
 const enc = new TextEncoder();
 const TAG_GENESIS = enc.encode(DOMAIN_GENESIS);
@@ -22,11 +22,11 @@ const TAG_H2P = enc.encode(DOMAIN_HASH_TO_PRIME);
 /** 320 bytes: SHA-256(seed || u8(0)) || ... || SHA-256(seed || u8(9)). */
 export function expand(seed: Uint8Array): Uint8Array {
   const out = new Uint8Array(32 * EXPAND_BLOCKS);
-  const buf = new Uint8Array(seed.length + 1);
-  buf.set(seed, 0);
+  const counter = new Uint8Array(1);
+  const parts = [seed, counter];
   for (let i = 0; i < EXPAND_BLOCKS; i++) {
-    buf[seed.length] = i;
-    out.set(sha256(buf), 32 * i);
+    counter[0] = i;
+    sha256Into(parts, out, 32 * i);
   }
   return out;
 }
@@ -41,9 +41,9 @@ export function toGroupElement(wide: Uint8Array): bigint {
 /** The hash-to-group seed of a tick (validates its arguments). */
 export function hashToGroupSeed(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array {
   checkTickNumber(tickNumber);
-  decodeElement(previousOutput, 'previous output');
+  checkElement(previousOutput, 'previous output');
   checkBatchHash(batchHash);
-  return sha256(concatBytes(TAG_H2G, u64be(tickNumber), previousOutput, batchHash));
+  return sha256(TAG_H2G, u64be(tickNumber), previousOutput, batchHash);
 }
 
 /** Tick input x as a bigint (BigInt path used by the reference and the browser). */
@@ -58,7 +58,7 @@ const TOP_BIT = 1n << BigInt(PRIME_BITS - 1);
 
 /** Start of the prime search: l0 = int(SHA-256("svc-vdf-v1/h2p" || x || y || u64be(T))[0..16]) | 2^127 | 1. */
 export function hashToPrimeStart(x: Uint8Array, y: Uint8Array, iterations: number): bigint {
-  const h = sha256(concatBytes(TAG_H2P, x, y, u64be(iterations)));
+  const h = sha256(TAG_H2P, x, y, u64be(iterations));
   return bytesToBigInt(h.subarray(0, 16)) | TOP_BIT | 1n;
 }
 

@@ -18,6 +18,8 @@ interface VdfExports {
   ptrR2(): number;
   ptrHalf(): number;
   ptrIO(): number;
+  ptrC2048(): number;
+  load320(dst: number): void;
   heapBase(): number;
   setN0Inv(v: number): void;
   mul(dst: number, a: number, b: number): void;
@@ -83,6 +85,7 @@ export class WasmArith {
     mem.set(limbs(N).reverse(), this.ex.ptrNRev() >>> 2);
     mem.set(limbs((R * R) % N), this.ex.ptrR2() >>> 2);
     mem.set(limbs(HALF_N), this.ex.ptrHalf() >>> 2);
+    mem.set(limbs(((1n << 2048n) * R * R) % N), this.ex.ptrC2048() >>> 2);
     this.ex.setN0Inv(negInverse28());
   }
 
@@ -121,6 +124,13 @@ export class WasmArith {
     if (bytes.length !== ELEMENT_BYTES) throw new VdfError('BAD_LENGTH', 'element must be 256 bytes');
     new Uint8Array(this.ex.memory.buffer, this.io, ELEMENT_BYTES).set(bytes);
     this.ex.load256(this.addr(dst));
+  }
+
+  /** Load a 320-byte big-endian value reduced mod N (hash-to-group). */
+  load320(dst: number, bytes: Uint8Array): void {
+    if (bytes.length !== 320) throw new VdfError('BAD_LENGTH', 'wide value must be 320 bytes');
+    new Uint8Array(this.ex.memory.buffer, this.io, 320).set(bytes);
+    this.ex.load320(this.addr(dst));
   }
 
   /** Canonical signed residue of slot src as 256 big-endian bytes (a fresh copy). */

@@ -8,14 +8,14 @@ import { bigIntToBytes, bytesEqual } from './bytes.js';
 import { ELEMENT_BYTES, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { VdfError, isVdfError } from './errors.js';
 import { multiExp } from './exp.js';
-import { hashToGroupBigInt, hashToPrime } from './hashing.js';
+import { expand, hashToGroupSeed, hashToPrime } from './hashing.js';
 import type { BatchTickError, BatchVerdict, VdfEngine, VdfEvaluator, VdfTickInput } from './interface.js';
 import { bisect } from './bisect.js';
 import { modPow } from './primes.js';
 import { CHECKPOINT_BITS, MAX_CHECKPOINTS, checkpointsFor, proveByLongDivision, proveFromCheckpoints } from './proof.js';
 import { randomExponents } from './random.js';
 import { SlotAllocator } from './slots.js';
-import { checkIterations, checkTickInput, decodeElement } from './validate.js';
+import { checkElement, checkIterations, checkTickShape } from './validate.js';
 import { WasmArith } from './wasm-arith.js';
 
 /** The identity element's canonical bytes: the trivial proof. */
@@ -112,11 +112,16 @@ export class WasmVdfEngine implements VdfEngine {
   }
 
   hashToGroup(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array {
-    return bigIntToBytes(hashToGroupBigInt(tickNumber, previousOutput, batchHash), ELEMENT_BYTES);
+    this.arith.load320(this.tmp, expand(hashToGroupSeed(tickNumber, previousOutput, batchHash)));
+    const x = this.arith.store(this.tmp);
+    // x < 2 (probability ~2^-2040) is replaced by 2, as in the reference.
+    let high = 0;
+    for (let i = 0; i < ELEMENT_BYTES - 1; i++) high |= x[i];
+    return high === 0 && x[ELEMENT_BYTES - 1] < 2 ? bigIntToBytes(2n, ELEMENT_BYTES) : x;
   }
 
   evaluate(x: Uint8Array, iterations: number): Uint8Array {
-    decodeElement(x, 'input');
+    checkElement(x, 'input');
     const t = checkIterations(iterations);
     this.arith.load(this.tmp, x);
     this.arith.sqrn(this.tmp, t);
@@ -124,8 +129,8 @@ export class WasmVdfEngine implements VdfEngine {
   }
 
   prove(x: Uint8Array, y: Uint8Array, iterations: number): Uint8Array {
-    decodeElement(x, 'input');
-    decodeElement(y, 'output');
+    checkElement(x, 'input');
+    checkElement(y, 'output');
     const t = checkIterations(iterations);
     const sq = (this.squarer ??= new CheckpointedSquarer(this.arith, this.slots));
     sq.start(x);
@@ -139,10 +144,10 @@ export class WasmVdfEngine implements VdfEngine {
   }
 
   verify(tick: VdfTickInput): boolean {
-    const c = checkTickInput(tick);
+    const t = checkTickShape(tick);
     if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) return false;
-    if (c.t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
-    const l = hashToPrime(tick.claim.input, tick.claim.output, c.t, this.isPrime);
+    if (t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
+    const l = hashToPrime(tick.claim.input, tick.claim.output, t, this.isPrime);
     const base = this.slots.alloc(3);
     try {
       const p = this.prepare(tick, 0, base, l);
@@ -195,13 +200,13 @@ export class WasmVdfEngine implements VdfEngine {
     const nontrivial: { index: number; tick: VdfTickInput; l: bigint }[] = [];
     ticks.forEach((tick, index) => {
       try {
-        const c = checkTickInput(tick);
+        const t = checkTickShape(tick);
         if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) {
           invalid.push(index);
-        } else if (c.t <= TRIVIAL_PROOF_MAX_T) {
+        } else if (t <= TRIVIAL_PROOF_MAX_T) {
           if (!this.checkTrivial(tick)) invalid.push(index);
         } else {
-          nontrivial.push({ index, tick, l: hashToPrime(tick.claim.input, tick.claim.output, c.t, this.isPrime) });
+          nontrivial.push({ index, tick, l: hashToPrime(tick.claim.input, tick.claim.output, t, this.isPrime) });
         }
       } catch (e) {
         if (!isVdfError(e)) throw e;
@@ -233,7 +238,7 @@ export class WasmVdfEngine implements VdfEngine {
     };
     return {
       start(x: Uint8Array): void {
-        decodeElement(x, 'input');
+        checkElement(x, 'input');
         sq.start(x);
         started = true;
       },

@@ -89,3 +89,18 @@ describe('vdf: WASM arithmetic vs BigInt', () => {
     expect(a.isProbablePrime128((1n << 128n) - 159n)).to.equal(true);
   });
 });
+
+describe('vdf: SHA-256 of the hot path', () => {
+  it('matches @noble/hashes on every length 0..300 and split inputs', async () => {
+    const { sha256: noble } = await import('@noble/hashes/sha2.js');
+    const { sha256 } = await import('../../src/vdf/sha256.js');
+    const { bytesToHex } = await import('../../src/vdf/bytes.js');
+    for (let len = 0; len <= 300; len++) {
+      const m = randomBytes(len);
+      expect(bytesToHex(sha256(m))).to.equal(bytesToHex(noble(m)));
+      const cut = len >> 1;
+      expect(bytesToHex(sha256(m.subarray(0, cut), m.subarray(cut)))).to.equal(bytesToHex(noble(m)));
+    }
+    expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).to.equal('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * VDF engine benchmarks (`npm run bench:vdf`; figures go to docs/benchmarks.md):
+ * 1. microseconds per 2048-bit modular squaring, WASM vs V8 BigInt `(a*a) % N`, rounds
+ *    interleaved in one run, medians and ratio;
+ * 2. tick VDF time (hash-to-group + evaluate + prove, as the clock does it) at
+ *    DEFAULT_BUSY_ITERATIONS and neighbours: p50 / p99;
+ * 3. verification throughput for 1,000 and 10,000 ticks, busy (default T) and heartbeat
+ *    (T for ~100 ms of squaring): individual on one thread vs batch on one thread vs
+ *    batch on the pool (2 threads here).
+ * Ends with ONE JSON line of the figures. `--quick` shrinks the tick counts.
+ */
+import { createPool } from '../src/pool/index.js';
+import { DEFAULT_BUSY_ITERATIONS, N } from '../src/vdf/constants.js';
+import { bigIntToBytes, bytesToBigInt } from '../src/vdf/bytes.js';
+import { GENESIS_OUTPUT } from '../src/vdf/hashing.js';
+import type { VdfTickInput } from '../src/vdf/interface.js';
+import { loadWasmVdfEngine } from '../src/vdf/node.js';
+import { evaluateAndProveOnPool, verifyBatchOnPool } from '../src/vdf/pool.js';
+
+const quick = process.argv.includes('--quick');
+const now = (): number => performance.now();
+const median = (xs: number[]): number => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const pct = (xs: number[], p: number): number => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const round = (x: number, d = 2): number => Number(x.toFixed(d));
+const log = (s: string): void => {
+  process.stderr.write(s + '\n');
+};
+
+function randomBatchHash(i: number): Uint8Array {
+  const b = new Uint8Array(32);
+  new DataView(b.buffer).setUint32(0, i);
+  b[31] = 0x5a;
+  return b;
+}
+
+async function main(): Promise<void> {
+  const engine = loadWasmVdfEngine();
+  const arith = engine.arith;
+
+  // 1. Squaring, interleaved rounds.
+  const x0 = bytesToBigInt(engine.hashToGroup(1, GENESIS_OUTPUT, randomBatchHash(0)));
+  arith.ensure(4);
+  arith.load(0, bigIntToBytes(x0, 256));
+  arith.sqrn(0, 5000); // warm-up (lets V8 tier the WASM up)
+  let v = x0;
+  for (let i = 0; i < 2000; i++) v = (v * v) % N;
+  const K = 4000;
+  const wasmUs: number[] = [];
+  const bigUs: number[] = [];
+  for (let r = 0; r < 9; r++) {
+    let t = now();
+    arith.sqrn(0, K);
+    wasmUs.push(((now() - t) * 1000) / K);
+    t = now();
+    for (let i = 0; i < K; i++) v = (v * v) % N;
+    bigUs.push(((now() - t) * 1000) / K);
+  }
+  const sqr = { wasm_us: round(median(wasmUs), 3), bigint_us: round(median(bigUs), 3), ratio: round(median(bigUs) / median(wasmUs)) };
+  log(`squaring: WASM ${sqr.wasm_us} us, BigInt ${sqr.bigint_us} us, BigInt/WASM ${sqr.ratio}x`);
+
+  // 2. Tick VDF time as the clock does it: hash-to-group, evaluator start + square(T) + output + prove.
+  const ev = engine.evaluator();
+  const tickTimes = (t: number, count: number): number[] => {
+    const times: number[] = [];
+    let prev = GENESIS_OUTPUT;
+    for (let i = 1; i <= count; i++) {
+      const t0 = now();
+      const xIn = engine.hashToGroup(i, prev, randomBatchHash(i));
+      ev.start(xIn);
+      ev.square(t);
+      const y = ev.output();
+      ev.prove();
+      times.push((now() - t0) * 1000);
+      prev = y;
+    }
+    return times;
+  };
+  tickTimes(DEFAULT_BUSY_ITERATIONS, 300);
+  const tick: Record<string, { p50_us: number; p99_us: number }> = {};
+  for (const t of [10, DEFAULT_BUSY_ITERATIONS, 30, 40, 128, 200]) {
+    const ts = tickTimes(t, t >= 128 ? 200 : 2000);
+    tick[`T=${t}`] = { p50_us: round(pct(ts, 50), 1), p99_us: round(pct(ts, 99), 1) };
+    log(`tick VDF time T=${t}: p50 ${tick[`T=${t}`].p50_us} us, p99 ${tick[`T=${t}`].p99_us} us`);
+  }
+
+  // 3. Verification throughput.
+  const heartbeatT = Math.round(100_000 / sqr.wasm_us); // ~100 ms of squaring
+  const pool = createPool({ threads: 2 });
+  const makeBusy = (count: number): VdfTickInput[] => {
+    const out: VdfTickInput[] = [];
+    let prev = GENESIS_OUTPUT;
+    for (let i = 1; i <= count; i++) {
+      const batchHash = randomBatchHash(i);
+      const input = engine.hashToGroup(i, prev, batchHash);
+      ev.start(input);
+      ev.square(DEFAULT_BUSY_ITERATIONS);
+      const output = ev.output();
+      out.push({ tickNumber: i, previousOutput: prev, batchHash, claim: { input, output, proof: ev.prove(), iterations: DEFAULT_BUSY_ITERATIONS } });
+      prev = output;
+    }
+    return out;
+  };
+  // Heartbeat ticks cost ~100 ms each to make: DISTINCT real ones are made on the pool and
+  // repeated to the tick count (every copy is verified in full, as a fresh tick would be).
+  const DISTINCT = quick ? 4 : 16;
+  const hb: VdfTickInput[] = [];
+  {
+    let prev = GENESIS_OUTPUT;
+    const inputs: { tickNumber: number; prev: Uint8Array; batchHash: Uint8Array; input: Uint8Array }[] = [];
+    for (let i = 1; i <= DISTINCT; i++) {
+      // Not chained (each starts from genesis-derived input) so they can be made in parallel.
+      const batchHash = randomBatchHash(1000 + i);
+      inputs.push({ tickNumber: i, prev, batchHash, input: engine.hashToGroup(i, prev, batchHash) });
+    }
+    const claims = await Promise.all(inputs.map((p) => evaluateAndProveOnPool(pool, p.input, heartbeatT)));
+    claims.forEach((c, i) => hb.push({ tickNumber: inputs[i].tickNumber, previousOutput: inputs[i].prev, batchHash: inputs[i].batchHash, claim: c }));
+    prev = claims[0].output;
+  }
+  const sizes = quick ? [1000] : [1000, 10000];
+  const verify: Record<string, Record<string, number>> = {};
+  for (const kind of ['busy', 'heartbeat'] as const) {
+    for (const n of sizes) {
+      const ticks = kind === 'busy' ? makeBusy(n) : Array.from({ length: n }, (_, i) => hb[i % hb.length]);
+      let t0 = now();
+      let allOk = true;
+      for (const t of ticks) allOk = engine.verify(t) && allOk;
+      const indiv = (now() - t0) / 1000;
+      t0 = now();
+      const one = engine.verifyBatch(ticks);
+      const batch1 = (now() - t0) / 1000;
+      t0 = now();
+      const pooled = await verifyBatchOnPool(pool, ticks);
+      const batchPool = (now() - t0) / 1000;
+      if (!allOk || !one.ok || !pooled.ok) throw new Error(`verification failed for valid ${kind} ticks`);
+      const r = {
+        T: kind === 'busy' ? DEFAULT_BUSY_ITERATIONS : heartbeatT,
+        individual_ticks_per_s: round(n / indiv, 0),
+        batch_1thread_ticks_per_s: round(n / batch1, 0),
+        batch_pool_ticks_per_s: round(n / batchPool, 0),
+        batch_1thread_speedup: round(indiv / batch1),
+        batch_pool_speedup: round(indiv / batchPool),
+      };
+      verify[`${kind}_${n}`] = r;
+      log(`verify ${n} ${kind} ticks (T=${r.T}): individual ${r.individual_ticks_per_s}/s, batch ${r.batch_1thread_ticks_per_s}/s (${r.batch_1thread_speedup}x), pool ${r.batch_pool_ticks_per_s}/s (${r.batch_pool_speedup}x)`);
+    }
+  }
+  await pool.destroy();
+  process.stdout.write(
+    JSON.stringify({
+      bench: 'vdf',
+      squaring: sqr,
+      busy_iterations: DEFAULT_BUSY_ITERATIONS,
+      tick_vdf_time: tick,
+      heartbeat_iterations: heartbeatT,
+      heartbeat_distinct_ticks: DISTINCT,
+      verify,
+    }) + '\n',
+  );
+}
+
+await main();
