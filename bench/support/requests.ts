@@ -17,7 +17,9 @@ export function benchTransaction(tag: string, bytes = 200): Transaction {
   const payload = new Uint8Array(payloadLen);
   payload[0] = counter & 0xff;
   payload[1] = (counter >> 8) & 0xff;
-  return { txId, payload, signature, publicKey, nonce: BigInt(counter), timestamp: BigInt(Date.now() * 1000) };
+  // (public_key, nonce) must be unique across load-generator processes: the pid goes in the high bits
+  const nonce = (BigInt(process.pid) << 32n) | BigInt(counter);
+  return { txId, payload, signature, publicKey, nonce, timestamp: BigInt(Date.now() * 1000) };
 }
 
 export function encodeBatchRequest(txs: Transaction[]): Buffer {

@@ -11,19 +11,13 @@ import { openDatabase, type Database } from '../db/index.js';
 import { createLogger } from '../log/index.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
-import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+import { createSequencer } from '../sequencer/index.js';
+import type { Sequencer } from '../sequencer/interface.js';
 import { defaultFaces } from './faces.js';
 import type { NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
 
 export type { FaceSpec, NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
 export { defaultFaces, grpcFace, restFace } from './faces.js';
-
-async function engineFactory(): Promise<(options: SequencerOptions) => Sequencer> {
-  // Until src/sequencer/index.ts lands the specifier is kept out of the type checker.
-  const specifier = '../sequencer/index.js';
-  const mod = (await import(specifier)) as { createSequencer: (options: SequencerOptions) => Sequencer };
-  return mod.createSequencer;
-}
 
 export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -50,7 +44,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   try {
     db = await openDatabase(config.dbPath);
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
-    const create = options.createSequencer ?? (await engineFactory());
+    const create = options.createSequencer ?? createSequencer;
     sequencer = await create({
       db,
       pool,

@@ -102,7 +102,7 @@ export function wireTx(size = 100, prefix = 'tx'): WireTransaction {
     payload: Buffer.alloc(size, counter & 0xff),
     signature: Buffer.alloc(64, 7),
     public_key: Buffer.alloc(32, 9),
-    nonce: String(counter),
+    nonce: String((BigInt(process.pid) << 32n) | BigInt(counter)), // unique (public_key, nonce) across processes
     timestamp: String(Date.now() * 1000),
   };
 }
