@@ -62,44 +62,46 @@ export function mul(dst: usize, a: usize, b: usize): void {
   const n0 = N0INV;
   const nlow = <u64>load<u32>(NL);
   let carry: u64 = 0;
+  let mprev: u64 = 0; // m_(k-1), kept in a register: reloading a just-stored M limb in a
+  // v128 load stalls store forwarding, so the newest quotient digits never go through memory.
   for (let k = 0; k < L; k++) {
-    store<u32>(M + (<usize>k << 2), 0);
     const off = <usize>(L - 1 - k) << 2;
-    let pa = a;
-    let pb = BREV + off;
-    let pm = M;
-    let pn = NREV + off;
-    const end = a + (<usize>k << 2);
     let acc0 = i64x2.splat(0);
     let acc1 = i64x2.splat(0);
     let acc2 = i64x2.splat(0);
     let acc3 = i64x2.splat(0);
+    // a_i * b_(k-i), i in [0, k]; over-run reads zero pads of BREV.
+    let pa = a;
+    let pb = BREV + off;
+    const end = a + (<usize>k << 2);
     while (pa <= end) {
       const av = v128.load(pa);
       const bv = v128.load(pb);
-      const mv = v128.load(pm);
-      const nv = v128.load(pn);
       acc0 = i64x2.add(acc0, i64x2.extmul_low_i32x4_u(av, bv));
       acc1 = i64x2.add(acc1, i64x2.extmul_high_i32x4_u(av, bv));
+      pa += 16;
+      pb += 16;
+    }
+    // m_i * N_(k-i), i in [0, k-2] in whole groups of 4, the rest scalar, m_(k-1) from mprev.
+    let s: u64 = carry;
+    let j = 0;
+    let pm = M;
+    let pn = NREV + off;
+    for (; j + 3 <= k - 2; j += 4) {
+      const mv = v128.load(pm);
+      const nv = v128.load(pn);
       acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
       acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
-      const av2 = v128.load(pa, 16);
-      const bv2 = v128.load(pb, 16);
-      const mv2 = v128.load(pm, 16);
-      const nv2 = v128.load(pn, 16);
-      acc0 = i64x2.add(acc0, i64x2.extmul_low_i32x4_u(av2, bv2));
-      acc1 = i64x2.add(acc1, i64x2.extmul_high_i32x4_u(av2, bv2));
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv2, nv2));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv2, nv2));
-      pa += 32;
-      pb += 32;
-      pm += 32;
-      pn += 32;
+      pm += 16;
+      pn += 16;
     }
+    for (; j <= k - 2; j++) s += <u64>load<u32>(M + (<usize>j << 2)) * <u64>load<u32>(NL + (<usize>(k - j) << 2));
+    if (k >= 1) s += mprev * <u64>load<u32>(NL + 4);
     const acc = i64x2.add(i64x2.add(acc0, acc1), i64x2.add(acc2, acc3));
-    let s: u64 = carry + <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
+    s += <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
     const mk: u64 = ((s & MASK) * n0) & MASK;
     store<u32>(M + (<usize>k << 2), <u32>mk);
+    mprev = mk;
     s += mk * nlow;
     carry = s >> 28;
   }
@@ -151,6 +153,7 @@ export function sqr(dst: usize, a: usize): void {
   const n0 = N0INV;
   const nlow = <u64>load<u32>(NL);
   let carry: u64 = 0;
+  let mprev: u64 = 0;
   for (let k = 0; k < 2 * L - 1; k++) {
     // Cross products a_i * a_(k-i), lo <= i <= hi, i < k - i; BREV index of a_(k-i) is L-1-k+i.
     const lo = k < L ? 0 : k - L + 1;
@@ -190,33 +193,44 @@ export function sqr(dst: usize, a: usize): void {
     const cross = i64x2.shl(i64x2.add(acc0, acc1), 1);
     let acc2 = i64x2.splat(0);
     let acc3 = i64x2.splat(0);
-    let pm: usize;
-    let pn: usize;
-    let mend: usize;
+    let tail: u64 = 0;
     if (k < L) {
-      store<u32>(M + (<usize>k << 2), 0);
-      pm = M;
-      pn = NREV + (<usize>(L - 1 - k) << 2);
-      mend = M + (<usize>k << 2);
+      // Whole groups of 4 within [0, k-2], the rest scalar, m_(k-1) from a register: a
+      // v128 load of a just-stored M limb would stall store forwarding (see mul).
+      const groups = k >= 1 ? (k - 1) >> 2 : 0;
+      let pm = M;
+      let pn = NREV + (<usize>(L - 1 - k) << 2);
+      for (let g = 0; g < groups; g++) {
+        const mv = v128.load(pm);
+        const nv = v128.load(pn);
+        acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
+        acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
+        pm += 16;
+        pn += 16;
+      }
+      for (let j = groups << 2; j <= k - 2; j++) {
+        tail += <u64>load<u32>(M + (<usize>j << 2)) * <u64>load<u32>(NL + (<usize>(k - j) << 2));
+      }
+      if (k >= 1) tail += mprev * <u64>load<u32>(NL + 4);
     } else {
-      pm = M + (<usize>lo << 2);
-      pn = NREV;
-      mend = M + (<usize>(L - 1) << 2);
-    }
-    while (pm <= mend) {
-      const mv = v128.load(pm);
-      const nv = v128.load(pn);
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
-      const mv2 = v128.load(pm, 16);
-      const nv2 = v128.load(pn, 16);
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv2, nv2));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv2, nv2));
-      pm += 32;
-      pn += 32;
+      let pm = M + (<usize>lo << 2);
+      let pn = NREV;
+      const mend = M + (<usize>(L - 1) << 2);
+      while (pm <= mend) {
+        const mv = v128.load(pm);
+        const nv = v128.load(pn);
+        acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
+        acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
+        const mv2 = v128.load(pm, 16);
+        const nv2 = v128.load(pn, 16);
+        acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv2, nv2));
+        acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv2, nv2));
+        pm += 32;
+        pn += 32;
+      }
     }
     const acc = i64x2.add(cross, i64x2.add(acc2, acc3));
-    let s: u64 = carry + <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
+    let s: u64 = carry + tail + <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
     if ((k & 1) == 0 && k < 2 * L) {
       const d = <u64>load<u32>(a + (<usize>(k >> 1) << 2));
       s += d * d;
@@ -224,6 +238,7 @@ export function sqr(dst: usize, a: usize): void {
     if (k < L) {
       const mk: u64 = ((s & MASK) * n0) & MASK;
       store<u32>(M + (<usize>k << 2), <u32>mk);
+      mprev = mk;
       s += mk * nlow;
     } else {
       store<u32>(dst + (<usize>(k - L) << 2), <u32>(s & MASK));
