@@ -12,6 +12,10 @@ type CommandLoader = () => Promise<Command>;
 /** Each subcommand module default-exports a Command. */
 const commands: Record<string, CommandLoader> = {
   node: () => import('./node-command.js').then((m) => m.default),
+  keygen: () => import('./dex-keygen.js').then((m) => m.default),
+  market: () => import('./dex-market.js').then((m) => m.default),
+  order: () => import('./dex-order.js').then((m) => m.default),
+  receipt: () => import('./dex-receipt.js').then((m) => m.default),
 };
 
 function usage(): string {

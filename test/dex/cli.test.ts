@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { toBase58 } from '../../src/sdk/index.js';
+import { mint } from './support/orders.js';
+import { startTestDex, type TestDex } from './support/server.js';
+
+/** Run `svc ...` in-process and capture what it prints. */
+async function svc(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (m: string) => out.push(m);
+  console.error = (m: string) => err.push(m);
+  try {
+    const code = await main(argv);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+describe('svc keygen / market / order / receipt (CLI against a real server)', function () {
+  let t: TestDex;
+  before(async () => {
+    t = await startTestDex();
+  });
+  after(async () => t.close());
+
+  it('trades from the terminal: keygen, market create, order place, receipt verify, order cancel', async () => {
+    const key = join(t.dir, 'alice.json');
+    const k = await svc('keygen', '--out', key);
+    expect(k.code).to.equal(0);
+    expect((await stat(key)).mode & 0o777).to.equal(0o600);
+    expect((await svc('keygen', '--out', key)).code).to.equal(2); // no silent overwrite
+
+    const m = await svc('market', 'create', '--base', toBase58(mint(41)), '--quote', toBase58(mint(42)), '--name', 'CLI/USD', '--url', t.url);
+    expect(m.code, m.err).to.equal(0);
+    const market = JSON.parse(m.out) as { market_id: string };
+
+    const receiptFile = join(t.dir, 'receipt.json');
+    const p = await svc('order', 'place', '--key', key, '--market', market.market_id, '--side', 'buy', '--price', '100', '--quantity', '3', '--order-id', '7', '--receipt-out', receiptFile, '--url', t.url);
+    expect(p.code, p.err).to.equal(0);
+    expect(JSON.parse(p.out)).to.include({ status: 'resting' });
+
+    const v = await svc('receipt', 'verify', '--receipt', receiptFile, '--url', t.url);
+    expect(v.code, v.out + v.err).to.equal(0);
+    expect(JSON.parse(v.out)).to.include({ valid: true });
+
+    const r = JSON.parse(await readFile(receiptFile, 'utf8')) as { timestamp_ms: number };
+    r.timestamp_ms += 1;
+    await writeFile(receiptFile, JSON.stringify(r));
+    const bad = await svc('receipt', 'verify', '--receipt', receiptFile, '--url', t.url);
+    expect(bad.code).to.equal(1);
+    expect(JSON.parse(bad.out)).to.include({ valid: false });
+
+    const c = await svc('order', 'cancel', '--key', key, '--market', market.market_id, '--order-id', '7', '--url', t.url);
+    expect(c.code, c.err).to.equal(0);
+    expect(JSON.parse(c.out)).to.include({ cancelled_quantity: '3' });
+    const again = await svc('order', 'cancel', '--key', key, '--market', market.market_id, '--order-id', '7', '--url', t.url);
+    expect(again.code).to.equal(1);
+    expect(again.err).to.match(/409 ORDER_NOT_OPEN/);
+  });
+
+  it('refuses bad arguments with a message', async () => {
+    const r = await svc('order', 'place', '--key', '/nonexistent.json', '--market', 'x', '--url', t.url);
+    expect(r.code).to.equal(2);
+    expect(r.err).to.match(/nonexistent/);
+  });
+});
