@@ -357,4 +357,4 @@ export function one(dst: usize): void {
   mul(dst, dst, R2);
 }
 
-export { ptrMR, mrRound } from './mr128';
+export { ptrMR, mrRound, mrSetup } from './mr128';

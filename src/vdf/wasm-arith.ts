@@ -31,6 +31,7 @@ interface VdfExports {
   one(dst: number): void;
   ptrMR(): number;
   mrRound(base: number): number;
+  mrSetup(): void;
 }
 
 const LIMB_BITS = 28n;
@@ -152,29 +153,12 @@ export class WasmArith {
   /** The 12 Miller-Rabin rounds of primes.ts for an odd n > 2^127 (BigInt beyond 2^128). */
   millerRabin128(n: bigint): boolean {
     if (n >> 128n !== 0n) return MR_BASES.every((a) => millerRabin(n, a));
-    const R = 1n << 128n;
-    const rmod = R % n;
-    let d = n - 1n;
-    let s = 0;
-    while ((d & 1n) === 0n) {
-      d >>= 1n;
-      s++;
-    }
-    const io = new Uint32Array(this.ex.memory.buffer, this.ex.ptrMR(), 22);
-    const put = (off: number, v: bigint): void => {
-      for (let i = 0; i < 4; i++) io[off + i] = Number((v >> BigInt(32 * i)) & 0xffffffffn);
-    };
-    put(0, n);
-    put(4, rmod);
-    put(8, (rmod * rmod) % n);
-    put(12, n - rmod);
-    put(16, d);
-    io[20] = s;
-    // -n^-1 mod 2^32 by Newton iteration on 32-bit words.
-    const n0 = io[0];
-    let inv = 1;
-    for (let i = 0; i < 5; i++) inv = Math.imul(inv, 2 - Math.imul(n0, inv));
-    io[21] = -inv >>> 0;
+    const io = new Uint32Array(this.ex.memory.buffer, this.ex.ptrMR(), 4);
+    io[0] = Number(n & 0xffffffffn);
+    io[1] = Number((n >> 32n) & 0xffffffffn);
+    io[2] = Number((n >> 64n) & 0xffffffffn);
+    io[3] = Number(n >> 96n);
+    this.ex.mrSetup();
     for (const a of MR_BASES) if (this.ex.mrRound(Number(a)) !== 1) return false;
     return true;
   }
