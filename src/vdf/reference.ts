@@ -12,7 +12,7 @@
  *   from crypto randomness), bisection to name bad ticks.
  */
 import { bigIntToBytes, bytesToBigInt } from './bytes.js';
-import { ELEMENT_BYTES, N, TRIVIAL_PROOF_MAX_T } from './constants.js';
+import { ELEMENT_BYTES, MAX_ITERATIONS, N, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { VdfError, isVdfError } from './errors.js';
 import { hashToGroupBigInt, hashToPrime } from './hashing.js';
 import type { BatchVerdict, VdfClaim, VdfEngine, VdfEvaluator, VdfTickInput } from './interface.js';
@@ -142,7 +142,7 @@ export class ReferenceVdfEngine implements VdfEngine {
       },
       square(k: number): void {
         if (!started) throw new VdfError('BAD_TYPE', 'evaluator: start() first');
-        if (!Number.isInteger(k) || k < 0) throw new VdfError('BAD_ITERATIONS', `square(k): bad k ${String(k)}`);
+        if (!Number.isInteger(k) || k < 0 || count + k > MAX_ITERATIONS) throw new VdfError('BAD_ITERATIONS', `square(k): bad k ${String(k)}`);
         v = squareTimes(v, k);
         count += k;
       },

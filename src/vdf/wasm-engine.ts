@@ -5,7 +5,7 @@
  * assembly/index.ts with operands kept in WASM memory.
  */
 import { bigIntToBytes, bytesEqual } from './bytes.js';
-import { ELEMENT_BYTES, TRIVIAL_PROOF_MAX_T } from './constants.js';
+import { ELEMENT_BYTES, MAX_ITERATIONS, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { VdfError, isVdfError } from './errors.js';
 import { multiExp } from './exp.js';
 import { expand, hashToGroupSeed, hashToPrime } from './hashing.js';
@@ -20,6 +20,9 @@ import { WasmArith } from './wasm-arith.js';
 
 /** The identity element's canonical bytes: the trivial proof. */
 export const ONE_BYTES: Uint8Array = bigIntToBytes(1n, ELEMENT_BYTES);
+
+/** Non-trivial ticks per random-exponent combination (memory bound, ~2.6 MB of slots). */
+export const BATCH_CHUNK = 8192;
 
 /** Checkpoint storage grows in chunks of this many slots. */
 const CHUNK = 4096;
@@ -103,6 +106,8 @@ export class WasmVdfEngine implements VdfEngine {
   private readonly slots: SlotAllocator;
   private readonly tmp: number;
   private squarer: CheckpointedSquarer | undefined;
+  /** Non-trivial ticks per combined check (tests lower it to exercise chunking). */
+  batchChunk = BATCH_CHUNK;
   private readonly isPrime = (n: bigint): boolean => this.arith.millerRabin128(n);
 
   constructor(module: WebAssembly.Module) {
@@ -226,13 +231,17 @@ export class WasmVdfEngine implements VdfEngine {
         errors.push({ index, code: e.code, message: e.message });
       }
     });
-    if (nontrivial.length > 0) {
-      const base = this.slots.alloc(3 * nontrivial.length);
+    // Combined checks over chunks of at most BATCH_CHUNK ticks bound WASM memory (3 slots a
+    // tick). Soundness is unchanged: accepting a batch needs every chunk holding a bad tick
+    // to pass its own check, each with probability at most 2^-64.
+    for (let off = 0; off < nontrivial.length; off += this.batchChunk) {
+      const part = nontrivial.slice(off, off + this.batchChunk);
+      const base = this.slots.alloc(3 * part.length);
       try {
-        const prepared = nontrivial.map((n, i) => this.prepare(n.tick, n.index, base + 3 * i, n.l));
+        const prepared = part.map((n, i) => this.prepare(n.tick, n.index, base + 3 * i, n.l));
         for (const p of bisect(prepared, (s) => this.combined(s), (p) => this.single(p))) invalid.push(p.index);
       } finally {
-        this.slots.free(base, 3 * nontrivial.length);
+        this.slots.free(base, 3 * part.length);
       }
     }
     invalid.sort((a, b) => a - b);
@@ -256,7 +265,9 @@ export class WasmVdfEngine implements VdfEngine {
       },
       square(k: number): void {
         need();
-        if (!Number.isInteger(k) || k < 0) throw new VdfError('BAD_ITERATIONS', `square(k): k must be a non-negative integer, got ${String(k)}`);
+        if (!Number.isInteger(k) || k < 0 || sq.count + k > MAX_ITERATIONS) {
+          throw new VdfError('BAD_ITERATIONS', `square(k): k must be a non-negative integer keeping the segment within ${MAX_ITERATIONS} iterations, got ${String(k)}`);
+        }
         sq.square(k);
       },
       get iterations(): number {

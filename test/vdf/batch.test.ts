@@ -5,7 +5,7 @@
  * among good ones over repeated trials.
  */
 import { expect } from 'chai';
-import { loadVdfEngine } from '../../src/vdf/node.js';
+import { loadVdfEngine, loadWasmVdfEngine } from '../../src/vdf/node.js';
 import { referenceVdfEngine } from '../../src/vdf/reference.js';
 import type { VdfTickInput } from '../../src/vdf/interface.js';
 import { ONE_BYTES } from '../../src/vdf/wasm-engine.js';
@@ -48,6 +48,16 @@ describe('vdf: batch verification', () => {
       batch[i] = tamper(many[i], { proof: many[(i + 1) % many.length].claim.proof });
       expect(wasm.verifyBatch(batch).invalid).to.deep.equal([i]);
     }
+  });
+
+  it('chunked combinations give the same verdict (bad ticks in several chunks)', () => {
+    const e = loadWasmVdfEngine();
+    e.batchChunk = 3;
+    const bad: VdfTickInput[] = good.slice();
+    bad[4] = tamper(good[4], { proof: good[1].claim.proof });
+    bad[14] = tamper(good[14], { output: good[13].claim.output });
+    expect(e.verifyBatch(good)).to.deep.equal({ ok: true, invalid: [] });
+    expect(e.verifyBatch(bad).invalid).to.deep.equal([4, 14]);
   });
 
   it('rejects swapped proofs between two ticks (a pair whose errors could cancel without randomness)', () => {

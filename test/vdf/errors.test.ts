@@ -62,6 +62,13 @@ describe('vdf: bad input', () => {
         }
         expectCode(() => e.verify(tamper(good, { iterations: '200' as unknown as number })), 'BAD_ITERATIONS');
         expectCode(() => e.evaluator().square(1), 'BAD_TYPE');
+        const ev = e.evaluator();
+        ev.start(x);
+        expectCode(() => ev.square(-1), 'BAD_ITERATIONS');
+        expectCode(() => ev.square(MAX_ITERATIONS + 1), 'BAD_ITERATIONS');
+        expectCode(() => ev.prove(), 'BAD_ITERATIONS'); // T = 0 so far
+        ev.square(3);
+        expect(ev.iterations).to.equal(3);
       });
 
       it('tick numbers and types', () => {
