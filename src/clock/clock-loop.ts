@@ -7,6 +7,10 @@
  *   - busy: at least `vdfIterations` squarings ran, and transactions are waiting or this
  *     tick carries some (a tick with transactions does not wait for the next arrival:
  *     under load both rules agree, at low load it keeps latency at one busy tick);
+ *   - linger: for `lingerMs` after the last tick that carried transactions, an empty
+ *     tick closes as soon as it reaches `trivialProofMaxT` squarings, so short gaps in
+ *     traffic give cheap trivially-proven ticks instead of segments that need a
+ *     Wesolowski proof (a proof costs the pool several milliseconds whatever T);
  *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried;
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
@@ -35,6 +39,7 @@ export interface ClockParams {
   lastTimestamp: number; // microseconds of the last durable tick (timestamps never go back)
   maxTxPerTick: number;
   trivialProofMaxT: number; // longest segment proven inline
+  lingerMs: number; // after a tick with transactions, close empty ticks trivially for this long
 }
 
 /** Squarings between two looks at the rings once a tick may close. */
@@ -48,6 +53,7 @@ export class ClockLoop {
   private lastTimestamp: number;
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
+  private lastBusyClose = -Infinity; // performance.now() when a tick with transactions closed
 
   constructor(
     private readonly engine: VdfEngine,
@@ -76,6 +82,8 @@ export class ClockLoop {
     control.setCurrentTick(this.tick);
     const started = performance.now();
 
+    const trivialMax = params.trivialProofMaxT;
+    const canLinger = params.vdfIterations <= trivialMax;
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
@@ -84,8 +92,13 @@ export class ClockLoop {
       }
       const waiting = txRing.size() > 0;
       if (n === 0 && !waiting && control.stopRequested()) return 'stopped';
-      if (tickRing.free() > 0 && (n > 0 || waiting || performance.now() - started >= params.idleTickMs)) break;
-      evaluator.square(CHECK_CHUNK);
+      const lingering = n === 0 && canLinger && performance.now() - this.lastBusyClose < params.lingerMs;
+      if (tickRing.free() > 0) {
+        if (n > 0 || waiting) break;
+        if (lingering && done >= trivialMax) break;
+        if (performance.now() - started >= params.idleTickMs) break;
+      }
+      evaluator.square(lingering && done < trivialMax ? Math.min(CHECK_CHUNK, trivialMax - done) : CHECK_CHUNK);
     }
 
     const iterations = evaluator.iterations;
@@ -108,6 +121,7 @@ export class ClockLoop {
     tickRing.publish(1);
     this.previous = output;
     this.lastTimestamp = timestamp;
+    if (n > 0) this.lastBusyClose = performance.now();
     this.tick++;
     return 'tick';
   }

@@ -24,7 +24,11 @@ export interface SequencerOptions {
   engine?: 'auto' | 'wasm' | 'reference';
   /** Replay window: how many recent transactions replay protection remembers (default 100,000). */
   replayWindow?: number;
-  /** Called when the sequencer fails for good (clock worker died, database write failed). */
+  /**
+   * Errors no caller can receive: a tick listener that threw (the sequencer goes on), or a
+   * failure for good (clock worker died, database write failed; submissions then get
+   * UNAVAILABLE). Log them.
+   */
   onError?: (err: Error) => void;
 }
 

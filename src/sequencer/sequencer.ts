@@ -48,6 +48,28 @@ export const WARM_TICKS = 10_000;
 const TX_RING_SLOTS = 65_536;
 const TICK_RING_SLOTS = 4096;
 const MAX_TICKS_PER_COMMIT = 1024;
+const MAX_STAGED = 8192;
+/** After traffic, empty ticks stay trivially short for this long (see clock-loop.ts). */
+export const LINGER_MS = 50;
+
+/** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
+interface StagedTick {
+  tick: ClockTick;
+  ready: boolean;
+  proof?: Promise<void>;
+  error?: Error;
+}
+
+/** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
+function refusal(code: SubmitError['code'], message: string): SubmitError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new SubmitError(code, message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
 
 type State = 'created' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 
@@ -139,6 +161,7 @@ export class TickSequencer implements Sequencer {
         lastTimestamp: this.lastTimestamp,
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+        lingerMs: Math.min(this.options.idleTickMs, LINGER_MS),
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,
@@ -201,7 +224,7 @@ export class TickSequencer implements Sequencer {
         : this.state === 'failed'
           ? `the sequencer failed: ${this.failure?.message ?? 'unknown error'}`
           : 'the sequencer is not started';
-    return new SubmitError('UNAVAILABLE', why);
+    return refusal('UNAVAILABLE', why);
   }
 
   private remember(fullHash: Uint8Array, tx: Transaction, record: ReplayRecord): void {
@@ -218,9 +241,9 @@ export class TickSequencer implements Sequencer {
     const pk = pkNonceKey(tx.publicKey, tx.nonce);
     const verdict = this.replay.check(hk, tx.txId, pk);
     if (verdict.kind === 'duplicate') return verdict.record;
-    if (verdict.kind === 'conflict') throw new SubmitError('ALREADY_EXISTS', verdict.message);
+    if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
     if (this.pending.length >= this.options.queueCapacity) {
-      throw new SubmitError(
+      throw refusal(
         'RESOURCE_EXHAUSTED',
         `the transaction queue is full (${this.options.queueCapacity} waiting for a tick); retry later`,
       );
@@ -295,32 +318,58 @@ export class TickSequencer implements Sequencer {
 
   // ---------------------------------------------------------------- ticks
 
-  /** Drain the tick ring: prove, join bodies, store (group commit), publish. */
+  /**
+   * Drain the tick ring into a staging queue, starting each heartbeat's pool proof as
+   * soon as the tick is read (proofs run in parallel), and commit the longest prefix
+   * whose proofs are ready: group commit, strictly in tick order.
+   */
   private async pump(): Promise<void> {
     const clock = this.clock!;
     const ring = clock.tickRing;
+    const staged: StagedTick[] = [];
     for (;;) {
-      if (ring.size() === 0) {
+      // 1. Everything the clock has closed so far moves to the staging queue.
+      const n = Math.min(ring.size(), MAX_STAGED - staged.length);
+      for (let k = 0; k < n; k++) {
+        const tick = readTickSlot(ring, k);
+        const item: StagedTick = { tick, ready: !tick.proofPending };
+        if (tick.proofPending) {
+          item.proof = this.prover({ input: tick.input, output: tick.output, iterations: tick.iterations }).then(
+            (proof) => {
+              tick.proof = proof;
+              item.ready = true;
+            },
+            (err: unknown) => {
+              item.error = err instanceof Error ? err : new Error(String(err));
+              item.ready = true;
+            },
+          );
+        }
+        staged.push(item);
+      }
+      ring.release(n);
+      if (staged.length === 0) {
         if (clock.control.state() >= CLOCK_DONE || this.failure) return;
         await ring.waitForDataAsync(100);
         continue;
       }
-      const n = Math.min(ring.size(), MAX_TICKS_PER_COMMIT);
-      const raw: ClockTick[] = new Array(n);
-      for (let k = 0; k < n; k++) raw[k] = readTickSlot(ring, k);
-      ring.release(n);
-      await this.commit(raw);
+      // 2. Commit the ready prefix, or wait for the first pending proof.
+      let ready = 0;
+      while (ready < staged.length && ready < MAX_TICKS_PER_COMMIT && staged[ready]!.ready) {
+        const failed = staged[ready]!.error;
+        if (failed) throw new Error(`heartbeat proof of tick ${staged[ready]!.tick.tickNumber} failed: ${failed.message}`);
+        ready++;
+      }
+      if (ready === 0) {
+        await staged[0]!.proof;
+        continue;
+      }
+      await this.commit(staged.splice(0, ready).map((s) => s.tick));
       if (this.failure) return;
     }
   }
 
   private async commit(raw: ClockTick[]): Promise<void> {
-    // Heartbeat proofs run on the pool in parallel; ticks still publish in order.
-    const proofs = raw.map((t) =>
-      t.proofPending ? this.prover({ input: t.input, output: t.output, iterations: t.iterations }) : undefined,
-    );
-    for (let i = 0; i < raw.length; i++) if (proofs[i]) raw[i]!.proof = await proofs[i]!;
-
     const ticks: Tick[] = new Array(raw.length);
     const txIds: Uint8Array[][] = new Array(raw.length);
     let offset = 0;

@@ -36,6 +36,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     lastTimestamp: 0,
     maxTxPerTick: 1000,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    lingerMs: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, txRing, tickRing, control, params);

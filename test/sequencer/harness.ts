@@ -30,7 +30,14 @@ export async function startHarness(over: Partial<SequencerOptions> = {}, dir?: s
   const d = dir ?? mkdtempSync(join(tmpdir(), 'svc-seq-'));
   const db = await openDatabase(d);
   const pool = createPool({ threads: 1 });
-  const options = { ...defaults, ...over };
+  const options = {
+    ...defaults,
+    onError: (err: Error) => {
+      // Any engine failure in a test is a bug: make it loud.
+      console.error('sequencer failed:', err);
+    },
+    ...over,
+  };
   const seq = new TickSequencer({ ...options, db, pool });
   await seq.start();
   const h: Harness = {

@@ -271,7 +271,8 @@ describe('sequencer (end to end)', function () {
   });
 
   it('reports status and calls listeners in tick order once durable', async () => {
-    h = await startHarness({ idleTickMs: 10 });
+    const reported: string[] = [];
+    h = await startHarness({ idleTickMs: 10, onError: (e) => reported.push(e.message) });
     const order: number[] = [];
     const unsubscribe = h.seq.onTick((t) => order.push(t.tickNumber));
     h.seq.onTick(() => {
@@ -294,6 +295,9 @@ describe('sequencer (end to end)', function () {
     await waitFor(() => h.seq.status().currentTick > order[count - 1]! + 2, 'more ticks');
     expect(order.length).to.equal(count);
     expect(durable.every((d) => d)).to.equal(true);
+    // The throwing listener was reported, once per tick, and nothing else went wrong.
+    expect(reported.length).to.be.greaterThan(0);
+    expect(new Set(reported)).to.deep.equal(new Set(['a failing listener must not stop the others']));
   });
 
   it('heartbeats with long segments get pool proofs that verify', async () => {
