@@ -56,9 +56,20 @@ export function setN0Inv(v: u32): void {
   store<u32>(TAILMASK + 56, 0xffffffff);
 }
 
+/** BREV[j] = src[L-1-j] for j < L, with v128 lane reversals (pads of BREV stay zero). */
+// @ts-ignore: decorator
+@inline function reverseInto(src: usize): void {
+  for (let g = 0; g < 18; g++) {
+    const v = v128.load(src + (<usize>g << 4));
+    v128.store(BREV + (<usize>(70 - 4 * g) << 2), i32x4.shuffle(v, v, 3, 2, 1, 0));
+  }
+  store<u32>(BREV, load<u32>(src + 4 * 73));
+  store<u32>(BREV + 4, load<u32>(src + 4 * 72));
+}
+
 /** dst = a * b / R mod N (Montgomery), inputs < 2N, output < 2N. dst may alias a or b. */
 export function mul(dst: usize, a: usize, b: usize): void {
-  for (let j = 0; j < L; j++) store<u32>(BREV + (<usize>j << 2), load<u32>(b + (<usize>(L - 1 - j) << 2)));
+  reverseInto(b);
   const n0 = N0INV;
   const nlow = <u64>load<u32>(NL);
   let carry: u64 = 0;
@@ -149,7 +160,7 @@ export function mul(dst: usize, a: usize, b: usize): void {
 /** dst = a^2 / R mod N with only the i < j cross products (doubled) plus the diagonal. */
 export function sqr(dst: usize, a: usize): void {
   // BREV holds a reversed: BREV[j] = a[L-1-j].
-  for (let j = 0; j < L; j++) store<u32>(BREV + (<usize>j << 2), load<u32>(a + (<usize>(L - 1 - j) << 2)));
+  reverseInto(a);
   const n0 = N0INV;
   const nlow = <u64>load<u32>(NL);
   let carry: u64 = 0;
