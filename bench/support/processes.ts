@@ -27,8 +27,9 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-export async function spawnNoopServer(): Promise<Spawned> {
-  const child = spawn(process.execPath, [here('noop-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `module`: noop-server.js (plain grpc-js) or frontend-server.js (the node's gRPC face over a no-op sequencer). */
+export async function spawnNoopServer(module = 'noop-server.js'): Promise<Spawned> {
+  const child = spawn(process.execPath, [here(module)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const address = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
