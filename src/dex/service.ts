@@ -215,7 +215,7 @@ export class DexService {
   }
 
   /** Submit and wait until the transaction's tick is durable and applied. */
-  private async submitAndWait(tx: Transaction, onConflict?: ApiError): Promise<{ applied: Applied; signature?: Uint8Array }> {
+  private async submitAndWait(tx: Transaction, onConflict?: () => ApiError): Promise<{ applied: Applied; signature?: Uint8Array }> {
     if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
     const result = new Promise<{ applied: Applied; signature?: Uint8Array }>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -239,7 +239,7 @@ export class DexService {
       if (err instanceof SubmitError) {
         if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', `sequencer queue is full: ${err.message}`);
         if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
-        if (err.code === 'ALREADY_EXISTS' && onConflict) throw onConflict;
+        if (err.code === 'ALREADY_EXISTS' && onConflict) throw onConflict();
         throw new ApiError(400, 'BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
       }
       throw err;
@@ -274,7 +274,7 @@ export class DexService {
     const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, intent.orderId);
     let res: { applied: Applied; signature?: Uint8Array };
     try {
-      res = await this.submitAndWait(tx, new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)'));
+      res = await this.submitAndWait(tx, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)'));
     } catch (err) {
       this.inflight.delete(key);
       throw err;
@@ -302,7 +302,7 @@ export class DexService {
     if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
     if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
     const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, cancelNonce(message));
-    const res = await this.submitAndWait(tx, new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted'));
+    const res = await this.submitAndWait(tx, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted'));
     const o = res.applied.outcome;
     if (!o.ok) throw apiErrorOf(o.code, o.message);
     if (o.kind !== 'cancel') throw new ApiError(500, 'INTERNAL', 'unexpected outcome');

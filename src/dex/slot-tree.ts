@@ -13,9 +13,28 @@
  * a root taken once per tick costs less.
  */
 import { leafHash, nodeHash } from '../crypto/merkle.js';
+import { sha256 } from '../crypto/sha256.js';
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_LEAF = leafHash(EMPTY);
+// Scratch buffers: 0x00 || leaf data and 0x01 || left || right, hashed without allocating
+// a buffer per node (the same bytes as merkle.ts leafHash / nodeHash).
+const nodeScratch = new Uint8Array(65);
+nodeScratch[0] = 0x01;
+let leafScratch = new Uint8Array(128);
+
+function hashLeaf(data: Uint8Array): Uint8Array {
+  if (data.length + 1 > leafScratch.length) leafScratch = new Uint8Array(data.length + 1);
+  leafScratch[0] = 0x00;
+  leafScratch.set(data, 1);
+  return sha256(leafScratch.subarray(0, data.length + 1));
+}
+
+function hashNode(left: Uint8Array, right: Uint8Array): Uint8Array {
+  nodeScratch.set(left, 1);
+  nodeScratch.set(right, 33);
+  return sha256(nodeScratch);
+}
 
 export type LeafEncoder = (slot: number) => Uint8Array | undefined;
 
@@ -98,7 +117,7 @@ export class SlotTree {
     for (const slot of current) {
       this.dirtyFlag[slot] = 0;
       const data = this.encode(slot);
-      leaves[slot] = data === undefined ? EMPTY_LEAF : leafHash(data);
+      leaves[slot] = data === undefined ? EMPTY_LEAF : hashLeaf(data);
     }
     for (let h = 1; h < this.levels.length; h++) {
       const below = this.levels[h - 1]!;
@@ -111,7 +130,7 @@ export class SlotTree {
         if (p === last) continue;
         last = p;
         parents.push(p);
-        here[p] = nodeHash(below[2 * p]!, below[2 * p + 1]!);
+        here[p] = hashNode(below[2 * p]!, below[2 * p + 1]!);
       }
       current = parents;
     }
