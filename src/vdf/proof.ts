@@ -53,15 +53,29 @@ function modPow2(e: number, l: bigint): bigint {
 }
 
 /** dst = prod C_i^(b_i) over checkpoint slots cp(i). */
+/** Multiplications for the bucket method over these digits (a good estimate). */
+export function bucketCost(ds: Uint16Array): number {
+  let nonzero = 0;
+  let max = 0;
+  for (const d of ds) {
+    if (d !== 0) nonzero++;
+    if (d > max) max = d;
+  }
+  return nonzero + 2 * max;
+}
+
+/** Multiplications for the long division: T squarings plus one per 1 bit of q. */
+export function longDivisionCost(t: number): number {
+  return t + Math.max(0, t - PRIME_BITS + 1) / 2;
+}
+
 export function proveFromCheckpoints(
   arith: WasmArith,
   slots: SlotAllocator,
   dst: number,
   cp: (i: number) => number,
-  t: number,
-  l: bigint,
+  ds: Uint16Array,
 ): void {
-  const ds = quotientDigits(t, l);
   const nb = (1 << CHECKPOINT_BITS) - 1;
   const scratch = slots.alloc(nb + 2);
   const sum = scratch + nb;

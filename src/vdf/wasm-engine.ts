@@ -12,7 +12,16 @@ import { expand, hashToGroupSeed, hashToPrime } from './hashing.js';
 import type { BatchTickError, BatchVerdict, VdfEngine, VdfEvaluator, VdfTickInput } from './interface.js';
 import { bisect } from './bisect.js';
 import { modPow } from './primes.js';
-import { CHECKPOINT_BITS, MAX_CHECKPOINTS, checkpointsFor, proveByLongDivision, proveFromCheckpoints } from './proof.js';
+import {
+  CHECKPOINT_BITS,
+  MAX_CHECKPOINTS,
+  bucketCost,
+  checkpointsFor,
+  longDivisionCost,
+  proveByLongDivision,
+  proveFromCheckpoints,
+  quotientDigits,
+} from './proof.js';
 import { randomExponents } from './random.js';
 import { SlotAllocator } from './slots.js';
 import { checkElement, checkIterations, checkTickShape } from './validate.js';
@@ -84,8 +93,11 @@ class CheckpointedSquarer {
   /** Proof slot for the current segment (caller frees 1 slot). */
   prove(l: bigint): number {
     const dst = this.slots.alloc(1);
-    if (this.keepCheckpoints && checkpointsFor(this.count) <= MAX_CHECKPOINTS) {
-      proveFromCheckpoints(this.arith, this.slots, dst, (i) => this.cp(i), this.count, l);
+    const usable = this.keepCheckpoints && checkpointsFor(this.count) <= MAX_CHECKPOINTS;
+    const ds = usable ? quotientDigits(this.count, l) : undefined;
+    // Whichever is cheaper: buckets over the checkpoints, or the long division from x.
+    if (ds && bucketCost(ds) <= longDivisionCost(this.count)) {
+      proveFromCheckpoints(this.arith, this.slots, dst, (i) => this.cp(i), ds);
     } else {
       proveByLongDivision(this.arith, dst, this.xSlot, this.count, l);
     }

@@ -123,7 +123,7 @@ describe('vdf: WASM engine vs BigInt reference', () => {
         e.arith.copy(base + 3 + i, base);
         e.arith.sqrn(base, CHECKPOINT_BITS);
       }
-      proveFromCheckpoints(e.arith, slots, base + 2, (i) => base + 3 + i, t, l);
+      proveFromCheckpoints(e.arith, slots, base + 2, (i) => base + 3 + i, ds);
       const want = ref.prove(x, y, t);
       expect(bytesEqual(e.arith.store(base + 1), want), `long division T=${t}`).to.equal(true);
       expect(bytesEqual(e.arith.store(base + 2), want), `checkpoints T=${t}`).to.equal(true);
