@@ -67,92 +67,113 @@ export function setN0Inv(v: u32): void {
   store<u32>(BREV + 4, load<u32>(src + 4 * 72));
 }
 
-/** dst = a * b / R mod N (Montgomery), inputs < 2N, output < 2N. dst may alias a or b. */
+/**
+ * dst = a * b / R mod N (Montgomery), inputs < 4N, output < 2N; dst may alias a or b.
+ * Two columns per pass, like sqr.
+ */
 export function mul(dst: usize, a: usize, b: usize): void {
   reverseInto(b);
   const n0 = N0INV;
   const nlow = <u64>load<u32>(NL);
+  const n1 = <u64>load<u32>(NL + 4);
+  const n2 = <u64>load<u32>(NL + 8);
   let carry: u64 = 0;
-  let mprev: u64 = 0; // m_(k-1), kept in a register: reloading a just-stored M limb in a
-  // v128 load stalls store forwarding, so the newest quotient digits never go through memory.
-  for (let k = 0; k < L; k++) {
-    const off = <usize>(L - 1 - k) << 2;
-    let acc0 = i64x2.splat(0);
-    let acc1 = i64x2.splat(0);
-    let acc2 = i64x2.splat(0);
-    let acc3 = i64x2.splat(0);
-    // a_i * b_(k-i), i in [0, k]; over-run reads zero pads of BREV.
-    let pa = a;
-    let pb = BREV + off;
-    const end = a + (<usize>k << 2);
-    while (pa <= end) {
+  let mprev: u64 = 0;
+  for (let k = 0; k < 2 * L - 1; k += 2) {
+    const has1 = k + 1 <= 2 * L - 2;
+    const lo = k < L ? 0 : k - L + 1;
+    // a_i * b_(k-i) for column k and a_i * b_(k+1-i) for k + 1, i over both ranges (zero pads
+    // of a, BREV[-1] and BREV[L..] make the extra products zero).
+    let pa = a + (<usize>lo << 2);
+    let pb = BREV + (<usize>(L - 1 - k + lo) << 2);
+    const last = a + (<usize>(k < L ? k + 1 : L - 1) << 2);
+    let c0 = i64x2.splat(0);
+    let c1 = i64x2.splat(0);
+    let d0 = i64x2.splat(0);
+    let d1 = i64x2.splat(0);
+    while (pa <= last) {
       const av = v128.load(pa);
       const bv = v128.load(pb);
-      acc0 = i64x2.add(acc0, i64x2.extmul_low_i32x4_u(av, bv));
-      acc1 = i64x2.add(acc1, i64x2.extmul_high_i32x4_u(av, bv));
+      const bw = v128.load(pb - 4);
+      c0 = i64x2.add(c0, i64x2.extmul_low_i32x4_u(av, bv));
+      c1 = i64x2.add(c1, i64x2.extmul_high_i32x4_u(av, bv));
+      d0 = i64x2.add(d0, i64x2.extmul_low_i32x4_u(av, bw));
+      d1 = i64x2.add(d1, i64x2.extmul_high_i32x4_u(av, bw));
       pa += 16;
       pb += 16;
     }
-    // m_i * N_(k-i), i in [0, k-2] in whole groups of 4, the rest scalar, m_(k-1) from mprev.
-    let s: u64 = carry;
-    let j = 0;
-    let pm = M;
-    let pn = NREV + off;
-    for (; j + 3 <= k - 2; j += 4) {
-      const mv = v128.load(pm);
-      const nv = v128.load(pn);
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
-      pm += 16;
-      pn += 16;
+    let sK: u64 = carry;
+    let sK1: u64 = 0;
+    let e0 = i64x2.splat(0);
+    let e1 = i64x2.splat(0);
+    let f0 = i64x2.splat(0);
+    let f1 = i64x2.splat(0);
+    if (k < L) {
+      // Reduction over j in [0, k-2] in whole groups (never reloading fresh digits), rest scalar.
+      const groups = k >= 1 ? (k - 1) >> 2 : 0;
+      let pm = M;
+      let pn = NREV + (<usize>(L - 1 - k) << 2);
+      for (let g = 0; g < groups; g++) {
+        const mv = v128.load(pm);
+        const nv = v128.load(pn);
+        const nw = v128.load(pn - 4);
+        e0 = i64x2.add(e0, i64x2.extmul_low_i32x4_u(mv, nv));
+        e1 = i64x2.add(e1, i64x2.extmul_high_i32x4_u(mv, nv));
+        f0 = i64x2.add(f0, i64x2.extmul_low_i32x4_u(mv, nw));
+        f1 = i64x2.add(f1, i64x2.extmul_high_i32x4_u(mv, nw));
+        pm += 16;
+        pn += 16;
+      }
+      for (let j = groups << 2; j <= k - 2; j++) {
+        const mj = <u64>load<u32>(M + (<usize>j << 2));
+        sK += mj * <u64>load<u32>(NL + (<usize>(k - j) << 2));
+        sK1 += mj * <u64>load<u32>(NL + (<usize>(k + 1 - j) << 2));
+      }
+      if (k >= 1) {
+        sK += mprev * n1;
+        sK1 += mprev * n2;
+      }
+      const accK = i64x2.add(i64x2.add(c0, c1), i64x2.add(e0, e1));
+      sK += <u64>i64x2.extract_lane(accK, 0) + <u64>i64x2.extract_lane(accK, 1);
+      const mk: u64 = ((sK & MASK) * n0) & MASK;
+      store<u32>(M + (<usize>k << 2), <u32>mk);
+      sK += mk * nlow;
+      carry = sK >> 28;
+      // Column k + 1 (still in the first half: k + 1 <= L - 1 since L is even).
+      const accK1 = i64x2.add(i64x2.add(d0, d1), i64x2.add(f0, f1));
+      sK1 += carry + mk * n1 + <u64>i64x2.extract_lane(accK1, 0) + <u64>i64x2.extract_lane(accK1, 1);
+      const mk1: u64 = ((sK1 & MASK) * n0) & MASK;
+      store<u32>(M + (<usize>(k + 1) << 2), <u32>mk1);
+      sK1 += mk1 * nlow;
+      carry = sK1 >> 28;
+      mprev = mk1;
+    } else {
+      // Reduction over j in [lo, L-1] for column k and [lo+1, L-1] for k + 1 (NREV[-1] = 0).
+      let pm = M + (<usize>lo << 2);
+      let pn = NREV;
+      const mend = M + (<usize>(L - 1) << 2);
+      while (pm <= mend) {
+        const mv = v128.load(pm);
+        const nv = v128.load(pn);
+        const nw = v128.load(pn - 4);
+        e0 = i64x2.add(e0, i64x2.extmul_low_i32x4_u(mv, nv));
+        e1 = i64x2.add(e1, i64x2.extmul_high_i32x4_u(mv, nv));
+        f0 = i64x2.add(f0, i64x2.extmul_low_i32x4_u(mv, nw));
+        f1 = i64x2.add(f1, i64x2.extmul_high_i32x4_u(mv, nw));
+        pm += 16;
+        pn += 16;
+      }
+      const accK = i64x2.add(i64x2.add(c0, c1), i64x2.add(e0, e1));
+      sK += <u64>i64x2.extract_lane(accK, 0) + <u64>i64x2.extract_lane(accK, 1);
+      store<u32>(dst + (<usize>(k - L) << 2), <u32>(sK & MASK));
+      carry = sK >> 28;
+      if (has1) {
+        const accK1 = i64x2.add(i64x2.add(d0, d1), i64x2.add(f0, f1));
+        sK1 += carry + <u64>i64x2.extract_lane(accK1, 0) + <u64>i64x2.extract_lane(accK1, 1);
+        store<u32>(dst + (<usize>(k + 1 - L) << 2), <u32>(sK1 & MASK));
+        carry = sK1 >> 28;
+      }
     }
-    for (; j <= k - 2; j++) s += <u64>load<u32>(M + (<usize>j << 2)) * <u64>load<u32>(NL + (<usize>(k - j) << 2));
-    if (k >= 1) s += mprev * <u64>load<u32>(NL + 4);
-    const acc = i64x2.add(i64x2.add(acc0, acc1), i64x2.add(acc2, acc3));
-    s += <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
-    const mk: u64 = ((s & MASK) * n0) & MASK;
-    store<u32>(M + (<usize>k << 2), <u32>mk);
-    mprev = mk;
-    s += mk * nlow;
-    carry = s >> 28;
-  }
-  for (let k = L; k < 2 * L - 1; k++) {
-    const lo = k - L + 1;
-    let pa = a + (<usize>lo << 2);
-    let pm = M + (<usize>lo << 2);
-    let pb = BREV;
-    let pn = NREV;
-    const end = a + (<usize>L << 2);
-    let acc0 = i64x2.splat(0);
-    let acc1 = i64x2.splat(0);
-    let acc2 = i64x2.splat(0);
-    let acc3 = i64x2.splat(0);
-    while (pa < end) {
-      const av = v128.load(pa);
-      const bv = v128.load(pb);
-      const mv = v128.load(pm);
-      const nv = v128.load(pn);
-      acc0 = i64x2.add(acc0, i64x2.extmul_low_i32x4_u(av, bv));
-      acc1 = i64x2.add(acc1, i64x2.extmul_high_i32x4_u(av, bv));
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv, nv));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv, nv));
-      const av2 = v128.load(pa, 16);
-      const bv2 = v128.load(pb, 16);
-      const mv2 = v128.load(pm, 16);
-      const nv2 = v128.load(pn, 16);
-      acc0 = i64x2.add(acc0, i64x2.extmul_low_i32x4_u(av2, bv2));
-      acc1 = i64x2.add(acc1, i64x2.extmul_high_i32x4_u(av2, bv2));
-      acc2 = i64x2.add(acc2, i64x2.extmul_low_i32x4_u(mv2, nv2));
-      acc3 = i64x2.add(acc3, i64x2.extmul_high_i32x4_u(mv2, nv2));
-      pa += 32;
-      pb += 32;
-      pm += 32;
-      pn += 32;
-    }
-    const acc = i64x2.add(i64x2.add(acc0, acc1), i64x2.add(acc2, acc3));
-    const s: u64 = carry + <u64>i64x2.extract_lane(acc, 0) + <u64>i64x2.extract_lane(acc, 1);
-    store<u32>(dst + (<usize>(k - L) << 2), <u32>(s & MASK));
-    carry = s >> 28;
   }
   store<u32>(dst + (<usize>(L - 1) << 2), <u32>carry);
 }
