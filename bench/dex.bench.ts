@@ -21,12 +21,13 @@ import { benchEngine } from './dex-engine.js';
 import { benchVerify } from './dex-verify.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
+const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
 
 async function benchE2e(orders: number, concurrency: number): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: 20, idleTickMs: 100, queueCapacity: 100_000 });
+  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000 });
   await sequencer.start();
   const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0' });
   try {

@@ -27,11 +27,12 @@ import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './interface.js';
 import type { NodeKey } from './node-key.js';
 import { DexState, ownerKeyOf, type Outcome } from './state.js';
-import { BatchVerifier } from './verifier.js';
+import { BatchVerifier, signInline } from './verifier.js';
 import { marketView, tradeView } from './views.js';
 import { decodePayload, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction, type DexTx } from './wire.js';
 
 const WAIT_TIMEOUT_MS = 30_000;
+const SIGN_INLINE_MAX = Number(process.env.SVC_DEX_SIGN_INLINE_MAX ?? 64);
 
 /**
  * The sequencer refuses a second transaction with the same (public_key, nonce). Orders use
@@ -174,7 +175,12 @@ export class DexService {
     const needs = done.filter((d) => d.applied.root !== undefined);
     let sigs: Uint8Array[] = [];
     try {
-      if (needs.length > 0) sigs = await this.verifier.signMany(this.key.secretKey, needs.map((d) => receiptMessage(this.receiptData(d.applied), sha256)));
+      if (needs.length > 0) {
+        const messages = needs.map((d) => receiptMessage(this.receiptData(d.applied), sha256));
+        // Few receipts: sign here (node:crypto, tens of µs each) rather than queue behind the
+        // pool's VDF proofs; many: one pool task.
+        sigs = messages.length <= SIGN_INLINE_MAX ? messages.map((m) => signInline(this.key.secretKey, m)) : await this.verifier.signMany(this.key.secretKey, messages);
+      }
     } catch (err) {
       for (const d of done) d.waiter.reject(new ApiError(500, 'INTERNAL', `signing receipts failed: ${(err as Error).message}`));
       return;

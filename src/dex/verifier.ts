@@ -5,6 +5,7 @@
  * round trip. Signing of receipts goes the same way.
  */
 import type { Piscina } from 'piscina';
+import { signBatch } from '../../workers/ed25519.worker.js';
 import { workerFile } from '../pool/index.js';
 import type { VerifyItem } from '../../workers/ed25519.worker.js';
 
@@ -57,4 +58,9 @@ export class BatchVerifier {
   signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]> {
     return this.pool.run({ seed, messages }, { filename: this.filename, name: 'signBatch' }) as Promise<Uint8Array[]>;
   }
+}
+
+/** Sign one message on this thread with the same code the pool runs (key objects cached). */
+export function signInline(seed: Uint8Array, message: Uint8Array): Uint8Array {
+  return signBatch({ seed, messages: [message] })[0]!;
 }
