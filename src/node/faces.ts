@@ -1,11 +1,18 @@
 /**
- * The list of faces `svc node` runs. Adding one (the order book on --dex-addr, the
- * explorer RPC on --rpc-addr) is one entry here, for example:
+ * The list of faces `svc node` runs, started in this order and closed in reverse.
+ * Adding one (the order book on --dex-addr, the explorer RPC on --rpc-addr) is one
+ * entry; for the order book, with src/dex's startDex(DexDeps):
  *
- *   { name: 'dex', start: async (ctx) => {
- *       const dex = await startDex({ ...ctx, addr: ctx.config.dexAddr });
- *       return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
- *   } },
+ *   export const dexFace: FaceSpec = {
+ *     name: 'dex',
+ *     async start(ctx) {
+ *       const dex = await startDex({ db: ctx.db, pool: ctx.pool, sequencer: ctx.sequencer, logger: ctx.logger,
+ *                                    dbPath: ctx.config.dbPath, addr: formatAddress(ctx.config.dexAddr) });
+ *       return { name: 'dex', address: dex.address, stopAccepting() {}, close: () => dex.close() };
+ *     },
+ *   };
+ *
+ * and `dexFace` appended to defaultFaces(). The node prints `listening dex <addr>` for it.
  */
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
