@@ -14,6 +14,9 @@ export { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 export const DEFAULT_TICK_LIMIT = 10;
 export const MAX_TICK_LIMIT = 100;
 
+/** StreamTicks: most streams open at once; more answer RESOURCE_EXHAUSTED. */
+export const MAX_TICK_STREAMS = 1024;
+
 /** GetChainState: most entries in tx_to_tick_sample. */
 export const TX_SAMPLE_SIZE = 100;
 

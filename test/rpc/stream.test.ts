@@ -85,6 +85,21 @@ describe('gRPC StreamTicks', () => {
     expect(end.details).to.match(/start_tick/);
   });
 
+  it('refuses streams beyond the limit with RESOURCE_EXHAUSTED', async () => {
+    face = await grpcFace(fake, { maxStreams: 2 });
+    client = new SequencerClient(face.address);
+    fake.closeTick();
+    const a = collect(client.stream(1));
+    const b = collect(client.stream(1));
+    await a.count(1);
+    await b.count(1);
+    const c = collect(client.stream(1));
+    const end = await c.end();
+    expect(end.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
+    expect(end.details).to.match(/too many tick streams/);
+    expect(c.ticks).to.deep.equal([]);
+  });
+
   it('unsubscribes from the sequencer when the last stream is cancelled', async () => {
     face = await grpcFace(fake);
     client = new SequencerClient(face.address);

@@ -22,6 +22,7 @@ export interface GrpcFaceOptions {
   maxReceiveMessageBytes?: number; // default MAX_RECEIVE_MESSAGE_BYTES (8 MiB)
   feed?: Partial<TickFeedOptions>; // stream window (default 1024 ticks / 64 MiB)
   shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
+  maxStreams?: number; // open StreamTicks calls at most (default MAX_TICK_STREAMS = 1024)
 }
 
 export interface GrpcFace {
@@ -44,7 +45,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     'grpc.max_send_message_length': -1,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
-  const handlers = createHandlers(sequencer, feed, logger);
+  const handlers = createHandlers(sequencer, feed, logger, options.maxStreams);
   server.addService(serviceDefinition(), handlers.implementation);
   new ReflectionService(loadSequencerPackage()).addToServer(server);
   const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING' });

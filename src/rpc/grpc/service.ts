@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
 import type { SubmitResult, Transaction } from '../../sequencer/types.js';
 import { earliest } from '../convert.js';
-import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
+import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, MAX_TICK_STREAMS, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';
 import { sequencerServiceDefinition } from '../proto.js';
 import { serveTickStream } from './stream-ticks.js';
@@ -85,7 +85,7 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
-export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Logger): ServiceHandlers {
+export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Logger, maxStreams = MAX_TICK_STREAMS): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
 
   const internal = (err: unknown, what: string): Status => {
@@ -227,6 +227,9 @@ export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Log
       const n = checkTickNumber(req.start_tick, 'start_tick');
       if (!n.ok) return call.emit('error', invalid(n.error));
       start = n.value;
+    }
+    if (feed.size >= maxStreams) {
+      return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many tick streams open (at most ${maxStreams}); retry later` });
     }
     serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed).then(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),
