@@ -101,7 +101,9 @@ export function createApp(service: DexService, opts: { bodyLimit?: number; logge
 
   router.get('/markets/:market_id/orderbook', (ctx) => {
     const m = marketOf(ctx.params.market_id!);
-    ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now()));
+    const orders = ctx.query.orders;
+    if (orders !== undefined && orders !== 'true' && orders !== 'false') throw new ApiError(400, 'INVALID_FIELD', 'orders must be true or false');
+    ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now(), orders === 'true'));
   });
 
   router.get('/markets/:market_id/trades', (ctx) => {

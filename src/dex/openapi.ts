@@ -35,7 +35,11 @@ export const openApiDocument = {
     '/markets/{market_id}/orderbook': {
       get: {
         summary: 'aggregated book, best first, with the state root',
-        parameters: [marketIdParam, { name: 'depth', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } }],
+        parameters: [
+          marketIdParam,
+          { name: 'depth', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } },
+          { name: 'orders', in: 'query', description: 'true: also list every resting order with its slot (to recompute merkle_root)', schema: { type: 'boolean', default: false } },
+        ],
         responses: { '200': { description: 'ok', content: json(ok(ref('OrderBook'))) }, ...errors(400, 404) },
       },
     },
@@ -100,6 +104,22 @@ export const openApiDocument = {
           merkle_root: hex64,
           last_sequence: u64,
           tick_number: { type: 'integer' },
+          tree_size: { type: 'integer', description: 'slots covered by merkle_root (a power of two)' },
+          orders: { type: 'array', items: ref('SlotOrder') },
+        },
+      },
+      SlotOrder: {
+        type: 'object',
+        properties: {
+          slot: { type: 'integer' },
+          continuum_sequence: u64,
+          order_id: u64,
+          owner: base58Key,
+          side: { type: 'string', enum: ['Buy', 'Sell'] },
+          price: u64,
+          quantity: u64,
+          remaining: u64,
+          expiry: { type: 'string' },
         },
       },
       Trade: {

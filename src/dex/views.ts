@@ -36,7 +36,7 @@ export function tradeView(marketId: string, t: Trade): TradeView {
   };
 }
 
-export function bookView(m: Market, depth: number, nowMs: number): OrderBookView {
+export function bookView(m: Market, depth: number, nowMs: number, withOrders = false): OrderBookView {
   const lv = (side: 0 | 1) =>
     m.book.depth(side, depth, nowMs).map((l) => ({ price: l.price.toString(), quantity: l.quantity.toString(), orders: l.orders }));
   return {
@@ -46,5 +46,21 @@ export function bookView(m: Market, depth: number, nowMs: number): OrderBookView
     merkle_root: toHex(m.book.root()),
     last_sequence: m.book.lastSeq.toString(),
     tick_number: m.book.lastTick,
+    tree_size: m.book.tree.size,
+    ...(withOrders
+      ? {
+          orders: m.book.restingOrders().map((o) => ({
+            slot: o.slot,
+            continuum_sequence: o.seq.toString(),
+            order_id: o.orderId.toString(),
+            owner: toBase58(o.owner),
+            side: o.side === BUY ? ('Buy' as const) : ('Sell' as const),
+            price: o.price.toString(),
+            quantity: o.quantity.toString(),
+            remaining: o.remaining.toString(),
+            expiry: o.expiry.toString(),
+          })),
+        }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@
  * (Node 20, browsers). Every call returns the `data` of the success envelope or throws a
  * DexApiError carrying the HTTP status, the `code` and the server's `error` message.
  */
+import type { SlotOrderView } from './state-root.js';
 import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './wire-json.js';
 
 export class DexApiError extends Error {
@@ -38,6 +39,8 @@ export interface OrderBookView {
   merkle_root: string;
   last_sequence: string;
   tick_number: number;
+  tree_size: number; // slots covered by merkle_root
+  orders?: SlotOrderView[]; // with ?orders=true: every resting order with its slot
 }
 
 export interface TradeView {
@@ -113,8 +116,12 @@ export class DexClient {
   createMarket(body: CreateMarketBody): Promise<MarketView> {
     return this.call('POST', '/markets', body);
   }
-  orderBook(marketId: string, depth?: number): Promise<OrderBookView> {
-    return this.call('GET', `/markets/${encodeURIComponent(marketId)}/orderbook${depth ? `?depth=${depth}` : ''}`);
+  orderBook(marketId: string, depth?: number, withOrders = false): Promise<OrderBookView> {
+    const q = new URLSearchParams();
+    if (depth) q.set('depth', String(depth));
+    if (withOrders) q.set('orders', 'true');
+    const qs = q.toString();
+    return this.call('GET', `/markets/${encodeURIComponent(marketId)}/orderbook${qs ? `?${qs}` : ''}`);
   }
   trades(marketId: string, limit?: number): Promise<TradeView[]> {
     return this.call('GET', `/markets/${encodeURIComponent(marketId)}/trades${limit ? `?limit=${limit}` : ''}`);

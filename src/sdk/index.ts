@@ -10,3 +10,4 @@ export * from './keys.js';
 export * from './wire-json.js';
 export * from './client.js';
 export { marketIdOf } from './market-id.js';
+export * from './state-root.js';

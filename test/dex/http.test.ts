@@ -7,6 +7,7 @@ import {
   DexClient,
   DexApiError,
   fromBase58Key,
+  stateRootOf,
   toBase58,
   verifyReceipt,
   type OrderIntent,
@@ -77,6 +78,21 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     expect(c.cancelled_quantity).to.equal('6');
     expect(verifyReceipt(c.receipt, pub)).to.equal(true);
     expect((await client.orderBook(marketId)).asks).to.deep.equal([]);
+  });
+
+  it('lists the book with slots so a client recomputes merkle_root (and the receipt root) with the SDK', async () => {
+    const r1 = await client.placeOrder(buildOrderBody(intent(alice.publicKey, 50n, 'Sell', 120n, 4n), alice.secretKey));
+    const r2 = await client.placeOrder(buildOrderBody(intent(bob.publicKey, 51n, 'Buy', 80n, 2n, BigInt(Math.floor(Date.now() / 1000) + 3600)), bob.secretKey));
+    const book = await client.orderBook(marketId, 10, true);
+    expect(book.orders!.length).to.be.greaterThan(1);
+    expect(stateRootOf(book.orders!, book.tree_size)).to.equal(book.merkle_root);
+    expect(book.merkle_root).to.equal(r2.receipt.merkle_root);
+    expect(r1.receipt.merkle_root).to.not.equal(r2.receipt.merkle_root);
+    // Tampering with any listed field changes the recomputed root.
+    const forged = book.orders!.map((o, i) => (i === 0 ? { ...o, remaining: String(BigInt(o.remaining) + 1n) } : o));
+    expect(stateRootOf(forged, book.tree_size)).to.not.equal(book.merkle_root);
+    const bad = await get(`${t.url}/markets/${marketId}/orderbook?orders=maybe`);
+    expect(bad.status).to.equal(400);
   });
 
   describe('bad input', () => {
