@@ -18,7 +18,6 @@ import { ClockThread } from '../clock/clock-thread.js';
 import { nowMicros } from '../clock/clock-loop.js';
 import { CLOCK_DONE, readTickSlot, writeTxSlot, type ClockTick } from '../clock/protocol.js';
 import { DiskTickStore, type Head } from '../store/disk-store.js';
-import { encodeArchiveRecord } from '../store/archive.js';
 import { MemoryTickStore } from '../store/memory-store.js';
 import { WriteAheadLog, type WalEntry } from '../store/wal.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
@@ -28,7 +27,8 @@ import { poolProver, type Prover } from './prover.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
-import { isShortHash, shortHash, transactionBytesWithId } from './tx-hash.js';
+import { SlabAllocator } from './slab.js';
+import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytes } from './tx-hash.js';
 import type {
   OrderedTransaction,
   SequencerStatus,
@@ -38,7 +38,7 @@ import type {
   Transaction,
   TransactionLocation,
 } from './types.js';
-import { copyTransaction, validateTransaction } from './validate.js';
+import { validateTransaction } from './validate.js';
 
 export const DEFAULT_REPLAY_WINDOW = 100_000;
 /** Most transactions one tick carries (bounds a tick record; the rest wait one tick). */
@@ -101,6 +101,7 @@ export class TickSequencer implements Sequencer {
   private stopping: Promise<void> | undefined;
   private failure: Error | undefined;
   private readonly prover: Prover;
+  private readonly slab = new SlabAllocator();
 
   constructor(private readonly options: SequencerOptions) {
     checkOption('retainTicks', options.retainTicks, 1);
@@ -235,8 +236,20 @@ export class TickSequencer implements Sequencer {
   private accept(input: unknown): ReplayRecord {
     if (this.state !== 'running') throw this.unavailable();
     const txIdBytes = validateTransaction(input);
-    const tx = copyTransaction(input as Transaction);
-    const fullHash = sha256(transactionBytesWithId(tx, txIdBytes));
+    const given = input as Transaction;
+    // One buffer per transaction: its Borsh bytes, which the fields then view (a private
+    // copy, so a caller reusing its buffers cannot change what was hashed).
+    const bytes = this.slab.alloc(transactionBytesLength(given, txIdBytes.length));
+    const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytes(bytes, given, txIdBytes);
+    const tx: Transaction = {
+      txId: given.txId,
+      payload: bytes.subarray(payloadAt, payloadAt + given.payload.length),
+      signature: bytes.subarray(signatureAt, signatureAt + given.signature.length),
+      publicKey: bytes.subarray(publicKeyAt, publicKeyAt + given.publicKey.length),
+      nonce: given.nonce,
+      timestamp: given.timestamp,
+    };
+    const fullHash = sha256(bytes);
     const hk = hashKey(fullHash);
     const pk = pkNonceKey(tx.publicKey, tx.nonce);
     const verdict = this.replay.check(hk, tx.txId, pk);
@@ -406,8 +419,7 @@ export class TickSequencer implements Sequencer {
     }
     const last = ticks[ticks.length - 1]!;
     const head: Head = { tick: last.tickNumber, lastSequence };
-    const records = ticks.map(encodeArchiveRecord);
-    await this.disk.writeTicks(ticks, records, head, this.wal.takeDeletable(lastSequence));
+    await this.disk.writeTicks(ticks, undefined, head, this.wal.takeDeletable(lastSequence));
 
     // Durable: publish.
     for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, txIds: txIds[i]! });

@@ -37,26 +37,54 @@ export function transactionBytes(tx: Transaction): Uint8Array {
   return transactionBytesWithId(tx, id);
 }
 
-/** Same, with the tx_id already UTF-8 encoded (the validator has it at hand). */
-export function transactionBytesWithId(tx: Transaction, id: Uint8Array): Uint8Array {
-  const size = 4 + id.length + 4 + tx.payload.length + 4 + tx.signature.length + 4 + tx.publicKey.length + 16;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
+/** Length of the Borsh bytes of `tx` whose tx_id encodes to `idLength` bytes. */
+export function transactionBytesLength(tx: Transaction, idLength: number): number {
+  return 4 + idLength + 4 + tx.payload.length + 4 + tx.signature.length + 4 + tx.publicKey.length + 16;
+}
+
+function u32le(out: Uint8Array, o: number, n: number): void {
+  out[o] = n & 0xff;
+  out[o + 1] = (n >>> 8) & 0xff;
+  out[o + 2] = (n >>> 16) & 0xff;
+  out[o + 3] = (n >>> 24) & 0xff;
+}
+
+function u64le(out: Uint8Array, o: number, v: bigint): void {
+  u32le(out, o, Number(v & 0xffff_ffffn));
+  u32le(out, o + 4, Number(v >> 32n));
+}
+
+/**
+ * Write the Borsh bytes of `tx` into `out` (exactly transactionBytesLength() bytes).
+ * Returns the offsets of payload, signature and public_key inside `out`, so a caller
+ * can keep one buffer per transaction and view its fields in it.
+ */
+export function writeTransactionBytes(out: Uint8Array, tx: Transaction, id: Uint8Array): [number, number, number] {
   let o = 0;
-  view.setUint32(o, id.length, true);
+  u32le(out, o, id.length);
   out.set(id, o + 4);
   o += 4 + id.length;
-  view.setUint32(o, tx.payload.length, true);
-  out.set(tx.payload, o + 4);
-  o += 4 + tx.payload.length;
-  view.setUint32(o, tx.signature.length, true);
-  out.set(tx.signature, o + 4);
-  o += 4 + tx.signature.length;
-  view.setUint32(o, tx.publicKey.length, true);
-  out.set(tx.publicKey, o + 4);
-  o += 4 + tx.publicKey.length;
-  view.setBigUint64(o, tx.nonce, true);
-  view.setBigUint64(o + 8, tx.timestamp, true);
+  u32le(out, o, tx.payload.length);
+  const payloadAt = o + 4;
+  out.set(tx.payload, payloadAt);
+  o = payloadAt + tx.payload.length;
+  u32le(out, o, tx.signature.length);
+  const signatureAt = o + 4;
+  out.set(tx.signature, signatureAt);
+  o = signatureAt + tx.signature.length;
+  u32le(out, o, tx.publicKey.length);
+  const publicKeyAt = o + 4;
+  out.set(tx.publicKey, publicKeyAt);
+  o = publicKeyAt + tx.publicKey.length;
+  u64le(out, o, tx.nonce);
+  u64le(out, o + 8, tx.timestamp);
+  return [payloadAt, signatureAt, publicKeyAt];
+}
+
+/** Same as transactionBytes, with the tx_id already UTF-8 encoded. */
+export function transactionBytesWithId(tx: Transaction, id: Uint8Array): Uint8Array {
+  const out = new Uint8Array(transactionBytesLength(tx, id.length));
+  writeTransactionBytes(out, tx, id);
   return out;
 }
 

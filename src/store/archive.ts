@@ -16,73 +16,61 @@
  */
 import type { OrderedTransaction, Tick } from '../sequencer/types.js';
 
-const DEC: string[] = Array.from({ length: 256 }, (_, i) => String(i));
+import { JsonWriter } from './json-writer.js';
+
+const writer = new JsonWriter();
+const textDecoder = new TextDecoder();
 
 /** JSON array of the byte values: [1,2,255]. */
 export function bytesToJsonArray(b: Uint8Array): string {
-  const n = b.length;
-  if (n === 0) return '[]';
-  let s = '[' + DEC[b[0]!]!;
-  for (let i = 1; i < n; i++) s += ',' + DEC[b[i]!]!;
-  return s + ']';
+  const w = new JsonWriter(2 + b.length * 4);
+  w.byteArray(b);
+  return textDecoder.decode(w.take());
 }
 
-const hex0x = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-
-function encodeTransaction(t: OrderedTransaction): string {
+function writeTransaction(w: JsonWriter, t: OrderedTransaction): void {
   const tx = t.transaction;
-  return (
-    '{"tx_id":' +
-    JSON.stringify(tx.txId) +
-    ',"tx_hash":' +
-    bytesToJsonArray(t.txHash) +
-    ',"sequence_number":' +
-    t.sequenceNumber +
-    ',"payload":' +
-    bytesToJsonArray(tx.payload) +
-    ',"signature":' +
-    bytesToJsonArray(tx.signature) +
-    ',"public_key":' +
-    bytesToJsonArray(tx.publicKey) +
-    ',"nonce":' +
-    tx.nonce.toString() +
-    ',"timestamp":' +
-    tx.timestamp.toString() +
-    ',"ingestion_timestamp":' +
-    t.ingestionTimestamp +
-    '}'
-  );
+  w.ascii('{"tx_id":');
+  w.string(tx.txId);
+  w.ascii(',"tx_hash":');
+  w.byteArray(t.txHash);
+  w.ascii(',"sequence_number":' + t.sequenceNumber + ',"payload":');
+  w.byteArray(tx.payload);
+  w.ascii(',"signature":');
+  w.byteArray(tx.signature);
+  w.ascii(',"public_key":');
+  w.byteArray(tx.publicKey);
+  w.ascii(',"nonce":' + tx.nonce.toString() + ',"timestamp":' + tx.timestamp.toString());
+  w.ascii(',"ingestion_timestamp":' + t.ingestionTimestamp + '}');
 }
 
-/** The archived JSON record of a tick. */
-export function encodeArchiveRecord(tick: Tick): string {
+/** The archived JSON record of a tick, as UTF-8 bytes (what the `ticks` keyspace holds). */
+export function encodeArchiveRecordBytes(tick: Tick): Uint8Array {
+  const w = writer;
   const p = tick.vdfProof;
-  let txs = '';
+  w.reset();
+  w.ascii('{"tick_number":' + tick.tickNumber + ',"vdf_proof":{"input":"0x');
+  w.hex(p.input);
+  w.ascii('","output":"0x');
+  w.hex(p.output);
+  w.ascii('","proof":"0x');
+  w.hex(p.proof);
+  w.ascii('","iterations":' + p.iterations + '},"transactions":[');
   for (let i = 0; i < tick.transactions.length; i++) {
-    if (i > 0) txs += ',';
-    txs += encodeTransaction(tick.transactions[i]!);
+    if (i > 0) w.ascii(',');
+    writeTransaction(w, tick.transactions[i]!);
   }
-  return (
-    '{"tick_number":' +
-    tick.tickNumber +
-    ',"vdf_proof":{"input":"' +
-    hex0x(p.input) +
-    '","output":"' +
-    hex0x(p.output) +
-    '","proof":"' +
-    hex0x(p.proof) +
-    '","iterations":' +
-    p.iterations +
-    '},"transactions":[' +
-    txs +
-    '],"batch_hash":' +
-    bytesToJsonArray(tick.batchHash) +
-    ',"timestamp":' +
-    tick.timestamp +
-    ',"previous_vdf_output":' +
-    bytesToJsonArray(tick.previousOutput) +
-    '}'
-  );
+  w.ascii('],"batch_hash":');
+  w.byteArray(tick.batchHash);
+  w.ascii(',"timestamp":' + tick.timestamp + ',"previous_vdf_output":');
+  w.byteArray(tick.previousOutput);
+  w.ascii('}');
+  return w.take();
+}
+
+/** The archived JSON record of a tick, as text. */
+export function encodeArchiveRecord(tick: Tick): string {
+  return textDecoder.decode(encodeArchiveRecordBytes(tick));
 }
 
 export class CorruptRecordError extends Error {
@@ -129,8 +117,9 @@ function u64Field(v: unknown, what: string): bigint {
 // An unescaped `"nonce":` cannot occur inside a JSON string, so only the fields match.
 const U64_FIELDS = /"(nonce|timestamp)":([0-9]+)/g;
 
-/** Parse an archived record back into a Tick (throws CorruptRecordError). */
-export function decodeArchiveRecord(text: string): Tick {
+/** Parse an archived record (text or its UTF-8 bytes) back into a Tick (throws CorruptRecordError). */
+export function decodeArchiveRecord(record: string | Uint8Array): Tick {
+  const text = typeof record === 'string' ? record : textDecoder.decode(record);
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(U64_FIELDS, '"$1":"$2"'));

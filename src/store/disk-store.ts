@@ -15,7 +15,7 @@
 import type { Database } from '../db/index.js';
 import { shortHash } from '../sequencer/tx-hash.js';
 import type { Tick } from '../sequencer/types.js';
-import { decodeArchiveRecord, encodeArchiveRecord } from './archive.js';
+import { decodeArchiveRecord, encodeArchiveRecord, encodeArchiveRecordBytes } from './archive.js';
 
 type TextSublevel = ReturnType<typeof textSublevel>;
 /** A sublevel with utf8 keys and binary values. */
@@ -27,6 +27,20 @@ function textSublevel(db: Database, name: string) {
 
 export function binarySublevel(db: Database, name: string) {
   return db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
+}
+
+type BatchOp =
+  | { type: 'put'; sublevel: TextSublevel; key: string; value: string }
+  | { type: 'put'; sublevel: Sublevel; key: string; value: Uint8Array }
+  | { type: 'del'; sublevel: Sublevel; key: string };
+
+/**
+ * `db.batch(ops)` with operations aimed at sublevels (abstract-level's `sublevel`
+ * property). Its typings cannot express a mix of sublevels with different value
+ * encodings in one array, hence the one cast at this boundary.
+ */
+function batchWrite(db: Database, ops: BatchOp[]): Promise<void> {
+  return (db.batch as unknown as (this: Database, operations: BatchOp[]) => Promise<void>).call(db, ops);
 }
 
 /** 16-digit zero-padded decimal: sorts like the number, covers every safe integer. */
@@ -45,12 +59,12 @@ export interface Head {
 }
 
 export class DiskTickStore {
-  readonly ticks: TextSublevel;
+  readonly ticks: Sublevel;
   readonly txindex: TextSublevel;
   readonly meta: TextSublevel;
 
   constructor(private readonly db: Database) {
-    this.ticks = textSublevel(db, 'ticks');
+    this.ticks = binarySublevel(db, 'ticks');
     this.txindex = textSublevel(db, 'txindex');
     this.meta = textSublevel(db, 'seqmeta');
   }
@@ -78,26 +92,39 @@ export class DiskTickStore {
 
   /**
    * Store consecutive ticks atomically with their index entries and the new head.
-   * `records` are the ticks' archived JSON (encodeArchiveRecord), computed by the caller
-   * so it can reuse them.
+   * `records` are the ticks' archived JSON as UTF-8 (encodeArchiveRecordBytes); computed
+   * here unless the caller has them.
    */
-  async writeTicks(ticks: Tick[], records: string[], head: Head, extra: ExtraOp[] = []): Promise<void> {
-    const batch = this.db.batch();
+  async writeTicks(ticks: Tick[], records: Uint8Array[] | undefined, head: Head, extra: ExtraOp[] = []): Promise<void> {
+    // The array form of batch is ~3x cheaper per operation than a chained batch with
+    // per-put sublevel options (measured: 2.9 vs 10.4 us), and this is one op per tx.
+    const ops: BatchOp[] = [];
     for (let i = 0; i < ticks.length; i++) {
       const t = ticks[i]!;
-      batch.put(pad16(t.tickNumber), records[i]!, { sublevel: this.ticks });
+      const record = records ? records[i]! : encodeArchiveRecordBytes(t);
+      ops.push({ type: 'put', sublevel: this.ticks, key: pad16(t.tickNumber), value: record });
       const tickText = String(t.tickNumber);
       for (const o of t.transactions) {
-        batch.put(shortHash(o.txHash) + ':' + pad16(o.sequenceNumber), tickText, { sublevel: this.txindex });
+        ops.push({
+          type: 'put',
+          sublevel: this.txindex,
+          key: shortHash(o.txHash) + ':' + pad16(o.sequenceNumber),
+          value: tickText,
+        });
       }
     }
-    batch.put('head', JSON.stringify({ tick: head.tick, last_sequence: head.lastSequence }), { sublevel: this.meta });
-    for (const op of extra) batch.del(op.key, { sublevel: op.sublevel });
-    await batch.write();
+    ops.push({
+      type: 'put',
+      sublevel: this.meta,
+      key: 'head',
+      value: JSON.stringify({ tick: head.tick, last_sequence: head.lastSequence }),
+    });
+    for (const op of extra) ops.push(op);
+    await batchWrite(this.db, ops);
   }
 
-  /** The archived JSON text of a tick, or undefined. */
-  async readRecord(tickNumber: number): Promise<string | undefined> {
+  /** The archived JSON record of a tick (UTF-8 bytes), or undefined. */
+  async readRecord(tickNumber: number): Promise<Uint8Array | undefined> {
     return this.ticks.get(pad16(tickNumber));
   }
 

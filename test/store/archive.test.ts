@@ -4,7 +4,12 @@
  * above 2^53 and hostile tx_id text, and rejection of corrupt records.
  */
 import { expect } from 'chai';
-import { CorruptRecordError, decodeArchiveRecord, encodeArchiveRecord } from '../../src/store/archive.js';
+import {
+  CorruptRecordError,
+  decodeArchiveRecord,
+  encodeArchiveRecord,
+  encodeArchiveRecordBytes,
+} from '../../src/store/archive.js';
 import { makeTick, makeTx } from './fixtures.js';
 import { transactionHash } from '../../src/sequencer/tx-hash.js';
 
@@ -47,6 +52,8 @@ describe('store/archive', () => {
       const text = encodeArchiveRecord(tick);
       const back = decodeArchiveRecord(text);
       expect(back).to.deep.equal(tick);
+      expect(decodeArchiveRecord(encodeArchiveRecordBytes(tick))).to.deep.equal(tick);
+      expect(JSON.parse(text)).to.be.an('object'); // plain JSON for any reader
       expect(encodeArchiveRecord(back)).to.equal(text);
     }
     const big = makeTick(4, 1, 1);
