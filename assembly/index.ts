@@ -413,3 +413,15 @@ export function one(dst: usize): void {
 }
 
 export { ptrMR, mrRound, mrSetup } from './mr128';
+export { ptrH2GTag, setH2GTagLength } from './sha256';
+import { expandTickSeed } from './sha256';
+
+/**
+ * dst = x_n for tick n (hash-to-group, docs/vdf.md), from IO[0..256) = previous output and
+ * IO[256..288) = batch hash (both validated by the host). Result in Montgomery form, < 4N.
+ */
+export function hashToGroup(dst: usize, tickHi: u32, tickLo: u32): void {
+  expandTickSeed(IO, tickHi, tickLo, IO + 512);
+  memory.copy(IO, IO + 512, 320);
+  load320(dst);
+}

@@ -6,7 +6,7 @@
  * proofs) are written in TypeScript on top of these: a call costs ~20 ns against ~2 us
  * of arithmetic. No Node built-ins: the browser verifier uses this file as is.
  */
-import { ELEMENT_BYTES, HALF_N, N } from './constants.js';
+import { DOMAIN_HASH_TO_GROUP, ELEMENT_BYTES, HALF_N, N } from './constants.js';
 import { VdfError } from './errors.js';
 import { MR_BASES, millerRabin, passesTrialDivision } from './primes.js';
 
@@ -32,6 +32,9 @@ interface VdfExports {
   ptrMR(): number;
   mrRound(base: number): number;
   mrSetup(): void;
+  ptrH2GTag(): number;
+  setH2GTagLength(n: number): void;
+  hashToGroup(dst: number, tickHi: number, tickLo: number): void;
 }
 
 const LIMB_BITS = 28n;
@@ -88,6 +91,9 @@ export class WasmArith {
     mem.set(limbs(HALF_N), this.ex.ptrHalf() >>> 2);
     mem.set(limbs(((1n << 2048n) * R * R) % N), this.ex.ptrC2048() >>> 2);
     this.ex.setN0Inv(negInverse28());
+    const tag = new TextEncoder().encode(DOMAIN_HASH_TO_GROUP);
+    new Uint8Array(this.ex.memory.buffer, this.ex.ptrH2GTag(), tag.length).set(tag);
+    this.ex.setH2GTagLength(tag.length);
   }
 
   /** Make sure slots 0..count-1 exist (grows linear memory; new memory is zero). */
@@ -132,6 +138,17 @@ export class WasmArith {
     if (bytes.length !== 320) throw new VdfError('BAD_LENGTH', 'wide value must be 320 bytes');
     new Uint8Array(this.ex.memory.buffer, this.io, 320).set(bytes);
     this.ex.load320(this.addr(dst));
+  }
+
+  /**
+   * Hash-to-group into slot dst (arguments already validated): SHA-256 and the 2560-bit
+   * reduction both in WASM.
+   */
+  hashToGroup(dst: number, tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): void {
+    const io = new Uint8Array(this.ex.memory.buffer, this.io, 288);
+    io.set(previousOutput, 0);
+    io.set(batchHash, 256);
+    this.ex.hashToGroup(this.addr(dst), Math.floor(tickNumber / 2 ** 32), tickNumber >>> 0);
   }
 
   /** Canonical signed residue of slot src as 256 big-endian bytes (a fresh copy). */

@@ -8,7 +8,7 @@ import { bigIntToBytes, bytesEqual } from './bytes.js';
 import { ELEMENT_BYTES, MAX_ITERATIONS, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { VdfError, isVdfError } from './errors.js';
 import { multiExp } from './exp.js';
-import { expand, hashToGroupSeed, hashToPrime } from './hashing.js';
+import { hashToPrime } from './hashing.js';
 import type { BatchTickError, BatchVerdict, VdfEngine, VdfEvaluator, VdfTickInput } from './interface.js';
 import { bisect } from './bisect.js';
 import { modPow } from './primes.js';
@@ -24,7 +24,7 @@ import {
 } from './proof.js';
 import { randomExponents } from './random.js';
 import { SlotAllocator } from './slots.js';
-import { checkElement, checkIterations, checkTickShape } from './validate.js';
+import { checkBatchHash, checkElement, checkIterations, checkTickNumber, checkTickShape } from './validate.js';
 import { WasmArith } from './wasm-arith.js';
 
 /** The identity element's canonical bytes: the trivial proof. */
@@ -141,7 +141,10 @@ export class WasmVdfEngine implements VdfEngine {
   }
 
   hashToGroup(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array {
-    this.arith.load320(this.tmp, expand(hashToGroupSeed(tickNumber, previousOutput, batchHash)));
+    checkTickNumber(tickNumber);
+    checkElement(previousOutput, 'previous output');
+    checkBatchHash(batchHash);
+    this.arith.hashToGroup(this.tmp, tickNumber, previousOutput, batchHash);
     const x = this.arith.store(this.tmp);
     // x < 2 (probability ~2^-2040) is replaced by 2, as in the reference.
     let high = 0;
