@@ -1,0 +1,187 @@
+/**
+ * `npm run bench:tick`: tick time of the real sequencer (real clock worker with the WASM
+ * VDF engine, real LevelDB in a temp dir, one pool thread) under steady in-process load.
+ *
+ * Load: open loop, a submitBatch every 2 ms sized for the target rate (no waiting for
+ * acknowledgements), for BENCH_SECONDS (default 5) after a 1 s warm-up, at each rate
+ * of BENCH_RATES (default 10000,50000 tx/s). Tick time = a tick's duration, the
+ * interval between its timestamp and the previous tick's, during the measured window:
+ * for busy ticks (those carrying transactions, the design's "under load" ticks) and for
+ * all ticks (linger and heartbeat ticks included). The clock's own compute per busy tick
+ * is reported beside it from a direct loop without threads (hashToGroup + Merkle root +
+ * vdfIterations squarings + trivial proof). The last line is one JSON object.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClockLoop } from '../src/clock/clock-loop.js';
+import { ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, writeTxSlot } from '../src/clock/protocol.js';
+import { RingQueue } from '../src/clock/ring.js';
+import { openDatabase } from '../src/db/index.js';
+import { createPool } from '../src/pool/index.js';
+import { SubmitError } from '../src/sequencer/interface.js';
+import { TickSequencer } from '../src/sequencer/sequencer.js';
+import type { Transaction } from '../src/sequencer/types.js';
+import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, loadVdfEngine } from '../src/vdf/index.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RATES = (process.env.BENCH_RATES ?? '10000,50000').split(',').map(Number);
+const PERIOD_MS = 2;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const r1 = (x: number): number => Math.round(x * 10) / 10;
+
+/** The clock's compute per busy tick, in-process, no threads: the floor of tick time. */
+function clockCost(): { p50: number; p99: number } {
+  const engine = loadVdfEngine();
+  const txRing = RingQueue.create(1024, TX_SLOT_BYTES);
+  const tickRing = RingQueue.create(16, TICK_SLOT_BYTES);
+  const loop = new ClockLoop(engine, txRing, tickRing, new ClockControl(), {
+    startTick: 1,
+    previousOutput: GENESIS_OUTPUT,
+    vdfIterations: DEFAULT_BUSY_ITERATIONS,
+    idleTickMs: 1000,
+    lastTimestamp: 0,
+    maxTxPerTick: 8192,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    lingerMs: 0,
+  });
+  const hash = new Uint8Array(32).fill(1);
+  const times: number[] = [];
+  for (let i = 0; i < 3000; i++) {
+    for (let k = 0; k < 5; k++) writeTxSlot(txRing, k, i * 5 + k + 1, hash);
+    txRing.publish(5);
+    const t0 = performance.now();
+    loop.step();
+    times.push((performance.now() - t0) * 1000);
+    tickRing.release(1);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: r1(percentile(times, 50)), p99: r1(percentile(times, 99)) };
+}
+
+interface RateResult {
+  rate: number;
+  accepted_tx_s: number;
+  ticks: number;
+  busy_tick_time_us_p50: number;
+  busy_tick_time_us_p99: number;
+  all_tick_time_us_p50: number;
+  all_tick_time_us_p99: number;
+  tx_per_tick_mean: number;
+  trivial_ticks_pct: number;
+  refused: number;
+}
+
+async function runRate(rate: number): Promise<RateResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-tick-'));
+  const db = await openDatabase(dir);
+  const pool = createPool({ threads: 1 });
+  const seq = new TickSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: DEFAULT_BUSY_ITERATIONS,
+    idleTickMs: 1000,
+    queueCapacity: 1_000_000,
+  });
+  await seq.start();
+  const ticks: Array<{ ts: number; it: number; n: number }> = [];
+  seq.onTick((t) => ticks.push({ ts: t.timestamp, it: t.vdfProof.iterations, n: t.transactions.length }));
+  const perBatch = Math.max(1, Math.round((rate * PERIOD_MS) / 1000));
+  let n = 0;
+  let refused = 0;
+  let accepted = 0;
+  const make = (): Transaction => {
+    n++;
+    return {
+      txId: `bench-${n}`,
+      payload: new Uint8Array(100).fill(n & 0xff),
+      signature: new Uint8Array(64),
+      publicKey: new Uint8Array(0),
+      nonce: BigInt(n),
+      timestamp: BigInt(n),
+    };
+  };
+  const inflight = new Set<Promise<void>>();
+  const started = performance.now();
+  const warmEnd = started + 1000;
+  const end = warmEnd + SECONDS * 1000;
+  let measureFrom = 0;
+  let measureTo = 0;
+  let next = started;
+  while (performance.now() < end) {
+    const now = performance.now();
+    if (now >= next) {
+      const batch = Array.from({ length: perBatch }, make);
+      const p = seq.submitBatch(batch).then((rs) => {
+        for (const r of rs) {
+          if (r instanceof SubmitError) refused++;
+          else if (performance.now() >= warmEnd) accepted++;
+        }
+      });
+      inflight.add(p);
+      void p.then(() => inflight.delete(p));
+      next += PERIOD_MS;
+      if (!measureFrom && now >= warmEnd) measureFrom = Date.now() * 1000;
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  measureTo = Date.now() * 1000;
+  await Promise.all(inflight);
+  await seq.stop();
+  await db.close();
+  await pool.destroy();
+  rmSync(dir, { recursive: true, force: true });
+
+  const window = ticks.filter((t) => t.ts >= measureFrom && t.ts <= measureTo);
+  const deltas: number[] = [];
+  const busy: number[] = [];
+  for (let i = 1; i < window.length; i++) {
+    const d = window[i]!.ts - window[i - 1]!.ts;
+    deltas.push(d);
+    if (window[i]!.n > 0) busy.push(d);
+  }
+  deltas.sort((a, b) => a - b);
+  busy.sort((a, b) => a - b);
+  const txs = window.reduce((s, t) => s + t.n, 0);
+  return {
+    rate,
+    accepted_tx_s: Math.round(accepted / SECONDS),
+    ticks: window.length,
+    busy_tick_time_us_p50: percentile(busy, 50),
+    busy_tick_time_us_p99: percentile(busy, 99),
+    all_tick_time_us_p50: percentile(deltas, 50),
+    all_tick_time_us_p99: percentile(deltas, 99),
+    tx_per_tick_mean: r1(txs / Math.max(1, window.length)),
+    trivial_ticks_pct: r1((100 * window.filter((t) => t.it <= TRIVIAL_PROOF_MAX_T).length) / Math.max(1, window.length)),
+    refused,
+  };
+}
+
+const clock = clockCost();
+console.log(`clock compute per busy tick (5 tx, ${DEFAULT_BUSY_ITERATIONS} squarings): p50 ${clock.p50} us, p99 ${clock.p99} us`);
+const results: RateResult[] = [];
+for (const rate of RATES) {
+  const r = await runRate(rate);
+  results.push(r);
+  console.log(
+    `load ${rate} tx/s: accepted ${r.accepted_tx_s} tx/s, ${r.ticks} ticks, busy tick time p50 ${r.busy_tick_time_us_p50} us ` +
+      `p99 ${r.busy_tick_time_us_p99} us, all ticks p50 ${r.all_tick_time_us_p50} us p99 ${r.all_tick_time_us_p99} us, ` +
+      `${r.tx_per_tick_mean} tx/tick, ${r.trivial_ticks_pct}% trivially proven, ${r.refused} refused`,
+  );
+}
+console.log(
+  JSON.stringify({
+    bench: 'tick',
+    vdf_iterations: DEFAULT_BUSY_ITERATIONS,
+    seconds: SECONDS,
+    clock_compute_us_p50: clock.p50,
+    clock_compute_us_p99: clock.p99,
+    rates: results,
+    target_tick_time_us_p50: 100,
+  }),
+);
