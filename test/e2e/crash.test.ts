@@ -200,9 +200,18 @@ describe('end to end: crash and restart through the real binary', function () {
     }
   });
 
-  it('SIGTERM: exits 0 after ticking out acknowledged work; restart continues the chain', async () => {
+  it('SIGTERM: exits 0 after ticking out acknowledged work, streams get every tick and end OK; restart continues the chain', async () => {
     node = await spawnNode(dir, ['--idle-tick-ms', '50']);
     const client = new SequencerClient(node.addresses.grpc!);
+    const streamed = new Map<string, string>(); // sequence_number -> tx_hash seen on the stream
+    const stream = client.stream(1);
+    stream.on('data', (t: WireTick) => {
+      for (const o of t.transactions) streamed.set(o.sequence_number, o.tx_hash);
+    });
+    const streamEnd = new Promise<number>((resolve) => {
+      stream.on('status', (st: grpc.StatusObject) => resolve(st.code));
+      stream.on('error', () => {});
+    });
     const acks: WireSubmitResponse[] = [];
     for (let i = 0; i < 5; i++) acks.push(...(await client.submitBatch(Array.from({ length: 100 }, () => wireTx(200, 'term')))).responses);
     const inflight = client.submitBatch(Array.from({ length: 100 }, () => wireTx(200, 'term-late'))).then(
@@ -212,10 +221,13 @@ describe('end to end: crash and restart through the real binary', function () {
     node.child.kill('SIGTERM');
     expect(await node.exited).to.equal(0);
     await inflight;
+    expect(await streamEnd, 'the tick stream ends with OK on shutdown').to.equal(grpc.status.OK);
     client.close();
     expect(node.stderr()).to.not.match(/"level":(50|60)/);
     const accepted = acks.filter((a) => a.sequence_number !== '0');
     expect(accepted.length).to.be.at.least(500);
+    const notStreamed = accepted.filter((a) => streamed.get(a.sequence_number) !== a.tx_hash);
+    expect(notStreamed.length, 'acknowledged transactions the stream never delivered before shutdown').to.equal(0);
 
     node = await spawnNode(dir, ['--idle-tick-ms', '50']);
     const after = new SequencerClient(node.addresses.grpc!);
