@@ -11,7 +11,7 @@
  * - verifyBatch: random-exponent combination of the non-trivial checks (64-bit exponents
  *   from crypto randomness), bisection to name bad ticks.
  */
-import { bigIntToBytes, bytesToBigInt } from './bytes.js';
+import { bigIntToBytes } from './bytes.js';
 import { ELEMENT_BYTES, MAX_ITERATIONS, N, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { VdfError, isVdfError } from './errors.js';
 import { hashToGroupBigInt, hashToPrime } from './hashing.js';
@@ -167,4 +167,3 @@ export function referenceVdfEngine(): VdfEngine {
   return new ReferenceVdfEngine();
 }
 
-export { bytesToBigInt };

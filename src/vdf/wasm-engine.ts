@@ -307,7 +307,11 @@ export class WasmVdfEngine implements VdfEngine {
   }
 }
 
-/** An independent engine instance over a compiled module (its own WASM memory). */
-export function createWasmVdfEngine(module: WebAssembly.Module): WasmVdfEngine {
+/**
+ * An independent engine over the VDF WASM, given as a compiled module or as the .wasm bytes
+ * (synchronous compile; fine for the ~5 KB module). Works in Node, workers and browsers.
+ */
+export function createWasmVdfEngine(wasm: WebAssembly.Module | Uint8Array): WasmVdfEngine {
+  const module = wasm instanceof WebAssembly.Module ? wasm : new WebAssembly.Module(wasm.slice());
   return new WasmVdfEngine(module);
 }
