@@ -22,7 +22,6 @@ export interface Level {
   price: bigint;
   orders: BookOrder[];
   head: number;
-  total: bigint; // sum of remaining over open orders
   count: number; // open orders
 }
 
@@ -53,7 +52,7 @@ class BookSide {
     let i = this.find(price);
     if (i >= 0) return this.levels[i]!;
     i = -i - 1;
-    const level: Level = { price, orders: [], head: 0, total: 0n, count: 0 };
+    const level: Level = { price, orders: [], head: 0, count: 0 };
     if (i === this.levels.length) this.levels.push(level);
     else this.levels.splice(i, 0, level);
     return level;
@@ -80,6 +79,8 @@ export class OrderBook {
   private nextTradeId = 1n;
   lastSeq = 0n;
   lastTick = 0;
+  private nowMs = -1;
+  private nowSec = 0n;
 
   constructor(encodeLeaf: (o: BookOrder) => Uint8Array) {
     this.tree = new SlotTree((slot) => {
@@ -90,7 +91,6 @@ export class OrderBook {
 
   private closeResting(o: BookOrder, level: Level): void {
     o.open = false;
-    level.total -= o.remaining;
     level.count--;
     this.bySlot[o.slot] = undefined;
     this.tree.release(o.slot);
@@ -102,13 +102,17 @@ export class OrderBook {
    * timestamp. The caller has checked bounds (price, quantity > 0, u64) and expiry.
    */
   place(taker: BookOrder, tickNumber: number, nowMs: number): PlaceResult {
-    const trades: Trade[] = [];
+    let trades: Trade[] | undefined;
     let removals: Removal[] | undefined;
     const isBuy = taker.side === BUY;
     const opposite = isBuy ? this.asks : this.bids;
     const levels = opposite.levels;
     let selfTraded = false;
-    const nowSec = BigInt(Math.floor(nowMs / 1000));
+    if (nowMs !== this.nowMs) {
+      this.nowMs = nowMs;
+      this.nowSec = BigInt(Math.floor(nowMs / 1000));
+    }
+    const nowSec = this.nowSec;
     this.lastSeq = taker.seq;
     this.lastTick = tickNumber;
 
@@ -138,8 +142,7 @@ export class OrderBook {
         const q = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
         maker.remaining -= q;
         taker.remaining -= q;
-        level.total -= q;
-        trades.push({
+        (trades ??= []).push({
           tradeId: this.nextTradeId++,
           price: level.price,
           quantity: q,
@@ -173,7 +176,6 @@ export class OrderBook {
       const side = isBuy ? this.bids : this.asks;
       const level = side.levelFor(taker.price);
       level.orders.push(taker);
-      level.total += taker.remaining;
       level.count++;
       taker.open = true;
       taker.slot = this.tree.allocate();
@@ -182,7 +184,7 @@ export class OrderBook {
       taker.open = false;
     }
     const status = taker.remaining === 0n ? 'filled' : filled > 0n ? 'partially_filled' : 'resting';
-    return { status, filled, trades, removals: removals ?? NO_REMOVALS, selfTraded };
+    return { status, filled, trades: trades ?? NO_TRADES, removals: removals ?? NO_REMOVALS, selfTraded };
   }
 
   /** Take an open order out of the book (cancel). Returns the quantity that was resting. */
@@ -230,4 +232,6 @@ export class OrderBook {
   }
 }
 
+// Shared empty results (most orders have no removals, many no trades): never mutated.
 const NO_REMOVALS: Removal[] = [];
+const NO_TRADES: Trade[] = [];

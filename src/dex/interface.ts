@@ -51,7 +51,7 @@ export type PlaceStatus = 'resting' | 'partially_filled' | 'filled';
 export interface PlaceResult {
   status: PlaceStatus;
   filled: bigint;
-  trades: Trade[];
+  trades: Trade[]; // do not mutate (may be a shared empty array)
   removals: Removal[]; // resting orders that left untraded (expired, self-trade); do not mutate
   selfTraded: boolean;
 }
