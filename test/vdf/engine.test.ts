@@ -7,11 +7,12 @@ import { expect } from 'chai';
 import { bytesEqual, bytesToBigInt } from '../../src/vdf/bytes.js';
 import { HALF_N, N, TRIVIAL_PROOF_MAX_T } from '../../src/vdf/constants.js';
 import { GENESIS_OUTPUT, hashToPrime } from '../../src/vdf/hashing.js';
-import { loadVdfEngine, loadWasmVdfEngine } from '../../src/vdf/node.js';
+import { readFileSync } from 'node:fs';
+import { loadVdfEngine, loadWasmVdfEngine, wasmPath } from '../../src/vdf/node.js';
 import { proveByLongDivision, proveFromCheckpoints, quotientDigits, CHECKPOINT_BITS } from '../../src/vdf/proof.js';
 import { referenceVdfEngine } from '../../src/vdf/reference.js';
 import { SlotAllocator } from '../../src/vdf/slots.js';
-import { ONE_BYTES } from '../../src/vdf/wasm-engine.js';
+import { ONE_BYTES, createWasmVdfEngine } from '../../src/vdf/wasm-engine.js';
 import { makeTicks, randomBytes, tamper } from './helpers.js';
 
 describe('vdf: WASM engine vs BigInt reference', () => {
@@ -134,6 +135,13 @@ describe('vdf: WASM engine vs BigInt reference', () => {
       expect(bytesEqual(e.arith.store(base + 2), want), `checkpoints T=${t}`).to.equal(true);
       slots.free(base, 3 + ds.length);
     }
+  });
+
+  it('an engine can be made from the .wasm bytes (the browser path) and agrees', () => {
+    const e = createWasmVdfEngine(new Uint8Array(readFileSync(wasmPath())));
+    const x = e.hashToGroup(3, GENESIS_OUTPUT, new Uint8Array(32));
+    expect(bytesEqual(x, ref.hashToGroup(3, GENESIS_OUTPUT, new Uint8Array(32)))).to.equal(true);
+    expect(bytesEqual(e.evaluate(x, 50), ref.evaluate(x, 50))).to.equal(true);
   });
 
   it('prove refuses an output that is not x^(2^T)', () => {
