@@ -30,7 +30,7 @@ import { WasmArith } from './wasm-arith.js';
 /** The identity element's canonical bytes: the trivial proof. */
 export const ONE_BYTES: Uint8Array = bigIntToBytes(1n, ELEMENT_BYTES);
 
-/** Non-trivial ticks per random-exponent combination (memory bound, ~2.6 MB of slots). */
+/** Non-trivial ticks per random-exponent combination (bounds WASM memory: 3 slots a tick, ~8 MB). */
 export const BATCH_CHUNK = 8192;
 
 /** Checkpoint storage grows in chunks of this many slots. */
