@@ -46,11 +46,15 @@ export const MAX_TX_PER_TICK = 8192;
 /** Ticks read back into memory on start (the rest of the window fills as ticks come). */
 export const WARM_TICKS = 10_000;
 const TX_RING_SLOTS = 65_536;
-const TICK_RING_SLOTS = 4096;
+const TICK_RING_SLOTS = 16_384;
 const MAX_TICKS_PER_COMMIT = 1024;
-const MAX_STAGED = 8192;
-/** After traffic, empty ticks stay trivially short for this long (see clock-loop.ts). */
-export const LINGER_MS = 50;
+const MAX_STAGED = 16_384;
+/**
+ * After traffic, empty ticks stay trivially short for this long (see clock-loop.ts):
+ * long enough to bridge client pauses and main-thread GC pauses under load, short
+ * enough that an idle node soon falls back to heartbeats.
+ */
+export const LINGER_MS = 250;
 
 /** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
 interface StagedTick {
