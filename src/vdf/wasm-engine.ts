@@ -118,6 +118,8 @@ export class WasmVdfEngine implements VdfEngine {
   private readonly slots: SlotAllocator;
   private readonly tmp: number;
   private squarer: CheckpointedSquarer | undefined;
+  /** Whether slot tmp holds the last hashToGroup result (see checkTrivial). */
+  private tmpHoldsInput = false;
   /** Non-trivial ticks per combined check (tests lower it to exercise chunking). */
   batchChunk = BATCH_CHUNK;
   private readonly isPrime = (n: bigint): boolean => this.arith.millerRabin128(n);
@@ -149,12 +151,15 @@ export class WasmVdfEngine implements VdfEngine {
     // x < 2 (probability ~2^-2040) is replaced by 2, as in the reference.
     let high = 0;
     for (let i = 0; i < ELEMENT_BYTES - 1; i++) high |= x[i];
-    return high === 0 && x[ELEMENT_BYTES - 1] < 2 ? bigIntToBytes(2n, ELEMENT_BYTES) : x;
+    const substituted = high === 0 && x[ELEMENT_BYTES - 1] < 2;
+    this.tmpHoldsInput = !substituted;
+    return substituted ? bigIntToBytes(2n, ELEMENT_BYTES) : x;
   }
 
   evaluate(x: Uint8Array, iterations: number): Uint8Array {
     checkElement(x, 'input');
     const t = checkIterations(iterations);
+    this.tmpHoldsInput = false;
     this.arith.load(this.tmp, x);
     this.arith.sqrn(this.tmp, t);
     return this.arith.store(this.tmp);
@@ -189,9 +194,12 @@ export class WasmVdfEngine implements VdfEngine {
     }
   }
 
+  /** Trivial claim check; call right after hashToGroup matched the input (slot reuse). */
   private checkTrivial(tick: VdfTickInput): boolean {
     if (!bytesEqual(tick.claim.proof, ONE_BYTES)) return false;
-    this.arith.load(this.tmp, tick.claim.input);
+    // The slot still holds x from hashToGroup (Montgomery form): no reload needed.
+    if (!this.tmpHoldsInput) this.arith.load(this.tmp, tick.claim.input);
+    this.tmpHoldsInput = false;
     this.arith.sqrn(this.tmp, tick.claim.iterations);
     return bytesEqual(this.arith.store(this.tmp), tick.claim.output);
   }
