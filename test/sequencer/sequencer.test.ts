@@ -14,6 +14,7 @@ import type { SubmitResult, Tick, Transaction } from '../../src/sequencer/types.
 import { encodeArchiveRecord } from '../../src/store/archive.js';
 import { WriteAheadLog } from '../../src/store/wal.js';
 import { GENESIS_OUTPUT, referenceVdfEngine } from '../../src/vdf/index.js';
+import { TickSequencer } from '../../src/sequencer/sequencer.js';
 import { startHarness, tx, waitFor, type Harness } from './harness.js';
 
 const reference = referenceVdfEngine();
@@ -303,6 +304,22 @@ describe('sequencer (end to end)', function () {
     // The throwing listener was reported, once per tick, and nothing else went wrong.
     expect(reported.length).to.be.greaterThan(0);
     expect(new Set(reported)).to.deep.equal(new Set(['a failing listener must not stop the others']));
+  });
+
+  it('refuses bad options and answers UNAVAILABLE before start', async () => {
+    h = await startHarness();
+    const base = { db: h.db, pool: h.pool, retainTicks: 10, vdfIterations: 20, idleTickMs: 10, queueCapacity: 10 };
+    for (const bad of [{ retainTicks: 0 }, { vdfIterations: 0 }, { idleTickMs: -1 }, { queueCapacity: 1.5 }, { replayWindow: 0 }]) {
+      expect(() => new TickSequencer({ ...base, ...bad }), JSON.stringify(bad)).to.throw(RangeError);
+    }
+    const idle = new TickSequencer(base);
+    await expectCode(idle.submit(tx()), 'UNAVAILABLE', /not started/);
+    await expectCode(idle.submitBatch([tx()]), 'UNAVAILABLE');
+    expect(idle.status()).to.include({ currentTick: 0, totalTransactions: 0, pendingTransactions: 0, transactionsPerSecond: 0 });
+    expect(idle.recentTicks(10, 0)).to.deep.equal([]);
+    expect(await idle.getTick(1)).to.equal(undefined);
+    await idle.stop(); // stopping a never-started sequencer is harmless
+    await expectCode(idle.submit(tx()), 'UNAVAILABLE');
   });
 
   it('heartbeats with long segments get pool proofs that verify', async () => {
