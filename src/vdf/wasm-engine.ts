@@ -55,8 +55,10 @@ class CheckpointedSquarer {
     return this.cur + 1;
   }
 
-  start(x: Uint8Array): void {
-    this.arith.load(this.cur, x);
+  /** Start from x; `from` is a slot already holding x (skips the load). */
+  start(x: Uint8Array, from?: number): void {
+    if (from === undefined) this.arith.load(this.cur, x);
+    else this.arith.copy(this.cur, from);
     this.arith.copy(this.xSlot, this.cur);
     this.count = 0;
     this.keepCheckpoints = true;
@@ -120,6 +122,8 @@ export class WasmVdfEngine implements VdfEngine {
   private squarer: CheckpointedSquarer | undefined;
   /** Whether slot tmp holds the last hashToGroup result (see checkTrivial). */
   private tmpHoldsInput = false;
+  /** Bytes of the last hashToGroup result while slot tmp still holds it. */
+  private lastInput: Uint8Array | undefined;
   /** Non-trivial ticks per combined check (tests lower it to exercise chunking). */
   batchChunk = BATCH_CHUNK;
   private readonly isPrime = (n: bigint): boolean => this.arith.millerRabin128(n);
@@ -153,13 +157,15 @@ export class WasmVdfEngine implements VdfEngine {
     for (let i = 0; i < ELEMENT_BYTES - 1; i++) high |= x[i];
     const substituted = high === 0 && x[ELEMENT_BYTES - 1] < 2;
     this.tmpHoldsInput = !substituted;
-    return substituted ? bigIntToBytes(2n, ELEMENT_BYTES) : x;
+    this.lastInput = substituted ? undefined : x;
+    return substituted ? bigIntToBytes(2n, ELEMENT_BYTES) : x.slice();
   }
 
   evaluate(x: Uint8Array, iterations: number): Uint8Array {
     checkElement(x, 'input');
     const t = checkIterations(iterations);
     this.tmpHoldsInput = false;
+    this.lastInput = undefined;
     this.arith.load(this.tmp, x);
     this.arith.sqrn(this.tmp, t);
     return this.arith.store(this.tmp);
@@ -194,12 +200,18 @@ export class WasmVdfEngine implements VdfEngine {
     }
   }
 
+  /** Slot tmp when it still holds exactly x (the last hashToGroup result), else undefined. */
+  inputSlotFor(x: Uint8Array): number | undefined {
+    return this.tmpHoldsInput && this.lastInput !== undefined && bytesEqual(this.lastInput, x) ? this.tmp : undefined;
+  }
+
   /** Trivial claim check; call right after hashToGroup matched the input (slot reuse). */
   private checkTrivial(tick: VdfTickInput): boolean {
     if (!bytesEqual(tick.claim.proof, ONE_BYTES)) return false;
     // The slot still holds x from hashToGroup (Montgomery form): no reload needed.
     if (!this.tmpHoldsInput) this.arith.load(this.tmp, tick.claim.input);
     this.tmpHoldsInput = false;
+    this.lastInput = undefined;
     this.arith.sqrn(this.tmp, tick.claim.iterations);
     return bytesEqual(this.arith.store(this.tmp), tick.claim.output);
   }
@@ -277,13 +289,15 @@ export class WasmVdfEngine implements VdfEngine {
     const arith = this.arith;
     const slots = this.slots;
     const isPrime = this.isPrime;
+    const self = this;
     const need = (): void => {
       if (!started) throw new VdfError('BAD_TYPE', 'evaluator: call start() first');
     };
     return {
       start(x: Uint8Array): void {
         checkElement(x, 'input');
-        sq.start(x);
+        // The clock starts each tick from hashToGroup's result: take it from WASM memory.
+        sq.start(x, self.inputSlotFor(x));
         started = true;
       },
       square(k: number): void {

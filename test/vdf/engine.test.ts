@@ -93,6 +93,19 @@ describe('vdf: WASM engine vs BigInt reference', () => {
     }
     expect(bytesEqual(ev.output(), wasm.evaluate(x, total))).to.equal(true);
     expect(bytesEqual(ev.prove(), ref.prove(x, ev.output(), total))).to.equal(true);
+    // Starting right after hashToGroup reuses its WASM slot only when it is the same x.
+    const a = wasm.hashToGroup(11, GENESIS_OUTPUT, randomBytes(32));
+    const b = wasm.hashToGroup(12, GENESIS_OUTPUT, randomBytes(32));
+    const evA = wasm.evaluator();
+    evA.start(a); // b is the last hash: must load a, not reuse b's slot
+    evA.square(9);
+    expect(bytesEqual(evA.output(), ref.evaluate(a, 9))).to.equal(true);
+    wasm.hashToGroup(12, GENESIS_OUTPUT, randomBytes(32));
+    const c = wasm.hashToGroup(13, GENESIS_OUTPUT, randomBytes(32));
+    evA.start(c);
+    evA.square(9);
+    expect(bytesEqual(evA.output(), ref.evaluate(c, 9))).to.equal(true);
+    expect(bytesEqual(b, a)).to.equal(false);
     // Restart resets the count; a short segment proves trivially.
     ev.start(ev.output());
     ev.square(20);
