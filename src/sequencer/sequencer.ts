@@ -43,7 +43,10 @@ import { validateTransaction } from './validate.js';
 export const DEFAULT_REPLAY_WINDOW = 100_000;
 /** Most transactions one tick carries (bounds a tick record; the rest wait one tick). */
 export const MAX_TX_PER_TICK = 8192;
-/** Ticks read back into memory on start (the rest of the window fills as ticks come). */
+/**
+ * Ticks read back into memory on start (the rest of the window fills as ticks come);
+ * fewer if they already hold a replay window's worth of transactions.
+ */
 export const WARM_TICKS = 10_000;
 const TX_RING_SLOTS = 65_536;
 const TICK_RING_SLOTS = 16_384;
@@ -133,7 +136,8 @@ export class TickSequencer implements Sequencer {
     }
     this.head = head;
     // Warm the memory window and the replay window from the newest stored ticks.
-    for (const t of await this.disk.readLast(Math.min(this.options.retainTicks, WARM_TICKS))) {
+    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, WARM_TICKS), this.replay.windowSize);
+    for (const t of warm) {
       this.memory.append({ tick: t });
       for (const o of t.transactions) {
         this.remember(o.txHash, o.transaction, {

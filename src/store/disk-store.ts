@@ -140,12 +140,19 @@ export class DiskTickStore {
     }
   }
 
-  /** The last `count` ticks, oldest first (for warming the memory window). */
-  async readLast(count: number): Promise<Tick[]> {
+  /**
+   * The last `count` ticks, oldest first (for warming the memory window), stopping
+   * early once they hold `maxTransactions` transactions so a start stays quick.
+   */
+  async readLast(count: number, maxTransactions = Infinity): Promise<Tick[]> {
     const out: Tick[] = [];
     if (count <= 0) return out;
+    let txs = 0;
     for await (const [, value] of this.ticks.iterator({ reverse: true, limit: count })) {
-      out.push(decodeArchiveRecord(value));
+      const t = decodeArchiveRecord(value);
+      out.push(t);
+      txs += t.transactions.length;
+      if (txs >= maxTransactions) break;
     }
     return out.reverse();
   }

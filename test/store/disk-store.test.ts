@@ -37,6 +37,9 @@ describe('store/disk-store', () => {
     for await (const x of reopened.readRange(8, 12)) range.push(x.tickNumber);
     expect(range).to.deep.equal([8, 9, 10, 11, 12]);
     expect((await reopened.readLast(3)).map((x) => x.tickNumber)).to.deep.equal([28, 29, 30]);
+    // Stops once the ticks read hold enough transactions (29 has 2, 28 has 1).
+    expect((await reopened.readLast(10, 3)).map((x) => x.tickNumber)).to.deep.equal([28, 29, 30]);
+    expect((await reopened.readLast(10, 2)).map((x) => x.tickNumber)).to.deep.equal([29, 30]);
     expect(new TextDecoder().decode(await reopened.readRecord(5))).to.equal(encodeArchiveRecord(chain[4]!));
   });
 
