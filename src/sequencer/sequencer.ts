@@ -370,7 +370,10 @@ export class TickSequencer implements Sequencer {
       }
       ring.release(n);
       if (staged.length === 0) {
-        if (clock.control.state() >= CLOCK_DONE || this.failure) return;
+        // State first, then the ring: the clock publishes its last tick before it
+        // reports DONE, so an empty ring seen after DONE is really empty.
+        if (this.failure) return;
+        if (clock.control.state() >= CLOCK_DONE && ring.size() === 0) return;
         await ring.waitForDataAsync(100);
         continue;
       }
