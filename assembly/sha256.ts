@@ -27,10 +27,6 @@ export function setH2GTagLength(n: i32): void {
   tagLen = n;
 }
 
-// @ts-ignore: decorator
-@inline function rotr(x: u32, n: u32): u32 {
-  return (x >>> n) | (x << (32 - n));
-}
 
 function init(): void {
   store<u32>(H, 0x6a09e667);
@@ -48,17 +44,17 @@ function compress(block: usize): void {
   for (let i = 16; i < 64; i++) {
     const w15 = load<u32>(W + (<usize>(i - 15) << 2));
     const w2 = load<u32>(W + (<usize>(i - 2) << 2));
-    const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-    const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
+    const s0 = rotr<u32>(w15, 7) ^ rotr<u32>(w15, 18) ^ (w15 >>> 3);
+    const s1 = rotr<u32>(w2, 17) ^ rotr<u32>(w2, 19) ^ (w2 >>> 10);
     store<u32>(W + (<usize>i << 2), load<u32>(W + (<usize>(i - 16) << 2)) + s0 + load<u32>(W + (<usize>(i - 7) << 2)) + s1);
   }
   let a = load<u32>(H), b = load<u32>(H, 4), c = load<u32>(H, 8), d = load<u32>(H, 12);
   let e = load<u32>(H, 16), f = load<u32>(H, 20), g = load<u32>(H, 24), h = load<u32>(H, 28);
   for (let i = 0; i < 64; i++) {
-    const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+    const S1 = rotr<u32>(e, 6) ^ rotr<u32>(e, 11) ^ rotr<u32>(e, 25);
     const ch = (e & f) ^ (~e & g);
     const t1 = h + S1 + ch + load<u32>(K + (<usize>i << 2)) + load<u32>(W + (<usize>i << 2));
-    const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+    const S0 = rotr<u32>(a, 2) ^ rotr<u32>(a, 13) ^ rotr<u32>(a, 22);
     const maj = (a & b) ^ (a & c) ^ (b & c);
     const t2 = S0 + maj;
     h = g;
