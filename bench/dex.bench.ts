@@ -29,7 +29,7 @@ async function benchE2e(orders: number, concurrency: number): Promise<Record<str
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000 });
+  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
   await sequencer.start();
   const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0' });
   try {
@@ -63,7 +63,7 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-seq-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000 });
+  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
   await sequencer.start();
   const waiters = new Map<string, () => void>();
   const off = sequencer.onTick((t) => {
@@ -72,6 +72,10 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
   const lat: number[] = [];
   let next = 0;
   const t0 = performance.now();
+  // Keeps the event loop alive and reports progress should the run stall.
+  const progress = setInterval(() => {
+    if (performance.now() - t0 > 60_000) log(`sequencer alone: ${lat.length}/${count} after ${Math.round((performance.now() - t0) / 1000)} s, tick ${sequencer.status().currentTick}, pending ${sequencer.status().pendingTransactions}`);
+  }, 5_000);
   try {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -90,6 +94,7 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
       }),
     );
   } finally {
+    clearInterval(progress);
     off();
     await sequencer.stop();
     await pool.destroy();
