@@ -306,6 +306,40 @@ describe('sequencer (end to end)', function () {
     expect(new Set(reported)).to.deep.equal(new Set(['a failing listener must not stop the others']));
   });
 
+  it('query calls shrug off hostile arguments', async () => {
+    h = await startHarness();
+    await h.seq.submit(tx());
+    await waitFor(() => h.seq.status().totalTransactions === 1, 'ticked');
+    for (const n of [NaN, -1, 0, Infinity, -Infinity, 1e300, 2 ** 53, 0.5, '1' as unknown as number]) {
+      expect(await h.seq.getTick(n), String(n)).to.equal(undefined);
+    }
+    for (const bad of ['', 'abc', '123456789', 'zzzzzzzz', ' 1234567', null, 42, undefined]) {
+      await expectCode(h.seq.findTransactions(bad as string), 'INVALID_ARGUMENT');
+    }
+    for (const [limit, offset] of [
+      [NaN, 0],
+      [-5, 0],
+      [5, -1],
+      [Infinity, 0],
+      [1.5, 0],
+    ] as Array<[number, number]>) {
+      expect(h.seq.recentTicks(limit, offset)).to.satisfy((r: unknown[]) => Array.isArray(r) && r.length <= 1);
+    }
+    expect(h.seq.recentTicks(1e9, 0).length).to.equal(h.seq.status().currentTick);
+    const read = async (a: number, b: number): Promise<number[]> => {
+      const out: number[] = [];
+      for await (const t of h.seq.readTicks(a, b)) out.push(t.tickNumber);
+      return out;
+    };
+    expect(await read(NaN, 5)).to.deep.equal([]);
+    expect(await read(5, 2)).to.deep.equal([]);
+    expect(await read(-10, 1)).to.deep.equal([1]);
+    const before = h.seq.status().currentTick;
+    const all = await read(1, 1e15);
+    expect(all.length).to.be.within(before, h.seq.status().currentTick);
+    expect(all).to.deep.equal(Array.from({ length: all.length }, (_, i) => i + 1));
+  });
+
   it('refuses bad options and answers UNAVAILABLE before start', async () => {
     h = await startHarness();
     const base = { db: h.db, pool: h.pool, retainTicks: 10, vdfIterations: 20, idleTickMs: 10, queueCapacity: 10 };
