@@ -23,6 +23,8 @@ export interface LatencyResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  ackP50Ms: number; // submit -> SubmitBatch answer (durable), per batch
+  ackP99Ms: number;
 }
 
 const SERVICE = '/svc.sequencer.v1.SequencerService';
@@ -40,6 +42,7 @@ async function run(job: LatencyJob): Promise<LatencyResult> {
   const requests = batchRequests(steps + 10, perStep, `lat${job.rate}`);
   const sentAt = new Map<string, number>(); // tx_hash -> send time (collisions: first wins)
   const latencies: number[] = [];
+  const acks: number[] = [];
   let accepted = 0;
   const stream = client.makeServerStreamRequest(`${SERVICE}/StreamTicks`, identity, identity, Buffer.alloc(0));
   stream.on('data', (buf: Buffer) => {
@@ -70,6 +73,7 @@ async function run(job: LatencyJob): Promise<LatencyResult> {
       new Promise<void>((resolve) => {
         client.makeUnaryRequest(`${SERVICE}/SubmitBatch`, identity, identity, requests[i]!, (err, res) => {
           inFlight--;
+          acks.push(performance.now() - t);
           if (!err && res) {
             for (const h of parseBatchHashes(res)) {
               if (h === '') continue;
@@ -90,7 +94,10 @@ async function run(job: LatencyJob): Promise<LatencyResult> {
   stream.cancel();
   client.close();
   latencies.sort((a, b) => a - b);
+  acks.sort((a, b) => a - b);
   return {
+    ackP50Ms: percentile(acks, 50),
+    ackP99Ms: percentile(acks, 99),
     rate: job.rate,
     sent,
     accepted,
