@@ -88,7 +88,7 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     expect(big.status).to.equal(404);
   });
 
-  for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9007199254740992', '99999999999999999999999999', '0x1', '%20']) {
+  for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9007199254740992', '99999999999999999999999999', '0x1', '%20', '1%00', '%E0%A4%A']) {
     it(`GET /api/v1/tick/${bad} answers 400 with a clear message`, async () => {
       const r = await get(`/api/v1/tick/${bad}`);
       expect(r.status).to.equal(400);
@@ -125,7 +125,7 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     const r = await get('/api/v1/tx/00000000');
     expect(r.status).to.equal(404);
     expect(r.body).to.include({ found: false });
-    for (const bad of ['abc', '123456789', 'zzzzzzzz', '0x123456', '%20%20%20%20%20%20%20%20']) {
+    for (const bad of ['abc', '123456789', 'zzzzzzzz', '0x123456', '%20%20%20%20%20%20%20%20', '%ZZ', 'deadbee%00']) {
       const b = await get(`/api/v1/tx/${bad}`);
       expect(b.status, bad).to.equal(400);
       expect(b.body!.error, bad).to.match(/tx_hash/);
