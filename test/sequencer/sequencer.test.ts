@@ -13,7 +13,8 @@ import { shortHash, transactionHash, transactionBytes } from '../../src/sequence
 import type { SubmitResult, Tick, Transaction } from '../../src/sequencer/types.js';
 import { encodeArchiveRecord } from '../../src/store/archive.js';
 import { WriteAheadLog } from '../../src/store/wal.js';
-import { GENESIS_OUTPUT, referenceVdfEngine } from '../../src/vdf/index.js';
+import { existsSync } from 'node:fs';
+import { GENESIS_OUTPUT, referenceVdfEngine, wasmPath } from '../../src/vdf/index.js';
 import { TickSequencer } from '../../src/sequencer/sequencer.js';
 import { startHarness, tx, waitFor, type Harness } from './harness.js';
 
@@ -51,6 +52,8 @@ describe('sequencer (end to end)', function () {
 
   it('sequences, ticks and finds transactions; batch hash and chain verify', async () => {
     h = await startHarness();
+    // The clock runs the WASM engine whenever it is built.
+    expect(h.seq.engineName()).to.equal(existsSync(wasmPath()) ? 'wasm' : 'reference');
     const txs: Transaction[] = Array.from({ length: 300 }, () => tx());
     const single = await h.seq.submit(txs[0]!);
     expect(single.sequenceNumber).to.equal(1);
