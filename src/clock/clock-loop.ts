@@ -20,7 +20,8 @@
  * After a stop request the clock ticks out everything queued, then returns 'stopped'
  * without emitting a final empty tick.
  */
-import { leafHash, rootOfLeafHashes } from '../crypto/merkle.js';
+import { rootOfLeafHashes } from '../crypto/merkle.js';
+import { sha256 } from '../crypto/sha256.js';
 import type { VdfEngine, VdfEvaluator } from '../vdf/interface.js';
 import {
   type ClockControl,
@@ -54,6 +55,7 @@ export class ClockLoop {
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
   private lastBusyClose = -Infinity; // performance.now() when a tick with transactions closed
+  private readonly leafScratch = new Uint8Array(33); // 0x00 || transaction hash
 
   constructor(
     private readonly engine: VdfEngine,
@@ -74,7 +76,12 @@ export class ClockLoop {
     const n = Math.min(txRing.size(), params.maxTxPerTick);
     const leaves = new Array<Uint8Array>(n);
     const firstSequence = n > 0 ? readTxSequence(txRing, 0) : 0;
-    for (let k = 0; k < n; k++) leaves[k] = leafHash(readTxHashView(txRing, k));
+    // Leaf hashes SHA-256(0x00 || hash) through one scratch buffer (no allocation per leaf).
+    const scratch = this.leafScratch;
+    for (let k = 0; k < n; k++) {
+      scratch.set(readTxHashView(txRing, k), 1);
+      leaves[k] = sha256(scratch);
+    }
     txRing.release(n);
     const batchHash = rootOfLeafHashes(leaves);
     const input = this.engine.hashToGroup(this.tick, this.previous, batchHash);
