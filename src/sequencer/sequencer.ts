@@ -53,11 +53,15 @@ const TICK_RING_SLOTS = 16_384;
 const MAX_TICKS_PER_COMMIT = 1024;
 const MAX_STAGED = 16_384;
 /**
- * After traffic, empty ticks stay trivially short for this long (see clock-loop.ts):
- * long enough to bridge client pauses and main-thread GC pauses under load, short
- * enough that an idle node soon falls back to heartbeats.
+ * After traffic, empty ticks stay trivially short for this long (see clock-loop.ts).
+ * Measured on this project's machine: a pool proof of a long segment costs about
+ * 0.65-1x the segment's squaring time plus a few ms, so under bursty load proofs of the
+ * gaps ate a core; a trivially-proven empty tick costs the main thread ~10-15 us and
+ * ~2.5 KB of storage. One second bridges client pauses, GC pauses and write-ahead
+ * latency; an idle node falls back to heartbeats after it. Independent of idleTickMs:
+ * no empty tick ever lasts longer than idleTickMs either way.
  */
-export const LINGER_MS = 250;
+export const LINGER_MS = 1000;
 
 /** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
 interface StagedTick {
@@ -170,7 +174,7 @@ export class TickSequencer implements Sequencer {
         lastTimestamp: this.lastTimestamp,
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-        lingerMs: Math.min(this.options.idleTickMs, LINGER_MS),
+        lingerMs: LINGER_MS,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,
