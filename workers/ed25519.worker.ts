@@ -11,6 +11,7 @@
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
+import { verify as nobleVerify } from '../src/sdk/keys.js';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -81,4 +82,14 @@ export function verifyRepeat(task: { item: VerifyItem; count: number }): number 
   let ok = 0;
   for (let i = 0; i < task.count; i++) if (verifyOne(task.item)) ok++;
   return ok;
+}
+
+/** The same batch with @noble/ed25519 (pure JS): only for the benchmark's comparison. */
+export function verifyBatchNoble(task: { items: VerifyItem[] }): Uint8Array {
+  const out = new Uint8Array(task.items.length);
+  for (let i = 0; i < task.items.length; i++) {
+    const it = task.items[i]!;
+    out[i] = nobleVerify(it.signature, it.message, it.publicKey) ? 1 : 0;
+  }
+  return out;
 }

@@ -30,7 +30,7 @@ export function parseAddr(addr: string): { host: string; port: number } {
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
 }
 
-export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService }> {
+export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
   const key = await loadOrCreateNodeKey(deps.dbPath);
   const service = new DexService(deps.sequencer, deps.pool, key, deps.logger);
   await service.start();
@@ -51,9 +51,13 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
   return {
     address,
     service,
+    stopAccepting() {
+      server.close();
+    },
     async close() {
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        if (!server.listening) resolve();
+        else server.close(() => resolve());
         server.closeAllConnections();
       });
       await service.stop();
