@@ -39,6 +39,11 @@ export type Outcome =
 
 export const TRADE_HISTORY = 1000;
 
+interface OwnerState {
+  owner: Uint8Array;
+  orders: Map<bigint, BookOrder | string>;
+}
+
 export function ownerKeyOf(owner: Uint8Array): string {
   return Buffer.from(owner.buffer, owner.byteOffset, owner.byteLength).toString('latin1');
 }
@@ -57,7 +62,12 @@ export class DexState {
   readonly markets = new Map<string, Market>();
   private readonly byPair = new Map<string, Market>(); // unordered pair -> market
   private readonly byOrientedPair = new Map<string, Market>(); // base||quote -> market
-  private readonly orders = new Map<string, Map<bigint, BookOrder>>(); // owner -> order_id -> order
+  /**
+   * owner -> its bytes (shared by all its orders) and order_id -> the order while it may
+   * be open, or, once closed, just the id of its market (a string shared with the market):
+   * every id ever used stays remembered for replay protection, at the cost of one Map entry.
+   */
+  private readonly owners = new Map<string, OwnerState>();
   lastTick = 0;
   lastSeq = 0n;
 
@@ -96,9 +106,17 @@ export class DexState {
     return this.byOrientedPair.get(ownerKeyOf(base) + ownerKeyOf(quote));
   }
 
-  /** The order (open or closed) of this owner with this id, if the id was ever used. */
-  findOrder(owner: Uint8Array, orderId: bigint): BookOrder | undefined {
-    return this.orders.get(ownerKeyOf(owner))?.get(orderId);
+  /** What became of this owner's order id: undefined if never used, else its market and whether it is open. */
+  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; order?: BookOrder } | undefined {
+    const entry = this.owners.get(ownerKeyOf(owner))?.orders.get(orderId);
+    if (entry === undefined) return undefined;
+    if (typeof entry === 'string') return { marketId: entry, open: false };
+    return { marketId: entry.marketId, open: entry.open, order: entry };
+  }
+
+  /** Forget the order object of a closed order, keeping its id as used. */
+  private retire(o: BookOrder): void {
+    this.owners.get(o.ownerKey)?.orders.set(o.orderId, o.marketId);
   }
 
   private createMarket(tx: CreateMarketTx, seq: bigint, ctx: TickContext): Outcome {
@@ -131,18 +149,18 @@ export class DexState {
     if (it.expiry < 0n) return fail('INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
     if (it.expiry !== 0n && it.expiry * 1000n <= BigInt(ctx.timestampMs)) return fail('ORDER_EXPIRED', 'order expired before it was sequenced');
     const ownerKey = ownerKeyOf(it.owner);
-    let mine = this.orders.get(ownerKey);
+    let mine = this.owners.get(ownerKey);
     if (mine === undefined) {
-      mine = new Map();
-      this.orders.set(ownerKey, mine);
-    } else if (mine.has(it.orderId)) {
+      mine = { owner: it.owner.slice(), orders: new Map() };
+      this.owners.set(ownerKey, mine);
+    } else if (mine.orders.has(it.orderId)) {
       return fail('ORDER_REPLAYED', 'order_id already used by this owner');
     }
     const order: BookOrder = {
       seq,
       marketId: market.info.marketId,
       orderId: it.orderId,
-      owner: it.owner.slice(),
+      owner: mine.owner,
       ownerKey,
       side: it.side === 'Buy' ? BUY : SELL,
       price: it.price,
@@ -152,25 +170,32 @@ export class DexState {
       slot: -1,
       open: false,
     };
-    mine.set(it.orderId, order);
+    mine.orders.set(it.orderId, order);
     const result = market.book.place(order, ctx.tickNumber, ctx.timestampMs);
     if (result.trades.length > 0) {
       const t = market.trades;
-      for (const trade of result.trades) t.push(trade);
+      for (const trade of result.trades) {
+        t.push(trade);
+        if (!trade.maker.open) this.retire(trade.maker);
+      }
       if (t.length > TRADE_HISTORY * 2) t.splice(0, t.length - TRADE_HISTORY);
     }
+    for (const r of result.removals) this.retire(r.order);
+    if (!order.open) this.retire(order);
     return { ok: true, kind: 'order', market, order, result };
   }
 
   private cancelOrder(tx: CancelOrderTx, seq: bigint, ctx: TickContext): Outcome {
     const market = this.markets.get(tx.marketId);
     if (!market) return fail('UNKNOWN_MARKET', 'unknown market_id');
-    const order = this.orders.get(ownerKeyOf(tx.owner))?.get(tx.orderId);
-    if (!order || order.marketId !== market.info.marketId) {
+    const found = this.findOrder(tx.owner, tx.orderId);
+    if (!found || found.marketId !== market.info.marketId) {
       return fail('UNKNOWN_ORDER', 'no such order of this owner in this market');
     }
-    if (!order.open) return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    if (!found.open || !found.order) return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    const order = found.order;
     const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
+    this.retire(order);
     return { ok: true, kind: 'cancel', market, order, cancelled };
   }
 

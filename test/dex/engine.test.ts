@@ -192,3 +192,20 @@ describe('dex engine: state root', () => {
     expect(a[a.length - 1]).to.not.equal(c[c.length - 1]);
   });
 });
+
+describe('dex engine: closed orders', () => {
+  it('keeps a filled, cancelled or self-trade-cancelled id used (and its market) after dropping the order', () => {
+    const h = new Harness();
+    h.order(alice, 1, 'Sell', 10, 2);
+    h.order(bob, 1, 'Buy', 10, 2); // fills alice#1 and bob#1 completely
+    h.order(alice, 2, 'Sell', 11, 1);
+    h.order(alice, 3, 'Buy', 11, 1); // self-trade: alice#2 is cancelled, alice#3 rests
+    for (const [who, id] of [[alice, 1], [bob, 1], [alice, 2]] as const) {
+      expect(h.state.findOrder(who, BigInt(id))).to.deep.equal({ marketId: h.marketId, open: false });
+      expect(h.apply(orderTx(who, id, 'Buy', 1, 1))).to.include({ ok: false, code: 'ORDER_REPLAYED' });
+      expect(h.apply(cancelTx(who, id, h.marketId))).to.include({ ok: false, code: 'ORDER_NOT_OPEN' });
+    }
+    expect(h.state.findOrder(alice, 3n)).to.include({ open: true });
+    expect(h.state.findOrder(alice, 4n)).to.equal(undefined);
+  });
+});
