@@ -23,6 +23,20 @@ const waitAsync = (
   Atomics as unknown as { waitAsync(a: Int32Array, index: number, value: number, timeout?: number): WaitAsyncResult }
 ).waitAsync.bind(Atomics);
 
+/**
+ * A pending Atomics.waitAsync does not keep Node's event loop alive: if nothing else
+ * does (the other thread just exited), the process would end mid-await. A timer of the
+ * same length does, and is cleared as soon as the wait ends.
+ */
+async function keepAlive<T>(wait: Promise<T>, timeoutMs: number): Promise<T> {
+  const timer = setTimeout(() => {}, Number.isFinite(timeoutMs) ? timeoutMs : 2 ** 31 - 1);
+  try {
+    return await wait;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const HEADER_BYTES = 64;
 const HEAD = 0;
 const TAIL = 1;
@@ -146,7 +160,7 @@ export class RingQueue {
     const head = Atomics.load(this.header, HEAD);
     if (((head - Atomics.load(this.header, TAIL)) >>> 0) > 0) return true;
     const res = waitAsync(this.header, HEAD, head, timeoutMs);
-    if (res.async) await res.value;
+    if (res.async) await keepAlive(res.value, timeoutMs);
     return this.size() > 0;
   }
 
@@ -155,7 +169,7 @@ export class RingQueue {
     const tail = Atomics.load(this.header, TAIL);
     if (this.free() > 0) return true;
     const res = waitAsync(this.header, TAIL, tail, timeoutMs);
-    if (res.async) await res.value;
+    if (res.async) await keepAlive(res.value, timeoutMs);
     return this.free() > 0;
   }
 }

@@ -4,6 +4,7 @@
  * consumer (every value arrives once, in order, intact).
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { RingQueue } from '../../src/clock/ring.js';
@@ -84,6 +85,20 @@ describe('clock/ring', () => {
     setTimeout(() => ring.tryPush(item(7)), 5);
     expect(await ring.waitForDataAsync(5000)).to.equal(true);
     expect(valueOf(ring.tryShift()!)).to.equal(7);
+  });
+
+  it('keeps the process alive while waiting (Atomics.waitAsync alone does not)', () => {
+    // Nothing else is pending in this child: without a keep-alive the process would end
+    // mid-await with exit code 13 (unsettled top-level await).
+    const ringModule = new URL('../../src/clock/ring.js', import.meta.url).href;
+    const script = `import { RingQueue } from '${ringModule}';
+      const r = RingQueue.create(4, 8);
+      console.log('data', await r.waitForDataAsync(30));
+      for (let i = 0; i < 4; i++) r.tryPush(new Uint8Array(8));
+      console.log('space', await r.waitForSpaceAsync(30));`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(res.status, res.stderr).to.equal(0);
+    expect(res.stdout.trim().split('\n')).to.deep.equal(['data false', 'space false']);
   });
 
   it('carries 100,000 items from a real producer worker in order and intact', async () => {
