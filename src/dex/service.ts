@@ -51,6 +51,14 @@ interface Applied {
   root?: Uint8Array;
 }
 
+interface Prepared {
+  tick: Tick;
+  decoded: Array<DexTx | undefined>;
+  verified: boolean[];
+  toVerify: Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }>;
+  verifyAt: number[];
+}
+
 interface Waiter {
   payload: Uint8Array;
   resolve(a: Applied, signature: Uint8Array | undefined): void;
@@ -88,11 +96,11 @@ export class DexService {
     for await (const tick of this.sequencer.readTicks(1, upTo)) {
       batch.push(tick);
       if (batch.length >= 256) {
-        for (const t of batch) await this.applyTick(t);
+        await this.applyBatch(batch);
         batch = [];
       }
     }
-    for (const t of batch) await this.applyTick(t);
+    await this.applyBatch(batch);
     const early = this.buffered ?? [];
     this.buffered = undefined;
     for (const t of early) this.enqueue(t);
@@ -123,6 +131,25 @@ export class DexService {
       // A gap (e.g. a listener that started late): fetch the missing ticks first.
       for await (const t of this.sequencer.readTicks(this.state.lastTick + 1, tick.tickNumber - 1)) await this.applyTick(t);
     }
+    const prepared = this.prepare(tick);
+    await this.verifyPrepared([prepared]);
+    this.applyPrepared(prepared);
+  }
+
+  /** Replay stored ticks: one round of pool verification for the whole batch, then apply. */
+  private async applyBatch(ticks: Tick[]): Promise<void> {
+    const prepared = ticks.filter((t) => t.tickNumber > this.state.lastTick).map((t) => this.prepare(t));
+    await this.verifyPrepared(prepared);
+    for (const p of prepared) {
+      if (p.tick.tickNumber !== this.state.lastTick + 1 && this.state.lastTick > 0) {
+        this.logger?.warn({ expected: this.state.lastTick + 1, got: p.tick.tickNumber }, 'dex: stored ticks have a gap; replaying what exists');
+      }
+      this.applyPrepared(p);
+    }
+  }
+
+  /** Decode a tick's transactions and list the signatures still to check. */
+  private prepare(tick: Tick): Prepared {
     const decoded: Array<DexTx | undefined> = [];
     const verified: boolean[] = [];
     const toVerify: Array<{ publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }> = [];
@@ -145,11 +172,20 @@ export class DexService {
       toVerify.push({ publicKey: d.kind === 'order' ? d.intent.owner : d.owner, message, signature: d.signature });
       verifyAt.push(i);
     });
-    if (toVerify.length > 0) {
-      const res = await this.verifier.verifyMany(toVerify);
-      res.forEach((ok, j) => (verified[verifyAt[j]!] = ok));
-    }
+    return { tick, decoded, verified, toVerify, verifyAt };
+  }
 
+  private async verifyPrepared(list: Prepared[]): Promise<void> {
+    const all = list.flatMap((p) => p.toVerify);
+    if (all.length === 0) return;
+    const res = await this.verifier.verifyMany(all);
+    let k = 0;
+    for (const p of list) for (const i of p.verifyAt) p.verified[i] = res[k++]!;
+  }
+
+  /** Apply a prepared tick in continuum_sequence order and answer its waiters. */
+  private applyPrepared(p: Prepared): void {
+    const { tick, decoded, verified } = p;
     const ctxBase = { tickNumber: tick.tickNumber, timestampMs: Math.floor(tick.timestamp / 1000) };
     const done: Array<{ waiter: Waiter; applied: Applied }> = [];
     for (let i = 0; i < decoded.length; i++) {
