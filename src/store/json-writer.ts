@@ -5,7 +5,14 @@
  * and were promoted to the old generation; writing ASCII digits from a table into one
  * buffer allocates nothing per byte.
  */
-const DIGITS: Uint8Array[] = Array.from({ length: 256 }, (_, i) => new TextEncoder().encode(String(i)));
+/** For each byte value, "<digits>," padded to 4 bytes, and its real length. */
+const ENTRY = new Uint8Array(256 * 4);
+const ENTRY_LEN = new Uint8Array(256);
+for (let v = 0; v < 256; v++) {
+  const text = `${v},`;
+  for (let k = 0; k < text.length; k++) ENTRY[v * 4 + k] = text.charCodeAt(k);
+  ENTRY_LEN[v] = text.length;
+}
 const HEX = new TextEncoder().encode('0123456789abcdef');
 const encoder = new TextEncoder();
 
@@ -45,15 +52,22 @@ export class JsonWriter {
 
   /** A JSON array of the byte values: [1,2,255]. */
   byteArray(b: Uint8Array): void {
-    this.ensure(2 + b.length * 4);
+    const n = b.length;
+    this.ensure(3 + n * 4);
     const out = this.buf;
     let p = this.pos;
     out[p++] = 0x5b; // [
-    for (let i = 0; i < b.length; i++) {
-      if (i > 0) out[p++] = 0x2c; // ,
-      const d = DIGITS[b[i]!]!;
-      for (let k = 0; k < d.length; k++) out[p++] = d[k]!;
+    // Each value writes its 4-byte table entry ("7,??", "42,?", "255,") and advances by
+    // its real length: no branch per digit; the last comma becomes the closing bracket.
+    for (let i = 0; i < n; i++) {
+      const o = b[i]! << 2;
+      out[p] = ENTRY[o]!;
+      out[p + 1] = ENTRY[o + 1]!;
+      out[p + 2] = ENTRY[o + 2]!;
+      out[p + 3] = ENTRY[o + 3]!;
+      p += ENTRY_LEN[b[i]!]!;
     }
+    if (n > 0) p--; // drop the trailing comma
     out[p++] = 0x5d; // ]
     this.pos = p;
   }
