@@ -8,7 +8,7 @@
  *     async start(ctx) {
  *       const dex = await startDex({ db: ctx.db, pool: ctx.pool, sequencer: ctx.sequencer, logger: ctx.logger,
  *                                    dbPath: ctx.config.dbPath, addr: formatAddress(ctx.config.dexAddr) });
- *       return { name: 'dex', address: dex.address, stopAccepting() {}, close: () => dex.close() };
+ *       return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
  *     },
  *   };
  *
