@@ -23,11 +23,7 @@ export type ReplayVerdict =
   | { kind: 'duplicate'; record: ReplayRecord }
   | { kind: 'conflict'; message: string };
 
-interface Slot {
-  hashKey: string;
-  idKey: string;
-  pkNonceKey: string | undefined;
-}
+const NEW: ReplayVerdict = { kind: 'new' };
 
 /** Key of a (public_key, nonce) pair, or undefined when the key is empty. */
 export function pkNonceKey(publicKey: Uint8Array, nonce: bigint): string | undefined {
@@ -44,13 +40,18 @@ export class ReplayGuard {
   private readonly byHash = new Map<string, ReplayRecord>();
   private readonly byId = new Map<string, string>();
   private readonly byPkNonce = new Map<string, string>();
-  private readonly fifo: Array<Slot | undefined>;
+  // The FIFO of remembered keys as three parallel rings (no object per transaction).
+  private readonly hashes: Array<string | undefined>;
+  private readonly ids: Array<string | undefined>;
+  private readonly pkNonces: Array<string | undefined>;
   private head = 0;
   private count = 0;
 
   constructor(readonly windowSize: number) {
     if (!Number.isInteger(windowSize) || windowSize < 1) throw new RangeError('replay window must be >= 1');
-    this.fifo = new Array<Slot | undefined>(windowSize);
+    this.hashes = new Array<string | undefined>(windowSize);
+    this.ids = new Array<string | undefined>(windowSize);
+    this.pkNonces = new Array<string | undefined>(windowSize);
   }
 
   /** Transactions currently remembered. */
@@ -65,13 +66,16 @@ export class ReplayGuard {
     if (pkNonce !== undefined && this.byPkNonce.has(pkNonce)) {
       return { kind: 'conflict', message: 'nonce is already used with this public_key by another transaction' };
     }
-    return { kind: 'new' };
+    return NEW;
   }
 
   add(hash: string, txId: string, pkNonce: string | undefined, record: ReplayRecord): void {
     if (this.count === this.windowSize) this.evictOldest();
-    const slot: Slot = { hashKey: hash, idKey: txId, pkNonceKey: pkNonce };
-    this.fifo[(this.head + this.count) % this.windowSize] = slot;
+    let at = this.head + this.count;
+    if (at >= this.windowSize) at -= this.windowSize;
+    this.hashes[at] = hash;
+    this.ids[at] = txId;
+    this.pkNonces[at] = pkNonce;
     this.count++;
     this.byHash.set(hash, record);
     this.byId.set(txId, hash);
@@ -79,14 +83,15 @@ export class ReplayGuard {
   }
 
   private evictOldest(): void {
-    const slot = this.fifo[this.head]!;
-    this.fifo[this.head] = undefined;
-    this.head = (this.head + 1) % this.windowSize;
+    const at = this.head;
+    const hash = this.hashes[at]!;
+    const id = this.ids[at]!;
+    const pk = this.pkNonces[at];
+    this.hashes[at] = this.ids[at] = this.pkNonces[at] = undefined;
+    this.head = at + 1 === this.windowSize ? 0 : at + 1;
     this.count--;
-    this.byHash.delete(slot.hashKey);
-    if (this.byId.get(slot.idKey) === slot.hashKey) this.byId.delete(slot.idKey);
-    if (slot.pkNonceKey !== undefined && this.byPkNonce.get(slot.pkNonceKey) === slot.hashKey) {
-      this.byPkNonce.delete(slot.pkNonceKey);
-    }
+    this.byHash.delete(hash);
+    if (this.byId.get(id) === hash) this.byId.delete(id);
+    if (pk !== undefined && this.byPkNonce.get(pk) === hash) this.byPkNonce.delete(pk);
   }
 }

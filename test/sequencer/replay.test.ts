@@ -42,4 +42,34 @@ describe('sequencer/replay', () => {
     expect(g.check(h(3), 'id3', undefined).kind).to.equal('duplicate');
     expect(g.check(h(9), 'id5', undefined).kind).to.equal('conflict');
   });
+
+  it('agrees with a naive model over many wraparounds (reused ids and keys included)', () => {
+    const window = 7;
+    const g = new ReplayGuard(window);
+    const model: Array<{ hash: string; id: string; pk: string | undefined }> = [];
+    let x = 12345;
+    const rnd = (n: number): number => {
+      x = (x * 1103515245 + 12345) >>> 0;
+      return x % n;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const hash = h(rnd(40));
+      const id = `id${rnd(25)}`;
+      const pk = rnd(3) === 0 ? undefined : pkNonceKey(new Uint8Array([rnd(3) + 1]), BigInt(rnd(5)));
+      const dup = model.find((m) => m.hash === hash);
+      const expected = dup
+        ? 'duplicate'
+        : model.some((m) => m.id === id) || (pk !== undefined && model.some((m) => m.pk === pk))
+          ? 'conflict'
+          : 'new';
+      const verdict = g.check(hash, id, pk);
+      expect(verdict.kind, `step ${i}`).to.equal(expected);
+      if (verdict.kind === 'new') {
+        g.add(hash, id, pk, rec(i));
+        model.push({ hash, id, pk });
+        if (model.length > window) model.shift();
+      }
+      expect(g.size()).to.equal(model.length);
+    }
+  });
 });
