@@ -35,11 +35,13 @@ const WAIT_TIMEOUT_MS = 30_000;
 const SIGN_INLINE_MAX = Number(process.env.SVC_DEX_SIGN_INLINE_MAX ?? 64);
 
 /**
- * The sequencer refuses a second transaction with the same (public_key, nonce). Orders use
- * nonce = order_id, so the sequencer's window also stops a replayed order; a cancel uses
- * the first 8 bytes of its signing hash, which no order of the owner plausibly shares.
+ * The nonce of an order's or cancel's Transaction: the first 8 bytes of its signing digest.
+ * The sequencer refuses a second transaction with the same (public_key, nonce), so the
+ * same signed order or cancel sent twice is refused there too; and since only the owner's
+ * signed bytes determine it, nobody can burn an owner's order ids by submitting junk with
+ * guessed (owner, nonce) pairs (as they could if the nonce were the order_id).
  */
-export function cancelNonce(message: Uint8Array): bigint {
+export function digestNonce(message: Uint8Array): bigint {
   return BigInt('0x' + new TextDecoder().decode(message.subarray(0, 16)));
 }
 
@@ -308,12 +310,13 @@ export class DexService {
     if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
       throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     }
-    if (!(await this.verifier.verify(intent.owner, orderMessage(intent, sha256), signature))) {
+    const message = orderMessage(intent, sha256);
+    if (!(await this.verifier.verify(intent.owner, message, signature))) {
       throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
     }
     if (this.inflight.has(key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     this.inflight.add(key);
-    const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, intent.orderId);
+    const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
     let res: { applied: Applied; signature?: Uint8Array };
     try {
       res = await this.submitAndWait(tx, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)'));
@@ -343,7 +346,7 @@ export class DexService {
     const order = this.state.findOrder(owner, orderId);
     if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
     if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
-    const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, cancelNonce(message));
+    const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message));
     const res = await this.submitAndWait(tx, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted'));
     const o = res.applied.outcome;
     if (!o.ok) throw apiErrorOf(o.code, o.message);

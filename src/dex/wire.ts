@@ -10,8 +10,8 @@
  *
  *   Transaction { tx_id: "dex-<kind>-<random uuid>", payload, signature: the owner's
  *                 ed25519 signature (orders, cancels; empty for markets),
- *                 public_key: the owner (empty for markets), nonce: order_id for orders, the
- *                 first 8 bytes of the signing hash for cancels (service.ts), 0 for markets,
+ *                 public_key: the owner (empty for markets), nonce: the first 8 bytes of the
+ *                 signing digest for orders and cancels (service.ts digestNonce), 0 for markets,
  *                 timestamp: the node's clock in microseconds at submission }
  *
  * Only the payload is authoritative when applying: the envelope fields are for the
