@@ -39,6 +39,8 @@ describe('dex on the real tick sequencer', function () {
       const c = new DexClient(node.url);
       const m = await c.createMarket({ base_mint: BASE, quote_mint: QUOTE, name: 'R/S' });
       const pub = fromBase58Key((await c.health()).public_key);
+      // Junk sent straight to the sequencer with alice's key and nonce 1 must not burn her order id 1.
+      await node.sequencer.submit({ txId: 'junk-1', payload: new Uint8Array([1, 2, 3]), signature: new Uint8Array(0), publicKey: alice.publicKey, nonce: 1n, timestamp: 0n });
       const results = await Promise.all([
         c.placeOrder(buildOrderBody(intent(alice.publicKey, 1n, 'Sell', 10n, 5n), alice.secretKey)),
         c.placeOrder(buildOrderBody(intent(alice.publicKey, 2n, 'Sell', 11n, 5n), alice.secretKey)),
