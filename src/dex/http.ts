@@ -51,6 +51,20 @@ export function createApp(service: DexService, opts: { bodyLimit?: number; logge
   const app = new Koa();
   const router = new Router();
 
+  // CORS: the SDK runs in browsers on other origins. The API uses no cookies or ambient
+  // credentials (authority is the ed25519 signature in the body), so any origin may call it.
+  app.use(async (ctx, next) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'content-type');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  });
+
   app.use(async (ctx, next) => {
     try {
       await next();

@@ -9,6 +9,15 @@ describe('dex OpenAPI document', () => {
   });
   after(async () => t.close());
 
+  it('answers CORS preflights and allows any origin (no ambient credentials exist)', async () => {
+    const pre = await fetch(`${t.url}/orders`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect(pre.status).to.equal(204);
+    expect(pre.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(pre.headers.get('access-control-allow-methods')).to.contain('POST');
+    const res = await fetch(`${t.url}/health`, { headers: { origin: 'https://app.example' } });
+    expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+  });
+
   it('is served at /openapi.json and lists every route the server answers', async () => {
     const r = await get(`${t.url}/openapi.json`);
     expect(r.status).to.equal(200);
