@@ -25,11 +25,12 @@ const waitAsync = (
 
 /**
  * A pending Atomics.waitAsync does not keep Node's event loop alive: if nothing else
- * does (the other thread just exited), the process would end mid-await. A timer of the
- * same length does, and is cleared as soon as the wait ends.
+ * does (the other thread just exited), the process would end mid-await. A timer does;
+ * it outlasts the wait's own timeout (which fires as a V8 task, possibly a little after
+ * a timer of the same length) and is cleared as soon as the wait ends.
  */
 async function keepAlive<T>(wait: Promise<T>, timeoutMs: number): Promise<T> {
-  const timer = setTimeout(() => {}, Number.isFinite(timeoutMs) ? timeoutMs : 2 ** 31 - 1);
+  const timer = setTimeout(() => {}, Number.isFinite(timeoutMs) ? timeoutMs + 1000 : 2 ** 31 - 1);
   try {
     return await wait;
   } finally {

@@ -42,8 +42,17 @@ describe('sequencer crash (kill -9 under load)', function () {
         else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
       }
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-    await waitFor(() => ticks.size >= 30 && acked.size >= 3000, "child under load", 60_000);
+    let exitedEarly: string | undefined;
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (code, signal) => {
+        exitedEarly = `child exited early (code ${code}, signal ${signal})`;
+        resolve(signal);
+      }),
+    );
+    await waitFor(() => {
+      if (exitedEarly) throw new Error(exitedEarly);
+      return ticks.size >= 30 && acked.size >= 3000;
+    }, 'child under load', 60_000);
     child.kill('SIGKILL');
     expect(await exited).to.equal('SIGKILL');
 
