@@ -12,6 +12,7 @@
  * clients that need stronger guarantees prevent with their own nonces/signatures.
  */
 export interface ReplayRecord {
+  hashKey: string; // hashKey() of the transaction's full hash
   sequenceNumber: number;
   expectedTick: number;
   txHash: string;
@@ -37,10 +38,11 @@ export function hashKey(fullHash: Uint8Array): string {
 }
 
 export class ReplayGuard {
-  private readonly byHash = new Map<string, ReplayRecord>();
-  private readonly byId = new Map<string, string>();
-  private readonly byPkNonce = new Map<string, string>();
-  // The FIFO of remembered keys as three parallel rings (no object per transaction).
+  // An identical transaction has the same tx_id (the hash covers it), so one map keyed
+  // by tx_id answers both "duplicate" (same hash) and "tx_id reused" (other hash).
+  private readonly byId = new Map<string, ReplayRecord>();
+  private readonly byPkNonce = new Map<string, string>(); // -> hash key
+  // The FIFO of remembered keys as parallel rings (no object per transaction).
   private readonly hashes: Array<string | undefined>;
   private readonly ids: Array<string | undefined>;
   private readonly pkNonces: Array<string | undefined>;
@@ -60,26 +62,28 @@ export class ReplayGuard {
   }
 
   check(hash: string, txId: string, pkNonce: string | undefined): ReplayVerdict {
-    const record = this.byHash.get(hash);
-    if (record) return { kind: 'duplicate', record };
-    if (this.byId.has(txId)) return { kind: 'conflict', message: `tx_id '${txId}' is already used by another transaction` };
+    const seen = this.byId.get(txId);
+    if (seen) {
+      if (seen.hashKey === hash) return { kind: 'duplicate', record: seen };
+      return { kind: 'conflict', message: `tx_id '${txId}' is already used by another transaction` };
+    }
     if (pkNonce !== undefined && this.byPkNonce.has(pkNonce)) {
       return { kind: 'conflict', message: 'nonce is already used with this public_key by another transaction' };
     }
     return NEW;
   }
 
-  add(hash: string, txId: string, pkNonce: string | undefined, record: ReplayRecord): void {
+  /** Remember a transaction that check() called new (`record.hashKey` is its hash key). */
+  add(txId: string, pkNonce: string | undefined, record: ReplayRecord): void {
     if (this.count === this.windowSize) this.evictOldest();
     let at = this.head + this.count;
     if (at >= this.windowSize) at -= this.windowSize;
-    this.hashes[at] = hash;
+    this.hashes[at] = record.hashKey;
     this.ids[at] = txId;
     this.pkNonces[at] = pkNonce;
     this.count++;
-    this.byHash.set(hash, record);
-    this.byId.set(txId, hash);
-    if (pkNonce !== undefined) this.byPkNonce.set(pkNonce, hash);
+    this.byId.set(txId, record);
+    if (pkNonce !== undefined) this.byPkNonce.set(pkNonce, record.hashKey);
   }
 
   private evictOldest(): void {
@@ -90,8 +94,7 @@ export class ReplayGuard {
     this.hashes[at] = this.ids[at] = this.pkNonces[at] = undefined;
     this.head = at + 1 === this.windowSize ? 0 : at + 1;
     this.count--;
-    this.byHash.delete(hash);
-    if (this.byId.get(id) === hash) this.byId.delete(id);
+    if (this.byId.get(id)?.hashKey === hash) this.byId.delete(id);
     if (pk !== undefined && this.byPkNonce.get(pk) === hash) this.byPkNonce.delete(pk);
   }
 }

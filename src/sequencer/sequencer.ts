@@ -240,8 +240,8 @@ export class TickSequencer implements Sequencer {
     return refusal('UNAVAILABLE', why);
   }
 
-  private remember(fullHash: Uint8Array, tx: Transaction, record: ReplayRecord): void {
-    this.replay.add(hashKey(fullHash), tx.txId, pkNonceKey(tx.publicKey, tx.nonce), record);
+  private remember(fullHash: Uint8Array, tx: Transaction, record: Omit<ReplayRecord, 'hashKey'>): void {
+    this.replay.add(tx.txId, pkNonceKey(tx.publicKey, tx.nonce), { ...record, hashKey: hashKey(fullHash) });
   }
 
   /** Accept one transaction or throw a SubmitError (synchronous up to the WAL promise). */
@@ -278,8 +278,8 @@ export class TickSequencer implements Sequencer {
     const expectedTick = this.expectedTick();
     this.pending.push(entry);
     const durable = this.wal.append(entry);
-    const record: ReplayRecord = { sequenceNumber: sequence, expectedTick, txHash: shortHash(fullHash), durable };
-    this.replay.add(hk, tx.txId, pk, record);
+    const record: ReplayRecord = { hashKey: hk, sequenceNumber: sequence, expectedTick, txHash: shortHash(fullHash), durable };
+    this.replay.add(tx.txId, pk, record);
     return record;
   }
 

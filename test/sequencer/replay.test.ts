@@ -7,13 +7,19 @@
 import { expect } from 'chai';
 import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from '../../src/sequencer/replay.js';
 
-const rec = (n: number): ReplayRecord => ({ sequenceNumber: n, expectedTick: n, txHash: 'abcd0000', durable: Promise.resolve() });
+const rec = (n: number, hashKey: string): ReplayRecord => ({
+  hashKey,
+  sequenceNumber: n,
+  expectedTick: n,
+  txHash: 'abcd0000',
+  durable: Promise.resolve(),
+});
 const h = (n: number): string => hashKey(new Uint8Array(32).fill(n));
 
 describe('sequencer/replay', () => {
   it('returns the original record for the same hash', () => {
     const g = new ReplayGuard(10);
-    g.add(h(1), 'a', pkNonceKey(new Uint8Array([1]), 5n), rec(1));
+    g.add('a', pkNonceKey(new Uint8Array([1]), 5n), rec(1, h(1)));
     const v = g.check(h(1), 'a', pkNonceKey(new Uint8Array([1]), 5n));
     expect(v.kind).to.equal('duplicate');
     expect(v.kind === 'duplicate' && v.record.sequenceNumber).to.equal(1);
@@ -21,7 +27,7 @@ describe('sequencer/replay', () => {
 
   it('conflicts on tx_id reuse and on (public_key, nonce) reuse', () => {
     const g = new ReplayGuard(10);
-    g.add(h(1), 'a', pkNonceKey(new Uint8Array([1, 2]), 5n), rec(1));
+    g.add('a', pkNonceKey(new Uint8Array([1, 2]), 5n), rec(1, h(1)));
     expect(g.check(h(2), 'a', undefined).kind).to.equal('conflict');
     expect(g.check(h(3), 'b', pkNonceKey(new Uint8Array([1, 2]), 5n)).kind).to.equal('conflict');
     expect(g.check(h(4), 'c', pkNonceKey(new Uint8Array([1, 2]), 6n)).kind).to.equal('new');
@@ -35,7 +41,7 @@ describe('sequencer/replay', () => {
 
   it('forgets the oldest entries beyond the window', () => {
     const g = new ReplayGuard(3);
-    for (let i = 1; i <= 5; i++) g.add(h(i), `id${i}`, undefined, rec(i));
+    for (let i = 1; i <= 5; i++) g.add(`id${i}`, undefined, rec(i, h(i)));
     expect(g.size()).to.equal(3);
     expect(g.check(h(1), 'id1', undefined).kind).to.equal('new');
     expect(g.check(h(2), 'x', undefined).kind).to.equal('new');
@@ -53,8 +59,11 @@ describe('sequencer/replay', () => {
       return x % n;
     };
     for (let i = 0; i < 3000; i++) {
-      const hash = h(rnd(40));
-      const id = `id${rnd(25)}`;
+      // Like real transactions: the same hash implies the same tx_id (the hash covers
+      // it), while different transactions may reuse a tx_id.
+      const k = rnd(40);
+      const hash = h(k);
+      const id = `id${k % 25}`;
       const pk = rnd(3) === 0 ? undefined : pkNonceKey(new Uint8Array([rnd(3) + 1]), BigInt(rnd(5)));
       const dup = model.find((m) => m.hash === hash);
       const expected = dup
@@ -65,7 +74,7 @@ describe('sequencer/replay', () => {
       const verdict = g.check(hash, id, pk);
       expect(verdict.kind, `step ${i}`).to.equal(expected);
       if (verdict.kind === 'new') {
-        g.add(hash, id, pk, rec(i));
+        g.add(id, pk, rec(i, hash));
         model.push({ hash, id, pk });
         if (model.length > window) model.shift();
       }
