@@ -129,7 +129,7 @@ describe('gRPC StreamTicks', () => {
   });
 
   it('ends a client that stops reading with RESOURCE_EXHAUSTED once it falls out of the window, without stalling ticks', async () => {
-    face = await grpcFace(fake, { feed: { windowTicks: 40, windowBytes: 64 * 1024 * 1024 } });
+    face = await grpcFace(fake, { feed: { windowTicks: 40, windowBytes: 64 * 1024 * 1024 }, streamQueue: { messages: 16, bytes: 1024 * 1024 } });
     client = new SequencerClient(face.address);
     const fast = collect(client.stream(1));
     // its own connection, so the paused stream cannot hold the fast one's HTTP/2 window

@@ -15,14 +15,16 @@ import type { Sequencer } from '../../sequencer/interface.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
 import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';
+import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 
 export interface GrpcFaceOptions {
   logger: Logger;
   maxReceiveMessageBytes?: number; // default MAX_RECEIVE_MESSAGE_BYTES (8 MiB)
-  feed?: Partial<TickFeedOptions>; // stream window (default 1024 ticks / 64 MiB)
+  feed?: Partial<TickFeedOptions>; // stream window (default 65,536 ticks / 64 MiB)
   shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
   maxStreams?: number; // open StreamTicks calls at most (default MAX_TICK_STREAMS = 1024)
+  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 8 MiB)
 }
 
 export interface GrpcFace {
@@ -45,7 +47,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     'grpc.max_send_message_length': -1,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
-  const handlers = createHandlers(sequencer, feed, logger, options.maxStreams);
+  const handlers = createHandlers(sequencer, feed, logger, options.maxStreams, options.streamQueue);
   server.addService(serviceDefinition(), handlers.implementation);
   new ReflectionService(loadSequencerPackage()).addToServer(server);
   const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING' });

@@ -22,7 +22,7 @@ import { earliest } from '../convert.js';
 import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, MAX_TICK_STREAMS, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';
 import { sequencerServiceDefinition } from '../proto.js';
-import { serveTickStream } from './stream-ticks.js';
+import { serveTickStream, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
 import {
   decodeSubmitBatchRequest,
@@ -85,7 +85,13 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
-export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Logger, maxStreams = MAX_TICK_STREAMS): ServiceHandlers {
+export function createHandlers(
+  sequencer: Sequencer,
+  feed: TickFeed,
+  logger: Logger,
+  maxStreams = MAX_TICK_STREAMS,
+  streamQueue?: StreamQueueLimits,
+): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
 
   const internal = (err: unknown, what: string): Status => {
@@ -231,7 +237,7 @@ export function createHandlers(sequencer: Sequencer, feed: TickFeed, logger: Log
     if (feed.size >= maxStreams) {
       return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many tick streams open (at most ${maxStreams}); retry later` });
     }
-    serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed).then(
+    serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed, streamQueue).then(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),
       (err: unknown) => {
         const s = internal(err, 'StreamTicks');

@@ -2,13 +2,21 @@
  * One StreamTicks call: replays stored ticks from start_tick (0 = the latest tick), then
  * follows live ones, with a cursor so there are no gaps and no duplicates at the switch.
  *
- * Backpressure policy (docs/api.md): the session writes only while `call.write()` says the
- * stream can take more (grpc-js buffers at most 16 messages per stream, then waits for
- * HTTP/2 flow control). Replay pulls from the store at the client's pace. Once a stream has
- * caught up it reads from the shared TickFeed window; if it falls so far behind that its
- * next tick has left the window (default 1024 ticks or 64 MiB), it is ended with
- * RESOURCE_EXHAUSTED and a message naming the tick to resume from. The clock never waits
- * for a stream, and a stream never holds more than its 16 in-flight messages.
+ * Backpressure policy (docs/api.md): each stream has a bounded send queue, at most
+ * STREAM_QUEUE_MESSAGES ticks and STREAM_QUEUE_BYTES bytes handed to grpc-js and not yet
+ * accepted by HTTP/2 (counted by each write's completion callback, so HTTP/2 flow control
+ * of a client that does not read stops it). The queue holds references to the shared
+ * encoded ticks, not copies. When it is full the session waits. Replay pulls from the
+ * store at the client's pace. Once a stream has caught up it reads from the shared
+ * TickFeed window; if it falls so far behind that its next tick has left the window
+ * (default 65,536 ticks or 64 MiB), it is ended with RESOURCE_EXHAUSTED and a message
+ * naming the tick to resume from. The clock never waits for a stream.
+ *
+ * Throughput: grpc-js's stream hands one message to HTTP/2 per write completion, i.e.
+ * one per event-loop turn, which under load (turns of ~10 ms) is far slower than the
+ * clock ticks. The session therefore gives the call a `_writev` (Node's Writable batch
+ * hook, built only on the call's own `_write`) so every queued tick goes to HTTP/2 in
+ * one turn.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/interface.js';
@@ -17,6 +25,40 @@ import { encodeTick } from './wire.js';
 
 /** Ticks read from the store per replay step. */
 const REPLAY_CHUNK = 256;
+
+/** Per-stream send queue bounds (messages handed to grpc-js, not yet taken by HTTP/2). */
+export const STREAM_QUEUE_MESSAGES = 256;
+export const STREAM_QUEUE_BYTES = 8 * 1024 * 1024;
+
+export interface StreamQueueLimits {
+  messages: number;
+  bytes: number;
+}
+
+type WriteCallback = (error?: Error | null) => void;
+interface BatchableWritable {
+  _write(chunk: unknown, encoding: BufferEncoding, callback: WriteCallback): void;
+  _writev?: (chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>, callback: WriteCallback) => void;
+}
+
+/** Let the Writable hand all buffered messages to HTTP/2 at once (see the file's docblock). */
+function enableBatchedWrites(call: object): void {
+  const w = call as BatchableWritable;
+  if (typeof w._writev === 'function') return;
+  w._writev = function (this: BatchableWritable, chunks, callback) {
+    let left = chunks.length;
+    let failed = false;
+    for (const { chunk, encoding } of chunks) {
+      this._write(chunk, encoding, (err) => {
+        if (failed) return;
+        if (err) {
+          failed = true;
+          callback(err);
+        } else if (--left === 0) callback();
+      });
+    }
+  };
+}
 
 export interface StreamOutcome {
   code: grpcStatus;
@@ -29,6 +71,7 @@ export async function serveTickStream(
   startTick: number,
   sequencer: Sequencer,
   feed: TickFeed,
+  queue: StreamQueueLimits = { messages: STREAM_QUEUE_MESSAGES, bytes: STREAM_QUEUE_BYTES },
 ): Promise<StreamOutcome> {
   let wakeUp: (() => void) | undefined;
   const wake = () => {
@@ -43,12 +86,14 @@ export async function serveTickStream(
   };
   call.on('cancelled', onCancel);
   call.on('close', onCancel);
-  call.on('drain', wake);
+  enableBatchedWrites(call);
   feed.attach(wake);
   let sent = 0;
-  let writable = true;
+  let queuedMessages = 0;
+  let queuedBytes = 0;
   let live = false;
   const sleep = () => new Promise<void>((resolve) => (wakeUp = resolve));
+  const full = () => queuedMessages >= queue.messages || queuedBytes >= queue.bytes;
 
   const finish = (code: grpcStatus, details: string): StreamOutcome => {
     if (!cancelled) {
@@ -58,14 +103,20 @@ export async function serveTickStream(
     return { code, details, sent };
   };
 
-  /** Write one encoded tick; afterwards wait for 'drain' (or a reason to stop) if the stream is full. */
+  /** Queue one encoded tick; afterwards, while the queue is full, wait (or find a reason to stop). */
   const write = async (buf: Buffer, next: number): Promise<string | undefined> => {
-    writable = call.write(buf);
+    queuedMessages++;
+    queuedBytes += buf.length;
+    call.write(buf, () => {
+      queuedMessages--;
+      queuedBytes -= buf.length;
+      wake();
+    });
     sent++;
-    while (!writable && !cancelled) {
+    while (full() && !cancelled) {
       await sleep();
-      if (call.writableNeedDrain === false) writable = true;
-      else if (live && next + 1 < feed.oldest()) return tooSlow(next + 1);
+      if (!full()) break;
+      if (live && next + 1 < feed.oldest()) return tooSlow(next + 1);
     }
     return undefined;
   };
@@ -112,6 +163,5 @@ export async function serveTickStream(
     feed.detach(wake);
     call.off('cancelled', onCancel);
     call.off('close', onCancel);
-    call.off('drain', wake);
   }
 }

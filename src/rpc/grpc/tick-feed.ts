@@ -10,11 +10,11 @@ import type { Tick } from '../../sequencer/types.js';
 import { encodeTick } from './wire.js';
 
 export interface TickFeedOptions {
-  windowTicks: number; // most ticks kept encoded (default 1024)
+  windowTicks: number; // most ticks kept encoded (default 65,536)
   windowBytes: number; // most bytes kept encoded (default 64 MiB)
 }
 
-export const DEFAULT_FEED_OPTIONS: TickFeedOptions = { windowTicks: 1024, windowBytes: 64 * 1024 * 1024 };
+export const DEFAULT_FEED_OPTIONS: TickFeedOptions = { windowTicks: 65_536, windowBytes: 64 * 1024 * 1024 };
 
 /** Something woken on every new tick and when the feed closes. */
 export type FeedWaker = () => void;
