@@ -22,9 +22,10 @@ function skip(buf: Uint8Array, pos: number, wt: number): number {
   return p + len;
 }
 
-export function parseTickHashes(buf: Uint8Array): { tickNumber: number; hashes: string[] } {
+export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestamp: number; hashes: string[] } {
   let pos = 0;
   let tickNumber = 0;
+  let timestamp = 0;
   const hashes: string[] = [];
   while (pos < buf.length) {
     const [tag, p] = varint(buf, pos);
@@ -33,6 +34,8 @@ export function parseTickHashes(buf: Uint8Array): { tickNumber: number; hashes: 
     const wt = tag & 7;
     if (field === 1 && wt === 0) {
       [tickNumber, pos] = varint(buf, pos);
+    } else if (field === 5 && wt === 0) {
+      [timestamp, pos] = varint(buf, pos);
     } else if (field === 3 && wt === 2) {
       const [len, start] = varint(buf, pos);
       const end = start + len;
@@ -49,7 +52,7 @@ export function parseTickHashes(buf: Uint8Array): { tickNumber: number; hashes: 
       pos = end;
     } else pos = skip(buf, pos, wt);
   }
-  return { tickNumber, hashes };
+  return { tickNumber, timestamp, hashes };
 }
 
 /** tx_hash strings of a SubmitBatchResponse, '' for failed items. */

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics served at GET /metrics on the REST port: tick time histogram,
- * queue depth, transactions per second, stream clients, totals, and prom-client's
+ * tick publication lag, queue depth, transactions per second, stream clients, totals, and prom-client's
  * default process metrics. Gauges read live figures at scrape time (collect()), so
  * nothing on the hot path pays for them except one histogram observation per tick.
  */
@@ -69,8 +69,16 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
     },
   });
 
+  const publishLag = new Histogram({
+    name: 'svc_tick_publish_lag_seconds',
+    help: 'Time from a tick closing (its timestamp) until it is durable and published to streams and queries',
+    buckets: [1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
   let lastTimestamp = 0;
   const unsubscribe = sequencer.onTick((tick) => {
+    publishLag.observe(Math.max(0, Date.now() * 1000 - tick.timestamp) / 1e6);
     if (lastTimestamp > 0 && tick.timestamp >= lastTimestamp) tickTime.observe((tick.timestamp - lastTimestamp) / 1e6);
     lastTimestamp = tick.timestamp;
   });
