@@ -133,7 +133,8 @@ describe('gRPC StreamTicks', () => {
     client = new SequencerClient(face.address);
     const fast = collect(client.stream(1));
     // its own connection, so the paused stream cannot hold the fast one's HTTP/2 window
-    const slowClient = new SequencerClient(face.address, { 'grpc.use_local_subchannel_pool': 1 });
+    // and grpc-js's default 64 KiB receive window, so HTTP/2 flow control stops the server quickly
+    const slowClient = new SequencerClient(face.address, { 'grpc.use_local_subchannel_pool': 1, 'grpc-node.flow_control_window': 65_535 });
     const slowStream = slowClient.stream(1);
     const slow = collect(slowStream);
     fake.closeTick();
