@@ -28,44 +28,103 @@ export function bytesToJsonArray(b: Uint8Array): string {
   return textDecoder.decode(w.take());
 }
 
+const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
+const F_TX_ID = ascii('{"tx_id":');
+const F_TX_HASH = ascii(',"tx_hash":');
+const F_SEQUENCE = ascii(',"sequence_number":');
+const F_PAYLOAD = ascii(',"payload":');
+const F_SIGNATURE = ascii(',"signature":');
+const F_PUBLIC_KEY = ascii(',"public_key":');
+const F_NONCE = ascii(',"nonce":');
+const F_TIMESTAMP = ascii(',"timestamp":');
+const F_INGESTION = ascii(',"ingestion_timestamp":');
+const F_TICK_NUMBER = ascii('{"tick_number":');
+const F_INPUT = ascii(',"vdf_proof":{"input":"0x');
+const F_OUTPUT = ascii('","output":"0x');
+const F_PROOF = ascii('","proof":"0x');
+const F_ITERATIONS = ascii('","iterations":');
+const F_TRANSACTIONS = ascii('},"transactions":[');
+const F_BATCH_HASH = ascii('],"batch_hash":');
+const F_PREVIOUS = ascii(',"previous_vdf_output":');
+const COMMA = ascii(',');
+const CLOSE = ascii('}');
+
 function writeTransaction(w: JsonWriter, t: OrderedTransaction): void {
   const tx = t.transaction;
-  w.ascii('{"tx_id":');
+  w.raw(F_TX_ID);
   w.string(tx.txId);
-  w.ascii(',"tx_hash":');
+  w.raw(F_TX_HASH);
   w.byteArray(t.txHash);
-  w.ascii(',"sequence_number":' + t.sequenceNumber + ',"payload":');
+  w.raw(F_SEQUENCE);
+  w.number(t.sequenceNumber);
+  w.raw(F_PAYLOAD);
   w.byteArray(tx.payload);
-  w.ascii(',"signature":');
+  w.raw(F_SIGNATURE);
   w.byteArray(tx.signature);
-  w.ascii(',"public_key":');
+  w.raw(F_PUBLIC_KEY);
   w.byteArray(tx.publicKey);
-  w.ascii(',"nonce":' + tx.nonce.toString() + ',"timestamp":' + tx.timestamp.toString());
-  w.ascii(',"ingestion_timestamp":' + t.ingestionTimestamp + '}');
+  w.raw(F_NONCE);
+  w.bigint(tx.nonce);
+  w.raw(F_TIMESTAMP);
+  w.bigint(tx.timestamp);
+  w.raw(F_INGESTION);
+  w.number(t.ingestionTimestamp);
+  w.raw(CLOSE);
+}
+
+function writeRecord(w: JsonWriter, tick: Tick): void {
+  const p = tick.vdfProof;
+  w.raw(F_TICK_NUMBER);
+  w.number(tick.tickNumber);
+  w.raw(F_INPUT);
+  w.hex(p.input);
+  w.raw(F_OUTPUT);
+  w.hex(p.output);
+  w.raw(F_PROOF);
+  w.hex(p.proof);
+  w.raw(F_ITERATIONS);
+  w.number(p.iterations);
+  w.raw(F_TRANSACTIONS);
+  for (let i = 0; i < tick.transactions.length; i++) {
+    if (i > 0) w.raw(COMMA);
+    writeTransaction(w, tick.transactions[i]!);
+  }
+  w.raw(F_BATCH_HASH);
+  w.byteArray(tick.batchHash);
+  w.raw(F_TIMESTAMP);
+  w.number(tick.timestamp);
+  w.raw(F_PREVIOUS);
+  w.byteArray(tick.previousOutput);
+  w.raw(CLOSE);
 }
 
 /** The archived JSON record of a tick, as UTF-8 bytes (what the `ticks` keyspace holds). */
 export function encodeArchiveRecordBytes(tick: Tick): Uint8Array {
+  writer.reset();
+  writeRecord(writer, tick);
+  return writer.take();
+}
+
+/**
+ * The records of several ticks (encodeArchiveRecordBytes of each), written into one
+ * buffer: the results are views into a single allocation.
+ */
+export function encodeArchiveRecordsBytes(ticks: readonly Tick[]): Uint8Array[] {
   const w = writer;
-  const p = tick.vdfProof;
   w.reset();
-  w.ascii('{"tick_number":' + tick.tickNumber + ',"vdf_proof":{"input":"0x');
-  w.hex(p.input);
-  w.ascii('","output":"0x');
-  w.hex(p.output);
-  w.ascii('","proof":"0x');
-  w.hex(p.proof);
-  w.ascii('","iterations":' + p.iterations + '},"transactions":[');
-  for (let i = 0; i < tick.transactions.length; i++) {
-    if (i > 0) w.ascii(',');
-    writeTransaction(w, tick.transactions[i]!);
+  const ends = new Array<number>(ticks.length);
+  for (let i = 0; i < ticks.length; i++) {
+    writeRecord(w, ticks[i]!);
+    ends[i] = w.length;
   }
-  w.ascii('],"batch_hash":');
-  w.byteArray(tick.batchHash);
-  w.ascii(',"timestamp":' + tick.timestamp + ',"previous_vdf_output":');
-  w.byteArray(tick.previousOutput);
-  w.ascii('}');
-  return w.take();
+  const all = w.take();
+  const out = new Array<Uint8Array>(ticks.length);
+  let start = 0;
+  for (let i = 0; i < ticks.length; i++) {
+    out[i] = all.subarray(start, ends[i]!);
+    start = ends[i]!;
+  }
+  return out;
 }
 
 /** The archived JSON record of a tick, as text. */

@@ -13,15 +13,25 @@ for (let v = 0; v < 256; v++) {
   for (let k = 0; k < text.length; k++) ENTRY[v * 4 + k] = text.charCodeAt(k);
   ENTRY_LEN[v] = text.length;
 }
+/** The same entries as little-endian 32-bit words (one store per value). */
+const ENTRY32 = new Uint32Array(256);
+for (let v = 0; v < 256; v++) {
+  ENTRY32[v] = (ENTRY[v * 4]! | (ENTRY[v * 4 + 1]! << 8) | (ENTRY[v * 4 + 2]! << 16) | (ENTRY[v * 4 + 3]! << 24)) >>> 0;
+}
 const HEX = new TextEncoder().encode('0123456789abcdef');
 const encoder = new TextEncoder();
+/** Characters a JSON string literal can hold as themselves: printable ASCII but `"` and `\`. */
+const PLAIN = new Uint8Array(128);
+for (let c = 0x20; c < 0x7f; c++) PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1;
 
 export class JsonWriter {
   private buf: Uint8Array;
+  private view: DataView;
   private pos = 0;
 
   constructor(initial = 64 * 1024) {
     this.buf = new Uint8Array(initial);
+    this.view = new DataView(this.buf.buffer);
   }
 
   reset(): void {
@@ -35,6 +45,7 @@ export class JsonWriter {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.view = new DataView(next.buffer);
   }
 
   /** ASCII text (field names, punctuation, numbers as text). */
@@ -43,8 +54,68 @@ export class JsonWriter {
     for (let i = 0; i < s.length; i++) this.buf[this.pos++] = s.charCodeAt(i);
   }
 
-  /** A JSON string literal (quoted, escaped, UTF-8). */
+  /** Pre-encoded ASCII bytes (constant fragments). */
+  raw(b: Uint8Array): void {
+    const n = b.length;
+    this.ensure(n);
+    const out = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) out[p++] = b[i]!;
+    this.pos = p;
+  }
+
+  /**
+   * A number as JSON writes it (`String(n)`): non-negative safe integers digit by digit
+   * into the buffer (no string), anything else through String().
+   */
+  number(n: number): void {
+    if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n)) {
+      this.ascii(String(n));
+      return;
+    }
+    let digits = 1;
+    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
+    this.ensure(digits);
+    const out = this.buf;
+    let p = this.pos + digits;
+    this.pos = p;
+    let v = n;
+    do {
+      const q = Math.floor(v / 10);
+      out[--p] = 0x30 + (v - q * 10);
+      v = q;
+    } while (v > 0);
+  }
+
+  /** A bigint as exact JSON integer digits (`v.toString()`). */
+  bigint(v: bigint): void {
+    if (v >= 0n && v <= 9_007_199_254_740_991n) this.number(Number(v));
+    else this.ascii(v.toString());
+  }
+
+  /** A JSON string literal (quoted, escaped, UTF-8), byte for byte what JSON.stringify gives. */
   string(s: string): void {
+    const n = s.length;
+    // Printable ASCII without quotes or backslashes (the usual tx_id): JSON.stringify
+    // leaves it as is, so copy the characters between two quotes.
+    let plain = true;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 128 || PLAIN[c] === 0) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      this.ensure(n + 2);
+      const out = this.buf;
+      let p = this.pos;
+      out[p++] = 0x22;
+      for (let i = 0; i < n; i++) out[p++] = s.charCodeAt(i);
+      out[p++] = 0x22;
+      this.pos = p;
+      return;
+    }
     const lit = JSON.stringify(s);
     this.ensure(lit.length * 3);
     this.pos += encoder.encodeInto(lit, this.buf.subarray(this.pos)).written;
@@ -55,17 +126,16 @@ export class JsonWriter {
     const n = b.length;
     this.ensure(3 + n * 4);
     const out = this.buf;
+    const view = this.view;
     let p = this.pos;
     out[p++] = 0x5b; // [
-    // Each value writes its 4-byte table entry ("7,??", "42,?", "255,") and advances by
-    // its real length: no branch per digit; the last comma becomes the closing bracket.
+    // Each value writes its 4-byte table entry ("7,??", "42,?", "255,") in one 32-bit
+    // store and advances by its real length: no branch per digit; the last comma
+    // becomes the closing bracket. (ensure() above leaves room for the 4-byte stores.)
     for (let i = 0; i < n; i++) {
-      const o = b[i]! << 2;
-      out[p] = ENTRY[o]!;
-      out[p + 1] = ENTRY[o + 1]!;
-      out[p + 2] = ENTRY[o + 2]!;
-      out[p + 3] = ENTRY[o + 3]!;
-      p += ENTRY_LEN[b[i]!]!;
+      const v = b[i]!;
+      view.setUint32(p, ENTRY32[v]!, true);
+      p += ENTRY_LEN[v]!;
     }
     if (n > 0) p--; // drop the trailing comma
     out[p++] = 0x5d; // ]
@@ -82,6 +152,11 @@ export class JsonWriter {
       out[p++] = HEX[b[i]! & 15]!;
     }
     this.pos = p;
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
   }
 
   /** A copy of what was written. */

@@ -9,7 +9,9 @@ import {
   decodeArchiveRecord,
   encodeArchiveRecord,
   encodeArchiveRecordBytes,
+  encodeArchiveRecordsBytes,
 } from '../../src/store/archive.js';
+import type { Tick } from '../../src/sequencer/types.js';
 import { makeTick, makeTx } from './fixtures.js';
 import { transactionHash } from '../../src/sequencer/tx-hash.js';
 
@@ -71,6 +73,50 @@ describe('store/archive', () => {
     const back = decodeArchiveRecord(encodeArchiveRecord(tick));
     expect(back.transactions[0]!.transaction.txId).to.equal(tx.txId);
     expect(back.transactions[0]!.transaction.nonce).to.equal(tx.nonce);
+  });
+
+  it('writes byte for byte what plain JSON text building gives (one record or many in one buffer)', () => {
+    // The reference: the record built as a string with JSON.stringify and String().
+    const arr = (b: Uint8Array): string => '[' + Array.from(b).join(',') + ']';
+    const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+    const reference = (t: Tick): string =>
+      '{"tick_number":' + String(t.tickNumber) +
+      ',"vdf_proof":{"input":"0x' + hex(t.vdfProof.input) + '","output":"0x' + hex(t.vdfProof.output) +
+      '","proof":"0x' + hex(t.vdfProof.proof) + '","iterations":' + String(t.vdfProof.iterations) +
+      '},"transactions":[' +
+      t.transactions
+        .map(
+          (o) =>
+            '{"tx_id":' + JSON.stringify(o.transaction.txId) + ',"tx_hash":' + arr(o.txHash) +
+            ',"sequence_number":' + String(o.sequenceNumber) + ',"payload":' + arr(o.transaction.payload) +
+            ',"signature":' + arr(o.transaction.signature) + ',"public_key":' + arr(o.transaction.publicKey) +
+            ',"nonce":' + o.transaction.nonce.toString() + ',"timestamp":' + o.transaction.timestamp.toString() +
+            ',"ingestion_timestamp":' + String(o.ingestionTimestamp) + '}',
+        )
+        .join(',') +
+      '],"batch_hash":' + arr(t.batchHash) + ',"timestamp":' + String(t.timestamp) +
+      ',"previous_vdf_output":' + arr(t.previousOutput) + '}';
+    const ids = ['a', 'tx-1', '"q"', 'back\\slash', 'tab\there', 'nl\n', '\u007f', 'ü', '😀', '\u2028', ' ', '~}{'];
+    const nums = [0n, 1n, 9n, 10n, 99n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 64n - 1n, 1_700_000_000_000_000n];
+    const ticks: Tick[] = [];
+    for (let n = 1; n <= 40; n++) {
+      const t = makeTick(n, n % 7, n * 10, { trivial: n % 3 !== 0 });
+      t.timestamp = [0, 9, 10, 1_700_000_000_500_000 + n, Number.MAX_SAFE_INTEGER][n % 5]!;
+      t.vdfProof.iterations = [20, 1, 0, 47_326, 1_000_000_007][n % 5]!;
+      t.transactions.forEach((o, k) => {
+        o.transaction.txId = ids[(n + k) % ids.length]! + (k % 2 ? String(n) : '');
+        o.transaction.nonce = nums[(n + k) % nums.length]!;
+        o.transaction.timestamp = nums[(n * 3 + k) % nums.length]!;
+        o.ingestionTimestamp = [0, 7, 1_700_000_000_123_456, 2 ** 53 - 1][k % 4]!;
+        o.sequenceNumber = [1, 10, 99, 100, 123_456_789][(n + k) % 5]!;
+      });
+      ticks.push(t);
+    }
+    const dec = new TextDecoder();
+    for (const t of ticks) expect(encodeArchiveRecord(t), `tick ${t.tickNumber}`).to.equal(reference(t));
+    const many = encodeArchiveRecordsBytes(ticks);
+    expect(many.length).to.equal(ticks.length);
+    many.forEach((b, i) => expect(dec.decode(b), `tick ${i + 1} in one buffer`).to.equal(reference(ticks[i]!)));
   });
 
   it('rejects corrupt records', () => {
