@@ -24,7 +24,7 @@ export interface GrpcFaceOptions {
   feed?: Partial<TickFeedOptions>; // stream window (default 65,536 ticks / 64 MiB)
   shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
   maxStreams?: number; // open StreamTicks calls at most (default MAX_TICK_STREAMS = 1024)
-  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 8 MiB)
+  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 2 MiB)
 }
 
 export interface GrpcFace {

@@ -28,7 +28,7 @@ const REPLAY_CHUNK = 256;
 
 /** Per-stream send queue bounds (messages handed to grpc-js, not yet taken by HTTP/2). */
 export const STREAM_QUEUE_MESSAGES = 256;
-export const STREAM_QUEUE_BYTES = 8 * 1024 * 1024;
+export const STREAM_QUEUE_BYTES = 2 * 1024 * 1024;
 
 export interface StreamQueueLimits {
   messages: number;
