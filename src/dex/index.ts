@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPool } from '../pool/index.js';
 import { createApp } from './http.js';
 import type { DexDeps, DexHandle } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
@@ -32,19 +33,32 @@ export function parseAddr(addr: string): { host: string; port: number } {
 
 export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
   const key = await loadOrCreateNodeKey(deps.dbPath);
-  const service = new DexService(deps.sequencer, deps.pool, key, deps.logger);
-  await service.start();
+  const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 1);
+  const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
+  const service = new DexService(deps.sequencer, deps.pool, key, deps.logger, signaturePool);
+  try {
+    await service.start();
+  } catch (err) {
+    await signaturePool?.destroy();
+    throw err;
+  }
   const app = createApp(service, { ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   const { host, port } = parseAddr(deps.addr);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await service.stop();
+    await signaturePool?.destroy();
+    throw err;
+  }
   const a = server.address() as AddressInfo;
   const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
   deps.logger?.info({ address, sequencer_id: key.sequencerId }, 'dex: listening');
@@ -61,6 +75,7 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
         server.closeAllConnections();
       });
       await service.stop();
+      await signaturePool?.destroy();
     },
   };
 }

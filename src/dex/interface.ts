@@ -81,6 +81,11 @@ export interface DexDeps {
   dbPath: string; // --db-path: the node key lives in <dbPath>/node-key.json
   addr: string; // host:port to listen on, e.g. "0.0.0.0:8081" or "127.0.0.1:0"
   bodyLimitBytes?: number; // default 16 KiB
+  /**
+   * Threads of the order book's own pool for ed25519 checks and receipt signatures (default
+   * 1, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
+   */
+  signatureThreads?: number;
 }
 
 export interface DexHandle {

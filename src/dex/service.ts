@@ -22,6 +22,7 @@ import { toBase58, toHex } from '../sdk/bytes.js';
 import type { Receipt } from '../sdk/wire-json.js';
 import type { OrderResult, CancelResult, MarketView } from '../sdk/client.js';
 import { SubmitError, type Sequencer } from '../sequencer/interface.js';
+import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 import type { Tick, Transaction } from '../sequencer/types.js';
 import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './interface.js';
@@ -32,7 +33,8 @@ import { marketView, tradeView } from './views.js';
 import { decodePayload, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction, type DexTx } from './wire.js';
 
 const WAIT_TIMEOUT_MS = 30_000;
-const SIGN_INLINE_MAX = Number(process.env.SVC_DEX_SIGN_INLINE_MAX ?? 64);
+/** Receipts of one tick signed on the main thread when there are at most this many (else one pool task). */
+const SIGN_INLINE_MAX_ENV = process.env.SVC_DEX_SIGN_INLINE_MAX;
 
 /**
  * The nonce of an order's or cancel's Transaction: the first 8 bytes of its signing digest.
@@ -61,6 +63,12 @@ interface Prepared {
   verifyAt: number[];
 }
 
+interface QueuedSubmit {
+  tx: Transaction;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 interface Waiter {
   payload: Uint8Array;
   resolve(a: Applied, signature: Uint8Array | undefined): void;
@@ -76,15 +84,27 @@ export class DexService {
   private buffered: Tick[] | undefined = [];
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  private submitQueue: QueuedSubmit[] = [];
+  private submitScheduled = false;
+  private readonly signInlineMax: number;
   readonly verifier: BatchVerifier;
 
+  /**
+   * `signaturePool`: a pool of its own for ed25519 checks and receipt signatures, so they do
+   * not wait in line behind the sequencer's VDF proofs in the shared `pool` (startDex gives
+   * one thread); without it they run in `pool`.
+   */
   constructor(
     private readonly sequencer: Sequencer,
     pool: ConstructorParameters<typeof BatchVerifier>[0],
     readonly key: NodeKey,
     private readonly logger?: Logger,
+    signaturePool?: ConstructorParameters<typeof BatchVerifier>[0],
   ) {
-    this.verifier = new BatchVerifier(pool);
+    this.verifier = new BatchVerifier(signaturePool ?? pool);
+    // With a pool of its own, receipts are signed there (off the main thread, no queue of
+    // proofs in front); on the shared pool, a tick's few receipts are signed here instead.
+    this.signInlineMax = SIGN_INLINE_MAX_ENV !== undefined ? Number(SIGN_INLINE_MAX_ENV) : signaturePool ? 0 : 64;
   }
 
   /** Subscribe, replay the stored ticks, then apply what arrived meanwhile. */
@@ -217,7 +237,7 @@ export class DexService {
         const messages = needs.map((d) => receiptMessage(this.receiptData(d.applied), sha256));
         // Few receipts: sign here (node:crypto, tens of µs each) rather than queue behind the
         // pool's VDF proofs; many: one pool task.
-        sigs = messages.length <= SIGN_INLINE_MAX ? messages.map((m) => signInline(this.key.secretKey, m)) : await this.verifier.signMany(this.key.secretKey, messages);
+        sigs = messages.length <= this.signInlineMax ? messages.map((m) => signInline(this.key.secretKey, m)) : await this.verifier.signMany(this.key.secretKey, messages);
       }
     } catch (err) {
       for (const d of done) d.waiter.reject(new ApiError(500, 'INTERNAL', `signing receipts failed: ${(err as Error).message}`));
@@ -274,7 +294,7 @@ export class DexService {
       });
     });
     try {
-      await this.sequencer.submit(tx);
+      await this.submitCoalesced(tx);
     } catch (err) {
       const w = this.waiters.get(tx.txId);
       if (w) clearTimeout(w.timer);
@@ -289,6 +309,51 @@ export class DexService {
       throw err;
     }
     return result;
+  }
+
+  /**
+   * Hand `tx` to the sequencer together with the others submitted in the same turn of the
+   * event loop: one submitBatch per turn (at most MAX_BATCH_TRANSACTIONS each) instead of
+   * one submit per request. Resolves once this transaction is durable; rejects with its own
+   * SubmitError (a refused item does not affect the others of its batch).
+   */
+  private submitCoalesced(tx: Transaction): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.submitQueue.push({ tx, resolve, reject });
+      if (!this.submitScheduled) {
+        this.submitScheduled = true;
+        setImmediate(() => this.flushSubmits());
+      }
+    });
+  }
+
+  private flushSubmits(): void {
+    this.submitScheduled = false;
+    const queue = this.submitQueue;
+    this.submitQueue = [];
+    for (let i = 0; i < queue.length; i += MAX_BATCH_TRANSACTIONS) {
+      const part = queue.slice(i, i + MAX_BATCH_TRANSACTIONS);
+      if (part.length === 1) {
+        const q = part[0]!;
+        this.sequencer.submit(q.tx).then(() => q.resolve(), q.reject);
+        continue;
+      }
+      let batch: Promise<Array<unknown>>;
+      try {
+        batch = this.sequencer.submitBatch(part.map((q) => q.tx));
+      } catch (err) {
+        batch = Promise.reject(err);
+      }
+      batch.then(
+        (results) =>
+          part.forEach((q, j) => {
+            const r = results[j];
+            if (r instanceof Error) q.reject(r);
+            else q.resolve();
+          }),
+        (err: unknown) => part.forEach((q) => q.reject(err)),
+      );
+    }
   }
 
   async createMarket(baseMint: Uint8Array, quoteMint: Uint8Array, name: string, kind: MarketKind): Promise<MarketView> {
