@@ -1,19 +1,9 @@
 /**
  * The list of faces `svc node` runs, started in this order and closed in reverse.
- * Adding one (the order book on --dex-addr, the explorer RPC on --rpc-addr) is one
- * entry; for the order book, with src/dex's startDex(DexDeps):
- *
- *   export const dexFace: FaceSpec = {
- *     name: 'dex',
- *     async start(ctx) {
- *       const dex = await startDex({ db: ctx.db, pool: ctx.pool, sequencer: ctx.sequencer, logger: ctx.logger,
- *                                    dbPath: ctx.config.dbPath, addr: formatAddress(ctx.config.dexAddr) });
- *       return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
- *     },
- *   };
- *
- * and `dexFace` appended to defaultFaces(). The node prints `listening dex <addr>` for it.
+ * Adding one (the explorer RPC on --rpc-addr, say) is one FaceSpec entry here.
  */
+import { formatAddress } from '../config/index.js';
+import { startDex } from '../dex/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
 import type { FaceSpec } from './interface.js';
@@ -40,6 +30,22 @@ export const restFace: FaceSpec = {
   },
 };
 
+/** The order book API (spec/2) on --dex-addr; it rebuilds its books from the stored ticks first. */
+export const dexFace: FaceSpec = {
+  name: 'dex',
+  async start(ctx) {
+    const dex = await startDex({
+      db: ctx.db,
+      pool: ctx.pool,
+      sequencer: ctx.sequencer,
+      logger: ctx.logger,
+      dbPath: ctx.config.dbPath,
+      addr: formatAddress(ctx.config.dexAddr),
+    });
+    return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
+  },
+};
+
 export function defaultFaces(): FaceSpec[] {
-  return [grpcFace, restFace];
+  return [grpcFace, restFace, dexFace];
 }

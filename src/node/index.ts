@@ -52,6 +52,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       vdfIterations: config.vdfIterations,
       idleTickMs: config.idleTickMs,
       queueCapacity: config.queueCapacity,
+      onError: (err) => logger.error({ err }, 'sequencer error'),
     });
     await sequencer.start();
     const running = faces;
