@@ -5,6 +5,7 @@
  * Bodies are JSON only (415 otherwise), at most `bodyLimit` bytes (413), parsed by hand so
  * the limit holds before anything is buffered past it.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -19,13 +20,17 @@ import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validat
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 
 async function readJson(ctx: Koa.Context, limit: number): Promise<unknown> {
-  const type = ctx.request.headers['content-type'] ?? '';
+  return readJsonBody(ctx.req, limit);
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
-  const declared = Number(ctx.request.headers['content-length'] ?? 0);
+  const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
+  for await (const chunk of req) {
     const c = chunk as Buffer;
     size += c.length;
     if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
@@ -142,4 +147,38 @@ export function createApp(service: DexService, opts: { bodyLimit?: number; logge
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/**
+ * The node's request handler: `POST /orders` (the hot path, exactly that URL) is answered
+ * here without Koa's context, middleware chain and router, with the same behaviour as the
+ * Koa route (CORS header, body checks, envelope, status codes, JSON content type); every
+ * other request goes to `createApp`.
+ */
+export function createHandler(service: DexService, opts: { bodyLimit?: number; logger?: Logger } = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const koa = createApp(service, opts).callback();
+  const send = (res: ServerResponse, status: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    res.statusCode = status;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  };
+  const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
+      const data = await service.placeOrder(intent, signature);
+      send(res, 200, { ok: true, data });
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+      if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
+      if (!res.headersSent) send(res, e.status, { ok: false, error: e.message, code: e.code });
+    }
+  };
+  return (req, res) => {
+    if (req.method === 'POST' && req.url === '/orders') void placeOrder(req, res);
+    else void koa(req, res);
+  };
 }

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool } from '../pool/index.js';
-import { createApp } from './http.js';
+import { createHandler } from './http.js';
 import type { DexDeps, DexHandle } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
 import { DexService } from './service.js';
@@ -18,7 +18,7 @@ export { SlotTree } from './slot-tree.js';
 export { encodeLeaf, LEAF_SIZE } from './leaf.js';
 export * from './wire.js';
 export { DexService } from './service.js';
-export { createApp } from './http.js';
+export { createApp, createHandler } from './http.js';
 export { loadOrCreateNodeKey, NODE_KEY_FILE, type NodeKey } from './node-key.js';
 export { openApiDocument } from './openapi.js';
 
@@ -42,8 +42,8 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
     await signaturePool?.destroy();
     throw err;
   }
-  const app = createApp(service, { ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
-  const server = createServer(app.callback());
+  const handler = createHandler(service, { ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
+  const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
   const { host, port } = parseAddr(deps.addr);
   try {

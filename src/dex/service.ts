@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { sha256 } from '../crypto/sha256.js';
 import { equalBytes } from '../sdk/bytes.js';
 import { cancelMessage, orderMessage, receiptMessage, signingMessage, CANCEL_PREFIX, ORDER_PREFIX, type OrderIntent, type ReceiptData } from '../sdk/messages.js';
-import { toBase58, toHex } from '../sdk/bytes.js';
+import { toBase58Key, toHex } from '../sdk/bytes.js';
 import type { Receipt } from '../sdk/wire-json.js';
 import type { OrderResult, CancelResult, MarketView } from '../sdk/client.js';
 import { SubmitError, type Sequencer } from '../sequencer/interface.js';
@@ -267,7 +267,7 @@ export class DexService {
     const r = this.receiptData(a);
     return {
       order_id: r.orderId.toString(),
-      owner: toBase58(r.owner),
+      owner: toBase58Key(r.owner),
       timestamp_ms: Number(r.timestampMs),
       sequencer_id: r.sequencerId,
       merkle_root: toHex(r.merkleRoot),

@@ -2,7 +2,7 @@
  * JSON views of the engine's objects (markets, books, trades, order results): u64 as
  * decimal strings, keys and mints as Base58, hashes as lowercase hex.
  */
-import { toBase58 } from '../sdk/bytes.js';
+import { toBase58Key as toBase58 } from '../sdk/bytes.js';
 import type { MarketView, OrderBookView, TradeView } from '../sdk/client.js';
 import { BUY, SELL, type Trade } from './interface.js';
 import type { Market } from './state.js';

@@ -20,9 +20,20 @@ export function toHex(bytes: Uint8Array): string {
 export function fromHex(hex: string): Uint8Array {
   if (hex.length % 2 !== 0 || !HEX_RE.test(hex)) throw new TypeError('not a hex string');
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) out[i] = (HEX_VALUE[hex.charCodeAt(j)]! << 4) | HEX_VALUE[hex.charCodeAt(j + 1)]!;
   return out;
 }
+
+/** Value of each hex digit by char code (the regex above admits only [0-9a-fA-F]). */
+const HEX_VALUE = (() => {
+  const t = new Uint8Array(128);
+  for (let i = 0; i < 10; i++) t[48 + i] = i;
+  for (let i = 0; i < 6; i++) {
+    t[65 + i] = 10 + i;
+    t[97 + i] = 10 + i;
+  }
+  return t;
+})();
 
 export function toBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes);
@@ -35,6 +46,8 @@ export function fromBase58(text: string): Uint8Array {
 
 /** Base58 that must decode to exactly 32 bytes (public keys, mints); throws otherwise. */
 export function fromBase58Key(text: string, what = 'key'): Uint8Array {
+  const known = KEY_CACHE.get(text);
+  if (known !== undefined) return known.slice();
   let bytes: Uint8Array;
   try {
     bytes = bs58.decode(text);
@@ -42,7 +55,32 @@ export function fromBase58Key(text: string, what = 'key'): Uint8Array {
     throw new TypeError(`${what} is not valid Base58`);
   }
   if (bytes.length !== 32) throw new TypeError(`${what} must decode to 32 bytes, got ${bytes.length}`);
+  if (KEY_CACHE.size >= KEY_CACHE_MAX) KEY_CACHE.clear();
+  KEY_CACHE.set(text, bytes.slice());
   return bytes;
+}
+
+/**
+ * Base58 of 32-byte keys, both ways, for the keys seen last (a server decodes the same owners
+ * and mints on every order and encodes them again in every receipt). A 32-byte value has one
+ * Base58 text and back, so a hit returns exactly what decoding or encoding would; decoded
+ * bytes are handed out as copies, so a caller may change them.
+ */
+const KEY_CACHE_MAX = 4096;
+const KEY_CACHE = new Map<string, Uint8Array>();
+const KEY_TEXT_CACHE = new Map<string, string>();
+
+/** toBase58 of a 32-byte key, from the cache when it was encoded recently. */
+export function toBase58Key(bytes: Uint8Array): string {
+  if (bytes.length !== 32) return bs58.encode(bytes);
+  const id = toHex(bytes);
+  let text = KEY_TEXT_CACHE.get(id);
+  if (text === undefined) {
+    text = bs58.encode(bytes);
+    if (KEY_TEXT_CACHE.size >= KEY_CACHE_MAX) KEY_TEXT_CACHE.clear();
+    KEY_TEXT_CACHE.set(id, text);
+  }
+  return text;
 }
 
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
