@@ -26,14 +26,48 @@ export type ReplayVerdict =
 
 const NEW: ReplayVerdict = { kind: 'new' };
 
-/** Key of a (public_key, nonce) pair, or undefined when the key is empty. */
+/**
+ * Key of a (public_key, nonce) pair, or undefined when the key is empty: one character
+ * per byte of u32 LE length | public_key | u64 LE nonce, i.e. the pair exactly as it sits
+ * in the transaction's Borsh bytes (see pkNonceKeyAt).
+ */
 export function pkNonceKey(publicKey: Uint8Array, nonce: bigint): string | undefined {
   if (publicKey.length === 0) return undefined;
-  return `${publicKey.length}:${Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.length).toString('latin1')}${nonce}`;
+  const b = Buffer.allocUnsafe(4 + publicKey.length + 8);
+  b.writeUInt32LE(publicKey.length, 0);
+  b.set(publicKey, 4);
+  b.writeBigUInt64LE(nonce, 4 + publicKey.length);
+  return (b as unknown as Latin1).latin1Slice(0, b.length);
+}
+
+/** Buffer's own latin1 slicer (Node API, absent from the typings): one call, no view object. */
+type Latin1 = { latin1Slice(start: number, end: number): string };
+let latin1Buffer: ArrayBufferLike | undefined;
+let latin1View = Buffer.alloc(0) as unknown as Latin1;
+
+/** The bytes [start, end) of `bytes` as a one-byte-per-character string. */
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  if (bytes.buffer !== latin1Buffer) {
+    latin1Buffer = bytes.buffer;
+    latin1View = Buffer.from(bytes.buffer) as unknown as Latin1;
+  }
+  return latin1View.latin1Slice(bytes.byteOffset + start, bytes.byteOffset + end);
+}
+
+/**
+ * pkNonceKey of a transaction straight from its Borsh bytes, whose public_key (of
+ * `publicKeyLength` bytes) starts at `publicKeyAt`: its length prefix, the key and the
+ * nonce that follows are one run of bytes, so the key is a single slice.
+ */
+export function pkNonceKeyAt(borsh: Uint8Array, publicKeyAt: number, publicKeyLength: number): string | undefined {
+  if (publicKeyLength === 0) return undefined;
+  return latin1(borsh, publicKeyAt - 4, publicKeyAt + publicKeyLength + 8);
 }
 
 /** Key of a full hash (32 one-byte characters). */
 export function hashKey(fullHash: Uint8Array): string {
+  // sha256() gives a Buffer: slice it directly.
+  if (Buffer.isBuffer(fullHash)) return (fullHash as unknown as Latin1).latin1Slice(0, fullHash.length);
   return Buffer.from(fullHash.buffer, fullHash.byteOffset, fullHash.length).toString('latin1');
 }
 

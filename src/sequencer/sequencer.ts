@@ -26,9 +26,9 @@ import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
-import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
+import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from './replay.js';
 import { SlabAllocator } from './slab.js';
-import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytes } from './tx-hash.js';
+import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from './tx-hash.js';
 import type {
   OrderedTransaction,
   SequencerStatus,
@@ -38,7 +38,7 @@ import type {
   Transaction,
   TransactionLocation,
 } from './types.js';
-import { validateTransaction } from './validate.js';
+import { checkTransaction } from './validate.js';
 
 export const DEFAULT_REPLAY_WINDOW = 100_000;
 /** Most transactions one tick carries (bounds a tick record; the rest wait one tick). */
@@ -247,12 +247,14 @@ export class TickSequencer implements Sequencer {
   /** Accept one transaction or throw a SubmitError (synchronous up to the WAL promise). */
   private accept(input: unknown): ReplayRecord {
     if (this.state !== 'running') throw this.unavailable();
-    const txIdBytes = validateTransaction(input);
+    const idLength = checkTransaction(input);
     const given = input as Transaction;
-    // One buffer per transaction: its Borsh bytes, which the fields then view (a private
-    // copy, so a caller reusing its buffers cannot change what was hashed).
-    const bytes = this.slab.alloc(transactionBytesLength(given, txIdBytes.length));
-    const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytes(bytes, given, txIdBytes);
+    // One buffer per transaction: its Borsh bytes, which the fields (tx_id's UTF-8
+    // included) then view (a private copy, so a caller reusing its buffers cannot change
+    // what was hashed).
+    const bytes = this.slab.alloc(transactionBytesLength(given, idLength));
+    const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytesFromText(bytes, given, idLength);
+    const txIdBytes = bytes.subarray(4, 4 + idLength);
     const tx: Transaction = {
       txId: given.txId,
       payload: bytes.subarray(payloadAt, payloadAt + given.payload.length),
@@ -263,7 +265,7 @@ export class TickSequencer implements Sequencer {
     };
     const fullHash = sha256(bytes);
     const hk = hashKey(fullHash);
-    const pk = pkNonceKey(tx.publicKey, tx.nonce);
+    const pk = pkNonceKeyAt(bytes, publicKeyAt, given.publicKey.length);
     const verdict = this.replay.check(hk, tx.txId, pk);
     if (verdict.kind === 'duplicate') return verdict.record;
     if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);

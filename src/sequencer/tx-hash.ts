@@ -60,10 +60,27 @@ function u64le(out: Uint8Array, o: number, v: bigint): void {
  * can keep one buffer per transaction and view its fields in it.
  */
 export function writeTransactionBytes(out: Uint8Array, tx: Transaction, id: Uint8Array): [number, number, number] {
-  let o = 0;
-  u32le(out, o, id.length);
-  out.set(id, o + 4);
-  o += 4 + id.length;
+  u32le(out, 0, id.length);
+  out.set(id, 4);
+  return writeAfterId(out, tx, 4 + id.length);
+}
+
+/**
+ * Same as writeTransactionBytes with the tx_id as text whose UTF-8 length is
+ * `idLength` (validated): the tx_id is encoded straight into `out` at offset 4.
+ */
+export function writeTransactionBytesFromText(out: Uint8Array, tx: Transaction, idLength: number): [number, number, number] {
+  u32le(out, 0, idLength);
+  const id = tx.txId;
+  if (idLength === id.length) {
+    for (let i = 0; i < idLength; i++) out[4 + i] = id.charCodeAt(i); // ASCII
+  } else {
+    encoder.encodeInto(id, out.subarray(4, 4 + idLength));
+  }
+  return writeAfterId(out, tx, 4 + idLength);
+}
+
+function writeAfterId(out: Uint8Array, tx: Transaction, o: number): [number, number, number] {
   u32le(out, o, tx.payload.length);
   const payloadAt = o + 4;
   out.set(tx.payload, payloadAt);

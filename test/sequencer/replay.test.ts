@@ -5,7 +5,8 @@
  * its memory is bounded.
  */
 import { expect } from 'chai';
-import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from '../../src/sequencer/replay.js';
+import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from '../../src/sequencer/replay.js';
+import { transactionBytesWithId } from '../../src/sequencer/tx-hash.js';
 
 const rec = (n: number, hashKey: string): ReplayRecord => ({
   hashKey,
@@ -37,6 +38,26 @@ describe('sequencer/replay', () => {
   it('keys (public_key, nonce) unambiguously and ignores empty keys', () => {
     expect(pkNonceKey(new Uint8Array(0), 1n)).to.equal(undefined);
     expect(pkNonceKey(new Uint8Array([1]), 12n)).to.not.equal(pkNonceKey(new Uint8Array([1, 0x31]), 2n));
+  });
+
+  it('keys a transaction the same from its Borsh bytes as from its fields (ingestion vs restart)', () => {
+    const slab = new Uint8Array(4096);
+    let at = 0;
+    for (const pkLen of [0, 1, 32, 33, 256]) {
+      for (const nonce of [0n, 1n, 255n, 256n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
+        const publicKey = new Uint8Array(pkLen).map((_, i) => (i * 37 + pkLen) & 0xff);
+        const tx = { txId: `id-${pkLen}-${nonce}`, payload: new Uint8Array(5), signature: new Uint8Array(3), publicKey, nonce, timestamp: 7n };
+        const borsh = transactionBytesWithId(tx, new TextEncoder().encode(tx.txId));
+        // At an offset inside a larger buffer, as the sequencer's slab holds it.
+        const view = slab.subarray(at, at + borsh.length);
+        view.set(borsh);
+        at = (at + borsh.length + 7) & ~7;
+        if (at > 3000) at = 0;
+        const publicKeyAt = borsh.length - 16 - pkLen;
+        expect(pkNonceKeyAt(view, publicKeyAt, pkLen)).to.equal(pkNonceKey(publicKey, nonce));
+      }
+    }
+    expect(hashKey(Buffer.alloc(32, 7))).to.equal(hashKey(new Uint8Array(32).fill(7)));
   });
 
   it('forgets the oldest entries beyond the window', () => {

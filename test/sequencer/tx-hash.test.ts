@@ -11,7 +11,9 @@ import {
   isShortHash,
   shortHash,
   transactionBytes,
+  transactionBytesLength,
   transactionHash,
+  writeTransactionBytesFromText,
 } from '../../src/sequencer/tx-hash.js';
 import type { Transaction } from '../../src/sequencer/types.js';
 
@@ -50,6 +52,21 @@ describe('sequencer/tx-hash', () => {
   it('encodes byte for byte like the borsh package', () => {
     for (const tx of samples) {
       expect(Buffer.from(transactionBytes(tx)).equals(Buffer.from(viaBorsh(tx)))).to.equal(true);
+    }
+  });
+
+  it('encodes the tx_id from text into a slab range like the borsh package (ASCII and not)', () => {
+    const slab = new Uint8Array(200_000).fill(0xaa);
+    for (const tx of samples) {
+      const len = new TextEncoder().encode(tx.txId).length;
+      const out = slab.subarray(13, 13 + transactionBytesLength(tx, len));
+      const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytesFromText(out, tx, len);
+      expect(Buffer.from(out).equals(Buffer.from(viaBorsh(tx)))).to.equal(true);
+      expect(Buffer.from(out.subarray(payloadAt, payloadAt + tx.payload.length)).equals(Buffer.from(tx.payload))).to.equal(true);
+      expect(Buffer.from(out.subarray(signatureAt, signatureAt + tx.signature.length)).equals(Buffer.from(tx.signature))).to.equal(true);
+      expect(Buffer.from(out.subarray(publicKeyAt, publicKeyAt + tx.publicKey.length)).equals(Buffer.from(tx.publicKey))).to.equal(true);
+      expect(slab[12]).to.equal(0xaa);
+      expect(slab[13 + out.length]).to.equal(0xaa);
     }
   });
 

@@ -12,7 +12,7 @@ import {
   MAX_U64,
 } from '../../src/sequencer/limits.js';
 import type { Transaction } from '../../src/sequencer/types.js';
-import { validateTransaction } from '../../src/sequencer/validate.js';
+import { checkTransaction, validateTransaction } from '../../src/sequencer/validate.js';
 
 const base: Transaction = {
   txId: 'ok',
@@ -52,6 +52,12 @@ describe('sequencer/validate', () => {
     });
     expect(id.length).to.equal(128);
     expect(validateTransaction({ ...base, payload: Buffer.alloc(3) }).length).to.equal(2);
+  });
+
+  it('counts the UTF-8 bytes of a tx_id exactly without encoding it', () => {
+    for (const txId of ['a', 'é', '€', '😀', 'a😀é€z', '\u007f\u0080\u07ff\u0800\uffff', '\ud7ff\ue000', '𐀀'.repeat(32), 'x'.repeat(128)]) {
+      expect(checkTransaction({ ...base, txId }), txId).to.equal(new TextEncoder().encode(txId).length);
+    }
   });
 
   it('tx_id: 1..128 bytes of valid UTF-8', () => {
