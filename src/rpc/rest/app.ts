@@ -14,6 +14,7 @@ import { earliest, nowMicros, restRecentTicks, restStatus, restTick, restTransac
 import { DEFAULT_RECENT_LIMIT, MAX_RECENT_LIMIT, MAX_RECENT_OFFSET } from '../limits.js';
 import { parseIntegerParam, parseTickNumberText, parseTxHash } from '../params.js';
 import { toJson } from './json.js';
+import { loadVerifierAssets } from './verifier-page.js';
 
 export interface RestAppOptions {
   sequencer: Sequencer;
@@ -35,6 +36,8 @@ export function createRestApp(options: RestAppOptions): Koa {
   const router = new Router();
 
   app.use(async (ctx, next) => {
+    // Read-only public data: any origin may fetch it (a browser verifying ticks, say).
+    ctx.set('Access-Control-Allow-Origin', '*');
     try {
       await next();
     } catch (err) {
@@ -74,6 +77,16 @@ export function createRestApp(options: RestAppOptions): Koa {
     if (!offset.ok) return send(ctx, 400, { error: offset.error });
     send(ctx, 200, restRecentTicks(sequencer.recentTicks(limit.value, offset.value)));
   });
+
+  const verifier = loadVerifierAssets();
+  const serveVerifier = (ctx: Koa.Context, file: string): void => {
+    const asset = verifier.get(file);
+    if (!asset) return send(ctx, 404, { error: `no such verifier file: ${file}` });
+    ctx.type = asset.type;
+    ctx.body = asset.body;
+  };
+  router.get('/verifier', (ctx) => ctx.redirect('/verifier/index.html')); // also matches /verifier/
+  router.get('/verifier/:file', (ctx) => serveVerifier(ctx, ctx.params.file ?? ''));
 
   if (registry) {
     router.get('/metrics', async (ctx) => {
