@@ -64,24 +64,21 @@ function threadCpuMs(): Map<string, number> {
   return out;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const orders = Number(process.env.DEX_E2E_ORDERS ?? 10_000);
-  const conc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
+/** benchE2e plus the server's CPU per order: main thread, and worker threads without the clock. */
+export async function benchE2eWithCpu(orders: number, concurrency: number): Promise<Record<string, unknown>> {
   const before = threadCpuMs();
-  const e2e = await benchE2e(orders, conc);
+  const e2e = await benchE2e(orders, concurrency);
   const after = threadCpuMs();
   // Per thread over the run; the busiest is the sequencer's clock (squares without pause).
   const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) })).sort((a, b) => b.ms - a.ms);
   const main = used.find((u) => u.tid === String(process.pid))?.ms ?? 0;
   const others = used.filter((u) => u.tid !== String(process.pid));
-  const clock = others[0]?.ms ?? 0;
   const rest = others.slice(1).reduce((a, u) => a + u.ms, 0);
-  console.log(
-    JSON.stringify({
-      ...e2e,
-      main_thread_cpu_us_per_order: Math.round((main * 1000) / orders),
-      workers_cpu_us_per_order_without_clock: Math.round((rest * 1000) / orders),
-      vdf_iterations: VDF_ITERATIONS,
-    }),
-  );
+  return { ...e2e, main_thread_cpu_us_per_order: Math.round((main * 1000) / orders), workers_cpu_us_per_order_without_clock: Math.round((rest * 1000) / orders) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const orders = Number(process.env.DEX_E2E_ORDERS ?? 10_000);
+  const conc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
+  console.log(JSON.stringify({ ...(await benchE2eWithCpu(orders, conc)), vdf_iterations: VDF_ITERATIONS }));
 }
