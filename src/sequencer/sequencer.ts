@@ -263,8 +263,12 @@ export class TickSequencer implements Sequencer {
       nonce: given.nonce,
       timestamp: given.timestamp,
     };
-    const fullHash = sha256(bytes);
-    const hk = hashKey(fullHash);
+    const digest = sha256(bytes);
+    const hk = hashKey(digest);
+    // The hash lives next to the bytes in the slab: the digest's own buffer dies young
+    // instead of surviving (as an ArrayBuffer per transaction) until the tick is stored.
+    const fullHash = this.slab.alloc(32);
+    fullHash.set(digest);
     const pk = pkNonceKeyAt(bytes, publicKeyAt, given.publicKey.length);
     const verdict = this.replay.check(hk, tx.txId, pk);
     if (verdict.kind === 'duplicate') return verdict.record;

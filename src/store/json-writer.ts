@@ -73,16 +73,36 @@ export class JsonWriter {
       this.ascii(String(n));
       return;
     }
-    let digits = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
+    if (n < 100_000_000) {
+      this.small(n);
+      return;
+    }
+    // Up to 16 digits: the high part, then the low 8 digits zero-padded (int32 math).
+    const hi = Math.floor(n / 100_000_000);
+    const lo = n - hi * 100_000_000;
+    this.small(hi);
+    this.ensure(8);
+    const out = this.buf;
+    let v = lo;
+    for (let p = this.pos + 7; p >= this.pos; p--) {
+      const q = (v / 10) | 0;
+      out[p] = 0x30 + v - q * 10;
+      v = q;
+    }
+    this.pos += 8;
+  }
+
+  /** Digits of an integer in [0, 1e8) (int32 math). */
+  private small(n: number): void {
+    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : 8;
     this.ensure(digits);
     const out = this.buf;
     let p = this.pos + digits;
     this.pos = p;
-    let v = n;
+    let v = n | 0;
     do {
-      const q = Math.floor(v / 10);
-      out[--p] = 0x30 + (v - q * 10);
+      const q = (v / 10) | 0;
+      out[--p] = 0x30 + v - q * 10;
       v = q;
     } while (v > 0);
   }

@@ -101,7 +101,7 @@ describe('store/archive', () => {
     const ticks: Tick[] = [];
     for (let n = 1; n <= 40; n++) {
       const t = makeTick(n, n % 7, n * 10, { trivial: n % 3 !== 0 });
-      t.timestamp = [0, 9, 10, 1_700_000_000_500_000 + n, Number.MAX_SAFE_INTEGER][n % 5]!;
+      t.timestamp = [0, 9, 10, 1_700_000_000_500_000 + n, Number.MAX_SAFE_INTEGER, 99_999_999, 100_000_000, 1_000_000_000_000_005][n % 8]!;
       t.vdfProof.iterations = [20, 1, 0, 47_326, 1_000_000_007][n % 5]!;
       t.transactions.forEach((o, k) => {
         o.transaction.txId = ids[(n + k) % ids.length]! + (k % 2 ? String(n) : '');
