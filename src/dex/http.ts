@@ -29,12 +29,25 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const c = chunk as Buffer;
-    size += c.length;
-    if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
-    chunks.push(c);
+  // With a Content-Length within the limit (Node's parser delivers exactly that many bytes),
+  // read with plain events, cheaper than an async iterator; without one (chunked), count.
+  if (req.headers['content-length'] !== undefined && !req.headers['transfer-encoding']) {
+    await new Promise<void>((resolve, reject) => {
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.once('end', resolve);
+      req.once('error', reject);
+      req.once('close', () => {
+        if (!req.complete) reject(new Error('the request was closed before its body ended'));
+      });
+    });
+  } else {
+    let size = 0;
+    for await (const chunk of req) {
+      const c = chunk as Buffer;
+      size += c.length;
+      if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+      chunks.push(c);
+    }
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
