@@ -33,7 +33,7 @@ export function parseAddr(addr: string): { host: string; port: number } {
 
 export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
   const key = await loadOrCreateNodeKey(deps.dbPath);
-  const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 1);
+  const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 2);
   const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
   const service = new DexService(deps.sequencer, deps.pool, key, deps.logger, signaturePool);
   try {

@@ -83,7 +83,7 @@ export interface DexDeps {
   bodyLimitBytes?: number; // default 16 KiB
   /**
    * Threads of the order book's own pool for ed25519 checks and receipt signatures (default
-   * 1, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
+   * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
    */
   signatureThreads?: number;
 }

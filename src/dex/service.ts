@@ -92,7 +92,7 @@ export class DexService {
   /**
    * `signaturePool`: a pool of its own for ed25519 checks and receipt signatures, so they do
    * not wait in line behind the sequencer's VDF proofs in the shared `pool` (startDex gives
-   * one thread); without it they run in `pool`.
+   * it 2 threads); without it they run in `pool`.
    */
   constructor(
     private readonly sequencer: Sequencer,
