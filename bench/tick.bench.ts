@@ -9,8 +9,15 @@
  * for busy ticks (those carrying transactions, the design's "under load" ticks) and for
  * all ticks (linger and heartbeat ticks included). The clock's own compute per busy tick
  * is reported beside it from a direct loop without threads (hashToGroup + Merkle root +
- * vdfIterations squarings + trivial proof). The last line is one JSON object.
+ * vdfIterations squarings + trivial proof).
+ *
+ * Then the engine's ingestion ceiling in-process: closed loop, BENCH_IN_FLIGHT (default 4)
+ * submitBatch calls of 1,000 fresh ~200-byte transactions in flight for BENCH_SECONDS
+ * after a 1 s warm-up: acknowledged and ticked tx/s, and the main thread's own CPU time
+ * per ticked transaction (Linux /proc per-thread counters, so time the thread spends
+ * descheduled on a loaded machine does not count). The last line is one JSON object.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,6 +169,85 @@ async function runRate(rate: number): Promise<RateResult> {
   };
 }
 
+/** CPU time (user + system, ms) of the main thread so far; NaN where /proc is not there. */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
+interface CeilingResult {
+  in_flight: number;
+  acked_tx_s: number;
+  ticked_tx_s: number;
+  main_cpu_us_per_tx: number;
+  main_cpu_pct: number;
+}
+
+async function ceiling(inFlight: number): Promise<CeilingResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-tick-'));
+  const db = await openDatabase(dir);
+  const pool = createPool({ threads: 1 });
+  const seq = new TickSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: DEFAULT_BUSY_ITERATIONS,
+    idleTickMs: 1000,
+    queueCapacity: 1_000_000,
+  });
+  await seq.start();
+  const signature = new Uint8Array(64).fill(5);
+  const publicKey = new Uint8Array(32).fill(6);
+  let n = 0;
+  const make = (): Transaction => {
+    n++;
+    const txId = `ceiling-${n}`;
+    const payload = new Uint8Array(Math.max(0, 200 - (txId.length + 64 + 32 + 32)));
+    payload[0] = n & 0xff;
+    payload[1] = (n >> 8) & 0xff;
+    return { txId, payload, signature, publicKey, nonce: BigInt(n), timestamp: BigInt(Date.now() * 1000) };
+  };
+  const warmEnd = performance.now() + 1000;
+  const end = warmEnd + SECONDS * 1000;
+  let acked = 0;
+  let ackedAtStart = 0;
+  let tickedAtStart = 0;
+  let cpuAtStart = 0;
+  let startedAt = 0;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < end) {
+      if (!startedAt && performance.now() >= warmEnd) {
+        startedAt = performance.now();
+        ackedAtStart = acked;
+        tickedAtStart = seq.status().totalTransactions;
+        cpuAtStart = mainThreadCpuMs();
+      }
+      const rs = await seq.submitBatch(Array.from({ length: 1000 }, make));
+      for (const r of rs) if (!(r instanceof SubmitError)) acked++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const elapsed = (performance.now() - startedAt) / 1000;
+  const ticked = seq.status().totalTransactions - tickedAtStart;
+  const cpu = mainThreadCpuMs() - cpuAtStart;
+  await seq.stop();
+  await db.close();
+  await pool.destroy();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    in_flight: inFlight,
+    acked_tx_s: Math.round((acked - ackedAtStart) / elapsed),
+    ticked_tx_s: Math.round(ticked / elapsed),
+    main_cpu_us_per_tx: r1((cpu * 1000) / Math.max(1, ticked)),
+    main_cpu_pct: Math.round(cpu / 10 / elapsed),
+  };
+}
+
 const clock = clockCost();
 console.log(`clock compute per busy tick (5 tx, ${DEFAULT_BUSY_ITERATIONS} squarings): p50 ${clock.p50} us, p99 ${clock.p99} us`);
 const results: RateResult[] = [];
@@ -174,6 +260,11 @@ for (const rate of RATES) {
       `${r.tx_per_tick_mean} tx/tick, ${r.trivial_ticks_pct}% trivially proven, ${r.refused} refused`,
   );
 }
+const ceil = await ceiling(Number(process.env.BENCH_IN_FLIGHT ?? 4));
+console.log(
+  `ingestion ceiling in-process (${ceil.in_flight} x 1,000-tx batches in flight): acked ${ceil.acked_tx_s} tx/s, ` +
+    `ticked ${ceil.ticked_tx_s} tx/s, main thread ${ceil.main_cpu_us_per_tx} us CPU per tx (${ceil.main_cpu_pct}% of a core)`,
+);
 console.log(
   JSON.stringify({
     bench: 'tick',
@@ -182,6 +273,7 @@ console.log(
     clock_compute_us_p50: clock.p50,
     clock_compute_us_p99: clock.p99,
     rates: results,
+    ceiling: ceil,
     target_tick_time_us_p50: 100,
   }),
 );
