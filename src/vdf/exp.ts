@@ -87,6 +87,35 @@ function straus(arith: WasmArith, slots: SlotAllocator, dst: number, bases: numb
   slots.free(table, n * per);
 }
 
+/**
+ * tot = prod_{d=1..nb} bucket_d^d, where bucket d sits in slot `scratch + d - 1` and
+ * `filled[d]` says whether it holds anything, by running sums from the top bucket down:
+ * 2 * nb multiplications at most. Returns false (tot untouched) when every bucket is empty.
+ * `sum` and `tot` are scratch slots of their own. Shared by Pippenger and proving from
+ * checkpoints, which fill buckets the same way.
+ */
+export function combineBuckets(arith: WasmArith, scratch: number, filled: Uint8Array, nb: number, sum: number, tot: number): boolean {
+  let haveSum = false;
+  let haveTot = false;
+  for (let d = nb; d >= 1; d--) {
+    if (filled[d]) {
+      if (haveSum) arith.mul(sum, sum, scratch + d - 1);
+      else {
+        arith.copy(sum, scratch + d - 1);
+        haveSum = true;
+      }
+    }
+    if (haveSum) {
+      if (haveTot) arith.mul(tot, tot, sum);
+      else {
+        arith.copy(tot, sum);
+        haveTot = true;
+      }
+    }
+  }
+  return haveTot;
+}
+
 function pippenger(arith: WasmArith, slots: SlotAllocator, dst: number, bases: number[], exps: bigint[], bits: number, c: number): void {
   const n = bases.length;
   const nb = (1 << c) - 1;
@@ -110,25 +139,7 @@ function pippenger(arith: WasmArith, slots: SlotAllocator, dst: number, bases: n
         filled[d] = 1;
       }
     }
-    let haveSum = false;
-    let haveTot = false;
-    for (let d = nb; d >= 1; d--) {
-      if (filled[d]) {
-        if (haveSum) arith.mul(sum, sum, scratch + d - 1);
-        else {
-          arith.copy(sum, scratch + d - 1);
-          haveSum = true;
-        }
-      }
-      if (haveSum) {
-        if (haveTot) arith.mul(tot, tot, sum);
-        else {
-          arith.copy(tot, sum);
-          haveTot = true;
-        }
-      }
-    }
-    if (haveTot) {
+    if (combineBuckets(arith, scratch, filled, nb, sum, tot)) {
       if (started) arith.mul(dst, dst, tot);
       else {
         arith.copy(dst, tot);

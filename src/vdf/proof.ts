@@ -9,6 +9,7 @@
  * most one multiplication per iteration.
  */
 import { PRIME_BITS } from './constants.js';
+import { combineBuckets } from './exp.js';
 import type { SlotAllocator } from './slots.js';
 import type { WasmArith } from './wasm-arith.js';
 
@@ -90,25 +91,7 @@ export function proveFromCheckpoints(
       filled[d] = 1;
     }
   }
-  let haveSum = false;
-  let haveTot = false;
-  for (let d = nb; d >= 1; d--) {
-    if (filled[d]) {
-      if (haveSum) arith.mul(sum, sum, scratch + d - 1);
-      else {
-        arith.copy(sum, scratch + d - 1);
-        haveSum = true;
-      }
-    }
-    if (haveSum) {
-      if (haveTot) arith.mul(dst, dst, sum);
-      else {
-        arith.copy(dst, sum);
-        haveTot = true;
-      }
-    }
-  }
-  if (!haveTot) arith.one(dst);
+  if (!combineBuckets(arith, scratch, filled, nb, sum, dst)) arith.one(dst);
   slots.free(scratch, nb + 2);
 }
 
