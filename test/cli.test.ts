@@ -14,3 +14,19 @@ describe('svc CLI dispatcher', () => {
     expect(errors.join('\n')).to.contain("unknown command 'no-such-command'");
   });
 });
+
+describe('svc --help', () => {
+  it('lists every command with its one-line summary', async () => {
+    const out: string[] = [];
+    const original = console.log;
+    console.log = (msg: string) => out.push(msg);
+    try {
+      expect(await main(['--help'])).to.equal(0);
+    } finally {
+      console.log = original;
+    }
+    const text = out.join('\n');
+    for (const name of ['node', 'keygen', 'market', 'order', 'receipt']) expect(text).to.match(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(text).to.contain('run the node');
+  });
+});

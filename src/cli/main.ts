@@ -18,9 +18,9 @@ const commands: Record<string, CommandLoader> = {
   receipt: () => import('./dex-receipt.js').then((m) => m.default),
 };
 
-function usage(): string {
+async function usage(): Promise<string> {
   const lines = ['usage: svc <command> [options]', '', 'commands:'];
-  for (const name of Object.keys(commands)) lines.push(`  ${name}`);
+  for (const [name, load] of Object.entries(commands)) lines.push(`  ${name.padEnd(9)} ${(await load()).summary}`);
   lines.push('', "run 'svc <command> --help' for a command's options");
   return lines.join('\n');
 }
@@ -28,12 +28,12 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    console.log(await usage());
     return name ? 0 : 1;
   }
   const load = commands[name];
   if (!load) {
-    console.error(`svc: unknown command '${name}'\n\n${usage()}`);
+    console.error(`svc: unknown command '${name}'\n\n${await usage()}`);
     return 2;
   }
   const command = await load();
