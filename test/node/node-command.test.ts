@@ -19,7 +19,7 @@ async function capture(fn: () => Promise<number>): Promise<{ code: number; out: 
 describe('svc node command', () => {
   it('is listed by svc --help', async () => {
     const r = await capture(() => main(['--help']));
-    expect(r.out).to.match(/^\s+node$/m);
+    expect(r.out).to.match(/^\s+node\s+run the node/m);
   });
   it('prints its flags for --help and exits 0', async () => {
     const r = await capture(() => main(['node', '--help']));
