@@ -8,12 +8,13 @@
  * boundary; src/vdf/pool.ts turns it back into a VdfError). Nothing here can take the
  * worker down: every failure is a rejected task.
  */
-import { loadVdfEngine } from '../src/vdf/node.js';
+import { vdfWasmModule } from '../src/vdf/node.js';
+import { WasmVdfEngine } from '../src/vdf/wasm-engine.js';
 import { VdfError } from '../src/vdf/errors.js';
 import type { BatchVerdict, VdfClaim, VdfTickInput } from '../src/vdf/interface.js';
 import { encodeTaskError } from '../src/vdf/task-errors.js';
 
-const engine = loadVdfEngine();
+const engine = new WasmVdfEngine(vdfWasmModule());
 
 function guard<T>(f: () => T): T {
   try {
@@ -51,5 +52,13 @@ export function evaluateAndProve(arg: { input: Uint8Array; iterations: number })
     if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'evaluateAndProve: expected { input, iterations }');
     const output = engine.evaluate(arg.input, arg.iterations);
     return { input: arg.input, output, proof: engine.prove(arg.input, output, arg.iterations), iterations: arg.iterations };
+  });
+}
+
+/** Prove a segment from the raw checkpoints its evaluator exported (the clock's heartbeats). */
+export function proveFromCheckpoints(arg: { input: Uint8Array; output: Uint8Array; iterations: number; checkpoints: Uint8Array }): Uint8Array {
+  return guard(() => {
+    if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'proveFromCheckpoints: expected { input, output, iterations, checkpoints }');
+    return engine.proveFromCheckpoints(arg.input, arg.output, arg.iterations, arg.checkpoints);
   });
 }

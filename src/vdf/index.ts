@@ -21,5 +21,5 @@ export { GENESIS_OUTPUT, hashToPrime } from './hashing.js';
 export { referenceVdfEngine, ReferenceVdfEngine } from './reference.js';
 export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './node.js';
 export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';
-export { proveOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
+export { proveOnPool, proveFromCheckpointsOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
 export { parseRestTick, unwrapRestTick, type RestTick, type RestTickLookup, type RestVdfProof } from './rest-tick.js';

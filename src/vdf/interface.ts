@@ -54,6 +54,11 @@ export interface VdfEvaluator {
   output(): Uint8Array;
   /** Wesolowski proof for the current segment; cheap when iterations is small (trivial proof). */
   prove(): Uint8Array;
+  /**
+   * Engine-specific proving material (the WASM engine's raw checkpoints) so that another
+   * thread can prove this segment without re-running it; undefined when not available.
+   */
+  exportCheckpoints?(): Uint8Array | undefined;
 }
 
 /** Synchronous per-thread engine (WASM-backed; a BigInt reference implements the same). */

@@ -26,6 +26,18 @@ export function proveOnPool(pool: Piscina, claim: { input: Uint8Array; output: U
   return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations }, 'prove');
 }
 
+/**
+ * Wesolowski proof from the checkpoints an evaluator exported (VdfEvaluator.exportCheckpoints):
+ * ~1/8 of the work of proveOnPool, which re-runs the segment. The worker checks the proof.
+ */
+export function proveFromCheckpointsOnPool(
+  pool: Piscina,
+  claim: { input: Uint8Array; output: Uint8Array; iterations: number },
+  checkpoints: Uint8Array,
+): Promise<Uint8Array> {
+  return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints }, 'proveFromCheckpoints');
+}
+
 /** Evaluate and prove a whole segment on a pool thread. */
 export function evaluateAndProveOnPool(pool: Piscina, input: Uint8Array, iterations: number): Promise<VdfClaim> {
   return run<VdfClaim>(pool, { input, iterations }, 'evaluateAndProve');

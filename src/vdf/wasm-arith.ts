@@ -105,6 +105,21 @@ export class WasmArith {
     this.slots = count;
   }
 
+  /** Bytes of one slot (a Montgomery-form element with its padding). */
+  get slotSize(): number {
+    return this.slotBytes;
+  }
+
+  /** A copy of the raw bytes of slots first..first+count-1, to hand to another instance of this module. */
+  exportSlots(first: number, count: number): Uint8Array {
+    return new Uint8Array(this.ex.memory.buffer, this.addr(first), count * this.slotBytes).slice();
+  }
+
+  /** Write raw slot bytes taken by exportSlots() (of any instance of this module) at slot first. */
+  importSlots(first: number, raw: Uint8Array): void {
+    new Uint8Array(this.ex.memory.buffer, this.addr(first), raw.length).set(raw);
+  }
+
   /** Address of slot i (callers ensure() first). */
   addr(i: number): number {
     return this.base + i * this.slotBytes;

@@ -92,6 +92,21 @@ class CheckpointedSquarer {
     }
   }
 
+  /**
+   * Raw checkpoint slots C_0 .. C_(k-1), k = checkpointsFor(count), for proving on another
+   * thread (proveFromCheckpoints); undefined when this segment did not keep them.
+   */
+  exportCheckpoints(): Uint8Array | undefined {
+    const k = checkpointsFor(this.count);
+    if (!this.keepCheckpoints || k === 0 || k > MAX_CHECKPOINTS) return undefined;
+    const out = new Uint8Array(k * this.arith.slotSize);
+    for (let c = 0; c * CHUNK < k; c++) {
+      const n = Math.min(CHUNK, k - c * CHUNK);
+      out.set(this.arith.exportSlots(this.chunks[c], n), c * CHUNK * this.arith.slotSize);
+    }
+    return out;
+  }
+
   /** Proof slot for the current segment (caller frees 1 slot). */
   prove(l: bigint): number {
     const dst = this.slots.alloc(1);
@@ -197,6 +212,38 @@ export class WasmVdfEngine implements VdfEngine {
       return this.single(p);
     } finally {
       this.slots.free(base, 3);
+    }
+  }
+
+  /**
+   * Wesolowski proof of y = x^(2^T) from the raw checkpoints another instance's evaluator
+   * exported (exportCheckpoints): ~T/8 + 512 multiplications instead of re-running the T
+   * squarings. The checkpoints come from outside this thread, so the proof is checked
+   * (pi^l x^r == y) before it is returned; bad checkpoints give a VdfError, never a bad proof.
+   */
+  proveFromCheckpoints(x: Uint8Array, y: Uint8Array, iterations: number, checkpoints: Uint8Array): Uint8Array {
+    checkElement(x, 'input');
+    checkElement(y, 'output');
+    const t = checkIterations(iterations);
+    if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
+    const k = checkpointsFor(t);
+    if (!(checkpoints instanceof Uint8Array) || k > MAX_CHECKPOINTS || checkpoints.length !== k * this.arith.slotSize) {
+      throw new VdfError('BAD_LENGTH', `checkpoints: expected ${k} slots of ${this.arith.slotSize} bytes for T = ${t}`);
+    }
+    const l = hashToPrime(x, y, t, this.isPrime);
+    const base = this.slots.alloc(k);
+    const check = this.slots.alloc(3);
+    try {
+      this.arith.importSlots(base, checkpoints);
+      proveFromCheckpoints(this.arith, this.slots, check, (i) => base + i, quotientDigits(t, l));
+      const proof = this.arith.store(check);
+      const claim = { input: x, output: y, proof, iterations: t };
+      const p = this.prepare({ tickNumber: 1, previousOutput: y, batchHash: new Uint8Array(32), claim }, 0, check, l);
+      if (!this.single(p)) throw new VdfError('OUTPUT_MISMATCH', 'checkpoints do not prove this output');
+      return proof;
+    } finally {
+      this.slots.free(check, 3);
+      this.slots.free(base, k);
     }
   }
 
@@ -313,6 +360,10 @@ export class WasmVdfEngine implements VdfEngine {
       output(): Uint8Array {
         need();
         return arith.store(sq.cur);
+      },
+      exportCheckpoints(): Uint8Array | undefined {
+        need();
+        return sq.exportCheckpoints();
       },
       prove(): Uint8Array {
         need();
