@@ -3,7 +3,8 @@
  * without pause. It loads the WASM engine when src/vdf provides one (falling back to
  * the BigInt reference engine), tells the main thread it is ready, then loops in
  * ClockLoop until asked to stop. All traffic goes through the SharedArrayBuffer rings
- * and control block given in workerData; postMessage is used only for ready/done/error.
+ * and control block given in workerData; postMessage is used only for ready/done/error and for the checkpoints of long
+ * segments (a megabyte or two a heartbeat, transferred, not copied).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ClockLoop, type ClockParams } from '../src/clock/clock-loop.js';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
       RingQueue.attach(data.tickRing),
       control,
       data.params,
+      (tickNumber, checkpoints) =>
+        parentPort?.postMessage({ type: 'checkpoints', tickNumber, checkpoints }, [checkpoints.buffer as ArrayBuffer]),
     );
     control.setState(CLOCK_RUNNING);
     parentPort?.postMessage({ type: 'ready', engine: name });

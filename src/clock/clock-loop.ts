@@ -63,6 +63,8 @@ export class ClockLoop {
     private readonly tickRing: RingQueue,
     private readonly control: ClockControl,
     private readonly params: ClockParams,
+    /** Hands a long segment's checkpoints to the main thread for its pool proof. */
+    private readonly sendCheckpoints?: (tickNumber: number, checkpoints: Uint8Array) => void,
   ) {
     this.tick = params.startTick;
     this.previous = params.previousOutput;
@@ -111,6 +113,8 @@ export class ClockLoop {
     const iterations = evaluator.iterations;
     const output = evaluator.output();
     const inline = iterations <= params.trivialProofMaxT;
+    const checkpoints = !inline && this.sendCheckpoints ? evaluator.exportCheckpoints?.() : undefined;
+    if (checkpoints) this.sendCheckpoints!(this.tick, checkpoints); // before the tick is published
     const timestamp = Math.max(nowMicros(), this.lastTimestamp);
     const closed: ClockTick = {
       tickNumber: this.tick,
@@ -119,6 +123,7 @@ export class ClockLoop {
       firstSequence,
       txCount: n,
       proofPending: !inline,
+      hasCheckpoints: checkpoints !== undefined,
       batchHash,
       input,
       output,

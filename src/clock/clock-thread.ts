@@ -17,7 +17,11 @@ export interface ClockThreadOptions {
   tickSlots: number;
 }
 
-type WorkerMessage = { type: 'ready'; engine: string } | { type: 'done' } | { type: 'error'; message: string };
+type WorkerMessage =
+  | { type: 'ready'; engine: string }
+  | { type: 'done' }
+  | { type: 'error'; message: string }
+  | { type: 'checkpoints'; tickNumber: number; checkpoints: Uint8Array };
 
 export class ClockThread {
   readonly txRing: RingQueue;
@@ -28,11 +32,27 @@ export class ClockThread {
   /** Set when the worker failed; the sequencer refuses work from then on. */
   failure: Error | undefined;
   private worker: Worker | undefined;
+  /** Checkpoints posted by the clock, by tick number, until the sequencer takes them. */
+  private readonly checkpoints = new Map<number, Uint8Array>();
+  private readonly checkpointWaiters = new Map<number, (checkpoints: Uint8Array) => void>();
   private finished: Promise<void> | undefined;
 
   constructor(private readonly options: ClockThreadOptions) {
     this.txRing = RingQueue.create(options.txSlots, TX_SLOT_BYTES);
     this.tickRing = RingQueue.create(options.tickSlots, TICK_SLOT_BYTES);
+  }
+
+  /**
+   * The checkpoints the clock posted for a tick flagged hasCheckpoints (posted before the
+   * tick was published, so they are here or on their way).
+   */
+  takeCheckpoints(tickNumber: number): Promise<Uint8Array> {
+    const ready = this.checkpoints.get(tickNumber);
+    if (ready) {
+      this.checkpoints.delete(tickNumber);
+      return Promise.resolve(ready);
+    }
+    return new Promise((resolve) => this.checkpointWaiters.set(tickNumber, resolve));
   }
 
   /** Start the worker; resolves once its engine is loaded and the chain runs. */
@@ -65,6 +85,12 @@ export class ClockThread {
       if (m.type === 'ready') {
         this.engineName = m.engine;
         readyResolve();
+      } else if (m.type === 'checkpoints') {
+        const waiter = this.checkpointWaiters.get(m.tickNumber);
+        if (waiter) {
+          this.checkpointWaiters.delete(m.tickNumber);
+          waiter(m.checkpoints);
+        } else this.checkpoints.set(m.tickNumber, m.checkpoints);
       } else if (m.type === 'error') {
         fail(new Error(`clock worker failed: ${m.message}`));
       }

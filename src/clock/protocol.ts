@@ -10,6 +10,9 @@
  *    72 [256] input x | 328 [256] output y | 584 [256] proof pi   (840 bytes)
  *   flag PROOF_PENDING: the segment is too long for an inline proof; the main thread
  *   gets pi from the worker pool before the tick is stored.
+ *   flag CHECKPOINTS: the clock posted the segment's checkpoints (a `checkpoints`
+ *   message on the worker port, sent before the tick is published), so the pool proves
+ *   from them instead of re-running the segment.
  * - Control block (SharedArrayBuffer of BigInt64 words): stop request, clock state and
  *   the number of the tick being squared (for expected_tick).
  * All numbers are little-endian.
@@ -22,6 +25,7 @@ export const ELEMENT_BYTES = 256;
 export const HASH_BYTES = 32;
 
 export const FLAG_PROOF_PENDING = 1;
+export const FLAG_CHECKPOINTS = 2;
 
 /** A closed tick as the clock reports it (bodies not included). */
 export interface ClockTick {
@@ -31,6 +35,7 @@ export interface ClockTick {
   firstSequence: number;
   txCount: number;
   proofPending: boolean;
+  hasCheckpoints?: boolean; // the segment's checkpoints were posted for the pool proof
   batchHash: Uint8Array;
   input: Uint8Array;
   output: Uint8Array;
@@ -62,7 +67,7 @@ export function writeTickSlot(ring: RingQueue, k: number, t: ClockTick): void {
   v.setFloat64(off + 16, t.timestamp, true);
   v.setFloat64(off + 24, t.firstSequence, true);
   v.setUint32(off + 32, t.txCount, true);
-  v.setUint32(off + 36, t.proofPending ? FLAG_PROOF_PENDING : 0, true);
+  v.setUint32(off + 36, (t.proofPending ? FLAG_PROOF_PENDING : 0) | (t.hasCheckpoints ? FLAG_CHECKPOINTS : 0), true);
   ring.bytes.set(t.batchHash, off + 40);
   ring.bytes.set(t.input, off + 72);
   ring.bytes.set(t.output, off + 328);
@@ -81,6 +86,7 @@ export function readTickSlot(ring: RingQueue, k: number): ClockTick {
     firstSequence: v.getFloat64(off + 24, true),
     txCount: v.getUint32(off + 32, true),
     proofPending: (v.getUint32(off + 36, true) & FLAG_PROOF_PENDING) !== 0,
+    hasCheckpoints: (v.getUint32(off + 36, true) & FLAG_CHECKPOINTS) !== 0,
     batchHash: b.slice(off + 40, off + 72),
     input: b.slice(off + 72, off + 328),
     output: b.slice(off + 328, off + 584),

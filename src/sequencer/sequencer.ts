@@ -365,7 +365,11 @@ export class TickSequencer implements Sequencer {
         const tick = readTickSlot(ring, k);
         const item: StagedTick = { tick, ready: !tick.proofPending };
         if (tick.proofPending) {
-          item.proof = this.prover({ input: tick.input, output: tick.output, iterations: tick.iterations }).then(
+          const claim = { input: tick.input, output: tick.output, iterations: tick.iterations };
+          const proving = tick.hasCheckpoints
+            ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
+            : this.prover(claim);
+          item.proof = proving.then(
             (proof) => {
               tick.proof = proof;
               item.ready = true;
