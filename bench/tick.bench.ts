@@ -83,7 +83,8 @@ interface RateResult {
   refused: number;
 }
 
-async function runRate(rate: number): Promise<RateResult> {
+/** A sequencer on a fresh temp database with the node's busy-tick default; close() removes it all. */
+async function startBenchSequencer(): Promise<{ seq: TickSequencer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-tick-'));
   const db = await openDatabase(dir);
   const pool = createPool({ threads: 1 });
@@ -96,6 +97,19 @@ async function runRate(rate: number): Promise<RateResult> {
     queueCapacity: 1_000_000,
   });
   await seq.start();
+  return {
+    seq,
+    async close() {
+      await seq.stop();
+      await db.close();
+      await pool.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runRate(rate: number): Promise<RateResult> {
+  const { seq, close } = await startBenchSequencer();
   const ticks: Array<{ ts: number; it: number; n: number }> = [];
   seq.onTick((t) => ticks.push({ ts: t.timestamp, it: t.vdfProof.iterations, n: t.transactions.length }));
   const perBatch = Math.max(1, Math.round((rate * PERIOD_MS) / 1000));
@@ -139,10 +153,7 @@ async function runRate(rate: number): Promise<RateResult> {
   }
   measureTo = Date.now() * 1000;
   await Promise.all(inflight);
-  await seq.stop();
-  await db.close();
-  await pool.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 
   const window = ticks.filter((t) => t.ts >= measureFrom && t.ts <= measureTo);
   const deltas: number[] = [];
@@ -189,18 +200,7 @@ interface CeilingResult {
 }
 
 async function ceiling(inFlight: number): Promise<CeilingResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-tick-'));
-  const db = await openDatabase(dir);
-  const pool = createPool({ threads: 1 });
-  const seq = new TickSequencer({
-    db,
-    pool,
-    retainTicks: 100_000,
-    vdfIterations: DEFAULT_BUSY_ITERATIONS,
-    idleTickMs: 1000,
-    queueCapacity: 1_000_000,
-  });
-  await seq.start();
+  const { seq, close } = await startBenchSequencer();
   const signature = new Uint8Array(64).fill(5);
   const publicKey = new Uint8Array(32).fill(6);
   let n = 0;
@@ -235,10 +235,7 @@ async function ceiling(inFlight: number): Promise<CeilingResult> {
   const elapsed = (performance.now() - startedAt) / 1000;
   const ticked = seq.status().totalTransactions - tickedAtStart;
   const cpu = mainThreadCpuMs() - cpuAtStart;
-  await seq.stop();
-  await db.close();
-  await pool.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
   return {
     in_flight: inFlight,
     acked_tx_s: Math.round((acked - ackedAtStart) / elapsed),

@@ -7,21 +7,10 @@
 import { expect } from 'chai';
 import type { Piscina } from 'piscina';
 import { createPool } from '../../src/pool/index.js';
-import { VdfError } from '../../src/vdf/errors.js';
 import { loadVdfEngine } from '../../src/vdf/node.js';
 import { proveFromCheckpointsOnPool } from '../../src/vdf/pool.js';
 import { referenceVdfEngine } from '../../src/vdf/reference.js';
-
-async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(VdfError);
-    expect((e as VdfError).code).to.equal(code);
-    return;
-  }
-  expect.fail(`expected a VdfError ${code}`);
-}
+import { rejectsWith } from './helpers.js';
 
 describe('vdf: proofs from exported checkpoints', function () {
   this.timeout(60000);

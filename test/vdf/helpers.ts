@@ -5,6 +5,8 @@
 import { bigIntToBytes, bytesToBigInt } from '../../src/vdf/bytes.js';
 import { N } from '../../src/vdf/constants.js';
 import { GENESIS_OUTPUT } from '../../src/vdf/hashing.js';
+import { expect } from 'chai';
+import { VdfError } from '../../src/vdf/errors.js';
 import type { VdfEngine, VdfTickInput } from '../../src/vdf/interface.js';
 
 export function randomBytes(n: number): Uint8Array {
@@ -44,4 +46,16 @@ export function makeTicks(engine: VdfEngine, iterations: number[], firstTick = 1
 /** Copy of a tick with a claim field replaced. */
 export function tamper(tick: VdfTickInput, change: Partial<VdfTickInput['claim']>): VdfTickInput {
   return { ...tick, claim: { ...tick.claim, ...change } };
+}
+
+/** Awaits p and expects it to reject with a VdfError of the given code. */
+export async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).to.be.instanceOf(VdfError);
+    expect((e as VdfError).code).to.equal(code);
+    return;
+  }
+  expect.fail(`expected a VdfError ${code}`);
 }

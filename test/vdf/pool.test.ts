@@ -12,18 +12,7 @@ import type { VdfTickInput } from '../../src/vdf/interface.js';
 import { loadVdfEngine } from '../../src/vdf/node.js';
 import { decodeTaskError } from '../../src/vdf/task-errors.js';
 import { evaluateAndProveOnPool, proveOnPool, verifyBatchOnPool } from '../../src/vdf/pool.js';
-import { makeTicks, tamper } from './helpers.js';
-
-async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(VdfError);
-    expect((e as VdfError).code).to.equal(code);
-    return;
-  }
-  expect.fail(`expected a VdfError ${code}`);
-}
+import { makeTicks, rejectsWith, tamper } from './helpers.js';
 
 describe('vdf: worker pool', function () {
   this.timeout(60000);
