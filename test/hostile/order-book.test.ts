@@ -1,0 +1,108 @@
+/**
+ * Hostile input to the order book face of the real node (spec/2, docs/dex-api.md): forged
+ * signatures for small-order and non-canonical keys (docs/signing.md "Which signatures
+ * verify"), over HTTP and straight through the sequencer's gRPC; each answered with its
+ * documented code, and the node keeps answering other clients.
+ */
+import { expect } from 'chai';
+import { encodePlaceOrderIntent, toTransaction } from '../../src/dex/wire.js';
+import { SMALL_ORDER_POINTS } from '../../src/sdk/ed25519-rules.js';
+import { buildOrderBody, fromHex, keyPairFromSeed, toBase58, toHex, type OrderIntent } from '../../src/sdk/index.js';
+import { SequencerClient } from '../support/grpc-client.js';
+import { http, postJson, startHostileNode, stillServes, type HostileNode } from './support.js';
+
+const mint = (n: number) => new Uint8Array(32).fill(n);
+const BASE = mint(0x31);
+const QUOTE = mint(0x32);
+/** R = the identity point, S = 0: verifies for a small-order key under lax rules, whatever the message. */
+const FORGED_SIGNATURE = '01' + '00'.repeat(63);
+const NON_CANONICAL_IDENTITY = 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f';
+
+function orderBody(owner: string, orderId: number, signature = FORGED_SIGNATURE): Record<string, unknown> {
+  return {
+    order_id: String(orderId),
+    owner,
+    side: 'Buy',
+    price: '100',
+    quantity: '5',
+    expiry: '0',
+    base_mint: toBase58(BASE),
+    quote_mint: toBase58(QUOTE),
+    signature,
+  };
+}
+
+describe('hostile: order book (real node)', function () {
+  this.timeout(60_000);
+  let node: HostileNode;
+  let marketId: string;
+
+  before(async () => {
+    node = await startHostileNode();
+    const res = await postJson(node.addresses.dex!, '/markets', { base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'HOSTILE/TEST' });
+    expect(res.status, res.text).to.equal(201);
+    marketId = res.json<{ data: { market_id: string } }>().data.market_id;
+  });
+  after(async () => node?.stop());
+
+  describe('forged signatures for small-order and non-canonical keys', () => {
+    it('POST /orders for each of the 8 small-order owner keys with R = identity, S = 0: 401 BAD_SIGNATURE', async () => {
+      for (const [i, key] of SMALL_ORDER_POINTS.entries()) {
+        const res = await postJson(node.addresses.dex!, '/orders', orderBody(toBase58(fromHex(key)), 100 + i));
+        expect(res.status, `${key}: ${res.text}`).to.equal(401);
+        expect(res.json().code).to.equal('BAD_SIGNATURE');
+      }
+      await stillServes(node);
+    });
+
+    it('POST /orders for the identity encoded non-canonically (y = p + 1): 401 BAD_SIGNATURE', async () => {
+      const res = await postJson(node.addresses.dex!, '/orders', orderBody(toBase58(fromHex(NON_CANONICAL_IDENTITY)), 200));
+      expect(res.status, res.text).to.equal(401);
+      expect(res.json().code).to.equal('BAD_SIGNATURE');
+    });
+
+    it('POST /orders/cancel signed that way: 401 BAD_SIGNATURE, before any lookup of the order', async () => {
+      const owner = toBase58(fromHex(SMALL_ORDER_POINTS[0]!));
+      const res = await postJson(node.addresses.dex!, '/orders/cancel', { order_id: '100', owner, market_id: marketId, signature: FORGED_SIGNATURE });
+      expect(res.status, res.text).to.equal(401);
+      expect(res.json().code).to.equal('BAD_SIGNATURE');
+    });
+
+    it('a forged order sent straight to the sequencer over gRPC is sequenced but never applied to the book', async () => {
+      const owner = fromHex(SMALL_ORDER_POINTS[0]!);
+      const intent: OrderIntent = { orderId: 300n, owner, side: 'Buy', price: 100n, quantity: 5n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE };
+      const tx = toTransaction('order', encodePlaceOrderIntent(intent, fromHex(FORGED_SIGNATURE)), owner, fromHex(FORGED_SIGNATURE), 1n);
+      const client = new SequencerClient(node.addresses.grpc!);
+      try {
+        const ack = await client.submit({
+          tx_id: tx.txId,
+          payload: Buffer.from(tx.payload),
+          signature: Buffer.from(tx.signature),
+          public_key: Buffer.from(tx.publicKey),
+          nonce: String(tx.nonce),
+          timestamp: String(tx.timestamp),
+        });
+        // An honest order in a later tick: once it is answered, the forged one's tick was applied too.
+        const maker = keyPairFromSeed(new Uint8Array(32).fill(0x77));
+        const honest = await postJson(node.addresses.dex!, '/orders', buildOrderBody({ ...intent, owner: maker.publicKey, orderId: 1n, side: 'Sell', price: 1000n }, maker.secretKey));
+        expect(honest.status, honest.text).to.equal(200);
+        expect(honest.json<{ data: { receipt: { tick_number: number } } }>().data.receipt.tick_number).to.be.greaterThan(Number(ack.expected_tick) - 1);
+        const book = await http(node.addresses.dex!, 'GET', `/markets/${marketId}/orderbook?orders=true`);
+        const orders = book.json<{ data: { orders: Array<{ owner: string }> } }>().data.orders;
+        expect(orders.map((o) => o.owner)).to.not.include(toBase58(owner));
+        expect(orders.map((o) => o.owner)).to.include(toBase58(maker.publicKey));
+      } finally {
+        client.close();
+      }
+    });
+
+    it('an honest order still goes through and its signature bytes are 128 hex', async () => {
+      const trader = keyPairFromSeed(new Uint8Array(32).fill(0x42));
+      const body = buildOrderBody({ orderId: 7n, owner: trader.publicKey, side: 'Buy', price: 10n, quantity: 1n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE }, trader.secretKey);
+      const res = await postJson(node.addresses.dex!, '/orders', body);
+      expect(res.status, res.text).to.equal(200);
+      expect(body.signature).to.match(/^[0-9a-f]{128}$/);
+      expect(toHex(fromHex(body.signature))).to.equal(body.signature);
+    });
+  });
+});
