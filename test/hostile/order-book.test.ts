@@ -105,4 +105,20 @@ describe('hostile: order book (real node)', function () {
       expect(toHex(fromHex(body.signature))).to.equal(body.signature);
     });
   });
+
+  describe('oversized, truncated and wrong input', () => {
+    it("16 parallel POST /orders with owner = '2' x 15,800: 400 INVALID_FIELD, and another client's /health answers within 500 ms", async () => {
+      const body = orderBody('2'.repeat(15_800), 1, '0'.repeat(128));
+      const t0 = performance.now();
+      const answers = Array.from({ length: 16 }, () => postJson(node.addresses.dex!, '/orders', body));
+      const health = http(node.addresses.dex!, 'GET', '/health').then(() => performance.now() - t0);
+      for (const res of await Promise.all(answers)) {
+        expect(res.status).to.equal(400);
+        expect(res.json()).to.include({ code: 'INVALID_FIELD' });
+        expect(res.json<{ error: string }>().error).to.match(/owner/);
+      }
+      expect(await health, 'ms until /health answered').to.be.lessThan(500);
+      await stillServes(node);
+    });
+  });
 });
