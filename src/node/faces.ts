@@ -41,6 +41,7 @@ export const dexFace: FaceSpec = {
       logger: ctx.logger,
       dbPath: ctx.config.dbPath,
       addr: formatAddress(ctx.config.dexAddr),
+      onClientGone: () => ctx.metrics.requestAborted('dex'),
     });
     return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
   },
