@@ -18,6 +18,7 @@ export interface NodeConfig {
   rpcAddr: ListenAddress; // --rpc-addr, default 0.0.0.0:8082
   dbPath: string; // --db-path, default ./rollup_data
   retainTicks: number; // --retain-ticks, default 1,000,000
+  retainBytes: number; // --retain-bytes, default 1 GiB: memory bound of the same window
   vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000

@@ -49,6 +49,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       db,
       pool,
       retainTicks: config.retainTicks,
+      retainBytes: config.retainBytes,
       vdfIterations: config.vdfIterations,
       idleTickMs: config.idleTickMs,
       queueCapacity: config.queueCapacity,
