@@ -17,6 +17,7 @@ import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
+import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
 
 export interface GrpcFaceOptions {
   logger: Logger;
@@ -24,7 +25,10 @@ export interface GrpcFaceOptions {
   feed?: Partial<TickFeedOptions>; // stream window (default 65,536 ticks / 64 MiB)
   shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
   maxStreams?: number; // open StreamTicks calls at most (default MAX_TICK_STREAMS = 1024)
-  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 2 MiB)
+  maxStreamsPerConnection?: number; // open StreamTicks calls per client connection (default 16)
+  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 1 MiB)
+  maxStreamQueueBytes?: number; // all streams' send queues together (default 64 MiB)
+  streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
 }
 
 export interface GrpcFace {
@@ -32,6 +36,9 @@ export interface GrpcFace {
   port: number;
   /** Open StreamTicks streams. */
   streamClients(): number;
+  /** The open streams (limits, queues, stall resets): for tests and benchmarks. */
+  readonly streams: TickStreams;
+  readonly feed: TickFeed;
   /** Submissions being processed right now. */
   inFlight(): number;
   /** Refuse new submissions (UNAVAILABLE); health turns NOT_SERVING; queries and streams go on. */
@@ -47,7 +54,15 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     'grpc.max_send_message_length': -1,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
-  const handlers = createHandlers(sequencer, feed, logger, options.maxStreams, options.streamQueue);
+  const d = DEFAULT_TICK_STREAM_LIMITS;
+  const streams = new TickStreams(sequencer, feed, logger, {
+    maxStreams: options.maxStreams ?? d.maxStreams,
+    maxStreamsPerConnection: options.maxStreamsPerConnection ?? d.maxStreamsPerConnection,
+    queue: options.streamQueue ?? d.queue,
+    maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
+    stallMs: options.streamStallMs ?? d.stallMs,
+  });
+  const handlers = createHandlers(sequencer, feed, streams, logger);
   server.addService(serviceDefinition(), handlers.implementation);
   new ReflectionService(loadSequencerPackage()).addToServer(server);
   const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING' });
@@ -67,13 +82,16 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   return {
     address,
     port,
-    streamClients: () => feed.size,
+    streamClients: () => streams.size,
+    streams,
+    feed,
     inFlight: () => handlers.state.inFlight,
     stopAccepting,
     async close() {
       stopAccepting();
       const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       feed.close();
+      streams.close();
       const grace = options.shutdownGraceMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;
       const forced = new Promise<'forced'>((resolve) => (timer = setTimeout(() => resolve('forced'), grace)));

@@ -20,11 +20,11 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
 import type { SubmitResult, Transaction } from '../../sequencer/types.js';
 import { earliest } from '../convert.js';
-import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, MAX_TICK_STREAMS, TX_SAMPLE_SIZE } from '../limits.js';
+import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';
 import { sequencerServiceDefinition } from '../proto.js';
-import { serveTickStream, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
+import type { TickStreams } from './tick-streams.js';
 import {
   decodeGetChainStateRequest,
   decodeGetStatusRequest,
@@ -93,13 +93,7 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
-export function createHandlers(
-  sequencer: Sequencer,
-  feed: TickFeed,
-  logger: Logger,
-  maxStreams = MAX_TICK_STREAMS,
-  streamQueue?: StreamQueueLimits,
-): ServiceHandlers {
+export function createHandlers(sequencer: Sequencer, feed: TickFeed, streams: TickStreams, logger: Logger): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
 
   const internal = (err: unknown, what: string): Status => {
@@ -244,15 +238,11 @@ export function createHandlers(
       if (!n.ok) return call.emit('error', invalid(n.error));
       start = n.value;
     }
-    if (feed.size >= maxStreams) {
-      return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many tick streams open (at most ${maxStreams}); retry later` });
-    }
-    serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed, streamQueue).then(
+    const admitted = streams.open(call as ServerWritableStream<unknown, Buffer>, start);
+    if (!admitted.ok) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: admitted.reason });
+    admitted.outcome.then(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),
-      (err: unknown) => {
-        const s = internal(err, 'StreamTicks');
-        call.emit('error', s);
-      },
+      (err: unknown) => call.emit('error', internal(err, 'StreamTicks')),
     );
   };
 
