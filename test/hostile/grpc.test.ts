@@ -5,6 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
+import { SequencerClient, wireTx, type WireTransaction } from '../support/grpc-client.js';
 import { rawCall, rawStream, startHostileNode, stillServes, type HostileNode } from './support.js';
 
 const hex = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
@@ -121,6 +122,42 @@ describe('hostile: gRPC request decoding (real node)', function () {
     const s = await rawStream(grpcAddr, 'StreamTicks', Buffer.concat([hex('08 01'), unknown]));
     expect(s.code, s.details).to.equal(grpc.status.OK);
     expect(s.messages).to.equal(1);
+  });
+
+  it('submissions with oversized, unicode, empty and invalid fields: INVALID_ARGUMENT, the rest of a batch goes on', async () => {
+    const client = new SequencerClient(grpcAddr);
+    try {
+      const bad: Array<[string, Partial<WireTransaction>]> = [
+        ['tx_id of 129 bytes made of 43 three-byte characters', { tx_id: '€'.repeat(43) }],
+        ['empty tx_id', { tx_id: '' }],
+        ['payload of 65,537 bytes', { payload: Buffer.alloc(65_537) }],
+        ['signature of 257 bytes', { signature: Buffer.alloc(257) }],
+        ['public_key of 257 bytes', { public_key: Buffer.alloc(257) }],
+      ];
+      for (const [what, over] of bad) {
+        const err = await client.submit({ ...wireTx(), ...over }).then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        );
+        expect(err?.code, what).to.equal(grpc.status.INVALID_ARGUMENT);
+      }
+      const ok = await client.submit({ ...wireTx(), tx_id: '€'.repeat(42), nonce: '18446744073709551615' }); // 126 bytes: fine
+      expect(Number(ok.sequence_number)).to.be.greaterThan(0);
+      const batch = await client.callWithTrailers<{ responses: Array<{ sequence_number: string }> }>('SubmitBatch', {
+        transactions: [wireTx(), { ...wireTx(), payload: Buffer.alloc(65_537) }, wireTx()],
+      });
+      expect(batch.response.responses.map((r) => r.sequence_number === '0')).to.deep.equal([false, true, false]);
+      expect(batch.trailers.get('svc-failed-items')).to.deep.equal(['1']);
+      // invalid UTF-8 in tx_id: transaction { tx_id: c3 28 }
+      expect((await rawCall(grpcAddr, 'SubmitTransaction', hex('0a 04 0a 02 c328'))).code).to.equal(grpc.status.INVALID_ARGUMENT);
+      expect((await rawCall(grpcAddr, 'SubmitBatch', Buffer.alloc(0))).code).to.equal(grpc.status.INVALID_ARGUMENT); // empty batch
+      const tooMany = Buffer.concat(Array.from({ length: 10_001 }, () => hex('0a 03 0a 01 61')));
+      const r = await rawCall(grpcAddr, 'SubmitBatch', tooMany);
+      expect(r.code).to.equal(grpc.status.INVALID_ARGUMENT);
+      expect(r.details).to.match(/more than 10000/);
+    } finally {
+      client.close();
+    }
   });
 
   it('a request above 8 MiB answers RESOURCE_EXHAUSTED; the node answers everyone afterwards', async () => {
