@@ -151,7 +151,9 @@ async function main(): Promise<void> {
   const face = process.env.BENCH_PART === '2' ? {} : await faceCost();
   if (process.env.BENCH_PART === '1') return void console.log(JSON.stringify({ bench: 'slow-consumers', in_process: { ticks: TICKS, rounds: FACE_ROUNDS, ...face } }));
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-slow-'));
-  const node = await spawnNode(dir, ['--queue-capacity', '1000000']);
+  // Paused streams must stay open through a whole measurement (the load generator prepares its
+  // requests first, which can take a while on a loaded machine): no stall resets here.
+  const node = await spawnNode(dir, ['--queue-capacity', '1000000', '--stream-stall-ms', '3600000']);
   const grpcAddr = node.addresses.grpc!;
   const rest = node.addresses.rest!;
   const pid = node.child.pid!;

@@ -22,6 +22,7 @@ export interface NodeConfig {
   vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000
+  streamStallMs: number; // --stream-stall-ms, default 30,000: reset a tick stream without progress this long
   logLevel: LogLevel; // --log-level, default info
 }
 

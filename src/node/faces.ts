@@ -11,7 +11,7 @@ import type { FaceSpec } from './interface.js';
 export const grpcFace: FaceSpec = {
   name: 'grpc',
   async start(ctx) {
-    const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, { logger: ctx.logger });
+    const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, { logger: ctx.logger, streamStallMs: ctx.config.streamStallMs });
     return {
       name: 'grpc',
       address: face.address,
