@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
+import type { TickApplier } from './applier.js';
 
 export const BUY = 0;
 export const SELL = 1;
@@ -86,6 +87,12 @@ export interface DexDeps {
    * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
    */
   signatureThreads?: number;
+  /**
+   * The node's shared applier of stored ticks (started by its owner, e.g. the chain, which
+   * restores the engine from a snapshot). Without it the face makes its own and replays
+   * every stored tick on start.
+   */
+  applier?: TickApplier;
 }
 
 export interface DexHandle {

@@ -6,7 +6,16 @@ import { formatAddress } from '../config/index.js';
 import { startDex } from '../dex/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
+import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import type { FaceSpec } from './interface.js';
+
+/**
+ * Hooks of the chain face (--rpc-addr): extra routes on its HTTP server (the explorer page
+ * at `/`), and consumers of the stored chain started with it (the NATS JetStream producer
+ * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
+ */
+export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [];
+export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [];
 
 export const grpcFace: FaceSpec = {
   name: 'grpc',
