@@ -21,6 +21,7 @@ export interface NodeConfig {
   vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000
+  mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
   logLevel: LogLevel; // --log-level, default info
 }
 

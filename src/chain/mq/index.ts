@@ -4,7 +4,7 @@
  * and block to the stream SVC, resuming from the stream's last message after any restart.
  */
 export type { MqBlock, MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus, MqTx } from './interface.js';
-export { startMqPublisher } from './publisher.js';
+export { redact, startMqPublisher } from './publisher.js';
 export { planNext, ChainOrderError, type Plan } from './order.js';
 export { resumePoint, type LastMessage, type ResumePoint } from './resume.js';
 export { defaultStreamConfig, MqConfigError } from './stream.js';

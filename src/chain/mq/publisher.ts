@@ -250,7 +250,7 @@ class Producer implements MqPublisher {
     if (point.note) this.logger?.warn({ stream: this.names.stream }, `mq: ${point.note}`);
     this.storedHeight = point.cursor.nextHeight - 1;
     if (this.sessions === 1) {
-      this.logger?.info({ url: this.options.url, stream: this.names.stream, cursor: describe(point.cursor) }, 'mq: publishing to JetStream');
+      this.logger?.info({ url: redact(this.options.url), stream: this.names.stream, cursor: describe(point.cursor) }, 'mq: publishing to JetStream');
     }
     return {
       kind: 'resume',
@@ -346,7 +346,7 @@ class Producer implements MqPublisher {
     } else if (!this.outage) {
       this.outage = true;
       this.logger?.warn(
-        { err: err.message, url: this.options.url, stream: this.names.stream },
+        { err: err.message, url: redact(this.options.url), stream: this.names.stream },
         'mq: NATS JetStream unavailable; the node goes on sequencing and the stream will catch up from stored blocks',
       );
     } else {
@@ -367,6 +367,11 @@ class Producer implements MqPublisher {
     this.idleWaiters = [];
     for (const w of waiters) w(err);
   }
+}
+
+/** nats://user:secret@host -> nats://***@host, for logs. */
+export function redact(url: string): string {
+  return url.replace(/\/\/[^/@,]+@/g, '//***@');
 }
 
 function describe(c: MqCursor): string {
