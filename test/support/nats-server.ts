@@ -5,12 +5,14 @@
  * so a test can take NATS away mid-run and return it with the stream it held.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const NATS_SERVER_BIN = process.env.NATS_SERVER ?? 'nats-server';
+/** Debian installs it in /usr/sbin, which a non-root PATH may lack; NATS_SERVER overrides. */
+export const NATS_SERVER_BIN = process.env.NATS_SERVER ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 
 export interface NatsServer {
   port: number;
