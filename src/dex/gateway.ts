@@ -140,7 +140,7 @@ export class OrderBookGateway {
     this.inflight.add(key);
     const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
     try {
-      const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)'));
+      const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
       return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
     } catch (err) {
       this.inflight.delete(key);
@@ -159,7 +159,7 @@ export class OrderBookGateway {
     if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
     if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
     const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message));
-    const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted'));
+    const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
   }
 

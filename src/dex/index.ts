@@ -55,12 +55,19 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
   const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 2);
   // A pool of its own for ed25519 checks and receipt signatures, so they do not wait in
   // line behind the sequencer's VDF proofs in the node's pool.
-  const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
-  const verifier = new BatchVerifier(signaturePool ?? deps.pool);
+  const signaturePool = threads > 0 && deps.verifier === undefined ? createPool({ threads }) : undefined;
+  const verifier = deps.verifier ?? new BatchVerifier(signaturePool ?? deps.pool);
   // The node's shared applier (the chain restores it from a snapshot), or one of our own.
   const ownApplier = deps.applier === undefined;
   const applier = deps.applier ?? new TickApplier(deps.sequencer, new OrderBookEngine(), verifier, deps.logger ? { logger: deps.logger } : {});
-  const service = new DexService({ sequencer: deps.sequencer, applier, verifier, key, signInlineMax: signInlineMax(signaturePool !== undefined) });
+  const service = new DexService({
+    sequencer: deps.sequencer,
+    applier,
+    verifier,
+    key,
+    signInlineMax: signInlineMax(signaturePool !== undefined || deps.verifier !== undefined),
+    ...(deps.gateway ? { gateway: deps.gateway } : {}),
+  });
   try {
     if (ownApplier) await applier.start();
   } catch (err) {

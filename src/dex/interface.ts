@@ -7,6 +7,8 @@ import type { Piscina } from 'piscina';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { TickApplier } from './applier.js';
+import type { OrderBookGateway } from './gateway.js';
+import type { BatchVerifier } from './verifier.js';
 
 export const BUY = 0;
 export const SELL = 1;
@@ -93,6 +95,9 @@ export interface DexDeps {
    * every stored tick on start.
    */
   applier?: TickApplier;
+  /** With `applier`: the node's shared write path and signature verifier (no pool of its own then). */
+  gateway?: OrderBookGateway;
+  verifier?: BatchVerifier;
 }
 
 export interface DexHandle {

@@ -24,6 +24,8 @@ export interface DexServiceOptions {
   key: NodeKey;
   /** Receipts of one turn signed on the main thread when at most this many (else one pool task). */
   signInlineMax: number;
+  /** The node's shared write path (also used by gRPC SubmitTx); default: one of its own. */
+  gateway?: OrderBookGateway;
 }
 
 export class DexService {
@@ -32,12 +34,14 @@ export class DexService {
   readonly gateway: OrderBookGateway;
   readonly applier: TickApplier;
   private readonly receipts: ReceiptSigner;
+  private readonly ownsGateway: boolean;
 
   constructor(options: DexServiceOptions) {
     this.key = options.key;
     this.verifier = options.verifier;
     this.applier = options.applier;
-    this.gateway = new OrderBookGateway(options.sequencer, options.applier, options.verifier);
+    this.gateway = options.gateway ?? new OrderBookGateway(options.sequencer, options.applier, options.verifier);
+    this.ownsGateway = options.gateway === undefined;
     this.receipts = new ReceiptSigner(options.key, options.verifier, options.signInlineMax);
   }
 
@@ -47,7 +51,7 @@ export class DexService {
 
   /** Refuse new submissions and fail the waiting ones. */
   stop(): void {
-    this.gateway.close();
+    if (this.ownsGateway) this.gateway.close();
   }
 
   async createMarket(baseMint: Uint8Array, quoteMint: Uint8Array, name: string, kind: MarketKind): Promise<MarketView> {
