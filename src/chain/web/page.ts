@@ -91,7 +91,8 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 .note { color: var(--muted); font-size: 12.5px; margin: 6px 0; }
 
 .title-row { display: flex; align-items: baseline; justify-content: space-between; }
-.pager { display: flex; gap: 14px; font-size: 13px; }
+.pager { display: flex; gap: 14px; font-size: 13px; align-items: baseline; }
+.latest-link { padding: 1px 9px; border-radius: 10px; background: #fff3bf; color: #7a5a00; font-weight: 600; }
 .fields { display: grid; grid-template-columns: 170px minmax(0, 1fr); gap: 6px 16px; margin: 0 0 8px; }
 .fields dt { color: var(--muted); }
 .fields dd { margin: 0; overflow-wrap: anywhere; }

@@ -23,7 +23,6 @@ const searchError = $<HTMLElement>('search-error');
 
 const listed = new Map<number, BlockRecord>();
 let shownHeight = 0; // the block the view shows, 0 for another view
-let followLatest = true; // '#/' shows the newest block and follows it
 let renderSeq = 0; // a later navigation wins over a slower earlier one
 
 function setView(kind: string, key: string, content: HTMLElement): void {
@@ -59,8 +58,10 @@ function showBlock(d: BlockDetail): void {
         if (view.dataset.key !== String(d.block.height)) return;
         view.dataset.verdict = v.ok ? 'ok' : 'invalid';
         verdict.className = `verdict ${v.ok ? 'ok' : 'bad'}`;
+        const ticks = `${v.ticks} tick${v.ticks === 1 ? '' : 's'}`;
+        const chain = v.chained > 0 ? `, chaining of ${v.chained} consecutive pair${v.chained === 1 ? '' : 's'}` : '';
         verdict.textContent = v.ok
-          ? `✓ verified ${v.ticks} ticks: VDF proofs, chaining and batch hashes`
+          ? `✓ verified ${ticks}: every VDF proof and batch hash${chain}`
           : `✗ ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}: ${v.problems.slice(0, 5).join('; ')}`;
       })
       .catch((err: unknown) => {
@@ -75,7 +76,6 @@ function showBlock(d: BlockDetail): void {
 async function route(): Promise<void> {
   const seq = ++renderSeq;
   const target = fromHash(location.hash);
-  followLatest = target.kind === 'latest';
   const current = () => seq === renderSeq;
   try {
     switch (target.kind) {
@@ -157,10 +157,17 @@ function onLive(state: LiveState): void {
   live.querySelector('span')!.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
 }
 
+/** A newer block never replaces the one being read (a click on Verify must land): it is offered. */
 function onBlock(d: BlockDetail): void {
   addToList(d.block, true);
   void refreshStats();
-  if (followLatest && d.block.height > shownHeight) showBlock(d);
+  if (view.dataset.view === 'empty') return showBlock(d); // the first block of the chain
+  const latest = document.getElementById('latest-link') as HTMLAnchorElement | null;
+  if (latest && d.block.height > shownHeight) {
+    latest.href = `#/block/${d.block.height}`;
+    latest.textContent = `latest #${d.block.height}`;
+    latest.hidden = false;
+  }
 }
 
 $<HTMLFormElement>('search').addEventListener('submit', (e) => {

@@ -87,6 +87,7 @@ export function blockView(d: BlockDetail): HTMLElement {
     { class: 'pager' },
     b.height > 1 ? link(`#/block/${b.height - 1}`, '← older') : el('span', {}, ''),
     link(`#/block/${b.height + 1}`, 'newer →'),
+    el('a', { id: 'latest-link', class: 'latest-link', hidden: '' }, ''),
   );
   return el(
     'article',

@@ -25,6 +25,8 @@ function verifier(): Promise<BrowserVerifier> {
 export interface BlockVerdict {
   ok: boolean;
   ticks: number;
+  /** Pairs of served ticks with consecutive numbers, whose chaining was checked. */
+  chained: number;
   problems: string[];
 }
 
@@ -51,5 +53,7 @@ export async function verifyBlock(detail: BlockDetail, progress: (text: string) 
     if (tickHash === undefined) problems.push(`batch ${batch.index}: tick ${batch.tick_number} was not served`);
     else if (tickHash !== batch.batch_hash) problems.push(`batch ${batch.index}: batch_hash ${batch.batch_hash} is not tick ${batch.tick_number}'s ${tickHash}`);
   }
-  return { ok: problems.length === 0, ticks: ticks.length, problems };
+  let chained = 0;
+  for (const n of hashes.keys()) if (hashes.has(n - 1)) chained += 1;
+  return { ok: problems.length === 0, ticks: ticks.length, chained, problems };
 }
