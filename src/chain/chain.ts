@@ -340,6 +340,18 @@ export class Chain implements ChainReader {
     return () => this.txListeners.delete(listener);
   }
 
+  async readTransactionJsons(fromSequence: bigint, limit: number): Promise<string[]> {
+    const to = this.figures.lastSequence;
+    if (limit <= 0 || fromSequence > to) return [];
+    return this.store.transactionJsonsFrom(fromSequence, to, limit);
+  }
+
+  async readBlockJsons(height: number): Promise<{ block: string; events: string[] } | undefined> {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
+    const [block, events] = await Promise.all([this.store.blockJson(height), this.store.blockEventJsons(height)]);
+    return block === undefined ? undefined : { block, events };
+  }
+
   async getTransaction(id: string): Promise<ExplorerTransaction | undefined> {
     const m = /^([0-9a-f]{16})-([0-9a-f]{4,8})-([0-9a-f]{4,8})$/.exec(id);
     if (!m) return undefined;

@@ -172,6 +172,15 @@ export interface ChainReader {
   getTransaction(id: string): Promise<ExplorerTransaction | undefined>;
 
   /**
+   * The stored JSON texts (exactly what REST serves) of up to `limit` transactions with
+   * continuum_sequence >= fromSequence, oldest first, without parsing them: for consumers
+   * that forward records as they are (the JetStream producer).
+   */
+  readTransactionJsons(fromSequence: bigint, limit: number): Promise<string[]>;
+  /** The stored JSON texts of a produced block's BlockRecord and its events, or undefined. */
+  readBlockJsons(height: number): Promise<{ block: string; events: string[] } | undefined>;
+
+  /**
    * Deliver every stored batch from `fromSequence` on, then live ones, in order, without
    * gaps or duplicates; awaits `handler` before the next (its pace is the backpressure).
    */

@@ -185,6 +185,17 @@ export class ChainStore {
     return this.eventsByMarket.values({ lte: `${marketId}:${u64Key(to)}`, gte: `${marketId}:${u64Key(from)}`, reverse: true }).all();
   }
 
+  /**
+   * Stored transaction JSON texts with continuum_sequence in [from, to], oldest first, at
+   * most `limit`, unparsed (chain-tx keys sort in continuum_sequence order).
+   */
+  async transactionJsonsFrom(from: bigint, to: bigint, limit: number): Promise<string[]> {
+    const [first] = await this.seqs.values({ gte: u64Key(from), lte: u64Key(to), limit: 1 }).all();
+    if (first === undefined) return [];
+    const [last] = await this.seqs.values({ lte: u64Key(to), reverse: true, limit: 1 }).all();
+    return this.txs.values({ gte: first, lte: last!, limit }).all();
+  }
+
   /** chain-tx keys of the given continuum_sequences (undefined where not stored). */
   keysOfSequences(seqs: bigint[]): Promise<Array<string | undefined>> {
     return this.seqs.getMany(seqs.map((s) => u64Key(s)));
