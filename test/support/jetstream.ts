@@ -70,7 +70,7 @@ export function expectedIds(blocks: ExpectedBlock[]): string[] {
   return blocks.flatMap((b) => [...b.txIds, String(b.height)]);
 }
 
-/** Asserts no gap, no duplicate, right order, right subjects; `tail` = transactions of the open block. */
+/** Asserts no gap, no duplicate, right order, right subjects and dedup ids, headers only those two. */
 export function checkStream(messages: StreamMessage[], blocks: ExpectedBlock[], prefix = 'svc'): void {
   const ids = messages.map((m) => m.msgId);
   expect(new Set(ids).size, 'no duplicate Nats-Msg-Id').to.equal(ids.length);
@@ -82,14 +82,16 @@ export function checkStream(messages: StreamMessage[], blocks: ExpectedBlock[], 
     b.txIds.forEach((id, k) => {
       const m = messages[i++]!;
       expect(m.subject).to.equal(`${prefix}.tx.${b.marketIds[k]}`);
-      expect(m.headers['Svc-Kind']).to.equal('tx');
-      expect(m.headers['Svc-Height']).to.equal(String(b.height));
       expect(m.msgId).to.equal(id);
+      expect(m.json<{ id: string; block_height: number }>()).to.deep.include({ id, block_height: b.height });
     });
     const blk = messages[i++]!;
     expect(blk.subject).to.equal(`${prefix}.blocks`);
-    expect(blk.headers['Svc-Kind']).to.equal('block');
-    expect(blk.headers['Svc-Height']).to.equal(String(b.height));
+    expect(blk.json<{ block: { height: number } }>().block.height).to.equal(b.height);
   }
   for (let k = 1; k < messages.length; k++) expect(messages[k]!.seq).to.equal(messages[k - 1]!.seq + 1);
+  for (const m of messages) expect(Object.keys(m.headers).sort()).to.deep.equal(['Nats-Expected-Last-Sequence', 'Nats-Msg-Id']);
 }
+
+export const isBlock = (m: StreamMessage) => m.subject.endsWith('.blocks');
+export const isTx = (m: StreamMessage) => !isBlock(m);

@@ -19,6 +19,8 @@ export interface NatsServer {
   url: string; // nats://127.0.0.1:PORT
   storeDir: string;
   running(): boolean;
+  /** The server's process id while it runs (benchmarks read its CPU time). */
+  pid(): number | undefined;
   /** Start (again) on the same port and store; resolves once it logs "Server is ready". */
   start(): Promise<void>;
   /** SIGTERM and wait for exit. */
@@ -61,6 +63,7 @@ export async function natsServer(options: { port?: number; start?: boolean } = {
     url: `nats://127.0.0.1:${port}`,
     storeDir,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    pid: () => child?.pid,
     async start() {
       if (handle.running()) return;
       const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir];

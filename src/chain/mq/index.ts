@@ -5,7 +5,7 @@
  */
 export type { MqBlock, MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus, MqTx } from './interface.js';
 export { redact, startMqPublisher } from './publisher.js';
-export { chainSource, mqBlock, mqTx } from './source.js';
+export { chainSource, mqBlock, mqTx, storedTx, type StoredChain } from './source.js';
 export { mqConsumer } from './consumer.js';
 export { planNext, ChainOrderError, type Plan } from './order.js';
 export { resumePoint, type LastMessage, type ResumePoint } from './resume.js';

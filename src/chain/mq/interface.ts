@@ -51,7 +51,6 @@ export interface MqMessage {
   kind: 'tx' | 'block';
   subject: string;
   msgId: string; // Nats-Msg-Id: the transaction id, or the block height in decimal
-  headers: Record<string, string>; // Svc-* headers (docs/chain.md)
   data: Uint8Array;
   height: number;
 }

@@ -10,14 +10,14 @@
  *   it is beyond the node's chain    -> wait: the node has not stored that far yet
  *   stream held messages, none left  -> (all expired or purged) after the node's latest block
  */
+import { parseRecordJson } from '../json.js';
 import type { MqCursor, MqSource } from './interface.js';
-import { HEADER_HEIGHT, HEADER_KIND, HEADER_MSG_ID, HEADER_SEQUENCE, HEADER_STATE_ROOT } from './subjects.js';
+import type { Subjects } from './subjects.js';
 
 /** The stream's last message, as read back. */
 export interface LastMessage {
   seq: number;
   subject: string;
-  header(name: string): string | undefined;
   data: Uint8Array;
 }
 
@@ -26,9 +26,26 @@ export type ResumePoint =
   | { kind: 'wait'; reason: string }
   | { kind: 'diverged'; reason: string };
 
-const DECIMAL = /^(0|[1-9]\d{0,19})$/;
+const utf8 = new TextDecoder();
 
-export async function resumePoint(source: MqSource, last: LastMessage | undefined, streamLastSeq: number): Promise<ResumePoint> {
+/** The fields resume needs from a message body, or undefined when it is not one of ours. */
+function read(kind: 'tx' | 'block', data: Uint8Array): { height: number; sequence?: bigint; root?: string } | undefined {
+  try {
+    if (kind === 'tx') {
+      const tx = parseRecordJson<{ block_height?: unknown; continuum_sequence?: unknown }>(utf8.decode(data));
+      if (typeof tx.continuum_sequence !== 'bigint' || tx.continuum_sequence <= 0n || !Number.isSafeInteger(tx.block_height)) return undefined;
+      return { height: tx.block_height as number, sequence: tx.continuum_sequence };
+    }
+    const body = parseRecordJson<{ block?: { height?: unknown; state_root?: unknown } }>(utf8.decode(data));
+    const b = body.block;
+    if (!b || !Number.isSafeInteger(b.height) || !Array.isArray(b.state_root) || b.state_root.length !== 32) return undefined;
+    return { height: b.height as number, root: Buffer.from(b.state_root as number[]).toString('hex') };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function resumePoint(source: MqSource, names: Subjects, last: LastMessage | undefined, streamLastSeq: number): Promise<ResumePoint> {
   if (!last) {
     if (streamLastSeq === 0) return { kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 } };
     const latest = source.latestHeight();
@@ -39,32 +56,26 @@ export async function resumePoint(source: MqSource, last: LastMessage | undefine
       note: `the stream held ${streamLastSeq} messages and none is left (expired or purged): resuming after block ${latest}`,
     };
   }
-  const kind = last.header(HEADER_KIND);
-  const heightText = last.header(HEADER_HEIGHT) ?? '';
-  if ((kind !== 'tx' && kind !== 'block') || !DECIMAL.test(heightText)) {
+  const kind = names.kindOf(last.subject);
+  const fields = kind && read(kind, last.data);
+  if (!kind || !fields) {
     return { kind: 'diverged', reason: `the stream's last message (seq ${last.seq}, subject ${last.subject}) was not published by svc` };
   }
-  const height = Number(heightText);
 
   if (kind === 'block') {
-    const root = last.header(HEADER_STATE_ROOT);
-    const block = await source.block(height);
-    if (!block) return { kind: 'wait', reason: `the stream holds block ${height}; this node has stored up to ${source.latestHeight()}` };
-    if (block.stateRoot !== root) {
-      return { kind: 'diverged', reason: `block ${height} in the stream has state root ${root}, this node's is ${block.stateRoot}` };
+    const block = await source.block(fields.height);
+    if (!block) return { kind: 'wait', reason: `the stream holds block ${fields.height}; this node has stored up to ${source.latestHeight()}` };
+    if (block.stateRoot !== fields.root) {
+      return { kind: 'diverged', reason: `block ${fields.height} in the stream has state root ${fields.root}, this node's is ${block.stateRoot}` };
     }
-    return { kind: 'resume', cursor: { lastTx: block.lastContinuumSequence, nextHeight: height + 1 } };
+    return { kind: 'resume', cursor: { lastTx: block.lastContinuumSequence, nextHeight: fields.height + 1 } };
   }
 
-  const seqText = last.header(HEADER_SEQUENCE) ?? '';
-  if (!DECIMAL.test(seqText) || BigInt(seqText) === 0n) {
-    return { kind: 'diverged', reason: `the stream's last message (seq ${last.seq}) has no valid ${HEADER_SEQUENCE}` };
-  }
-  const sequence = BigInt(seqText);
+  const sequence = fields.sequence!;
   const [tx] = await source.transactionsAfter(sequence - 1n, 1);
   if (!tx) return { kind: 'wait', reason: `the stream holds transaction ${sequence}; this node has not stored it yet` };
-  if (tx.continuumSequence !== sequence || tx.id !== last.header(HEADER_MSG_ID) || !sameBytes(tx.body, last.data)) {
-    return { kind: 'diverged', reason: `transaction ${last.header(HEADER_MSG_ID)} (continuum_sequence ${sequence}) in the stream differs from this node's` };
+  if (tx.continuumSequence !== sequence || !sameBytes(tx.body, last.data)) {
+    return { kind: 'diverged', reason: `the transaction with continuum_sequence ${sequence} in the stream differs from this node's` };
   }
   return { kind: 'resume', cursor: { lastTx: sequence, nextHeight: tx.height } };
 }

@@ -52,7 +52,7 @@ export async function readLastMessage(jsm: JetStreamManager, names: Subjects, in
   try {
     const m = await jsm.streams.getMessage(names.stream, { last_by_subj: `${names.prefix}.>` });
     if (!m) return undefined;
-    return { seq: m.seq, subject: m.subject, header: (name) => m.header.get(name) || undefined, data: m.data };
+    return { seq: m.seq, subject: m.subject, data: m.data };
   } catch (err) {
     if (err instanceof JetStreamApiError && err.code === NO_MESSAGE_FOUND) return undefined;
     throw err;

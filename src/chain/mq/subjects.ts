@@ -9,13 +9,9 @@
  *                        body: {"block": BlockRecord, "events": [ExplorerEvent]} (smaller forms
  *                        when that exceeds the server's max_payload, see source.ts)
  *
- * Headers of every message:
- *   Nats-Msg-Id             transaction id, or the block height in decimal (deduplication)
- *   Nats-Expected-Last-Sequence  set by the producer: the stream sequence it must follow
- *   Svc-Kind                tx | block
- *   Svc-Height              block height (of the transaction's block)
- *   Svc-Continuum-Sequence  transactions only, decimal
- *   Svc-State-Root          blocks only, 64 hex characters
+ * Headers of every message (nothing else: the subject says the kind, the body the rest):
+ *   Nats-Msg-Id                  transaction id, or the block height in decimal (deduplication)
+ *   Nats-Expected-Last-Sequence  the stream sequence the message must follow (no gap)
  *
  * Order: the transactions of block h in continuum_sequence order, then block h, then those
  * of block h + 1, and so on: the stream's last message alone says where to resume.
@@ -25,10 +21,6 @@ import type { MqBlock, MqMessage, MqTx } from './interface.js';
 export const DEFAULT_STREAM = 'SVC';
 export const DEFAULT_SUBJECT_PREFIX = 'svc';
 
-export const HEADER_KIND = 'Svc-Kind';
-export const HEADER_HEIGHT = 'Svc-Height';
-export const HEADER_SEQUENCE = 'Svc-Continuum-Sequence';
-export const HEADER_STATE_ROOT = 'Svc-State-Root';
 export const HEADER_MSG_ID = 'Nats-Msg-Id';
 
 /** A subject token may not hold '.', '*', '>' or white space; market ids are UUID text. */
@@ -41,6 +33,8 @@ export interface Subjects {
   filters: string[];
   tx(marketId: string): string;
   blocks: string;
+  /** What a subject of this stream carries, or undefined for a foreign one. */
+  kindOf(subject: string): 'tx' | 'block' | undefined;
 }
 
 export function subjects(stream = DEFAULT_STREAM, prefix = DEFAULT_SUBJECT_PREFIX): Subjects {
@@ -53,6 +47,7 @@ export function subjects(stream = DEFAULT_STREAM, prefix = DEFAULT_SUBJECT_PREFI
     // A market id that is not a valid token (never so for the node's UUIDs) goes to "_".
     tx: (marketId) => `${prefix}.tx.${TOKEN.test(marketId) ? marketId : '_'}`,
     blocks: `${prefix}.blocks`,
+    kindOf: (subject) => (subject === `${prefix}.blocks` ? 'block' : subject.startsWith(`${prefix}.tx.`) ? 'tx' : undefined),
   };
 }
 
@@ -61,7 +56,6 @@ export function txMessage(names: Subjects, tx: MqTx): MqMessage {
     kind: 'tx',
     subject: names.tx(tx.marketId),
     msgId: tx.id,
-    headers: { [HEADER_KIND]: 'tx', [HEADER_HEIGHT]: String(tx.height), [HEADER_SEQUENCE]: tx.continuumSequence.toString() },
     data: tx.body,
     height: tx.height,
   };
@@ -72,8 +66,7 @@ export function blockMessage(names: Subjects, block: MqBlock, maxPayload: number
     kind: 'block',
     subject: names.blocks,
     msgId: String(block.height),
-    headers: { [HEADER_KIND]: 'block', [HEADER_HEIGHT]: String(block.height), [HEADER_STATE_ROOT]: block.stateRoot },
-    // Headers and the producer's own ones travel in the same frame: leave them room.
+    // The headers travel in the same frame: leave them room.
     data: block.body(Math.max(1024, maxPayload - 1024)),
     height: block.height,
   };

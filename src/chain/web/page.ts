@@ -112,6 +112,7 @@ footer { padding: 4px 24px 24px; color: var(--muted); font-size: 12.5px; }
 @media (max-width: 900px) {
   .grid { grid-template-columns: 1fr; }
   .stats { grid-template-columns: repeat(2, 1fr); }
+  .card[data-stat="root"] { grid-column: span 2; }
   .bar { flex-wrap: wrap; }
 }
 `;

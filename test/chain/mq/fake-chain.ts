@@ -34,7 +34,7 @@ export class FakeChain implements MqSource {
       const cs = (BigInt(this.tick) << 32n) | BigInt(i);
       const id = `${height.toString(16).padStart(16, '0')}-${batch.toString(16).padStart(4, '0')}-${i.toString(16).padStart(4, '0')}`;
       const marketId = MARKETS[(this.tick + i) % MARKETS.length]!;
-      const body = enc.encode(JSON.stringify({ id, block_height: height, market_id: marketId, continuum_sequence: cs.toString(), pad: 'x'.repeat(200) }));
+      const body = enc.encode(`{"id":"${id}","block_height":${height},"market_id":"${marketId}","continuum_sequence":${cs},"pad":"${'x'.repeat(200)}"}`);
       const tx: MqTx = { id, height, marketId, continuumSequence: cs, body };
       this.open.push(tx);
       this.txs.push(tx);
@@ -74,8 +74,9 @@ export class FakeChain implements MqSource {
   async block(height: number): Promise<MqBlock | undefined> {
     const b = this.blocks[height - 1];
     if (!b) return undefined;
-    const full = JSON.stringify({ block: { height, state_root: b.stateRoot, transaction_ids: b.txs.map((t) => t.id) }, events: [] });
-    const small = JSON.stringify({ block: { height, state_root: b.stateRoot }, truncated: true });
+    const root = [...Buffer.from(b.stateRoot, 'hex')];
+    const full = JSON.stringify({ block: { height, state_root: root, transaction_ids: b.txs.map((t) => t.id) }, events: [] });
+    const small = JSON.stringify({ block: { height, state_root: root }, truncated: true });
     return {
       height,
       stateRoot: b.stateRoot,

@@ -24,9 +24,10 @@ async function walk(chain: FakeChain, room: number, from: MqCursor = { lastTx: 0
 }
 
 function lastOf(m: MqMessage, seq: number): LastMessage {
-  const h: Record<string, string> = { ...m.headers, 'Nats-Msg-Id': m.msgId };
-  return { seq, subject: m.subject, header: (n) => h[n], data: m.data };
+  return { seq, subject: m.subject, data: m.data };
 }
+
+const text = (s: string) => new TextEncoder().encode(s);
 
 describe('chain/mq: publication order', () => {
   it('puts each block after its transactions, and waits for a block that is not stored yet', async () => {
@@ -39,8 +40,9 @@ describe('chain/mq: publication order', () => {
     expect(cursor.nextHeight).to.equal(3);
     expect(messages.filter((m) => m.kind === 'block').map((m) => m.subject)).to.deep.equal(['svc.blocks', 'svc.blocks']);
     expect(messages[0]!.subject).to.equal(`svc.tx.${chain.txs[0]!.marketId}`);
-    expect(messages[0]!.headers).to.deep.equal({ 'Svc-Kind': 'tx', 'Svc-Height': '1', 'Svc-Continuum-Sequence': chain.txs[0]!.continuumSequence.toString() });
-    expect(messages[4]!.headers).to.deep.include({ 'Svc-Kind': 'block', 'Svc-Height': '1', 'Svc-State-Root': chain.blocks[0]!.stateRoot });
+    expect(messages.map((m) => m.kind).join('')).to.equal('txtxtxtxblocktxtxtxtxblocktxtxtx');
+    expect(messages[0]!.data).to.equal(chain.txs[0]!.body);
+    expect(messages[4]!.height).to.equal(1);
 
     // Block 4's transactions stored before block 3 is: they wait behind it.
     const again = await walk(chain, 1000, cursor);
@@ -75,9 +77,9 @@ describe('chain/mq: publication order', () => {
     const chain = new FakeChain();
     chain.grow(3, 2, 2);
     const { messages } = await walk(chain, 1000);
-    expect(await resumePoint(chain, undefined, 0)).to.deep.equal({ kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 } });
+    expect(await resumePoint(chain, names, undefined, 0)).to.deep.equal({ kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 } });
     for (let i = 0; i < messages.length; i++) {
-      const point = await resumePoint(chain, lastOf(messages[i]!, i + 1), i + 1);
+      const point = await resumePoint(chain, names, lastOf(messages[i]!, i + 1), i + 1);
       expect(point.kind).to.equal('resume');
       const rest = await walk(chain, 1000, (point as { cursor: MqCursor }).cursor);
       expect(rest.messages.map((m) => m.msgId), `after message ${i}`).to.deep.equal(messages.slice(i + 1).map((m) => m.msgId));
@@ -87,7 +89,7 @@ describe('chain/mq: publication order', () => {
   it('resumes after the latest block when the stream held messages and none is left', async () => {
     const chain = new FakeChain();
     chain.grow(2);
-    const point = await resumePoint(chain, undefined, 99);
+    const point = await resumePoint(chain, names, undefined, 99);
     expect(point).to.deep.include({ kind: 'resume', cursor: { lastTx: chain.blocks[1]!.txs.at(-1)!.continuumSequence, nextHeight: 3 } });
   });
 
@@ -98,22 +100,29 @@ describe('chain/mq: publication order', () => {
     theirs.grow(4);
     const theirMessages = (await walk(theirs, 1000)).messages;
     const block4 = theirMessages.at(-1)!;
-    expect((await resumePoint(ours, lastOf(block4, 28), 28)).kind).to.equal('wait');
+    expect((await resumePoint(ours, names, lastOf(block4, 28), 28)).kind).to.equal('wait');
     const block2 = theirMessages.find((m) => m.msgId === '2')!;
-    const diverged = await resumePoint(ours, lastOf(block2, 14), 14);
+    const diverged = await resumePoint(ours, names, lastOf(block2, 14), 14);
     expect(diverged.kind).to.equal('diverged');
     expect((diverged as { reason: string }).reason).to.match(/state root/);
 
     const tx = theirMessages[0]!;
     const altered: LastMessage = { ...lastOf(tx, 1), data: new TextEncoder().encode('{"other":1}') };
-    expect((await resumePoint(ours, altered, 1)).kind).to.equal('diverged');
+    expect((await resumePoint(ours, names, altered, 1)).kind).to.equal('diverged');
     const beyond = theirMessages[22]!; // a transaction of block 4
-    expect((await resumePoint(ours, lastOf(beyond, 23), 23)).kind).to.equal('wait');
+    expect((await resumePoint(ours, names, lastOf(beyond, 23), 23)).kind).to.equal('wait');
 
-    const foreign: LastMessage = { seq: 5, subject: 'svc.tx.x', header: () => undefined, data: new Uint8Array() };
-    expect((await resumePoint(ours, foreign, 5)).kind).to.equal('diverged');
-    const badSeq: LastMessage = { seq: 5, subject: 'svc.tx.x', header: (n) => ({ 'Svc-Kind': 'tx', 'Svc-Height': '1', 'Svc-Continuum-Sequence': '-3' })[n], data: new Uint8Array() };
-    expect((await resumePoint(ours, badSeq, 5)).kind).to.equal('diverged');
+    for (const foreign of [
+      { seq: 5, subject: 'svc.tx.x', data: text('not json') },
+      { seq: 5, subject: 'svc.tx.x', data: text('{"block_height":1,"continuum_sequence":-3}') },
+      { seq: 5, subject: 'svc.tx.x', data: text('{"block_height":"1","continuum_sequence":12}') },
+      { seq: 5, subject: 'svc.blocks', data: text('{"block":{"height":1,"state_root":[1,2,3]}}') },
+      { seq: 5, subject: 'other.thing', data: block2.data },
+    ]) {
+      const point = await resumePoint(ours, names, foreign, 5);
+      expect(point.kind, new TextDecoder().decode(foreign.data)).to.equal('diverged');
+      expect((point as { reason: string }).reason).to.match(/was not published by svc/);
+    }
   });
 
   it('rejects bad stream names and prefixes, and maps odd market ids to one subject token', () => {

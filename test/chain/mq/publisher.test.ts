@@ -45,7 +45,7 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     await nats?.dispose();
   });
 
-  it('publishes every transaction and block once, in order, with its dedup id and headers', async () => {
+  it('publishes every transaction and block once, in order, with its dedup id', async () => {
     nats = await natsServer();
     const chain = new FakeChain();
     chain.grow(5, 3, 4);
@@ -56,10 +56,10 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     await p.caughtUp();
     const messages = await readStream(nats.url);
     checkStream(messages, chain.expected());
-    const tx = messages[0]!.json<{ id: string; continuum_sequence: string }>();
-    expect(tx.id).to.equal(chain.txs[0]!.id);
-    expect(messages[0]!.headers['Svc-Continuum-Sequence']).to.equal(chain.txs[0]!.continuumSequence.toString());
-    expect(messages[12]!.headers['Svc-State-Root']).to.equal(chain.blocks[0]!.stateRoot);
+    expect(Buffer.from(messages[0]!.data).equals(Buffer.from(chain.txs[0]!.body))).to.equal(true);
+    expect(messages[0]!.msgId).to.equal(chain.txs[0]!.id);
+    expect(messages[12]!.msgId).to.equal('1');
+    expect(Buffer.from(messages[12]!.json<{ block: { state_root: number[] } }>().block.state_root).toString('hex')).to.equal(chain.blocks[0]!.stateRoot);
 
     const s = p.status();
     expect(s).to.deep.include({ state: 'publishing', connected: true, publishedTx: chain.txs.length, publishedBlocks: 25, publishedHeight: 25, lagBlocks: 0, resyncs: 0 });
