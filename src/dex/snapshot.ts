@@ -15,7 +15,8 @@
  *       u64 trade_id | u64 price | u64 quantity | u8 taker_side | u64 maker_order_id
  *       u32 maker_owner_index | u64 taker_order_id | u32 taker_owner_index | u64 tick_number
  *       u64 seq | u64 timestamp_ms
- *   per owner (same order as above): u32 closed_count, per closed id: u64 order_id | u32 market_index
+ *   per owner (same order as above): u32 closed_count, per closed id (ascending order_id):
+ *     u64 order_id | u32 market_index
  *   u64 used_count | u32 frontier_count | [u8;32] frontier[frontier_count]
  *
  * A state restored from its snapshot applies every later tick exactly as the original
@@ -70,13 +71,12 @@ export function encodeSnapshot(state: DexState): Uint8Array {
   }
   const marketIndex = new Map<string, number>(parts.markets.map((m) => [m.info.marketId, m.index]));
   for (const o of parts.owners.values()) {
-    let closed = 0;
-    for (const v of o.orders.values()) if (typeof v === 'string') closed++;
-    w.u32(closed);
-    for (const [id, v] of o.orders) {
-      if (typeof v !== 'string') continue;
-      w.u64(id).u32(marketIndex.get(v)!);
-    }
+    // Ascending order id: canonical bytes, whatever order the ids were used and closed in.
+    const closed: Array<[bigint, string]> = [];
+    for (const [id, v] of o.orders) if (typeof v === 'string') closed.push([id, v]);
+    closed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    w.u32(closed.length);
+    for (const [id, v] of closed) w.u64(id).u32(marketIndex.get(v)!);
   }
   w.u64(BigInt(parts.usedCount)).u32(parts.usedFrontier.length);
   for (const f of parts.usedFrontier) w.fixed(f, 32);

@@ -99,6 +99,12 @@ export class DexState {
     return combineStateRoot(this.marketsTree.root(), this.marketsTree.size, this.byIndex.length, this.usedIds.root(), this.usedIds.count);
   }
 
+  /** The markets tree's root and size alone (docs/chain.md). */
+  marketsRoot(): { root: Uint8Array; size: number } {
+    this.stateRoot();
+    return { root: this.marketsTree.root(), size: this.marketsTree.size };
+  }
+
   /** Number of (owner, order_id) pairs ever used. */
   get usedIdCount(): number {
     return this.usedIds.count;
