@@ -167,6 +167,7 @@ describe('chain: gRPC ChainService on a whole node', function () {
     live.cancel();
     from.cancel();
     const fromSeqs = seqs(fromBatches);
+    for (const b of [...history, ...fromBatches]) expect(b.batch_hash).to.match(/^[0-9a-f]{64}$/);
     expect(fromSeqs[0]).to.equal(start[2]);
     expect(fromSeqs).to.deep.equal([...fromSeqs].sort((a, b) => (a < b ? -1 : 1)));
     expect(new Set(fromSeqs).size).to.equal(fromSeqs.length);

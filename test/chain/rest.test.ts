@@ -200,5 +200,9 @@ describe('chain: explorer REST on a whole node', function () {
     expect(Object.keys(doc.paths['/events'].get.responses)).to.include.members(['200', '400', '404']);
     const res = await fetch(`${n.rpc}/status`);
     expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+    const metrics = await (await fetch(`http://${n.node.addresses.rest}/metrics`)).text();
+    const height = ((await n.get('/status')).json as ChainStatus).block_height;
+    expect(metrics).to.match(new RegExp(`^svc_chain_block_height ${height}$`, 'm'));
+    expect(metrics).to.match(/^svc_chain_store_lag_seconds_count [1-9]\d*$/m);
   });
 });
