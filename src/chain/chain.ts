@@ -45,6 +45,7 @@ interface StoredFigures {
 
 interface WriteJob {
   step: BuildStep;
+  tickTimestamp: number; // µs
   figures: StoredFigures;
   batch?: TransactionBatch;
   /** The cut block's detail when all of it was built in this process (else read back). */
@@ -80,6 +81,7 @@ export class Chain implements ChainReader {
   private figures: StoredFigures;
   private readonly blockListeners = new Set<(d: BlockDetail) => void>();
   private readonly txListeners = new Set<(b: TransactionBatch) => void>();
+  private readonly storedListeners = new Set<(tickTimestampUs: number) => void>();
   private readonly storedWaiters: Array<{ tick: number; resolve(): void }> = [];
   private readonly recent = new Map<bigint, ExplorerTransaction>();
   private openTxs: ExplorerTransaction[] = [];
@@ -127,7 +129,7 @@ export class Chain implements ChainReader {
     const step = this.builder.apply(record);
     const ops: ChainOp[] = [];
     const s = this.store;
-    const job: WriteJob = { step, figures: this.figures };
+    const job: WriteJob = { step, tickTimestamp: record.tick.timestamp, figures: this.figures };
     if (step.cut) {
       const block = step.cut;
       s.putText(ops, s.blocks, heightKey(block.height), encodeJson(block));
@@ -203,6 +205,7 @@ export class Chain implements ChainReader {
         if (this.recent.size > RECENT_TXS) this.recent.delete(this.recent.keys().next().value as bigint);
       }
       for (const l of this.txListeners) this.call(l, job.batch);
+      for (const l of this.storedListeners) this.call(l, job.tickTimestamp);
     }
     while (this.storedWaiters.length > 0 && this.storedWaiters[0]!.tick <= job.figures.tick) this.storedWaiters.shift()!.resolve();
   }
@@ -328,11 +331,23 @@ export class Chain implements ChainReader {
           yield current;
           current = undefined;
         }
-        current ??= { tick_number: t.tick_number, block_height: t.block_height, batch_index: t.batch_index, batch_hash: '', transactions: [] };
+        current ??= { tick_number: t.tick_number, block_height: t.block_height, batch_index: t.batch_index, batch_hash: await this.batchHashOf(t.block_height, t.batch_index), transactions: [] };
         current.transactions.push(t);
       }
     }
     if (current) yield current;
+  }
+
+  /** A stored batch's hash, from its first event (every batch has one: each transaction touches a market). */
+  private async batchHashOf(height: number, batch: number): Promise<string> {
+    const json = await this.store.events.get(recordKey(height, batch, 0));
+    return json === undefined ? '' : (JSON.parse(json) as { batch_hash: string }).batch_hash;
+  }
+
+  /** Called with the tick timestamp (µs) of each batch once it is stored and shown (metrics, benchmarks). */
+  onStoredTick(listener: (tickTimestampUs: number) => void): Unsubscribe {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
   }
 
   onTransactions(listener: (batch: TransactionBatch) => void): Unsubscribe {

@@ -19,8 +19,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import type { Chain } from './chain.js';
-import type { BlockDetail } from './interface.js';
+import type { BlockDetail, Unsubscribe } from './interface.js';
 import { encodeJson } from './json.js';
 
 export const WS_PATH = '/ws/blocks';
@@ -42,6 +41,12 @@ interface Client {
   alive: boolean;
 }
 
+/** Where the blocks come from: the Chain (stored blocks only). */
+export interface BlockSource {
+  onBlock(listener: (detail: BlockDetail) => void): Unsubscribe;
+  latestDetailJson(): { height: number; json: string } | undefined;
+}
+
 export class BlockSocket {
   private readonly wss: WebSocketServer;
   private readonly clients = new Set<Client>();
@@ -52,7 +57,7 @@ export class BlockSocket {
   slowClosed = 0;
 
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: BlockSource,
     private readonly logger: Logger,
     private readonly options: BlockSocketOptions = DEFAULT_BLOCK_SOCKET,
   ) {
@@ -107,6 +112,7 @@ export class BlockSocket {
     if (ws.bufferedAmount + data.length > this.options.maxQueueBytes) {
       this.slowClosed++;
       this.clients.delete(c);
+      this.logger.debug({ queued: ws.bufferedAmount }, 'ws: closing a client that does not read (4000)');
       ws.close(CLOSE_TOO_SLOW, `too slow: more than ${this.options.maxQueueBytes} bytes waiting to be sent`);
       // The close frame waits behind the unread data: a client that reads again within the
       // grace sees 4000; then the socket is destroyed whatever happens. Nothing more is sent.

@@ -157,7 +157,8 @@ export class OrderBookGateway {
     }
     const order = this.state.findOrder(owner, orderId);
     if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
-    if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
+    if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
     const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message));
     const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };

@@ -15,7 +15,8 @@
  *       u64 trade_id | u64 price | u64 quantity | u8 taker_side | u64 maker_order_id
  *       u32 maker_owner_index | u64 taker_order_id | u32 taker_owner_index | u64 tick_number
  *       u64 seq | u64 timestamp_ms
- *   per owner (same order as above): u32 closed_count, per closed id: u64 order_id | u32 market_index
+ *   per owner (same order as above): u32 closed_count, per closed id (ascending order_id):
+ *     u64 order_id | u32 market_index | u8 cancelled (1: a cancel closed it)
  *   u64 used_count | u32 frontier_count | [u8;32] frontier[frontier_count]
  *
  * A state restored from its snapshot applies every later tick exactly as the original
@@ -25,7 +26,7 @@ import { BorshReader, BorshWriter } from '../sdk/borsh.js';
 import { OrderBook } from './book.js';
 import { BUY, type BookOrder, type MarketInfo, type SideCode, type Trade } from './interface.js';
 import { encodeLeaf } from './leaf.js';
-import { DexState, ownerKeyOf, type Market, type OwnerState } from './state.js';
+import { DexState, cancelledTagOf, closedEntry, ownerKeyOf, type Market, type OwnerState } from './state.js';
 
 const MAGIC = new TextEncoder().encode('SVCDEX');
 const VERSION = 1;
@@ -70,12 +71,14 @@ export function encodeSnapshot(state: DexState): Uint8Array {
   }
   const marketIndex = new Map<string, number>(parts.markets.map((m) => [m.info.marketId, m.index]));
   for (const o of parts.owners.values()) {
-    let closed = 0;
-    for (const v of o.orders.values()) if (typeof v === 'string') closed++;
-    w.u32(closed);
-    for (const [id, v] of o.orders) {
-      if (typeof v !== 'string') continue;
-      w.u64(id).u32(marketIndex.get(v)!);
+    // Ascending order id: canonical bytes, whatever order the ids were used and closed in.
+    const closed: Array<[bigint, string]> = [];
+    for (const [id, v] of o.orders) if (typeof v === 'string') closed.push([id, v]);
+    closed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    w.u32(closed.length);
+    for (const [id, v] of closed) {
+      const c = closedEntry(v);
+      w.u64(id).u32(marketIndex.get(c.marketId)!).u8(c.cancelled ? 1 : 0);
     }
   }
   w.u64(BigInt(parts.usedCount)).u32(parts.usedFrontier.length);
@@ -163,7 +166,7 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
       const taker = stub(r.u64(), r.u32(), info.marketId);
       trades[i] = { tradeId, price, quantity, takerSide, maker, taker, tickNumber: Number(r.u64()), seq: r.u64(), timestampMs: Number(r.u64()) };
     }
-    markets.push({ index: mi, info, book, trades });
+    markets.push({ index: mi, info, cancelledTag: cancelledTagOf(info.marketId), book, trades });
   }
   for (let i = 0; i < ownerCount; i++) {
     const mine = owners[i]!;
@@ -172,7 +175,7 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
       const id = r.u64();
       const market = markets[r.u32()];
       if (market === undefined) throw new Error('snapshot: closed order of an unknown market');
-      mine.orders.set(id, market.info.marketId);
+      mine.orders.set(id, r.u8() === 1 ? market.cancelledTag : market.info.marketId);
     }
   }
   const usedCount = Number(r.u64());

@@ -34,6 +34,7 @@ export type DexErrorCode =
 export interface Market {
   index: number; // creation order, from 0: the market's slot in the markets tree
   info: MarketInfo;
+  cancelledTag: string; // `${marketId}:cancelled`, the closed entry of a cancelled order
   book: OrderBook;
   trades: Trade[]; // recent trades, oldest first, at most TRADE_HISTORY
 }
@@ -48,7 +49,10 @@ export const TRADE_HISTORY = 1000;
 
 export interface OwnerState {
   owner: Uint8Array;
-  /** order_id -> the order while it may be open, else the id of its market. */
+  /**
+   * order_id -> the order while it may be open; once closed, its market's id, or the
+   * market's `cancelledTag` when a cancel closed it (strings shared per market).
+   */
   orders: Map<bigint, BookOrder | string>;
   /** The owner's resting orders (for /orders/user/:owner without scanning every used id). */
   open: Set<BookOrder>;
@@ -62,6 +66,17 @@ function pairKey(a: Uint8Array, b: Uint8Array): string {
   const ka = ownerKeyOf(a);
   const kb = ownerKeyOf(b);
   return ka < kb ? ka + kb : kb + ka;
+}
+
+const CANCELLED_SUFFIX = ':cancelled';
+
+export function cancelledTagOf(marketId: string): string {
+  return marketId + CANCELLED_SUFFIX;
+}
+
+/** A closed entry of an owner's order map: its market and whether a cancel closed it. */
+export function closedEntry(entry: string): { marketId: string; open: false; cancelled: boolean } {
+  return entry.endsWith(CANCELLED_SUFFIX) ? { marketId: entry.slice(0, -CANCELLED_SUFFIX.length), open: false, cancelled: true } : { marketId: entry, open: false, cancelled: false };
 }
 
 function fail(code: DexErrorCode, message: string): Outcome {
@@ -97,6 +112,12 @@ export class DexState {
     for (const m of this.dirtyMarkets) this.marketsTree.touch(m.index);
     this.dirtyMarkets.clear();
     return combineStateRoot(this.marketsTree.root(), this.marketsTree.size, this.byIndex.length, this.usedIds.root(), this.usedIds.count);
+  }
+
+  /** The markets tree's root and size alone (docs/chain.md). */
+  marketsRoot(): { root: Uint8Array; size: number } {
+    this.stateRoot();
+    return { root: this.marketsTree.root(), size: this.marketsTree.size };
   }
 
   /** Number of (owner, order_id) pairs ever used. */
@@ -162,18 +183,18 @@ export class DexState {
   }
 
   /** What became of this owner's order id: undefined if never used, else its market and whether it is open. */
-  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; order?: BookOrder } | undefined {
+  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; cancelled: boolean; order?: BookOrder } | undefined {
     const entry = this.owners.get(ownerKeyOf(owner))?.orders.get(orderId);
     if (entry === undefined) return undefined;
-    if (typeof entry === 'string') return { marketId: entry, open: false };
-    return { marketId: entry.marketId, open: entry.open, order: entry };
+    if (typeof entry === 'string') return closedEntry(entry);
+    return { marketId: entry.marketId, open: entry.open, cancelled: false, order: entry };
   }
 
   /** Forget the order object of a closed order, keeping its id as used. */
-  private retire(o: BookOrder): void {
+  private retire(o: BookOrder, cancelled = false): void {
     const mine = this.owners.get(o.ownerKey);
     if (!mine) return;
-    mine.orders.set(o.orderId, o.marketId);
+    mine.orders.set(o.orderId, cancelled ? this.markets.get(o.marketId)!.cancelledTag : o.marketId);
     mine.open.delete(o);
   }
 
@@ -191,7 +212,7 @@ export class DexState {
       createdTick: ctx.tickNumber,
       createdSeq: seq,
     };
-    const market: Market = { index: this.byIndex.length, info, book: new OrderBook(encodeLeaf), trades: [] };
+    const market: Market = { index: this.byIndex.length, info, cancelledTag: cancelledTagOf(info.marketId), book: new OrderBook(encodeLeaf), trades: [] };
     this.addMarket(market);
     return { ok: true, kind: 'market', market };
   }
@@ -266,7 +287,7 @@ export class DexState {
     const order = found.order;
     this.dirtyMarkets.add(market);
     const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
-    this.retire(order);
+    this.retire(order, true);
     return { ok: true, kind: 'cancel', market, order, cancelled };
   }
 

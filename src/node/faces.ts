@@ -11,6 +11,7 @@ import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
+import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
 import { formatAddress } from '../config/index.js';
@@ -163,6 +164,8 @@ export const rpcFace: FaceSpec = {
         logger: ctx.logger,
         hooks: RPC_ROUTE_HOOKS,
       });
+      const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
+      consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
         const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry });
         if (started) consumers.push(started);

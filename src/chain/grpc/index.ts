@@ -5,3 +5,4 @@ export { PeerRateLimiter, peerAddress } from './rate-limit.js';
 export { TxFeed, DEFAULT_TX_FEED } from './tx-feed.js';
 export { serveTxStream, TX_STREAM_QUEUE } from './stream-tx.js';
 export { encodeTxBatch, encodeSubmitTxResponse } from './wire.js';
+export { ChainClient, signedOrderRequest, signedCancelRequest, type SubmitTxRequest, type WireSubmitTxResponse, type WireTxBatch, type WireExplorerTransaction } from './client.js';
