@@ -75,6 +75,12 @@ export interface MqOptions {
   retryMaxMs?: number;
   /** On close, how long to go on publishing what is stored before letting go, default 2000 ms. */
   drainMs?: number;
+  /**
+   * Once caught up, wait this long after a wake-up before reading the store, so that the
+   * ticks stored meanwhile go in one read (default 1 ms): at most about 1,000 reads a
+   * second however fast ticks come, for at most this much more latency.
+   */
+  lingerMs?: number;
 }
 
 export type MqState = 'connecting' | 'syncing' | 'publishing' | 'waiting' | 'diverged' | 'closed';

@@ -14,47 +14,22 @@
  * says so once in the log and in svc_mq_connected, and catches up from storage on return.
  */
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { connectNats, redact, watchConnection } from './connection.js';
+import { MqConfigError, MqSourceError } from './errors.js';
 import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
 import { registerMqMetrics } from './metrics.js';
 import { planNext } from './order.js';
 import { resumePoint } from './resume.js';
-import { ensureStream, MqConfigError, readLastMessage } from './stream.js';
+import { Signal, sleep } from './signal.js';
+import { ensureStream, readLastMessage } from './stream.js';
 import { subjects, type Subjects } from './subjects.js';
 
 const DEFAULT_WINDOW = 512;
+const DEFAULT_LINGER_MS = 1;
 const PAGE = 256; // messages planned (read from storage) per step
 const DEFAULT_MAX_PAYLOAD = 1_048_576;
-
-/** A level-triggered wake-up: notify() before wait() is not lost. */
-class Signal {
-  private fired = false;
-  private resolve: (() => void) | undefined;
-
-  notify(): void {
-    this.fired = true;
-    const r = this.resolve;
-    this.resolve = undefined;
-    r?.();
-  }
-
-  async wait(ms: number): Promise<void> {
-    if (!this.fired) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        const self = this;
-        function done() {
-          clearTimeout(timer);
-          if (self.resolve === done) self.resolve = undefined;
-          resolve();
-        }
-        this.resolve = done;
-      });
-    }
-    this.fired = false;
-  }
-}
 
 interface Session {
   js: JetStreamClient;
@@ -78,6 +53,7 @@ class Producer implements MqPublisher {
   private readonly retryMinMs: number;
   private readonly retryMaxMs: number;
   private readonly drainMs: number;
+  private readonly lingerMs: number;
   private readonly wake = new Signal();
 
   private nc: NatsConnection | undefined;
@@ -95,7 +71,8 @@ class Producer implements MqPublisher {
   private storedHeight = 0; // last block height the stream is known to hold
   private pendingAcks = 0;
   private resyncs = 0;
-  private sessions = 0;
+  private started = false; // a session has begun publishing once
+  private afterFailure = false; // the next sync follows a failure
   private lastError: string | undefined;
   private outage = false;
   private lastLogged = '';
@@ -109,6 +86,7 @@ class Producer implements MqPublisher {
     this.retryMinMs = options.retryMinMs ?? 200;
     this.retryMaxMs = options.retryMaxMs ?? 5_000;
     this.drainMs = options.drainMs ?? 2_000;
+    this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     if (options.registry) registerMqMetrics(options.registry, () => this.status());
   }
 
@@ -208,18 +186,7 @@ class Producer implements MqPublisher {
       if (!this.connected) throw new Error('not connected to NATS (reconnecting)');
       return this.nc;
     }
-    const nc = await connect({
-      servers: this.options.url.split(',').map((s) => s.trim()),
-      name: 'svc-node',
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      timeout: 2_000,
-      pingInterval: 5_000,
-      maxPingOut: 2,
-      // No Error (with its stack) captured per request: about a sixth of the client's CPU
-      // per publish; the producer's errors say what failed without them.
-      noAsyncTraces: true,
-    });
+    const nc = await connectNats(this.options.url);
     if (this.closing) {
       await nc.close();
       throw new Error('closing');
@@ -231,20 +198,18 @@ class Producer implements MqPublisher {
   }
 
   private async watch(nc: NatsConnection): Promise<void> {
-    for await (const s of nc.status()) {
-      if (s.type === 'disconnect') {
-        this.connected = false;
-        this.sessionFailure?.(new Error(`disconnected from NATS ${s.server}`));
-        this.wake.notify();
-      } else if (s.type === 'reconnect') {
-        this.connected = true;
-        this.wake.notify();
-      }
-    }
+    await watchConnection(nc, (up, server) => {
+      this.connected = up;
+      if (!up) this.sessionFailure?.(new Error(`disconnected from NATS ${server}`));
+      this.wake.notify();
+    });
   }
 
   private async sync(nc: NatsConnection): Promise<(Session & { kind: 'resume' }) | { kind: 'wait'; reason: string } | { kind: 'diverged'; reason: string }> {
-    if (this.sessions++ > 0) this.resyncs += 1;
+    if (this.afterFailure) {
+      this.afterFailure = false;
+      this.resyncs += 1;
+    }
     const jsm = await jetstreamManager(nc, { timeout: this.ackTimeoutMs });
     const info = await ensureStream(jsm, this.names);
     const last = await readLastMessage(jsm, this.names, info);
@@ -252,7 +217,8 @@ class Producer implements MqPublisher {
     if (point.kind !== 'resume') return point;
     if (point.note) this.logger?.warn({ stream: this.names.stream }, `mq: ${point.note}`);
     this.storedHeight = point.cursor.nextHeight - 1;
-    if (this.sessions === 1) {
+    if (!this.started) {
+      this.started = true;
       this.logger?.info({ url: redact(this.options.url), stream: this.names.stream, cursor: describe(point.cursor) }, 'mq: publishing to JetStream');
     }
     return {
@@ -276,6 +242,7 @@ class Producer implements MqPublisher {
     this.sessionFailure = fail;
     const inflight = new Set<Promise<void>>();
     const current = () => this.sessionFailure === fail;
+    let lastPlanShort = false; // the last plan found less than it had room for: caught up
     try {
       for (;;) {
         if (failure || !this.connected) break;
@@ -285,7 +252,11 @@ class Producer implements MqPublisher {
           await this.wake.wait(100);
           continue;
         }
-        const plan = await planNext(this.source, this.names, cursor, Math.min(room, PAGE), session.maxPayload);
+        if (lastPlanShort && this.lingerMs > 0) await sleep(this.lingerMs); // let stored ticks gather: one read for several
+        const plan = await planNext(this.source, this.names, cursor, Math.min(room, PAGE), session.maxPayload).catch((err: unknown) => {
+          throw new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err });
+        });
+        lastPlanShort = plan.messages.length < Math.min(room, PAGE);
         if (plan.messages.length === 0) {
           if (inflight.size === 0) {
             this.finishIdle();
@@ -341,7 +312,10 @@ class Producer implements MqPublisher {
 
   private failed(err: Error): void {
     this.lastError = err.message;
-    if (err instanceof MqConfigError) {
+    this.afterFailure = true;
+    if (err instanceof MqSourceError) {
+      this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
+    } else if (err instanceof MqConfigError) {
       this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
     } else if (!this.outage) {
       this.outage = true;
@@ -367,11 +341,6 @@ class Producer implements MqPublisher {
     this.idleWaiters = [];
     for (const w of waiters) w(err);
   }
-}
-
-/** nats://user:secret@host -> nats://***@host, for logs. */
-export function redact(url: string): string {
-  return url.replace(/\/\/[^/@,]+@/g, '//***@');
 }
 
 function describe(c: MqCursor): string {

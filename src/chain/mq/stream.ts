@@ -3,13 +3,9 @@
  * existing one captures the node's subjects), and read back its last message.
  */
 import { JetStreamApiError, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream';
+import { MqConfigError } from './errors.js';
 import type { LastMessage } from './resume.js';
 import type { Subjects } from './subjects.js';
-
-/** An operator-side problem retrying will not fix by itself (logged as an error). */
-export class MqConfigError extends Error {
-  override name = 'MqConfigError';
-}
 
 const STREAM_NOT_FOUND = 10059;
 const NO_MESSAGE_FOUND = 10037;

@@ -168,6 +168,26 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     await until('config error', () => /does not capture dev\.blocks/.test(q.status().lastError ?? ''));
   });
 
+  it('a failing read of the stored chain is logged as such, retried, and then caught up', async () => {
+    nats = await natsServer();
+    const chain = new FakeChain();
+    chain.grow(2);
+    let broken = true;
+    const read = chain.transactionsAfter.bind(chain);
+    chain.transactionsAfter = async (after, limit) => {
+      if (broken) throw new Error('LevelDB is not open');
+      return read(after, limit);
+    };
+    const { logger, lines } = captureLogger();
+    const p = start(chain, { logger });
+    await until('the read error', () => /reading the stored chain failed: LevelDB is not open/.test(p.status().lastError ?? ''));
+    expect(lines.filter((l) => l.level === 50 && /cannot read the stored chain/.test(l.msg))).to.have.length(1);
+    expect(lines.some((l) => /NATS JetStream unavailable/.test(l.msg))).to.equal(false);
+    broken = false;
+    await p.caughtUp();
+    checkStream(await readStream(nats.url), chain.expected());
+  });
+
   it('uses its own stream name and subject prefix', async () => {
     nats = await natsServer();
     const chain = new FakeChain();
