@@ -211,6 +211,29 @@ describe('end to end: the explorer page in Chromium', function () {
     expect(problems.filter((p) => !/404|400/.test(p))).to.deep.equal([]);
   });
 
+  it('says when the node goes away, and takes the blocks it missed when the node is back', async () => {
+    const port = Number(rpc.split(':').at(-1));
+    await page.evaluate(() => (location.hash = '#/'));
+    await page.waitForSelector('#live[data-state="live"]');
+    node.child.kill('SIGKILL');
+    await node.exited;
+    await page.waitForSelector('#live[data-state="offline"]', { timeout: 30_000 });
+    expect(await page.textContent('#live')).to.contain('offline');
+    // Back on the same address and database; blocks come while the page reconnects.
+    node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '100', '--rpc-addr', `127.0.0.1:${port}`], ['grpc', 'rest', 'dex', 'rpc']);
+    const before = Number(await page.getAttribute('#blocks-body', 'data-latest'));
+    flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 11, concurrency: 2 });
+    await page.waitForSelector('#live[data-state="live"]', { timeout: 30_000 });
+    for (let i = 0; i < 300 && Number(await page.getAttribute('#blocks-body', 'data-latest')) <= before + 2; i++) await page.waitForTimeout(100);
+    await flow.stop();
+    flow = undefined;
+    const latest = Number(await page.getAttribute('#blocks-body', 'data-latest'));
+    expect(latest).to.be.greaterThan(before + 2);
+    // No hole in the list: every height from the newest down is there.
+    const heights = (await page.locator('#blocks-body tr').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.height))));
+    expect(heights).to.deep.equal(heights.map((_, i) => latest - i));
+  });
+
   it('search classification (pure, as the page runs it)', () => {
     expect(classify('42')).to.deep.equal({ kind: 'block', height: 42 });
     expect(classify('0').kind).to.equal('invalid');

@@ -20,7 +20,7 @@ import { connectNats, redact, watchConnection } from './connection.js';
 import { MqConfigError, MqSourceError } from './errors.js';
 import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
 import { registerMqMetrics } from './metrics.js';
-import { planNext } from './order.js';
+import { planNext, type Plan } from './order.js';
 import { resumePoint } from './resume.js';
 import { Signal, sleep } from './signal.js';
 import { ensureStream, readLastMessage } from './stream.js';
@@ -242,27 +242,37 @@ class Producer implements MqPublisher {
     this.sessionFailure = fail;
     const inflight = new Set<Promise<void>>();
     const current = () => this.sessionFailure === fail;
-    let lastPlanShort = false; // the last plan found less than it had room for: caught up
+    const page = Math.min(PAGE, this.window);
+    // The next page is read from the store while the one before awaits its acks, so the
+    // window never runs dry waiting on a read. A failed read is kept as its error.
+    const readPage = (from: MqCursor): Promise<Plan | MqSourceError> =>
+      planNext(this.source, this.names, from, page, session.maxPayload).catch(
+        (err: unknown) => new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err }),
+      );
+    let next: Promise<Plan | MqSourceError> | undefined;
+    let caughtUp = false; // the last page was short: everything stored is out
     try {
       for (;;) {
         if (failure || !this.connected) break;
         if (this.closing && Date.now() >= this.drainUntil) break;
-        const room = this.window - inflight.size;
-        if (room <= 0) {
-          await this.wake.wait(100);
-          continue;
+        if (!next) {
+          if (caughtUp && this.lingerMs > 0) await sleep(this.lingerMs); // let stored ticks gather: one read for several
+          next = readPage(cursor);
         }
-        if (lastPlanShort && this.lingerMs > 0) await sleep(this.lingerMs); // let stored ticks gather: one read for several
-        const plan = await planNext(this.source, this.names, cursor, Math.min(room, PAGE), session.maxPayload).catch((err: unknown) => {
-          throw new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err });
-        });
-        lastPlanShort = plan.messages.length < Math.min(room, PAGE);
+        const plan = await next;
+        if (plan instanceof MqSourceError) throw plan;
         if (plan.messages.length === 0) {
+          next = undefined;
+          caughtUp = true;
           if (inflight.size === 0) {
             this.finishIdle();
             if (this.closing) break;
           }
           await this.wake.wait(inflight.size > 0 ? 100 : 1_000);
+          continue;
+        }
+        if (this.window - inflight.size < plan.messages.length) {
+          await this.wake.wait(100); // acks free room
           continue;
         }
         for (const message of plan.messages) {
@@ -279,6 +289,8 @@ class Producer implements MqPublisher {
         }
         this.pendingAcks = inflight.size;
         cursor = plan.cursor;
+        caughtUp = plan.messages.length < page;
+        next = caughtUp ? undefined : readPage(cursor);
       }
     } finally {
       // Connected: let the window settle, so the resync reads a stream no publish of ours

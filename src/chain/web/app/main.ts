@@ -152,7 +152,15 @@ async function refreshStats(): Promise<void> {
   }
 }
 
+let wasOffline = false;
+
 function onLive(state: LiveState): void {
+  if (state === 'offline') wasOffline = true;
+  if (state === 'live' && wasOffline) {
+    // Blocks produced while the socket was down: the list takes them from the REST.
+    wasOffline = false;
+    api.blocks(LIST_SIZE).then((list) => list.reverse().forEach((b) => addToList(b, true)), () => undefined);
+  }
   live.dataset.state = state;
   live.querySelector('span')!.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
 }
