@@ -14,8 +14,10 @@
  * Events: one per (batch, market) touched by the batch, in order of first touch. Each
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
-import { toBase58Key, toHex } from '../sdk/bytes.js';
 import type { AppliedTick, AppliedTx } from '../dex/engine.js';
+import type { CancelOrderTx, PlaceOrderTx } from '../dex/wire.js';
+import { hex } from '../rpc/grpc/wire.js';
+import { toBase58Key } from '../sdk/bytes.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction } from './interface.js';
 
@@ -163,7 +165,7 @@ export class BlockBuilder {
     const open = this.open;
     const height = open.height;
     const batchIndex = open.batches.length;
-    const batchHash = toHex(tick.batchHash);
+    const batchHash = hex(tick.batchHash);
 
     const transactions = ok.map((a, i) => explorerTransaction(a, formatId(height, batchIndex, i), height, batchIndex, tick.tickNumber));
     let orders = 0;
@@ -271,32 +273,19 @@ function emptyState(): BuilderState {
   };
 }
 
-/** The ExplorerTransaction of one successful applied transaction. */
+/** The ExplorerTransaction of one successful applied transaction (fields in spec/3's order). */
 export function explorerTransaction(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction {
   const o = a.outcome;
   if (!o.ok) throw new Error('only successful transactions go into blocks');
   const info = o.market.info;
-  const t = a.otx.transaction;
-  // The owner's signature as carried in the payload (authoritative; the envelope's is not).
-  const signature = a.tx.kind === 'market' ? '' : toHex(a.tx.signature);
-  const common = {
-    id,
-    block_height: height,
-    batch_index: batchIndex,
-  };
-  const tail = {
-    timestamp_ms: Number(t.timestamp / 1000n),
-    continuum_sequence: a.continuumSequence,
-  };
-  const ext = {
-    tick_number: tickNumber,
-    sequence_number: a.otx.sequenceNumber,
-    tx_hash: toHex(a.otx.txHash),
-  };
+  const timestampMs = Number(a.otx.transaction.timestamp / 1000n);
+  const txHash = hex(a.otx.txHash);
   if (o.kind === 'order') {
     const ord = o.order;
     return {
-      ...common,
+      id,
+      block_height: height,
+      batch_index: batchIndex,
       kind: 'order',
       market_id: info.marketId,
       market_name: info.name,
@@ -308,9 +297,13 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
       base_mint: toBase58Key(info.baseMint),
       quote_mint: toBase58Key(info.quoteMint),
       order_id: ord.orderId,
-      ...tail,
-      signature,
-      ...ext,
+      timestamp_ms: timestampMs,
+      continuum_sequence: a.continuumSequence,
+      // The owner's signature as carried in the payload (authoritative; the envelope's is not).
+      signature: hex((a.tx as PlaceOrderTx).signature),
+      tick_number: tickNumber,
+      sequence_number: a.otx.sequenceNumber,
+      tx_hash: txHash,
       expiry: ord.expiry,
       status: o.result.status,
       filled_quantity: o.result.filled,
@@ -318,28 +311,38 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
   }
   if (o.kind === 'cancel') {
     return {
-      ...common,
+      id,
+      block_height: height,
+      batch_index: batchIndex,
       kind: 'cancel',
       market_id: info.marketId,
       market_name: info.name,
       market_kind: info.kind,
       owner: toBase58Key(o.order.owner),
       order_id: o.order.orderId,
-      ...tail,
-      signature,
-      ...ext,
+      timestamp_ms: timestampMs,
+      continuum_sequence: a.continuumSequence,
+      signature: hex((a.tx as CancelOrderTx).signature),
+      tick_number: tickNumber,
+      sequence_number: a.otx.sequenceNumber,
+      tx_hash: txHash,
       cancelled_quantity: o.cancelled,
     };
   }
   return {
-    ...common,
+    id,
+    block_height: height,
+    batch_index: batchIndex,
     kind: 'market',
     market_id: info.marketId,
     market_name: info.name,
     market_kind: info.kind,
     base_mint: toBase58Key(info.baseMint),
     quote_mint: toBase58Key(info.quoteMint),
-    ...tail,
-    ...ext,
+    timestamp_ms: timestampMs,
+    continuum_sequence: a.continuumSequence,
+    tick_number: tickNumber,
+    sequence_number: a.otx.sequenceNumber,
+    tx_hash: txHash,
   };
 }

@@ -86,7 +86,7 @@ export class Chain implements ChainReader {
   private readonly recent = new Map<bigint, ExplorerTransaction>();
   private openTxs: ExplorerTransaction[] = [];
   private openEvents: ExplorerEvent[] = [];
-  private latestDetail: { height: number; json: string } | undefined;
+  private latestDetail: { height: number; json: string; bytes: Buffer } | undefined;
   private failure: Error | undefined;
   private closed = false;
 
@@ -163,12 +163,30 @@ export class Chain implements ChainReader {
       this.addSnapshot(ops, record.tick.tickNumber);
     }
     job.figures = this.currentFigures(this.derivedLastSequence);
+    if (ops.length === 0 && this.pending === 0) {
+      // Nothing to store or show (a tick without order book transactions, not closing a
+      // block) and nothing queued before it: readers move on at once.
+      this.figures = job.figures;
+      this.releaseWaiters(job.figures.tick);
+      return;
+    }
+    this.pending++;
     s.write(ops).then(
       () => {
-        this.emitChain = this.emitChain.then(() => this.emit(job));
+        this.emitChain = this.emitChain.then(() => this.emit(job)).finally(() => this.pending--);
       },
-      (err: unknown) => this.fail(err as Error),
+      (err: unknown) => {
+        this.pending--;
+        this.fail(err as Error);
+      },
     );
+  }
+
+  /** Writes queued and not yet shown. */
+  private pending = 0;
+
+  private releaseWaiters(tick: number): void {
+    while (this.storedWaiters.length > 0 && this.storedWaiters[0]!.tick <= tick) this.storedWaiters.shift()!.resolve();
   }
 
   private addSnapshot(ops: ChainOp[], tick: number): void {
@@ -195,7 +213,8 @@ export class Chain implements ChainReader {
     if (cut) {
       const detail = job.cutDetail ?? (await this.readBlock(cut.height));
       if (detail) {
-        this.latestDetail = { height: cut.height, json: detailJson(detail) };
+        const json = detailJson(detail);
+        this.latestDetail = { height: cut.height, json, bytes: Buffer.from(json) };
         for (const l of this.blockListeners) this.call(l, detail);
       }
     }
@@ -207,7 +226,7 @@ export class Chain implements ChainReader {
       for (const l of this.txListeners) this.call(l, job.batch);
       for (const l of this.storedListeners) this.call(l, job.tickTimestamp);
     }
-    while (this.storedWaiters.length > 0 && this.storedWaiters[0]!.tick <= job.figures.tick) this.storedWaiters.shift()!.resolve();
+    this.releaseWaiters(job.figures.tick);
   }
 
   private call<T>(listener: (v: T) => void, value: T): void {
@@ -220,7 +239,7 @@ export class Chain implements ChainReader {
 
   private async refreshLatest(height: number): Promise<void> {
     const json = await this.store.blockDetailJson(height);
-    if (json !== undefined) this.latestDetail = { height, json };
+    if (json !== undefined) this.latestDetail = { height, json, bytes: Buffer.from(json) };
   }
 
   /** Resolves once every record derived so far is written and shown. */
@@ -290,7 +309,7 @@ export class Chain implements ChainReader {
   }
 
   /** JSON text of the latest block detail (REST /blocks/latest, WS on connect). */
-  latestDetailJson(): { height: number; json: string } | undefined {
+  latestDetailJson(): { height: number; json: string; bytes: Buffer } | undefined {
     return this.latestDetail;
   }
 

@@ -132,7 +132,9 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
   router.get('/blocks/latest', (ctx) => {
     const latest = chain.latestDetailJson();
     if (!latest) throw new HttpError(404, 'no block has been produced yet');
-    sendJson(ctx, 200, latest.json);
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = latest.bytes; // encoded once per block
   });
 
   const blockOr404 = (text: string): number => {

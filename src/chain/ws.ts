@@ -44,7 +44,7 @@ interface Client {
 /** Where the blocks come from: the Chain (stored blocks only). */
 export interface BlockSource {
   onBlock(listener: (detail: BlockDetail) => void): Unsubscribe;
-  latestDetailJson(): { height: number; json: string } | undefined;
+  latestDetailJson(): { height: number; json: string; bytes?: Buffer } | undefined;
 }
 
 export class BlockSocket {
@@ -97,12 +97,13 @@ export class BlockSocket {
     ws.on('error', () => undefined);
     ws.on('close', () => this.clients.delete(client));
     const latest = this.chain.latestDetailJson();
-    if (latest) this.send(client, Buffer.from(latest.json));
+    if (latest) this.send(client, latest.bytes ?? Buffer.from(latest.json));
   }
 
   private broadcast(detail: BlockDetail): void {
     if (this.clients.size === 0) return;
-    const data = Buffer.from(encodeJson(detail));
+    const latest = this.chain.latestDetailJson();
+    const data = latest?.height === detail.block.height && latest.bytes ? latest.bytes : Buffer.from(encodeJson(detail));
     for (const c of this.clients) this.send(c, data);
   }
 

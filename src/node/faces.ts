@@ -45,7 +45,11 @@ function sharedOf(ctx: NodeContext): Shared {
   return s;
 }
 
-async function acquireRuntime(ctx: NodeContext): Promise<ChainRuntime> {
+/**
+ * The node's shared order book engine and chain, started on first use; every acquire needs
+ * one release (the last release closes it). For faces beyond these (a full node's, a probe).
+ */
+export async function acquireChainRuntime(ctx: NodeContext): Promise<ChainRuntime> {
   const s = sharedOf(ctx);
   s.refs++;
   s.runtime ??= startChainRuntime({
@@ -64,7 +68,7 @@ async function acquireRuntime(ctx: NodeContext): Promise<ChainRuntime> {
   }
 }
 
-async function releaseRuntime(ctx: NodeContext): Promise<void> {
+export async function releaseChainRuntime(ctx: NodeContext): Promise<void> {
   const s = sharedOf(ctx);
   if (--s.refs > 0 || !s.runtime) return;
   const r = await s.runtime;
@@ -119,7 +123,7 @@ export const restFace: FaceSpec = {
 export const dexFace: FaceSpec = {
   name: 'dex',
   async start(ctx) {
-    const runtime = await acquireRuntime(ctx);
+    const runtime = await acquireChainRuntime(ctx);
     try {
       const dex = await startDex({
         db: ctx.db,
@@ -138,11 +142,11 @@ export const dexFace: FaceSpec = {
         stopAccepting: () => dex.stopAccepting(),
         close: async () => {
           await dex.close();
-          await releaseRuntime(ctx);
+          await releaseChainRuntime(ctx);
         },
       };
     } catch (err) {
-      await releaseRuntime(ctx);
+      await releaseChainRuntime(ctx);
       throw err;
     }
   },
@@ -152,7 +156,7 @@ export const dexFace: FaceSpec = {
 export const rpcFace: FaceSpec = {
   name: 'rpc',
   async start(ctx) {
-    const runtime = await acquireRuntime(ctx);
+    const runtime = await acquireChainRuntime(ctx);
     const consumers: Array<{ close(): Promise<void> }> = [];
     let face: Awaited<ReturnType<typeof startRpcFace>> | undefined;
     try {
@@ -178,13 +182,13 @@ export const rpcFace: FaceSpec = {
         close: async () => {
           for (const c of consumers.reverse()) await c.close().catch((err: unknown) => ctx.logger.error({ err }, 'chain consumer close failed'));
           await running.close();
-          await releaseRuntime(ctx);
+          await releaseChainRuntime(ctx);
         },
       };
     } catch (err) {
       for (const c of consumers) await c.close().catch(() => undefined);
       await face?.close();
-      await releaseRuntime(ctx);
+      await releaseChainRuntime(ctx);
       throw err;
     }
   },
