@@ -25,6 +25,7 @@ import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from 
 import { marketIdOf } from '../src/sdk/market-id.js';
 import type { OrderIntent } from '../src/sdk/messages.js';
 import type { SequencerStatus, Tick, Transaction } from '../src/sequencer/types.js';
+import { xorshift32 } from './dex-flow.js';
 import { median } from './support/stats.js';
 
 const MARKETS = 4;
@@ -41,15 +42,7 @@ function mint(n: number): Uint8Array {
  * earlier orders. At 1 ms and 3 per tick: about 3,000 transactions/s, 600 per 200 ms block.
  */
 export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs = 1000): { ticks: Tick[]; orders: number; transactions: number } {
-  let s = seed >>> 0;
-  const rnd = (): number => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
+  const rnd = xorshift32(seed);
   const owners = Array.from({ length: OWNERS }, (_, i) => {
     const o = new Uint8Array(32);
     o[0] = i + 1;

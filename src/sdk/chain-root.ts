@@ -16,7 +16,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BorshWriter } from './borsh.js';
 import { fromBase58Key, fromHex, toHex } from './bytes.js';
-import { stateRootOf, type SlotOrderView } from './state-root.js';
+import { prefixed, stateRootOf, type SlotOrderView } from './state-root.js';
 
 export interface MarketStateInput {
   market_id: string;
@@ -44,26 +44,13 @@ export interface ChainRoots {
 
 const enc = new TextEncoder();
 
-function hashWith(tag: number, ...parts: Uint8Array[]): Uint8Array {
-  let n = 1;
-  for (const p of parts) n += p.length;
-  const buf = new Uint8Array(n);
-  buf[0] = tag;
-  let o = 1;
-  for (const p of parts) {
-    buf.set(p, o);
-    o += p.length;
-  }
-  return sha256(buf);
-}
-
 /** RFC 6962 Merkle Tree Hash of already-built leaf entries, by its recursive definition. */
 export function merkleTreeHash(entries: Uint8Array[]): Uint8Array {
   if (entries.length === 0) return sha256(new Uint8Array(0));
-  if (entries.length === 1) return hashWith(0x00, entries[0]!);
+  if (entries.length === 1) return prefixed(0x00, entries[0]!);
   let k = 1;
   while (k * 2 < entries.length) k *= 2;
-  return hashWith(0x01, merkleTreeHash(entries.slice(0, k)), merkleTreeHash(entries.slice(k)));
+  return prefixed(0x01, merkleTreeHash(entries.slice(0, k)), merkleTreeHash(entries.slice(k)));
 }
 
 export function marketLeafOf(m: MarketStateInput): Uint8Array {

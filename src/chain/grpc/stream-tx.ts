@@ -12,6 +12,7 @@
  * it at once and everything it held is released.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
+import { enableBatchedWrites } from '../../rpc/grpc/stream-ticks.js';
 import type { ChainReader } from '../interface.js';
 import type { TxFeed } from './tx-feed.js';
 import { encodeTxBatch } from './wire.js';
@@ -27,31 +28,6 @@ export interface TxStreamOutcome {
   code: grpcStatus;
   details: string;
   sent: number;
-}
-
-type WriteCallback = (error?: Error | null) => void;
-interface BatchableWritable {
-  _write(chunk: unknown, encoding: BufferEncoding, callback: WriteCallback): void;
-  _writev?: (chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>, callback: WriteCallback) => void;
-}
-
-/** Hand every queued message to HTTP/2 in one turn (as stream-ticks.ts does for ticks). */
-function enableBatchedWrites(call: object): void {
-  const w = call as BatchableWritable;
-  if (typeof w._writev === 'function') return;
-  w._writev = function (this: BatchableWritable, chunks, callback) {
-    let left = chunks.length;
-    let failed = false;
-    for (const { chunk, encoding } of chunks) {
-      this._write(chunk, encoding, (err) => {
-        if (failed) return;
-        if (err) {
-          failed = true;
-          callback(err);
-        } else if (--left === 0) callback();
-      });
-    }
-  };
 }
 
 export async function serveTxStream(
