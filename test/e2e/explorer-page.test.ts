@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { classify, fromHash, hashOf } from '../../src/chain/web/app/search.js';
+import { DexClient, toBase58 } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { startOrderFlow, type OrderFlow } from '../support/order-flow.js';
 
@@ -209,6 +210,26 @@ describe('end to end: the explorer page in Chromium', function () {
     await page.evaluate(() => (location.hash = '#/block/abc'));
     await page.waitForSelector('#view[data-view="error"][data-key="400"]');
     expect(problems.filter((p) => !/404|400/.test(p))).to.deep.equal([]);
+  });
+
+  it('shows hostile stored text as text: a market named with markup runs nothing', async () => {
+    const name = '<img src=x onerror="document.body.dataset.pwned=1">'; // names are 1..64 bytes
+    const dex = new DexClient(`http://${node.addresses.dex}`);
+    const market = await dex.createMarket({ base_mint: toBase58(new Uint8Array(32).fill(21)), quote_mint: toBase58(new Uint8Array(32).fill(22)), name });
+    let found: { id: string; block_height: number } | undefined;
+    for (let i = 0; i < 100 && !found; i++) {
+      const d = await getJson<{ transactions: { id: string; block_height: number; market_id: string }[] }>(`${rpc}/blocks/latest`);
+      found = d.transactions.find((t) => t.market_id === market.market_id);
+      if (!found) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found, 'the market creation in a block').to.not.equal(undefined);
+    await search(String(found!.block_height));
+    await page.waitForSelector(`#view[data-view="block"][data-key="${found!.block_height}"]`);
+    await search(found!.id);
+    await page.waitForSelector(`#view[data-view="tx"][data-key="${found!.id}"]`);
+    expect(await page.textContent('#view')).to.contain(name);
+    expect(await page.locator('#view img').count()).to.equal(0);
+    expect(await page.getAttribute('body', 'data-pwned')).to.equal(null);
   });
 
   it('says when the node goes away, and takes the blocks it missed when the node is back', async () => {
