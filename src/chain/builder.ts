@@ -286,6 +286,20 @@ function emptyState(): BuilderState {
   };
 }
 
+/**
+ * Base58 of keys the engine shares between objects (a market's mints, an owner's key: one
+ * Uint8Array per owner), computed once per object rather than once per transaction.
+ */
+const base58Of = new WeakMap<Uint8Array, string>();
+function b58(key: Uint8Array): string {
+  let text = base58Of.get(key);
+  if (text === undefined) {
+    text = toBase58Key(key);
+    base58Of.set(key, text);
+  }
+  return text;
+}
+
 /** The ExplorerTransaction of one successful applied transaction (fields in spec/3's order). */
 export function explorerTransaction(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction {
   const o = a.outcome;
@@ -303,12 +317,12 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
       market_id: info.marketId,
       market_name: info.name,
       market_kind: info.kind,
-      owner: toBase58Key(ord.owner),
+      owner: b58(ord.owner),
       side: ord.side === 0 ? 'Buy' : 'Sell',
       price: ord.price,
       quantity: ord.quantity,
-      base_mint: toBase58Key(info.baseMint),
-      quote_mint: toBase58Key(info.quoteMint),
+      base_mint: b58(info.baseMint),
+      quote_mint: b58(info.quoteMint),
       order_id: ord.orderId,
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
@@ -331,7 +345,7 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
       market_id: info.marketId,
       market_name: info.name,
       market_kind: info.kind,
-      owner: toBase58Key(o.order.owner),
+      owner: b58(o.order.owner),
       order_id: o.order.orderId,
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
@@ -350,8 +364,8 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
     market_id: info.marketId,
     market_name: info.name,
     market_kind: info.kind,
-    base_mint: toBase58Key(info.baseMint),
-    quote_mint: toBase58Key(info.quoteMint),
+    base_mint: b58(info.baseMint),
+    quote_mint: b58(info.quoteMint),
     timestamp_ms: timestampMs,
     continuum_sequence: a.continuumSequence,
     tick_number: tickNumber,
