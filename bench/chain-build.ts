@@ -128,8 +128,9 @@ function runEngine(ticks: Tick[], withBuilder: boolean): Run {
   const builder = new BlockBuilder(200);
   return timed(() => {
     for (const t of ticks) {
-      const r = engine.apply(prepareTick(t, allChecked));
+      const r = engine.apply(prepareTick(t, allChecked), { rootBefore: withBuilder && builder.closes(t) });
       if (withBuilder) builder.apply(r);
+      else if (t.tickNumber % 200 === 0) engine.stateRoot(); // a root per 200 ticks (about one per block), like the chain
     }
   });
 }

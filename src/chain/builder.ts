@@ -7,7 +7,8 @@
  * Time is cut into windows of `blockMs` on the ticks' own timestamps:
  * window = floor(timestamp_us / (blockMs x 1000)). The open block collects the batches
  * of one window; the first tick (with or without a batch) whose window is later closes
- * it, and the block is produced. No empty blocks: a block opens with its first batch,
+ * it, and the block is produced; its state root is the engine's root before that tick
+ * (= after the block's last batch), asked for through `closes()`. No empty blocks: a block opens with its first batch,
  * and gets its height right then (heights from 1), so a transaction's id
  * `{height}-{batch}-{index}` is known as soon as its tick is applied.
  *
@@ -131,14 +132,26 @@ export class BlockBuilder {
     return this.s.producedMarketEvents[marketId];
   }
 
+  /**
+   * Whether applying `tick` closes the open block. The engine is asked for the state root
+   * before such a tick (ApplyOptions.rootBefore): the root after the block's last batch,
+   * computed once per block rather than once per tick.
+   */
+  closes(tick: { timestamp: number }): boolean {
+    return this.open !== undefined && Math.floor(tick.timestamp / this.windowUs) > this.open.window;
+  }
+
   /** Build from one applied tick (ticks in order, each once). */
   apply(record: AppliedTick): BuildStep {
     const tick = record.tick;
     if (tick.tickNumber <= this.s.lastTick) throw new Error(`block builder: tick ${tick.tickNumber} already built (last ${this.s.lastTick})`);
-    this.s.lastTick = tick.tickNumber;
     const step: BuildStep = { tickNumber: tick.tickNumber };
     const window = Math.floor(tick.timestamp / this.windowUs);
-    if (this.open && window > this.open.window) step.cut = this.cut();
+    if (this.open && window > this.open.window) {
+      if (!record.rootBefore) throw new Error(`block builder: tick ${tick.tickNumber} closes block ${this.open.height} but came without the state root before it`);
+      step.cut = this.cut(Array.from(record.rootBefore));
+    }
+    this.s.lastTick = tick.tickNumber;
     const ok = record.txs.filter((a) => a.outcome.ok);
     if (ok.length === 0) return step;
 
@@ -220,7 +233,6 @@ export class BlockBuilder {
       open.appliedOrders += m.matchedOrders;
       open.tradeCount += m.trades;
     }
-    open.stateRoot = Array.from(record.stateRoot);
     open.lastTimestampUs = tick.timestamp;
     open.lastTick = tick.tickNumber;
     this.s.appliedBatches++;
@@ -228,8 +240,9 @@ export class BlockBuilder {
     return step;
   }
 
-  private cut(): BlockRecord {
+  private cut(stateRoot: number[]): BlockRecord {
     const o = this.open!;
+    o.stateRoot = stateRoot;
     this.open = undefined;
     this.s.producedBatches += o.batches.length;
     const record: BlockRecord = {
@@ -273,6 +286,20 @@ function emptyState(): BuilderState {
   };
 }
 
+/**
+ * Base58 of keys the engine shares between objects (a market's mints, an owner's key: one
+ * Uint8Array per owner), computed once per object rather than once per transaction.
+ */
+const base58Of = new WeakMap<Uint8Array, string>();
+function b58(key: Uint8Array): string {
+  let text = base58Of.get(key);
+  if (text === undefined) {
+    text = toBase58Key(key);
+    base58Of.set(key, text);
+  }
+  return text;
+}
+
 /** The ExplorerTransaction of one successful applied transaction (fields in spec/3's order). */
 export function explorerTransaction(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction {
   const o = a.outcome;
@@ -290,12 +317,12 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
       market_id: info.marketId,
       market_name: info.name,
       market_kind: info.kind,
-      owner: toBase58Key(ord.owner),
+      owner: b58(ord.owner),
       side: ord.side === 0 ? 'Buy' : 'Sell',
       price: ord.price,
       quantity: ord.quantity,
-      base_mint: toBase58Key(info.baseMint),
-      quote_mint: toBase58Key(info.quoteMint),
+      base_mint: b58(info.baseMint),
+      quote_mint: b58(info.quoteMint),
       order_id: ord.orderId,
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
@@ -318,7 +345,7 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
       market_id: info.marketId,
       market_name: info.name,
       market_kind: info.kind,
-      owner: toBase58Key(o.order.owner),
+      owner: b58(o.order.owner),
       order_id: o.order.orderId,
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
@@ -337,8 +364,8 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
     market_id: info.marketId,
     market_name: info.name,
     market_kind: info.kind,
-    base_mint: toBase58Key(info.baseMint),
-    quote_mint: toBase58Key(info.quoteMint),
+    base_mint: b58(info.baseMint),
+    quote_mint: b58(info.quoteMint),
     timestamp_ms: timestampMs,
     continuum_sequence: a.continuumSequence,
     tick_number: tickNumber,

@@ -98,6 +98,7 @@ export class Chain implements ChainReader {
     this.snapshotTxs = deps.snapshotTxs;
     this.figures = this.currentFigures(0n);
     this.unsubscribe = deps.applier.onApplied((r) => this.onApplied(r));
+    deps.applier.requestRootBefore((tick) => this.builder.closes(tick));
   }
 
   /** Load the last stored transaction's sequence and the latest block's detail (at start). */

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { equalBytes } from '../sdk/bytes.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { OrderedTransaction, Tick } from '../sequencer/types.js';
-import { prepareTick, setVerdicts, type AppliedTick, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine.js';
+import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine.js';
 
 /** The read side of the tick sequencer the applier needs. */
 export type TickSource = Pick<Sequencer, 'onTick' | 'readTicks' | 'status'>;
@@ -43,6 +43,7 @@ const PROGRESS_EVERY_MS = 5_000;
 export class TickApplier {
   private readonly listeners: AppliedListener[] = [];
   private readonly rootRequests: Array<(otx: OrderedTransaction) => boolean> = [];
+  private readonly rootBeforeRequests: Array<(tick: Tick) => boolean> = [];
   /** tx_id -> payload of transactions this node verified before submitting them. */
   private readonly preverified = new Map<string, Uint8Array>();
   private chain: Promise<void> = Promise.resolve();
@@ -74,6 +75,15 @@ export class TickApplier {
   /** Ask the engine for a market root right after the transactions `predicate` selects. */
   requestRoots(predicate: (otx: OrderedTransaction) => boolean): void {
     this.rootRequests.push(predicate);
+  }
+
+  /** Ask for the state root before the ticks `predicate` selects (the chain: a tick that closes a block). */
+  requestRootBefore(predicate: (tick: Tick) => boolean): void {
+    this.rootBeforeRequests.push(predicate);
+  }
+
+  private options_(tick: Tick, replayed: boolean): ApplyOptions {
+    return { needRoot: this.needRoot, rootBefore: this.rootBeforeRequests.some((f) => f(tick)), replayed };
   }
 
   /** This node checked the owner signature of `txId` with this payload: do not check it again. */
@@ -146,7 +156,7 @@ export class TickApplier {
       if (p.tick.tickNumber !== this.engine.lastTick + 1 && this.engine.lastTick > 0) {
         this.options.logger?.warn({ expected: this.engine.lastTick + 1, got: p.tick.tickNumber }, 'order book: stored ticks have a gap; replaying what exists');
       }
-      this.deliver(this.engine.apply(p, { needRoot: this.needRoot, replayed: true }));
+      this.deliver(this.engine.apply(p, this.options_(p.tick, true)));
     }
     await this.options.throttle?.();
   }
@@ -185,9 +195,9 @@ export class TickApplier {
       for await (const t of this.source.readTicks(this.engine.lastTick + 1, n - 1)) missing.push(t);
       const prepared = missing.map((t) => prepareTick(t, this.isVerified));
       await this.verify(prepared);
-      for (const m of prepared) if (m.tick.tickNumber > this.engine.lastTick) this.deliver(this.engine.apply(m, { needRoot: this.needRoot }));
+      for (const m of prepared) if (m.tick.tickNumber > this.engine.lastTick) this.deliver(this.engine.apply(m, this.options_(m.tick, false)));
     }
-    this.deliver(this.engine.apply(p, { needRoot: this.needRoot }));
+    this.deliver(this.engine.apply(p, this.options_(p.tick, false)));
   }
 
   private deliver(record: AppliedTick): void {

@@ -71,13 +71,22 @@ export interface AppliedTick {
   timestampMs: number;
   txs: AppliedTx[]; // every order book transaction of the tick, in order, with its outcome
   markets: MarketActivity[]; // in order of first touch within the tick
-  stateRoot: Uint8Array; // after the tick (docs/chain.md)
+  /**
+   * The state root after the tick (docs/chain.md). Computed on demand (it costs hashes the
+   * chain needs only once per block), so call it while the record is delivered, before
+   * the next tick is applied; later calls throw.
+   */
+  stateRoot(): Uint8Array;
+  /** The state root before the tick, when asked for (ApplyOptions.rootBefore). */
+  rootBefore?: Uint8Array;
   replayed: boolean; // applied while the node rebuilt its state at start
 }
 
 export interface ApplyOptions {
   /** Compute the market root right after this transaction (for a receipt). */
   needRoot?(otx: OrderedTransaction): boolean;
+  /** Also give the state root before the tick (the chain's block that the tick closes). */
+  rootBefore?: boolean;
   replayed?: boolean;
 }
 
@@ -110,7 +119,9 @@ export function setVerdicts(p: PreparedTick, verdicts: readonly boolean[]): void
 }
 
 export class OrderBookEngine {
-  private lastRoot: Uint8Array | undefined;
+  /** The root of the current state, once computed (cleared by any change). */
+  private root: Uint8Array | undefined;
+  private applied = 0;
 
   constructor(readonly state: DexState = new DexState()) {}
 
@@ -118,10 +129,10 @@ export class OrderBookEngine {
     return this.state.lastTick;
   }
 
-  /** The state root after the last applied tick. */
+  /** The state root after the last applied tick (incremental: rehashes what changed). */
   stateRoot(): Uint8Array {
-    this.lastRoot ??= this.state.stateRoot();
-    return this.lastRoot;
+    this.root ??= this.state.stateRoot();
+    return this.root;
   }
 
   /** Apply a prepared (and verified) tick. Ticks must come in order, each once. */
@@ -129,6 +140,7 @@ export class OrderBookEngine {
     const tick = p.tick;
     if (tick.tickNumber <= this.state.lastTick) throw new Error(`tick ${tick.tickNumber} was already applied (last ${this.state.lastTick})`);
     const timestampMs = Math.floor(tick.timestamp / 1000);
+    const rootBefore = options.rootBefore ? this.stateRoot() : undefined;
     const txs: AppliedTx[] = new Array(p.items.length);
     const activity = new Map<Market, MarketActivity>();
     const needRoot = options.needRoot;
@@ -164,7 +176,14 @@ export class OrderBookEngine {
       txs[k] = applied;
     }
     this.state.lastTick = tick.tickNumber;
-    if (p.items.length > 0 || this.lastRoot === undefined) this.lastRoot = this.state.stateRoot();
-    return { tick, timestampMs, txs, markets: [...activity.values()], stateRoot: this.lastRoot, replayed: options.replayed ?? false };
+    if (p.items.length > 0) this.root = undefined;
+    const generation = ++this.applied;
+    const stateRoot = (): Uint8Array => {
+      if (generation !== this.applied) throw new Error(`the state root of tick ${tick.tickNumber} is gone: a later tick was applied`);
+      return this.stateRoot();
+    };
+    const record: AppliedTick = { tick, timestampMs, txs, markets: [...activity.values()], stateRoot, replayed: options.replayed ?? false };
+    if (rootBefore) record.rootBefore = rootBefore;
+    return record;
   }
 }

@@ -14,7 +14,8 @@ import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, cancelTx
 const T0 = 1_700_000_000_000_000; // µs, a multiple of 200 ms
 
 function build(ticks: Tick[], blockMs = 200, builder = new BlockBuilder(blockMs), engine = new OrderBookEngine()): { steps: BuildStep[]; builder: BlockBuilder; engine: OrderBookEngine } {
-  const steps = applyAll(engine, ticks, checkSignature).map((r) => builder.apply(r));
+  const steps: BuildStep[] = [];
+  applyAll(engine, ticks, checkSignature, { rootBefore: (t) => builder.closes(t), visit: (r) => steps.push(builder.apply(r)) });
   return { steps, builder, engine };
 }
 
@@ -105,10 +106,11 @@ describe('chain: block builder', () => {
     const ticks = [tickOf(1, T0, [marketTx(1, 2, 'A/B')]), tickOf(2, T0 + 250_000, [orderTx(alice, 1, 'Sell', 10, 5, 1, 2)]), tickOf(3, T0 + 500_000, [])];
     const engine = new OrderBookEngine();
     const builder = new BlockBuilder(200);
-    const records = applyAll(engine, ticks, checkSignature);
-    const steps = records.map((r) => builder.apply(r));
-    expect(steps[1]!.cut!.state_root).to.deep.equal(Array.from(records[0]!.stateRoot));
-    expect(steps[2]!.cut!.state_root).to.deep.equal(Array.from(records[1]!.stateRoot));
+    const roots: number[][] = [];
+    const steps: BuildStep[] = [];
+    applyAll(engine, ticks, checkSignature, { rootBefore: (t) => builder.closes(t), visit: (r) => (roots.push(Array.from(r.stateRoot())), steps.push(builder.apply(r))) });
+    expect(steps[1]!.cut!.state_root).to.deep.equal(roots[0]);
+    expect(steps[2]!.cut!.state_root).to.deep.equal(roots[1]);
     expect(steps[1]!.cut!.state_root).to.not.deep.equal(steps[2]!.cut!.state_root);
   });
 
@@ -123,6 +125,14 @@ describe('chain: block builder', () => {
     }
     const produced = whole.steps.filter((s) => s.cut).length;
     expect(produced).to.be.greaterThan(10);
+  });
+
+  it('refuses a closing tick without the root before it', () => {
+    const engine = new OrderBookEngine();
+    const builder = new BlockBuilder(200);
+    const [r1, r2] = applyAll(engine, [tickOf(1, T0, [marketTx(1, 2, 'A/B')]), tickOf(2, T0 + 300_000, [])], checkSignature);
+    builder.apply(r1!);
+    expect(() => builder.apply(r2!)).to.throw(/without the state root/);
   });
 
   it('refuses a tick built twice and a bad interval', () => {

@@ -79,7 +79,8 @@ describe('end to end: the chain in the real node binary (kill -9, snapshots, det
       while (flowing) await order(alice, 'Sell', 200 + (id % 5)).then((a) => answers.push(a), () => undefined);
     })();
     const rpc = node.addresses.rpc!;
-    await waitFor(async () => (await status(rpc)).block_height >= Number(answers[answers.length - 1]!.block_height), 'blocks of the answered orders');
+    const top = Math.max(...answers.map((a) => Number(a.block_height)));
+    await waitFor(async () => (await status(rpc)).block_height >= top, 'blocks of the answered orders');
     const shownBlocks = await allBlocks(rpc);
     const shownAnswers = [...answers];
     const shownTxs = await Promise.all(shownAnswers.map(async (a) => [a.transaction_id, (await get(rpc, `/transactions/${a.transaction_id}`)).text] as const));

@@ -10,7 +10,7 @@ import { decodeSnapshot, encodeSnapshot } from '../../src/dex/snapshot.js';
 import { DexState } from '../../src/dex/state.js';
 import { bookView } from '../../src/dex/views.js';
 import { chainStateRootOf, toBase58, type MarketStateInput, type UsedIdInput } from '../../src/sdk/index.js';
-import { applyAll, checkSignature as check, makeTicks, summarize } from './support/flow.js';
+import { applyAll, checkSignature as check, makeTicks, summarizeAll } from './support/flow.js';
 
 /** The client-side inputs of the state root, from the engine's JSON views and the accepted orders. */
 function clientInputs(state: DexState, usedIds: UsedIdInput[]): { markets: MarketStateInput[]; used: UsedIdInput[] } {
@@ -39,8 +39,8 @@ describe('order book engine: applied-tick records', function () {
   it('same ticks in, same records out (two engines, byte-equal snapshots at the end)', () => {
     const a = new OrderBookEngine();
     const b = new OrderBookEngine();
-    const ra = applyAll(a, ticks, check).map(summarize);
-    const rb = applyAll(b, ticks, check).map(summarize);
+    const ra = summarizeAll(a, ticks, check);
+    const rb = summarizeAll(b, ticks, check);
     expect(ra).to.deep.equal(rb);
     expect(Buffer.from(encodeSnapshot(a.state)).equals(Buffer.from(encodeSnapshot(b.state)))).to.equal(true);
     // The flow exercises every outcome: trades, cancels, refusals of each kind.
@@ -52,13 +52,13 @@ describe('order book engine: applied-tick records', function () {
 
   it('a state restored from its snapshot applies the rest exactly like the original', () => {
     const whole = new OrderBookEngine();
-    const expected = applyAll(whole, ticks, check).map(summarize);
+    const expected = summarizeAll(whole, ticks, check);
     for (const cut of [1, 2, 700, 1499]) {
       const first = new OrderBookEngine();
       applyAll(first, ticks.slice(0, cut), check);
       const restored = new OrderBookEngine(decodeSnapshot(encodeSnapshot(first.state)));
       expect(Buffer.from(restored.stateRoot()).toString('hex'), `root right after restoring at ${cut}`).to.equal(Buffer.from(first.stateRoot()).toString('hex'));
-      const rest = applyAll(restored, ticks.slice(cut), check).map(summarize);
+      const rest = summarizeAll(restored, ticks.slice(cut), check);
       expect(rest, `continuing after tick ${cut}`).to.deep.equal(expected.slice(cut));
       expect(Buffer.from(encodeSnapshot(restored.state)).equals(Buffer.from(encodeSnapshot(whole.state)))).to.equal(true);
     }
@@ -70,13 +70,14 @@ describe('order book engine: applied-tick records', function () {
     let checked = 0;
     for (const [i, t] of ticks.entries()) {
       const [r] = applyAll(engine, [t], check);
+      const root = Buffer.from(r!.stateRoot()).toString('hex');
       for (const a of r!.txs) {
         if (a.outcome.ok && a.outcome.kind === 'order') used.push({ owner: toBase58(a.outcome.order.owner), order_id: a.outcome.order.orderId });
       }
       if (i % 97 === 0 || i === ticks.length - 1) {
         const inputs = clientInputs(engine.state, used);
         const roots = chainStateRootOf(inputs.markets, inputs.used);
-        expect(roots.state_root, `tick ${t.tickNumber}`).to.equal(Buffer.from(r!.stateRoot).toString('hex'));
+        expect(roots.state_root, `tick ${t.tickNumber}`).to.equal(root);
         expect(roots.used_ids_root).to.equal(Buffer.from(engine.state.usedIdsRoot()).toString('hex'));
         checked++;
       }
@@ -88,11 +89,14 @@ describe('order book engine: applied-tick records', function () {
   it('refuses a tick applied twice or out of order; ticks without order book transactions keep the root', () => {
     const engine = new OrderBookEngine();
     const [r1] = applyAll(engine, ticks.slice(0, 1), check);
+    const root1 = Buffer.from(r1!.stateRoot());
     expect(() => applyAll(engine, ticks.slice(0, 1), check)).to.throw(/already applied/);
     const empty = { ...ticks[1]!, tickNumber: 2, transactions: [] };
-    const [r2] = applyAll(engine, [empty], check);
+    const [r2] = applyAll(engine, [empty], check, { rootBefore: () => true });
     expect(r2!.txs).to.have.length(0);
-    expect(Buffer.from(r2!.stateRoot).equals(Buffer.from(r1!.stateRoot))).to.equal(true);
+    expect(Buffer.from(r2!.stateRoot()).equals(root1)).to.equal(true);
+    expect(Buffer.from(r2!.rootBefore!).equals(root1)).to.equal(true);
+    expect(() => r1!.stateRoot()).to.throw(/a later tick was applied/);
   });
 
   it('a snapshot that is truncated, has trailing bytes or another version is refused', () => {

@@ -64,6 +64,17 @@ function collect(stream: grpc.ClientReadableStream<WireTxBatch>, until: (all: Wi
   });
 }
 
+/** Open streams the node counts (the /metrics gauge), waited for until at least `count`. */
+async function waitForStreams(n: ChainNode, count: number): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const text = await (await fetch(`http://${n.node.addresses.rest}/metrics`)).text();
+    if (Number(/^svc_stream_clients (\d+)/m.exec(text)![1]) >= count) return;
+    if (Date.now() > until) throw new Error(`the node never had ${count} streams open`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const seqs = (batches: WireTxBatch[]) => batches.flatMap((b) => b.transactions.map((t) => BigInt(t.continuum_sequence)));
 
 describe('chain: gRPC ChainService on a whole node', function () {
@@ -157,11 +168,11 @@ describe('chain: gRPC ChainService on a whole node', function () {
     expect(start.length).to.be.at.least(5);
     const live = n.client.stream(0);
     const from = n.client.stream(start[2]!);
-    await new Promise((r) => setTimeout(r, 300)); // let both calls start
+    await waitForStreams(n, 2); // a live stream starts where the call lands: wait until the node has both
     const posted = [];
     for (let i = 0; i < 20; i++) posted.push(n.client.submit(signedOrderRequest(intent(bob.publicKey, nextId++, 'Buy', 10 + i, 1), bob.secretKey)));
     const answers = await Promise.all(posted);
-    const last = BigInt(answers[answers.length - 1]!.continuum_sequence);
+    const last = answers.map((a) => BigInt(a.continuum_sequence)).reduce((a, b) => (a > b ? a : b)); // concurrent submissions: the highest, not the last sent
     const done = (all: WireTxBatch[]) => seqs(all).some((s) => s >= last);
     const [liveBatches, fromBatches] = await Promise.all([collect(live, done), collect(from, done)]);
     live.cancel();
@@ -187,18 +198,21 @@ describe('chain: gRPC ChainService on a whole node', function () {
   });
 
   it('a stalled StreamTx does not hold up the others, catches up from the store, and a cancel releases it', async () => {
+    // Both streams start at a known sequence (a live stream, from 0, starts wherever the call lands).
+    const mark = await n.client.submit(signedOrderRequest(intent(alice.publicKey, 9_999, 'Sell', 5000, 1), alice.secretKey));
+    const from = BigInt(mark.continuum_sequence) + 1n;
     const slow = new ChainClient(n.grpc, { 'grpc-node.flow_control_window': 65_535 });
-    const stalled = slow.stream(0);
+    const stalled = slow.stream(from);
     let stalledGot: WireTxBatch[] = [];
     stalled.on('data', (b: WireTxBatch) => stalledGot.push(b));
     stalled.on('error', () => undefined);
     await new Promise((r) => setTimeout(r, 300));
     stalled.pause(); // stops reading: HTTP/2 flow control stops the server's writes
-    const watcher = n.client.stream(0);
+    const watcher = n.client.stream(from);
     const posted = [];
     for (let i = 0; i < 400; i++) posted.push(n.client.submit(signedOrderRequest(intent(alice.publicKey, 10_000 + i, 'Sell', 1000 + (i % 50), 1), alice.secretKey)));
     const answers = await Promise.all(posted);
-    const last = BigInt(answers[answers.length - 1]!.continuum_sequence);
+    const last = answers.map((a) => BigInt(a.continuum_sequence)).reduce((a, b) => (a > b ? a : b)); // concurrent submissions: the highest, not the last sent
     const seen = await collect(watcher, (all) => seqs(all).some((s) => s >= last));
     expect(seqs(seen).length).to.be.at.least(400);
     const before = stalledGot.length;

@@ -116,23 +116,41 @@ export function makeTicks(n: number, seed = 7, t0 = 1_700_000_000_000_000): Tick
 /** ed25519 with node:crypto, the code the node's pool runs. */
 export const checkSignature = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => verifyOne({ publicKey, message, signature });
 
-/** Apply ticks to an engine with real signature checks done here (the node does them in a pool). */
-export function applyAll(engine: OrderBookEngine, ticks: Tick[], verify: (pk: Uint8Array, m: Uint8Array, s: Uint8Array) => boolean): AppliedTick[] {
+/**
+ * Apply ticks to an engine with real signature checks done here (the node does them in a
+ * pool). `visit` sees each record while it is current (its stateRoot() still answers);
+ * `rootBefore` asks for the root before a tick (what a block builder needs).
+ */
+export function applyAll(
+  engine: OrderBookEngine,
+  ticks: Tick[],
+  verify: (pk: Uint8Array, m: Uint8Array, s: Uint8Array) => boolean,
+  opts: { rootBefore?: (t: Tick) => boolean; visit?: (r: AppliedTick) => void } = {},
+): AppliedTick[] {
   return ticks.map((t) => {
     const p = prepareTick(t);
     p.verifyAt.forEach((at, k) => {
       const c = p.toVerify[k]!;
       p.items[at]!.verified = verify(c.publicKey, c.message, c.signature);
     });
-    return engine.apply(p);
+    const r = engine.apply(p, { rootBefore: opts.rootBefore?.(t) ?? false });
+    opts.visit?.(r);
+    return r;
   });
+}
+
+/** Apply ticks and summarize each record while it is current. */
+export function summarizeAll(engine: OrderBookEngine, ticks: Tick[], verify: (pk: Uint8Array, m: Uint8Array, s: Uint8Array) => boolean): unknown[] {
+  const out: unknown[] = [];
+  applyAll(engine, ticks, verify, { visit: (r) => out.push(summarize(r)) });
+  return out;
 }
 
 /** A comparable summary of an applied-tick record (outcomes, trades, activity, root). */
 export function summarize(r: AppliedTick): unknown {
   return {
     tick: r.tick.tickNumber,
-    root: Buffer.from(r.stateRoot).toString('hex'),
+    root: Buffer.from(r.stateRoot()).toString('hex'),
     txs: r.txs.map((a) => ({
       index: a.index,
       seq: a.continuumSequence.toString(),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ChainClient } from '../../../src/chain/grpc/client.js';
 import { nodeConfig } from '../../../src/config/index.js';
 import { silentLogger } from '../../../src/log/index.js';
-import { startNode, type NodeHandle } from '../../../src/node/index.js';
+import { startNode, type FaceSpec, type NodeHandle } from '../../../src/node/index.js';
 
 export interface ChainNode {
   node: NodeHandle;
@@ -28,13 +28,13 @@ export async function tempDir(tag: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `svc-chain-${tag}-`));
 }
 
-export async function startChainNode(options: { dir?: string; args?: string[] } = {}): Promise<ChainNode> {
+export async function startChainNode(options: { dir?: string; args?: string[]; faces?: FaceSpec[] } = {}): Promise<ChainNode> {
   const dir = options.dir ?? (await tempDir('node'));
   const config = nodeConfig([
     '--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0',
     '--db-path', dir, '--idle-tick-ms', '20', '--block-ms', '50', ...(options.args ?? []),
   ]);
-  const node = await startNode(config, { logger: silentLogger(), print: () => undefined, poolThreads: 1 });
+  const node = await startNode(config, { logger: silentLogger(), print: () => undefined, poolThreads: 1, ...(options.faces ? { faces: options.faces } : {}) });
   const rpc = `http://${node.addresses.rpc}`;
   const client = new ChainClient(node.addresses.grpc!);
   const get = async (path: string) => {
