@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { SequencerClient, wireTx, type WireTransaction } from '../support/grpc-client.js';
-import { rawCall, rawStream, startHostileNode, stillServes, type HostileNode } from './support.js';
+import { rawCall, rawStream, rawStreamOf, startHostileNode, stillServes, type HostileNode } from './support.js';
 
 const hex = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
 const UNARY = ['SubmitTransaction', 'SubmitBatch', 'GetStatus', 'GetTransaction', 'GetTick', 'GetChainState'];
@@ -79,6 +79,25 @@ describe('hostile: gRPC request decoding (real node)', function () {
       expect(s.code, `StreamTicks: ${s.details}`).to.equal(grpc.status.INVALID_ARGUMENT);
     });
   }
+
+  it('svc.chain.v1.ChainService: SubmitTx and StreamTx refuse the same families with INVALID_ARGUMENT', async () => {
+    const chain = 'svc.chain.v1.ChainService';
+    const extra: Array<[string, Buffer]> = [
+      ['order as a varint (wrong wire type)', hex('08 01')],
+      ['order { intent: varint }', hex('0a 02 08 01')],
+      ['market { name: invalid UTF-8 }', hex('1a 04 1a 02 c328')],
+      ['order { intent: length past the embedded end }', hex('0a 03 0a 05 61')],
+    ];
+    for (const [what, body] of [...MALFORMED, ...extra]) {
+      const r = await rawCall(grpcAddr, 'SubmitTx', body, chain);
+      expect(r.code, `SubmitTx ${what}: ${r.details}`).to.equal(grpc.status.INVALID_ARGUMENT);
+      expect(r.details, what).to.match(/malformed/);
+    }
+    for (const [what, body] of [...MALFORMED, ['from_sequence as bytes', hex('0a 00')] as [string, Buffer]]) {
+      const r = await rawStreamOf(grpcAddr, `/${chain}/StreamTx`, body);
+      expect(r.code, `StreamTx ${what}: ${r.details}`).to.equal(grpc.status.INVALID_ARGUMENT);
+    }
+  });
 
   it('a known field with the wrong wire type is refused for each request message', async () => {
     const cases: Array<[string, string]> = [

@@ -81,11 +81,16 @@ export function rawCall(address: string, method: string, body: Buffer, service =
   });
 }
 
-/** Raw server-streaming call: resolves with the status and how many messages arrived first. */
+/** Raw server-streaming call to a sequencer method: resolves with the status and how many messages arrived first. */
 export function rawStream(address: string, method: string, body: Buffer, take = 1): Promise<{ code: number; details: string; messages: number }> {
+  return rawStreamOf(address, `/svc.sequencer.v1.SequencerService/${method}`, body, take);
+}
+
+/** Raw server-streaming call to any method path (`/package.Service/Method`); stops after `take` messages. */
+export function rawStreamOf(address: string, path: string, body: Buffer, take = 1): Promise<{ code: number; details: string; messages: number }> {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   return new Promise((resolve) => {
-    const call = client.makeServerStreamRequest(`/svc.sequencer.v1.SequencerService/${method}`, (b: Buffer) => b, (b: Buffer) => b, body);
+    const call = client.makeServerStreamRequest(path, (b: Buffer) => b, (b: Buffer) => b, body);
     let messages = 0;
     const done = (code: number, details: string) => {
       client.close();

@@ -138,3 +138,33 @@ export class ProtoReader {
 export function expectWireType(name: string, wireType: number, expected: number): void {
   if (wireType !== expected) throw new WireError(`field ${name} has wire type ${wireType}, expected ${expected}`);
 }
+
+/**
+ * The known fields of a message, for checking a whole message's encoding before another
+ * decoder (protobufjs, for messages without a hand-written decoder) reads it: each known field's
+ * wire type, nested messages recursively, strings as UTF-8. Unknown fields only need a valid
+ * encoding.
+ */
+export interface MessageSchema {
+  [field: number]: { name: string; wireType: number; message?: MessageSchema; utf8?: boolean };
+}
+
+/** Throw WireError unless `buf[start, end)` is a valid encoding of a message of `schema`. */
+export function checkMessage(schema: MessageSchema, buf: Uint8Array, start = 0, end = buf.length): void {
+  const r = new ProtoReader(buf, start, end);
+  while (!r.done) {
+    const [field, wt] = r.tag();
+    const known = schema[field];
+    if (!known) {
+      r.skip(wt);
+      continue;
+    }
+    expectWireType(known.name, wt, known.wireType);
+    if (known.message) {
+      const stop = r.embedded();
+      checkMessage(known.message, buf, r.pos, stop);
+      r.pos = stop;
+    } else if (known.utf8) r.string(known.name);
+    else r.skip(wt);
+  }
+}
