@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/tools.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 
 describe('end to end: the node serves a browser tick verifier', function () {
@@ -20,10 +21,7 @@ describe('end to end: the node serves a browser tick verifier', function () {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-e2e-verifier-'));
     node = await spawnNode(dir, ['--idle-tick-ms', '10']);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
