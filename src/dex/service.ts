@@ -16,6 +16,7 @@
  */
 import type { Logger } from 'pino';
 import { sha256 } from '../crypto/sha256.js';
+import { startProgress } from '../log/progress.js';
 import { equalBytes } from '../sdk/bytes.js';
 import { cancelMessage, orderMessage, receiptMessage, signingMessage, CANCEL_PREFIX, ORDER_PREFIX, type OrderIntent, type ReceiptData } from '../sdk/messages.js';
 import { toBase58Key, toHex } from '../sdk/bytes.js';
@@ -114,15 +115,19 @@ export class DexService {
       else this.enqueue(tick);
     });
     const upTo = this.sequencer.status().currentTick;
+    const progress = startProgress({ logger: this.logger, what: 'order book replay', total: upTo });
     let batch: Tick[] = [];
     for await (const tick of this.sequencer.readTicks(1, upTo)) {
       batch.push(tick);
       if (batch.length >= 256) {
         await this.applyBatch(batch);
         batch = [];
+        progress.update(tick.tickNumber);
       }
     }
     await this.applyBatch(batch);
+    progress.update(upTo);
+    progress.end();
     const early = this.buffered ?? [];
     this.buffered = undefined;
     for (const t of early) this.enqueue(t);
