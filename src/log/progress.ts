@@ -81,7 +81,11 @@ export function startProgress(options: ProgressOptions): Progress {
   const report = (): void => {
     const f = progressFigures(done, options.total, now() - started);
     reported = true;
-    logger.info({ progress: what, done: f.done, total: f.total, rate: Math.round(f.rate), eta_s: f.etaSeconds === undefined ? undefined : Math.ceil(f.etaSeconds) }, `${what}: ${describeProgress(f, unit)}`);
+    const counted = f.total !== undefined || f.done > 0;
+    const fields = counted
+      ? { progress: what, done: f.done, total: f.total, rate: Math.round(f.rate), eta_s: f.etaSeconds === undefined ? undefined : Math.ceil(f.etaSeconds) }
+      : { progress: what, elapsed_s: Number(f.elapsedSeconds.toFixed(3)) };
+    logger.info(fields, `${what}: ${describeProgress(f, unit)}`);
   };
   let timer: NodeJS.Timeout | undefined = setTimeout(function tick() {
     report();
