@@ -137,7 +137,7 @@ const send: Subcommand = {
       { name: 'payload-hex', type: 'string', value: 'HEX', help: 'payload as hex bytes' },
       { name: 'payload-file', type: 'string', value: 'FILE', help: "payload: a file's raw bytes" },
       { name: 'id', type: 'string', value: 'TX_ID', help: 'tx_id (1..128 bytes of UTF-8)', defaultHelp: 'cli-<time>-<random>, new each time' },
-      { name: 'nonce', type: 'string', value: 'N', help: 'u64 nonce (unique per public key)', default: '0' },
+      { name: 'nonce', type: 'string', value: 'N', help: 'u64 nonce (unique per public key)', defaultHelp: '0' },
       { name: 'timestamp', type: 'string', value: 'MICROS', help: 'client timestamp, microseconds since the epoch', defaultHelp: 'now' },
       { name: 'public-key-hex', type: 'string', value: 'HEX', help: 'public_key bytes', defaultHelp: 'empty' },
       { name: 'signature-hex', type: 'string', value: 'HEX', help: 'signature bytes', defaultHelp: 'empty' },
