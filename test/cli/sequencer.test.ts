@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRestTick, referenceVdfEngine } from '../../src/vdf/index.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
+import { spawn } from 'node:child_process';
+import { SVC_BIN, spawnNode, type NodeProcess } from '../support/node-process.js';
 import { svc, svcProcess } from './support.js';
 
 const LINE = /^(\S+) {2}tx_hash ([0-9a-f]{8}) {2}sequence (\d+) {2}expected tick (\d+)(?: {2}in tick (\d+))?$/;
@@ -151,6 +152,16 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(r.err).to.not.contain('\r'); // no bar off a terminal
     const json = JSON.parse((await svcProcess(['verify', '--from', '2', '--to', '5', '--json', '--quiet', '--grpc-url', url])).out) as Record<string, unknown>;
     expect(json).to.include({ ok: true, from: 2, to: 5, verified: 4 });
+    // On a terminal (script(1) gives the command a real pty): the bar is drawn in place.
+    const tty = await new Promise<string>((resolve) => {
+      const cmd = `${process.execPath} ${SVC_BIN} verify --to 20 --grpc-url ${url}`;
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', () => resolve(out));
+    });
+    expect(tty).to.match(/\rverifying \[#+\] 100% {2}20\/20 ticks {2}[\d,]+ ticks\/s/);
+    expect(tty).to.contain('verified ticks 1..20 (20 ticks');
     const ahead = await svc('verify', '--to', String(height + 1_000_000), '--grpc-url', url);
     expect(ahead.code).to.equal(1);
     expect(ahead.err).to.match(/tick \d+ does not exist yet: .* is at tick \d+/);
