@@ -144,9 +144,10 @@ const send: Subcommand = {
       { name: 'file', short: 'f', type: 'string', value: 'FILE', help: "transactions from a JSON file ('-' reads stdin) instead of the flags above" },
       { name: 'wait', short: 'w', type: 'boolean', help: 'wait until each transaction is in a tick, and print the tick' },
       { name: 'json', type: 'boolean', help: 'print one JSON object per transaction' },
+      { name: 'quiet', short: 'q', type: 'boolean', help: 'print only the tx_hash (H=$(svc tx send ... -q))' },
       GRPC_URL_OPTION,
     ],
-    examples: ['svc tx send --payload hello --wait', 'svc tx send --file txs.jsonl --json'],
+    examples: ['svc tx send --payload hello --wait', 'H=$(svc tx send --payload hello --quiet)', 'svc tx send --file txs.jsonl --json'],
   },
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -182,6 +183,7 @@ const send: Subcommand = {
         const tick = v.wait ? await waitForTick(client, r.ok.tx_hash, r.tx.tx_id, 30_000) : undefined;
         const out = { tx_id: r.tx.tx_id, tx_hash: r.ok.tx_hash, sequence_number: Number(r.ok.sequence_number), expected_tick: Number(r.ok.expected_tick), ...(tick !== undefined ? { tick } : {}) };
         if (v.json) console.log(JSON.stringify(out));
+        else if (v.quiet) console.log(out.tx_hash);
         else console.log(`${out.tx_id}  tx_hash ${out.tx_hash}  sequence ${out.sequence_number}  expected tick ${out.expected_tick}${tick !== undefined ? `  in tick ${tick}` : ''}`);
       }
     } finally {
