@@ -52,15 +52,15 @@ export const TOOLS = [
     what: 'Chromium (browser tests)',
     env: 'CHROME_PATH',
     commands: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
-    paths: (env) => [
+    paths: () => [
       '/usr/bin/chromium',
       '/usr/bin/chromium-browser',
       '/usr/bin/google-chrome-stable',
       '/usr/bin/google-chrome',
       '/Applications/Chromium.app/Contents/MacOS/Chromium',
       '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-      ...playwrightChromiums(env),
     ],
+    caches: playwrightChromiums,
     debianPackage: 'chromium',
     howTo: 'install Chromium (Debian: apt-get install chromium; elsewhere: npx playwright-core install chromium) or set CHROME_PATH to a Chromium or Chrome executable',
   },
@@ -103,21 +103,23 @@ function onPath(command, env) {
 
 /**
  * Where `name` is: { path } when found, else { missing: '<one line saying how to get it>' }.
- * A tool's environment variable, when set, must name an executable: it is never
- * silently passed over for another copy.
+ * Looks at the tool's variable, the usual system paths (unless `system` is false, for
+ * tests), PATH, then caches (playwright's). A tool's environment variable, when set, must
+ * name an executable: it is never silently passed over for another copy.
  */
-export function findTool(name, env = process.env) {
+export function findTool(name, env = process.env, { system = true } = {}) {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw new Error(`unknown test tool '${name}' (known: ${TOOLS.map((t) => t.name).join(', ')})`);
   const chosen = env[tool.env];
   if (chosen) {
     return isExecutableFile(chosen) ? { path: chosen } : { missing: `${tool.env}=${chosen} is not an executable file: ${tool.howTo}` };
   }
-  for (const p of tool.paths(env)) if (isExecutableFile(p)) return { path: p };
+  if (system) for (const p of tool.paths()) if (isExecutableFile(p)) return { path: p };
   for (const c of tool.commands) {
     const p = onPath(c, env);
     if (p) return { path: p };
   }
+  for (const p of tool.caches?.(env) ?? []) if (isExecutableFile(p)) return { path: p };
   return { missing: `npm test needs ${tool.what}, which was not found: ${tool.howTo}` };
 }
 
