@@ -53,7 +53,8 @@ export interface BrowserVerifier {
 async function compile(source: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer) return WebAssembly.compile(source);
-  if (source instanceof Uint8Array) return WebAssembly.compile(source.slice().buffer);
+  // A copy of exactly the view: a Node Buffer's .slice() is a view whose .buffer may be a larger pool.
+  if (source instanceof Uint8Array) return WebAssembly.compile(new Uint8Array(source));
   const res = await fetch(source);
   if (!res.ok) throw new VdfError('ENGINE', `cannot fetch ${String(source)}: HTTP ${res.status}`);
   return WebAssembly.compile(await res.arrayBuffer());

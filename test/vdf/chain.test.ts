@@ -51,6 +51,14 @@ describe('vdf: chaining of a batch (verifyTicks, checkChain)', () => {
     expect(wide.gaps[0]!.message).to.equal('ticks 2..4 are missing: the link from tick 1 to tick 5 cannot be checked');
   });
 
+  it('takes the .wasm as a view into a larger buffer (Node 24 reads files into 64 KiB buffers)', async () => {
+    const bytes = readFileSync(root('build/vdf.wasm'));
+    const big = new Uint8Array(bytes.length + 4096);
+    big.set(bytes, 1000);
+    const fromView = await createVerifier(big.subarray(1000, 1000 + bytes.length));
+    expect(fromView.verifyTick(ticks[0])).to.deep.equal({ ok: true, tickNumber: 1 });
+  });
+
   it('a lone tick has nothing to chain to: no gap', () => {
     expect(v.verifyTicks([ticks[2]])).to.deep.include({ ok: true, gaps: [] });
   });
