@@ -13,7 +13,7 @@
  * lists tick 42 in `gaps`.
  */
 import { bytesToHex } from './bytes.js';
-import { checkChain, type ChainFailureCode, type ChainGap } from './chain.js';
+import { checkChain, type ChainGap } from './chain.js';
 import { VdfError, isVdfError } from './errors.js';
 import { GENESIS_OUTPUT } from './hashing.js';
 import type { VdfTickInput } from './interface.js';
