@@ -4,6 +4,7 @@
  * The target is --grpc-url, else SVC_GRPC_URL, else 127.0.0.1:9090.
  */
 import * as grpc from '@grpc/grpc-js';
+import { formatAddress, parseAddress } from '../config/index.js';
 import { loadSequencerPackage } from '../rpc/proto.js';
 import { UsageError, type OptionSpec } from './options.js';
 
@@ -62,8 +63,11 @@ export interface ItemError {
 export function grpcTarget(url: string): string {
   const t = url.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
   if (/^https:\/\//.test(t)) throw new UsageError('--grpc-url: the node serves plaintext gRPC; use host:port');
-  if (!/^(\[[0-9a-fA-F:.]+\]|[^:/\s[\]]+):\d{1,5}$/.test(t)) throw new UsageError(`--grpc-url must be host:port (e.g. 127.0.0.1:9090), got '${url}'`);
-  return t;
+  try {
+    return formatAddress(parseAddress(t));
+  } catch (err) {
+    throw new UsageError(`--grpc-url: ${(err as Error).message}`);
+  }
 }
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fromHex } from '../sdk/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 import { group, type Subcommand } from './command.js';
 import { describeBytes, isoMicros, transactionLookupJson } from './format.js';
@@ -21,9 +22,11 @@ export function freshTxId(): string {
 const nowMicros = (): string => String(BigInt(Date.now()) * 1000n);
 
 function hexBytes(text: string, name: string): Buffer {
-  const t = text.trim().replace(/^0x/i, '');
-  if (t.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(t)) throw new UsageError(`${name} must be hex (an even number of 0-9a-f), got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`);
-  return Buffer.from(t, 'hex');
+  try {
+    return Buffer.from(fromHex(text.trim().replace(/^0x/i, '')));
+  } catch {
+    throw new UsageError(`${name} must be hex (an even number of 0-9a-f), got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`);
+  }
 }
 
 /** A transaction from the flags of `svc tx send`. */

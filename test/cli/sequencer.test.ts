@@ -90,6 +90,11 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(both.code).to.equal(2);
     const nonce = await svc('tx', 'send', '--nonce', '-1', '--grpc-url', url);
     expect(nonce.err).to.contain("--nonce must be an unsigned 64-bit integer, got '-1'");
+    const target = await svc('status', '--grpc-url', 'nonsense');
+    expect(target.code).to.equal(2);
+    expect(target.err).to.contain("svc status: --grpc-url: expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got 'nonsense'");
+    const tls = await svc('status', '--grpc-url', 'https://node:9090');
+    expect(tls.err).to.contain('the node serves plaintext gRPC');
     const flag = await svc('tx', 'send', '--payloda', 'x');
     expect(flag.err).to.contain('unknown flag --payloda (did you mean --payload?)');
   });
