@@ -9,10 +9,10 @@ export interface FlowOrder {
   owner: number; // index into a small set of owners
 }
 
-export function makeFlow(n: number, seed = 42, mid = 10_000, spread = 100, owners = 64): FlowOrder[] {
+/** A seeded xorshift32 generator of numbers in [0, 1): the same sequence on every machine. */
+export function xorshift32(seed: number): () => number {
   let s = seed >>> 0;
-  const rnd = (): number => {
-    // xorshift32
+  return () => {
     s ^= s << 13;
     s >>>= 0;
     s ^= s >>> 17;
@@ -20,6 +20,10 @@ export function makeFlow(n: number, seed = 42, mid = 10_000, spread = 100, owner
     s >>>= 0;
     return s / 0x1_0000_0000;
   };
+}
+
+export function makeFlow(n: number, seed = 42, mid = 10_000, spread = 100, owners = 64): FlowOrder[] {
+  const rnd = xorshift32(seed);
   const flow: FlowOrder[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const side = rnd() < 0.5 ? 0 : 1;

@@ -8,8 +8,9 @@
  *   - the ```js block (the Node gRPC client) as a module run from the repository root;
  *   - the ```html block (the browser verifier) in headless Chromium;
  *   - the flags table against the flag table of src/config.
- * A block may be left out only with a `<!-- readme-test: not run (why) -->` line above it,
- * and only if it just installs, starts the node or runs the suite (npm install/start/test).
+ * A block may be left out only with a marker line above it: `<!-- readme-test: run by
+ * test/....test.ts -->` (another test runs it), or `<!-- readme-test: not run (why) -->` when
+ * it only installs, starts a server (npm start, nats-server, a consumer) or runs the suite.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -28,7 +29,8 @@ interface Block {
   lang: string;
   text: string;
   line: number; // of the opening fence, 1-based
-  skip?: string; // the reason given in the marker above it
+  skip?: string; // the reason given in a `not run (...)` marker above it
+  runBy?: string; // the test file named in a `run by test/...` marker above it
 }
 
 /** The fenced code blocks of a Markdown text, with any `readme-test: not run` marker above each. */
@@ -43,7 +45,8 @@ export function codeBlocks(markdown: string): Block[] {
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
     const above = lines.slice(0, start).reverse().find((l) => l.trim() !== '') ?? '';
     const skip = /^<!-- readme-test: not run \((.+)\) -->$/.exec(above.trim())?.[1];
-    blocks.push({ lang: open[1]!, text: body.join('\n'), line: start + 1, ...(skip ? { skip } : {}) });
+    const runBy = /^<!-- readme-test: run by (test\/\S+\.test\.ts)\b.* -->$/.exec(above.trim())?.[1];
+    blocks.push({ lang: open[1]!, text: body.join('\n'), line: start + 1, ...(skip ? { skip } : {}), ...(runBy ? { runBy } : {}) });
   }
   return blocks;
 }
@@ -94,11 +97,23 @@ describe('README.md examples, run against a real node', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('has examples, and leaves out only blocks that install, start the node or run the suite', () => {
-    expect(blocks.filter((b) => b.lang === 'sh' && !b.skip).length).to.be.at.least(3);
+  it('has examples, and leaves out only blocks that install, start a server or run the suite', async () => {
+    expect(blocks.filter((b) => b.lang === 'sh' && !b.skip && !b.runBy).length).to.be.at.least(3);
     for (const b of blocks.filter((x) => x.skip)) {
-      const commands = b.text.split('\n').map((l) => l.replace(/#.*$/, '').trim()).filter(Boolean);
-      for (const c of commands) expect(c, `README line ${b.line}: '${c}' must be run by this test`).to.match(/^npm (install|ci|start|test)$/);
+      // One command per line, a quoted script spanning lines counted as one.
+      const commands: string[] = [];
+      for (const l of b.text.split('\n')) {
+        const prev = commands.at(-1);
+        if (prev !== undefined && (prev.match(/"/g) ?? []).length % 2 === 1) commands[commands.length - 1] = `${prev}\n${l}`;
+        else commands.push(l.replace(/(^|\s+)#.*$/, '').trim());
+      }
+      for (const c of commands.filter(Boolean)) {
+        expect(c, `README line ${b.line}: '${c}' must be run by a test`).to.match(/^(npm (install|ci|start|test)( -- .+)?|nats-server .+ &|node --input-type=module -e "[\s\S]+")$/);
+      }
+    }
+    for (const b of blocks.filter((x) => x.runBy)) {
+      const other = await readFile(join(ROOT, b.runBy!), 'utf8');
+      expect(other, `${b.runBy} runs README line ${b.line}`).to.contain('README');
     }
     for (const b of blocks) expect(['sh', 'js', 'html'], `README line ${b.line}: a block in '${b.lang}'`).to.include(b.lang);
   });
@@ -107,7 +122,7 @@ describe('README.md examples, run against a real node', function () {
     const curl = await toolPath('curl');
     const home = join(dir, 'home');
     const cwdBefore = await readdir(ROOT);
-    const sh = blocks.filter((b) => b.lang === 'sh' && !b.skip);
+    const sh = blocks.filter((b) => b.lang === 'sh' && !b.skip && !b.runBy);
     const script = [
       'set -euo pipefail',
       // curl as written, but an HTTP error fails the example instead of printing a body.

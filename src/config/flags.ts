@@ -55,6 +55,18 @@ function nonEmpty(text: string): string {
   return text;
 }
 
+/** `nats://host:port` (or tls://, user:password@ allowed), comma-separated for a cluster; empty = off. */
+export function parseMqUrl(text: string): string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  for (const url of t.split(',')) {
+    if (!/^(nats|tls):\/\/([^\s/@]+@)?[^\s/@:]+(:\d{1,5})?\/?$/.test(url.trim())) {
+      throw new Error(`expected nats://host:port (comma-separated for several servers), got '${url.trim()}'`);
+    }
+  }
+  return t;
+}
+
 function logLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
@@ -75,6 +87,11 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
+  spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
+  spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
+  spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
+  spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
+  spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://host:port); off when empty', parse: parseMqUrl }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 

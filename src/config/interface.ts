@@ -21,6 +21,11 @@ export interface NodeConfig {
   vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000
+  blockMs: number; // --block-ms, default 200
+  snapshotTxs: number; // --snapshot-txs, default 10,000
+  submitTxRate: number; // --submit-tx-rate, default 1000 per second per client address
+  streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
+  mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
   logLevel: LogLevel; // --log-level, default info
 }
 

@@ -206,6 +206,30 @@ export class OrderBook {
     return this.tree.root();
   }
 
+  /** The id the next trade of this market gets. */
+  get nextTrade(): bigint {
+    return this.nextTradeId;
+  }
+
+  /**
+   * Rebuild from a snapshot (src/dex/snapshot.ts): `resting` are the open orders with their
+   * slots, in continuum_sequence order (which is each level's FIFO order: orders join a
+   * level's tail in that order and a partial fill keeps its place).
+   */
+  restore(resting: readonly BookOrder[], slots: { next: number; free: readonly number[] }, nextTradeId: bigint, lastSeq: bigint, lastTick: number): void {
+    for (const o of resting) {
+      const level = (o.side === BUY ? this.bids : this.asks).levelFor(o.price);
+      level.orders.push(o);
+      level.count++;
+      o.open = true;
+      this.bySlot[o.slot] = o;
+    }
+    this.tree.restore(slots.next, slots.free, resting.map((o) => o.slot));
+    this.nextTradeId = nextTradeId;
+    this.lastSeq = lastSeq;
+    this.lastTick = lastTick;
+  }
+
   /** Aggregated levels, best first, skipping orders expired at `nowMs` (a view, not a change). */
   depth(side: SideCode, limit: number, nowMs: number): Array<{ price: bigint; quantity: bigint; orders: number }> {
     const levels = (side === BUY ? this.bids : this.asks).levels;

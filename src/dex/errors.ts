@@ -26,6 +26,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
+    /** The sequencer refused it as a replay of a transaction it already has (gRPC: ALREADY_EXISTS). */
+    readonly replay = false,
   ) {
     super(message);
     this.name = 'ApiError';

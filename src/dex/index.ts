@@ -1,7 +1,9 @@
 /**
  * The order book face of the node (spec/2): `startDex` loads or creates the node key,
- * rebuilds the state from the stored ticks, and serves the HTTP API. The pure engine
- * (book, state, wire format) is exported for tests, benchmarks and other nodes.
+ * attaches to an applier of the stored ticks (the node's shared one, or its own that
+ * rebuilds the state from every stored tick), and serves the HTTP API. The pure engine
+ * (book, state, wire format, engine.ts) is exported for tests, benchmarks, the chain and
+ * full nodes.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +11,10 @@ import { createPool } from '../pool/index.js';
 import { createHandler } from './http.js';
 import type { DexDeps, DexHandle } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
+import { TickApplier } from './applier.js';
+import { OrderBookEngine } from './engine.js';
 import { DexService } from './service.js';
+import { BatchVerifier } from './verifier.js';
 
 export * from './interface.js';
 export { OrderBook } from './book.js';
@@ -18,6 +23,14 @@ export { SlotTree } from './slot-tree.js';
 export { encodeLeaf, LEAF_SIZE } from './leaf.js';
 export * from './wire.js';
 export { DexService } from './service.js';
+export { OrderBookEngine, prepareTick, setVerdicts, type AppliedTick, type AppliedTx, type MarketActivity, type PreparedTick, type SignatureCheck } from './engine.js';
+export { TickApplier, type TickSource, type SignatureVerifier, type AppliedListener } from './applier.js';
+export { OrderBookGateway, digestNonce, type Submitted } from './gateway.js';
+export { ApiError, type ApiErrorCode } from './errors.js';
+export { BatchVerifier } from './verifier.js';
+export { encodeSnapshot, decodeSnapshot } from './snapshot.js';
+export { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf, STATE_ROOT_PREFIX } from './commitment.js';
+export { marketView, tradeView, bookView } from './views.js';
 export { createApp, createHandler } from './http.js';
 export { loadOrCreateNodeKey, NODE_KEY_FILE, type NodeKey } from './node-key.js';
 export { openApiDocument } from './openapi.js';
@@ -31,14 +44,34 @@ export function parseAddr(addr: string): { host: string; port: number } {
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
 }
 
+/** Receipts of one turn signed on the main thread when at most this many (env override). */
+function signInlineMax(ownPool: boolean): number {
+  const env = process.env.SVC_DEX_SIGN_INLINE_MAX;
+  return env !== undefined ? Number(env) : ownPool ? 0 : 64;
+}
+
 export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
   const key = await loadOrCreateNodeKey(deps.dbPath);
   const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 2);
-  const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
-  const service = new DexService(deps.sequencer, deps.pool, key, deps.logger, signaturePool);
+  // A pool of its own for ed25519 checks and receipt signatures, so they do not wait in
+  // line behind the sequencer's VDF proofs in the node's pool.
+  const signaturePool = threads > 0 && deps.verifier === undefined ? createPool({ threads }) : undefined;
+  const verifier = deps.verifier ?? new BatchVerifier(signaturePool ?? deps.pool);
+  // The node's shared applier (the chain restores it from a snapshot), or one of our own.
+  const ownApplier = deps.applier === undefined;
+  const applier = deps.applier ?? new TickApplier(deps.sequencer, new OrderBookEngine(), verifier, deps.logger ? { logger: deps.logger } : {});
+  const service = new DexService({
+    sequencer: deps.sequencer,
+    applier,
+    verifier,
+    key,
+    signInlineMax: signInlineMax(signaturePool !== undefined || deps.verifier !== undefined),
+    ...(deps.gateway ? { gateway: deps.gateway } : {}),
+  });
   try {
-    await service.start();
+    if (ownApplier) await applier.start();
   } catch (err) {
+    service.stop();
     await signaturePool?.destroy();
     throw err;
   }
@@ -55,7 +88,8 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
       });
     });
   } catch (err) {
-    await service.stop();
+    service.stop();
+    if (ownApplier) await applier.stop();
     await signaturePool?.destroy();
     throw err;
   }
@@ -74,7 +108,9 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
         else server.close(() => resolve());
         server.closeAllConnections();
       });
-      await service.stop();
+      if (ownApplier) await applier.stop();
+      else await applier.idle();
+      service.stop();
       await signaturePool?.destroy();
     },
   };

@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
+import type { TickApplier } from './applier.js';
+import type { OrderBookGateway } from './gateway.js';
+import type { BatchVerifier } from './verifier.js';
 
 export const BUY = 0;
 export const SELL = 1;
@@ -86,6 +89,15 @@ export interface DexDeps {
    * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
    */
   signatureThreads?: number;
+  /**
+   * The node's shared applier of stored ticks (started by its owner, e.g. the chain, which
+   * restores the engine from a snapshot). Without it the face makes its own and replays
+   * every stored tick on start.
+   */
+  applier?: TickApplier;
+  /** With `applier`: the node's shared write path and signature verifier (no pool of its own then). */
+  gateway?: OrderBookGateway;
+  verifier?: BatchVerifier;
 }
 
 export interface DexHandle {

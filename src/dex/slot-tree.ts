@@ -140,4 +140,29 @@ export class SlotTree {
   get size(): number {
     return this.capacity;
   }
+
+  /** Slot allocation state, for snapshots: slots ever used, and the freed ones (a stack). */
+  allocationState(): { next: number; free: readonly number[] } {
+    return { next: this.next, free: this.free };
+  }
+
+  /**
+   * Rebuild after a snapshot: the allocation state as exported, every occupied slot marked
+   * dirty so the next root() hashes them (O(occupied x log C), once, at start).
+   */
+  restore(next: number, free: readonly number[], occupied: Iterable<number>): void {
+    let capacity = 64;
+    while (capacity < next) capacity *= 2;
+    this.capacity = capacity;
+    this.levels = SlotTree.emptyLevels(capacity);
+    this.dirtyFlag = new Uint8Array(capacity);
+    this.dirty = [];
+    this.next = next;
+    this.free.length = 0;
+    for (const f of free) this.free.push(f);
+    for (const slot of occupied) {
+      if (slot < 0 || slot >= next) throw new Error(`snapshot: slot ${slot} outside 0..${next - 1}`);
+      this.touch(slot);
+    }
+  }
 }

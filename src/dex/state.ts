@@ -4,12 +4,18 @@
  * wire transaction, whether its signature verified, and the tick context, and returns
  * what happened. It reads no clock and does no I/O, so replaying the same ticks on any
  * node yields the same markets, books, trades and roots.
+ *
+ * It also keeps the state root over all of it incrementally (commitment.ts): a markets
+ * tree whose leaves carry each book's root, and an append-only tree of used order ids;
+ * `stateRoot()` rehashes only what changed since the last call.
  */
 import { Buffer } from 'node:buffer';
 import { sha256 } from '../crypto/sha256.js';
 import { marketIdOf } from '../sdk/market-id.js';
 import { OrderBook } from './book.js';
+import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf } from './commitment.js';
 import { encodeLeaf } from './leaf.js';
+import { SlotTree } from './slot-tree.js';
 import { BUY, SELL, type BookOrder, type MarketInfo, type PlaceResult, type TickContext, type Trade } from './interface.js';
 import type { CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './wire.js';
 
@@ -26,7 +32,9 @@ export type DexErrorCode =
   | 'ORDER_NOT_OPEN';
 
 export interface Market {
+  index: number; // creation order, from 0: the market's slot in the markets tree
   info: MarketInfo;
+  cancelledTag: string; // `${marketId}:cancelled`, the closed entry of a cancelled order
   book: OrderBook;
   trades: Trade[]; // recent trades, oldest first, at most TRADE_HISTORY
 }
@@ -39,9 +47,15 @@ export type Outcome =
 
 export const TRADE_HISTORY = 1000;
 
-interface OwnerState {
+export interface OwnerState {
   owner: Uint8Array;
+  /**
+   * order_id -> the order while it may be open; once closed, its market's id, or the
+   * market's `cancelledTag` when a cancel closed it (strings shared per market).
+   */
   orders: Map<bigint, BookOrder | string>;
+  /** The owner's resting orders (for /orders/user/:owner without scanning every used id). */
+  open: Set<BookOrder>;
 }
 
 export function ownerKeyOf(owner: Uint8Array): string {
@@ -52,6 +66,17 @@ function pairKey(a: Uint8Array, b: Uint8Array): string {
   const ka = ownerKeyOf(a);
   const kb = ownerKeyOf(b);
   return ka < kb ? ka + kb : kb + ka;
+}
+
+const CANCELLED_SUFFIX = ':cancelled';
+
+export function cancelledTagOf(marketId: string): string {
+  return marketId + CANCELLED_SUFFIX;
+}
+
+/** A closed entry of an owner's order map: its market and whether a cancel closed it. */
+export function closedEntry(entry: string): { marketId: string; open: false; cancelled: boolean } {
+  return entry.endsWith(CANCELLED_SUFFIX) ? { marketId: entry.slice(0, -CANCELLED_SUFFIX.length), open: false, cancelled: true } : { marketId: entry, open: false, cancelled: false };
 }
 
 function fail(code: DexErrorCode, message: string): Outcome {
@@ -68,8 +93,59 @@ export class DexState {
    * every id ever used stays remembered for replay protection, at the cost of one Map entry.
    */
   private readonly owners = new Map<string, OwnerState>();
+  /** Markets in creation order (index = slot in the markets tree). */
+  private readonly byIndex: Market[] = [];
+  private readonly marketsTree = new SlotTree((slot) => {
+    const m = this.byIndex[slot];
+    return m === undefined ? undefined : encodeMarketLeaf(m.info, m.book.root(), m.book.tree.size, m.book.nextTrade);
+  });
+  private readonly dirtyMarkets = new Set<Market>();
+  private usedIds = new AppendOnlyMerkle();
   lastTick = 0;
   lastSeq = 0n;
+
+  /**
+   * The state root after everything applied so far (docs/chain.md "State root"): rehashes
+   * the changed orders' leaves, the changed markets' leaves and their paths, nothing else.
+   */
+  stateRoot(): Uint8Array {
+    for (const m of this.dirtyMarkets) this.marketsTree.touch(m.index);
+    this.dirtyMarkets.clear();
+    return combineStateRoot(this.marketsTree.root(), this.marketsTree.size, this.byIndex.length, this.usedIds.root(), this.usedIds.count);
+  }
+
+  /** The markets tree's root and size alone (docs/chain.md). */
+  marketsRoot(): { root: Uint8Array; size: number } {
+    this.stateRoot();
+    return { root: this.marketsTree.root(), size: this.marketsTree.size };
+  }
+
+  /** Number of (owner, order_id) pairs ever used. */
+  get usedIdCount(): number {
+    return this.usedIds.count;
+  }
+
+  /** Root of the used-id tree alone (docs/chain.md). */
+  usedIdsRoot(): Uint8Array {
+    return this.usedIds.root();
+  }
+
+  /** The markets in creation order. */
+  marketList(): readonly Market[] {
+    return this.byIndex;
+  }
+
+  /** An owner's resting orders, in continuum_sequence order. */
+  openOrdersOf(owner: Uint8Array): BookOrder[] {
+    const mine = this.owners.get(ownerKeyOf(owner));
+    if (!mine) return [];
+    return [...mine.open].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+  }
+
+  /** Whether this owner ever used an order id (for a 404 that says "unknown owner"). */
+  knowsOwner(owner: Uint8Array): boolean {
+    return this.owners.has(ownerKeyOf(owner));
+  }
 
   /** Apply one order book transaction. `verified`: its owner signature checked out. */
   apply(tx: DexTx, verified: boolean, ctx: TickContext): Outcome {
@@ -107,16 +183,19 @@ export class DexState {
   }
 
   /** What became of this owner's order id: undefined if never used, else its market and whether it is open. */
-  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; order?: BookOrder } | undefined {
+  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; cancelled: boolean; order?: BookOrder } | undefined {
     const entry = this.owners.get(ownerKeyOf(owner))?.orders.get(orderId);
     if (entry === undefined) return undefined;
-    if (typeof entry === 'string') return { marketId: entry, open: false };
-    return { marketId: entry.marketId, open: entry.open, order: entry };
+    if (typeof entry === 'string') return closedEntry(entry);
+    return { marketId: entry.marketId, open: entry.open, cancelled: false, order: entry };
   }
 
   /** Forget the order object of a closed order, keeping its id as used. */
-  private retire(o: BookOrder): void {
-    this.owners.get(o.ownerKey)?.orders.set(o.orderId, o.marketId);
+  private retire(o: BookOrder, cancelled = false): void {
+    const mine = this.owners.get(o.ownerKey);
+    if (!mine) return;
+    mine.orders.set(o.orderId, cancelled ? this.markets.get(o.marketId)!.cancelledTag : o.marketId);
+    mine.open.delete(o);
   }
 
   private createMarket(tx: CreateMarketTx, seq: bigint, ctx: TickContext): Outcome {
@@ -133,11 +212,20 @@ export class DexState {
       createdTick: ctx.tickNumber,
       createdSeq: seq,
     };
-    const market: Market = { info, book: new OrderBook(encodeLeaf), trades: [] };
+    const market: Market = { index: this.byIndex.length, info, cancelledTag: cancelledTagOf(info.marketId), book: new OrderBook(encodeLeaf), trades: [] };
+    this.addMarket(market);
+    return { ok: true, kind: 'market', market };
+  }
+
+  private addMarket(market: Market): void {
+    const info = market.info;
+    const key = pairKey(info.baseMint, info.quoteMint);
+    this.byIndex.push(market);
+    if (this.marketsTree.allocate() !== market.index) throw new Error('markets tree out of step with the market list');
+    this.dirtyMarkets.add(market);
     this.markets.set(info.marketId, market);
     this.byPair.set(key, market);
     this.byOrientedPair.set(ownerKeyOf(info.baseMint) + ownerKeyOf(info.quoteMint), market);
-    return { ok: true, kind: 'market', market };
   }
 
   private placeOrder(tx: PlaceOrderTx, seq: bigint, ctx: TickContext): Outcome {
@@ -151,7 +239,7 @@ export class DexState {
     const ownerKey = ownerKeyOf(it.owner);
     let mine = this.owners.get(ownerKey);
     if (mine === undefined) {
-      mine = { owner: it.owner.slice(), orders: new Map() };
+      mine = { owner: it.owner.slice(), orders: new Map(), open: new Set() };
       this.owners.set(ownerKey, mine);
     } else if (mine.orders.has(it.orderId)) {
       return fail('ORDER_REPLAYED', 'order_id already used by this owner');
@@ -171,6 +259,8 @@ export class DexState {
       open: false,
     };
     mine.orders.set(it.orderId, order);
+    this.usedIds.append(encodeUsedIdLeaf(mine.owner, it.orderId));
+    this.dirtyMarkets.add(market);
     const result = market.book.place(order, ctx.tickNumber, ctx.timestampMs);
     if (result.trades.length > 0) {
       const t = market.trades;
@@ -182,6 +272,7 @@ export class DexState {
     }
     for (const r of result.removals) this.retire(r.order);
     if (!order.open) this.retire(order);
+    else mine.open.add(order);
     return { ok: true, kind: 'order', market, order, result };
   }
 
@@ -194,9 +285,25 @@ export class DexState {
     }
     if (!found.open || !found.order) return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
     const order = found.order;
+    this.dirtyMarkets.add(market);
     const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
-    this.retire(order);
+    this.retire(order, true);
     return { ok: true, kind: 'cancel', market, order, cancelled };
   }
 
+  /** For snapshot.ts: the parts a snapshot is made of (read-only use). */
+  snapshotParts(): { markets: readonly Market[]; owners: ReadonlyMap<string, OwnerState>; usedCount: number; usedFrontier: Uint8Array[] } {
+    return { markets: this.byIndex, owners: this.owners, usedCount: this.usedIds.count, usedFrontier: this.usedIds.exportFrontier() };
+  }
+
+  /** For snapshot.ts: a state made of restored parts (books already restored). */
+  static restore(parts: { markets: Market[]; owners: Map<string, OwnerState>; usedCount: number; usedFrontier: Uint8Array[]; lastTick: number; lastSeq: bigint }): DexState {
+    const s = new DexState();
+    for (const m of parts.markets) s.addMarket(m);
+    for (const [k, v] of parts.owners) s.owners.set(k, v);
+    s.usedIds = AppendOnlyMerkle.restore(parts.usedCount, parts.usedFrontier);
+    s.lastTick = parts.lastTick;
+    s.lastSeq = parts.lastSeq;
+    return s;
+  }
 }

@@ -1,17 +1,106 @@
 /**
  * The list of faces `svc node` runs, started in this order and closed in reverse.
- * Adding one (the explorer RPC on --rpc-addr, say) is one FaceSpec entry here.
+ * Adding one is one FaceSpec entry here.
+ *
+ * The order book face and the chain face share one order book engine and one chain
+ * (src/chain/runtime.ts), started by whichever of them starts first and closed when the
+ * last of them closes. The gRPC face starts before both and serves the chain's
+ * svc.chain.v1.ChainService, which answers UNAVAILABLE until the chain is ready.
  */
+import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
+import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
+import { mqConsumer } from '../chain/mq/index.js';
+import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
+import { registerChainMetrics } from '../chain/metrics.js';
+import { startRpcFace } from '../chain/server.js';
+import { explorerPage } from '../chain/web/index.js';
 import { formatAddress } from '../config/index.js';
 import { startDex } from '../dex/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
-import type { FaceSpec } from './interface.js';
+import type { FaceSpec, NodeContext } from './interface.js';
+
+/**
+ * Hooks of the chain face (--rpc-addr): extra routes on its HTTP server (the explorer page
+ * at `/`), and consumers of the stored chain started with it (the NATS JetStream producer
+ * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
+ */
+export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
+export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer];
+
+/** The per-node shared order book engine and chain, reference counted by the faces using it. */
+interface Shared {
+  runtime?: Promise<ChainRuntime>;
+  ready?: ChainRuntime;
+  refs: number;
+}
+const shared = new WeakMap<NodeContext, Shared>();
+
+function sharedOf(ctx: NodeContext): Shared {
+  let s = shared.get(ctx);
+  if (!s) {
+    s = { refs: 0 };
+    shared.set(ctx, s);
+  }
+  return s;
+}
+
+/**
+ * The node's shared order book engine and chain, started on first use; every acquire needs
+ * one release (the last release closes it). For faces beyond these (a full node's, a probe).
+ */
+export async function acquireChainRuntime(ctx: NodeContext): Promise<ChainRuntime> {
+  const s = sharedOf(ctx);
+  s.refs++;
+  s.runtime ??= startChainRuntime({
+    db: ctx.db,
+    pool: ctx.pool,
+    sequencer: ctx.sequencer,
+    blockMs: ctx.config.blockMs,
+    snapshotTxs: ctx.config.snapshotTxs,
+    logger: ctx.logger,
+  }).then((r) => (s.ready = r));
+  try {
+    return await s.runtime;
+  } catch (err) {
+    s.refs--;
+    throw err;
+  }
+}
+
+export async function releaseChainRuntime(ctx: NodeContext): Promise<void> {
+  const s = sharedOf(ctx);
+  if (--s.refs > 0 || !s.runtime) return;
+  const r = await s.runtime;
+  s.runtime = undefined;
+  s.ready = undefined;
+  await r.close();
+}
 
 export const grpcFace: FaceSpec = {
   name: 'grpc',
   async start(ctx) {
-    const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, { logger: ctx.logger });
+    const s = sharedOf(ctx);
+    const chainHandlers = createChainHandlers({
+      backend: (): ChainBackend | undefined => (s.ready ? { chain: s.ready.chain, gateway: s.ready.gateway } : undefined),
+      logger: ctx.logger,
+      submitRate: ctx.config.submitTxRate,
+      streamRate: ctx.config.streamTxRate,
+    });
+    const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
+      logger: ctx.logger,
+      services: [
+        {
+          name: CHAIN_SERVICE,
+          definition: chainDefinition(),
+          implementation: chainHandlers.implementation,
+          packageDefinition: loadChainPackage(),
+          stopAccepting: () => chainHandlers.stopAccepting(),
+          close: () => chainHandlers.close(),
+          streams: () => chainHandlers.streams(),
+        },
+      ],
+    });
     return {
       name: 'grpc',
       address: face.address,
@@ -30,22 +119,81 @@ export const restFace: FaceSpec = {
   },
 };
 
-/** The order book API (spec/2) on --dex-addr; it rebuilds its books from the stored ticks first. */
+/** The order book API (spec/2) on --dex-addr, on the node's shared engine. */
 export const dexFace: FaceSpec = {
   name: 'dex',
   async start(ctx) {
-    const dex = await startDex({
-      db: ctx.db,
-      pool: ctx.pool,
-      sequencer: ctx.sequencer,
-      logger: ctx.logger,
-      dbPath: ctx.config.dbPath,
-      addr: formatAddress(ctx.config.dexAddr),
-    });
-    return { name: 'dex', address: dex.address, stopAccepting: () => dex.stopAccepting(), close: () => dex.close() };
+    const runtime = await acquireChainRuntime(ctx);
+    try {
+      const dex = await startDex({
+        db: ctx.db,
+        pool: ctx.pool,
+        sequencer: ctx.sequencer,
+        logger: ctx.logger,
+        dbPath: ctx.config.dbPath,
+        addr: formatAddress(ctx.config.dexAddr),
+        applier: runtime.applier,
+        gateway: runtime.gateway,
+        verifier: runtime.verifier,
+      });
+      return {
+        name: 'dex',
+        address: dex.address,
+        stopAccepting: () => dex.stopAccepting(),
+        close: async () => {
+          await dex.close();
+          await releaseChainRuntime(ctx);
+        },
+      };
+    } catch (err) {
+      await releaseChainRuntime(ctx);
+      throw err;
+    }
+  },
+};
+
+/** The chain explorer (spec/3) on --rpc-addr: REST, WS /ws/blocks, the hooks' routes, the chain consumers. */
+export const rpcFace: FaceSpec = {
+  name: 'rpc',
+  async start(ctx) {
+    const runtime = await acquireChainRuntime(ctx);
+    const consumers: Array<{ close(): Promise<void> }> = [];
+    let face: Awaited<ReturnType<typeof startRpcFace>> | undefined;
+    try {
+      face = await startRpcFace({
+        chain: runtime.chain,
+        state: () => runtime.applier.engine.state,
+        sequencer: ctx.sequencer,
+        addr: ctx.config.rpcAddr,
+        logger: ctx.logger,
+        hooks: RPC_ROUTE_HOOKS,
+      });
+      const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
+      consumers.push({ close: async () => unregister() });
+      for (const c of CHAIN_CONSUMERS) {
+        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry });
+        if (started) consumers.push(started);
+      }
+      const running = face;
+      return {
+        name: 'rpc',
+        address: running.address,
+        stopAccepting: () => running.stopAccepting(),
+        close: async () => {
+          for (const c of consumers.reverse()) await c.close().catch((err: unknown) => ctx.logger.error({ err }, 'chain consumer close failed'));
+          await running.close();
+          await releaseChainRuntime(ctx);
+        },
+      };
+    } catch (err) {
+      for (const c of consumers) await c.close().catch(() => undefined);
+      await face?.close();
+      await releaseChainRuntime(ctx);
+      throw err;
+    }
   },
 };
 
 export function defaultFaces(): FaceSpec[] {
-  return [grpcFace, restFace, dexFace];
+  return [grpcFace, restFace, dexFace, rpcFace];
 }

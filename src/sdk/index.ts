@@ -11,3 +11,4 @@ export * from './wire-json.js';
 export * from './client.js';
 export { marketIdOf } from './market-id.js';
 export * from './state-root.js';
+export * from './chain-root.js';

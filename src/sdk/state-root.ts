@@ -34,7 +34,8 @@ export function leafRecord(o: SlotOrderView): Uint8Array {
     .toBytes();
 }
 
-function prefixed(tag: number, ...parts: Uint8Array[]): Uint8Array {
+/** SHA-256(tag || parts...): the RFC 6962 leaf (0x00) and node (0x01) hashes. */
+export function prefixed(tag: number, ...parts: Uint8Array[]): Uint8Array {
   let n = 1;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);

@@ -201,11 +201,14 @@ describe('dex engine: closed orders', () => {
     h.order(alice, 2, 'Sell', 11, 1);
     h.order(alice, 3, 'Buy', 11, 1); // self-trade: alice#2 is cancelled, alice#3 rests
     for (const [who, id] of [[alice, 1], [bob, 1], [alice, 2]] as const) {
-      expect(h.state.findOrder(who, BigInt(id))).to.deep.equal({ marketId: h.marketId, open: false });
+      expect(h.state.findOrder(who, BigInt(id))).to.deep.equal({ marketId: h.marketId, open: false, cancelled: false });
       expect(h.apply(orderTx(who, id, 'Buy', 1, 1))).to.include({ ok: false, code: 'ORDER_REPLAYED' });
       expect(h.apply(cancelTx(who, id, h.marketId))).to.include({ ok: false, code: 'ORDER_NOT_OPEN' });
     }
     expect(h.state.findOrder(alice, 3n)).to.include({ open: true });
     expect(h.state.findOrder(alice, 4n)).to.equal(undefined);
+    // A cancel closes it as cancelled (a second cancel is a replay: gRPC SubmitTx answers ALREADY_EXISTS).
+    expect(h.apply(cancelTx(alice, 3, h.marketId))).to.include({ ok: true, kind: 'cancel' });
+    expect(h.state.findOrder(alice, 3n)).to.deep.equal({ marketId: h.marketId, open: false, cancelled: true });
   });
 });

@@ -32,17 +32,18 @@ describe('node runner (startNode)', () => {
       await stop();
     };
     const lines: string[] = [];
-    const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--db-path', dir]);
+    const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--db-path', dir]);
     const node = await startNode(config, {
       logger: silentLogger(),
       print: (l) => lines.push(l),
       createSequencer: () => fake,
       poolThreads: 1,
     });
-    expect(lines).to.have.length(3);
+    expect(lines).to.have.length(4);
     expect(lines[0]).to.match(/^listening grpc 127\.0\.0\.1:\d+$/);
     expect(lines[1]).to.match(/^listening rest 127\.0\.0\.1:\d+$/);
     expect(lines[2]).to.match(/^listening dex 127\.0\.0\.1:\d+$/);
+    expect(lines[3]).to.match(/^listening rpc 127\.0\.0\.1:\d+$/);
     expect(lines[0]).to.not.match(/:0$/);
     const client = new SequencerClient(node.addresses.grpc!);
     const r = await client.submit(wireTx());
@@ -50,6 +51,7 @@ describe('node runner (startNode)', () => {
     const health = await fetch(`http://${node.addresses.rest}/api/v1/health`);
     expect(health.status).to.equal(200);
     expect((await fetch(`http://${node.addresses.dex}/health`)).status).to.equal(200);
+    expect((await fetch(`http://${node.addresses.rpc}/status`)).status).to.equal(200);
     client.close();
     await node.close();
     expect(events).to.deep.equal(['sequencer.stop']);

@@ -1,14 +1,12 @@
 /**
  * Progress of slow start-up work (src/log/progress.ts): the figures, the wording, that a
- * quick step logs nothing, and the order book replay of a real DexService (over the test
- * sequencer double, its stored ticks read slowly) logging ticks replayed of total and a rate.
+ * quick step logs nothing, and the order book replay of a real TickApplier and engine (over
+ * the test sequencer double, its stored ticks read slowly) logging ticks replayed of total and a rate.
  */
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
-import { DexService } from '../../src/dex/index.js';
+import { OrderBookEngine, TickApplier } from '../../src/dex/index.js';
 import { startProgress, progressFigures, describeProgress } from '../../src/log/progress.js';
-import { createPool } from '../../src/pool/index.js';
-import { keyPairFromSeed } from '../../src/sdk/index.js';
 import type { Tick } from '../../src/sequencer/types.js';
 import { FakeSequencer } from '../dex/support/fake-sequencer.js';
 
@@ -67,13 +65,11 @@ describe('start-up progress', () => {
       }
     };
     const { logger, lines } = capture();
-    const pool = createPool({ threads: 1 });
-    const service = new DexService(sequencer, pool, { ...keyPairFromSeed(new Uint8Array(32).fill(1)), sequencerId: 'test' }, logger);
+    const applier = new TickApplier(sequencer, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { logger });
     try {
-      await service.start();
+      await applier.start();
     } finally {
-      await service.stop();
-      await pool.destroy();
+      await applier.stop();
     }
     const progress = lines.filter((l) => l.progress === 'order book replay');
     expect(progress.length, JSON.stringify(lines)).to.be.at.least(2);

@@ -5,7 +5,8 @@
  * refuses new submissions and turns health NOT_SERVING (load balancers drain), close()
  * stops listening, ends the tick streams once they sent every tick so far, and the server.
  */
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
@@ -18,7 +19,19 @@ import { createHandlers, serviceDefinition } from './service.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 
+/** Another service on the same server (the chain's svc.chain.v1.ChainService). */
+export interface ExtraGrpcService {
+  name: string; // full service name, for health
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+  packageDefinition: PackageDefinition; // for reflection
+  stopAccepting?(): void;
+  close?(): void; // before the server shuts down (end its streams)
+  streams?(): number; // open streams, added to streamClients()
+}
+
 export interface GrpcFaceOptions {
+  services?: ExtraGrpcService[];
   logger: Logger;
   maxReceiveMessageBytes?: number; // default MAX_RECEIVE_MESSAGE_BYTES (8 MiB)
   feed?: Partial<TickFeedOptions>; // stream window (default 65,536 ticks / 64 MiB)
@@ -49,8 +62,10 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
   const handlers = createHandlers(sequencer, feed, logger, options.maxStreams, options.streamQueue);
   server.addService(serviceDefinition(), handlers.implementation);
-  new ReflectionService(loadSequencerPackage()).addToServer(server);
-  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING' });
+  const extra = options.services ?? [];
+  for (const e of extra) server.addService(e.definition, e.implementation);
+  new ReflectionService(Object.assign({}, loadSequencerPackage(), ...extra.map((e) => e.packageDefinition))).addToServer(server);
+  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING', ...Object.fromEntries(extra.map((e) => [e.name, 'SERVING' as const])) });
   health.addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -62,18 +77,23 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     handlers.state.stopping = true;
     health.setStatus('', 'NOT_SERVING');
     health.setStatus(SEQUENCER_SERVICE, 'NOT_SERVING');
+    for (const e of extra) {
+      health.setStatus(e.name, 'NOT_SERVING');
+      e.stopAccepting?.();
+    }
   };
 
   return {
     address,
     port,
-    streamClients: () => feed.size,
+    streamClients: () => feed.size + extra.reduce((n, e) => n + (e.streams?.() ?? 0), 0),
     inFlight: () => handlers.state.inFlight,
     stopAccepting,
     async close() {
       stopAccepting();
       const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       feed.close();
+      for (const e of extra) e.close?.();
       const grace = options.shutdownGraceMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;
       const forced = new Promise<'forced'>((resolve) => (timer = setTimeout(() => resolve('forced'), grace)));

@@ -41,8 +41,8 @@ interface BatchableWritable {
   _writev?: (chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>, callback: WriteCallback) => void;
 }
 
-/** Let the Writable hand all buffered messages to HTTP/2 at once (see the file's docblock). */
-function enableBatchedWrites(call: object): void {
+/** Let the Writable hand all buffered messages to HTTP/2 at once (see the file's docblock). Also used by StreamTx. */
+export function enableBatchedWrites(call: object): void {
   const w = call as BatchableWritable;
   if (typeof w._writev === 'function') return;
   w._writev = function (this: BatchableWritable, chunks, callback) {

@@ -1,0 +1,500 @@
+/**
+ * The chain: consumes the order book's applied-tick records (dex/applier.ts), builds
+ * blocks (builder.ts), writes every record to LevelDB (store.ts) and only then shows it:
+ * to the listeners (WebSocket, StreamTx, the message queue), to the REST reads and to
+ * SubmitTx answers. Implements the ChainReader surface (interface.ts).
+ *
+ * Snapshots: once at least `snapshotTxs` order book transactions (and a quarter of the
+ * state's size, so the O(state) cost of a snapshot is spread over at least as many
+ * transactions) were applied since the last one, the write of that tick also stores a
+ * snapshot of the engine and the builder; and on close. A restart restores the latest
+ * snapshot and replays only the ticks after it (re-deriving, byte for byte, whatever
+ * records of those ticks were already stored).
+ */
+import type { Logger } from 'pino';
+import type { AppliedTick } from '../dex/engine.js';
+import type { TickApplier } from '../dex/applier.js';
+import { encodeSnapshot } from '../dex/snapshot.js';
+import { BlockBuilder, type BuildStep } from './builder.js';
+import { heightKey, recordKey, u64Key } from './ids.js';
+import type {
+  BlockDetail,
+  BlockRecord,
+  ChainReader,
+  ChainStatus,
+  ExplorerEvent,
+  ExplorerTransaction,
+  Follower,
+  TransactionBatch,
+  Unsubscribe,
+} from './interface.js';
+import { encodeJson, parseRecordJson } from './json.js';
+import type { ChainOp, ChainStore } from './store.js';
+
+/** What the readers see: the figures of the last WRITTEN tick. */
+interface StoredFigures {
+  tick: number;
+  producedHeight: number;
+  producedRoot: number[];
+  producedBatches: number;
+  producedTransactions: number;
+  producedEvents: number;
+  openHeight: number;
+  lastSequence: bigint;
+}
+
+interface WriteJob {
+  step: BuildStep;
+  tickTimestamp: number; // µs
+  figures: StoredFigures;
+  batch?: TransactionBatch;
+  /** The cut block's detail when all of it was built in this process (else read back). */
+  cutDetail?: BlockDetail;
+}
+
+export interface ChainDeps {
+  store: ChainStore;
+  applier: TickApplier;
+  builder: BlockBuilder;
+  snapshotTxs: number;
+  logger?: Logger;
+  /** Tick of the snapshot the engine and builder were restored from (0: none). */
+  restoredTick?: number;
+}
+
+/** How many recently stored transactions SubmitTx answers from memory. */
+const RECENT_TXS = 16_384;
+/** A follower's live buffer; beyond it the follower reads from the store instead. */
+const FOLLOW_BUFFER = 1_024;
+
+export class Chain implements ChainReader {
+  readonly store: ChainStore;
+  readonly builder: BlockBuilder;
+  private readonly applier: TickApplier;
+  private readonly logger: Logger | undefined;
+  private readonly snapshotTxs: number;
+  private txsSinceSnapshot = 0;
+  /** continuum_sequence of the last transaction derived (stored or about to be). */
+  private derivedLastSequence = 0n;
+  private unsubscribe: (() => void) | undefined;
+  private emitChain: Promise<void> = Promise.resolve();
+  private figures: StoredFigures;
+  private readonly blockListeners = new Set<(d: BlockDetail) => void>();
+  private readonly txListeners = new Set<(b: TransactionBatch) => void>();
+  private readonly storedListeners = new Set<(tickTimestampUs: number) => void>();
+  private readonly storedWaiters: Array<{ tick: number; resolve(): void }> = [];
+  private readonly recent = new Map<bigint, ExplorerTransaction>();
+  private openTxs: ExplorerTransaction[] = [];
+  private openEvents: ExplorerEvent[] = [];
+  private latestDetail: { height: number; json: string; bytes: Buffer } | undefined;
+  private failure: Error | undefined;
+  private closed = false;
+
+  constructor(deps: ChainDeps) {
+    this.store = deps.store;
+    this.builder = deps.builder;
+    this.applier = deps.applier;
+    this.logger = deps.logger;
+    this.snapshotTxs = deps.snapshotTxs;
+    this.figures = this.currentFigures(0n);
+    this.unsubscribe = deps.applier.onApplied((r) => this.onApplied(r));
+    deps.applier.requestRootBefore((tick) => this.builder.closes(tick));
+  }
+
+  /** Load the last stored transaction's sequence and the latest block's detail (at start). */
+  async init(): Promise<void> {
+    const last = await this.store.seqs.keys({ reverse: true, limit: 1 }).all();
+    if (last.length > 0) this.figures.lastSequence = BigInt('0x' + last[0]!);
+    this.derivedLastSequence = this.figures.lastSequence;
+    if (this.figures.producedHeight > 0) await this.refreshLatest(this.figures.producedHeight);
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  private currentFigures(lastSequence: bigint): StoredFigures {
+    const b = this.builder;
+    return {
+      tick: b.lastTick,
+      producedHeight: b.producedHeight,
+      producedRoot: b.producedRoot,
+      producedBatches: b.producedBatches,
+      producedTransactions: b.producedTransactions,
+      producedEvents: b.producedEvents,
+      openHeight: b.openHeight,
+      lastSequence,
+    };
+  }
+
+  private onApplied(record: AppliedTick): void {
+    if (this.closed) return;
+    const step = this.builder.apply(record);
+    const ops: ChainOp[] = [];
+    const s = this.store;
+    const job: WriteJob = { step, tickTimestamp: record.tick.timestamp, figures: this.figures };
+    if (step.cut) {
+      const block = step.cut;
+      s.putText(ops, s.blocks, heightKey(block.height), encodeJson(block));
+      if (this.openTxs.length === block.transaction_ids.length && this.openEvents.length === block.event_ids.length) {
+        job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents };
+      }
+      this.openTxs = [];
+      this.openEvents = [];
+    }
+    if (step.batch) {
+      const b = step.batch;
+      b.transactions.forEach((t, i) => {
+        const key = recordKey(b.height, b.batchIndex, i);
+        s.putText(ops, s.txs, key, encodeJson(t));
+        s.putText(ops, s.seqs, u64Key(t.continuum_sequence), key);
+        this.openTxs.push(t);
+        this.derivedLastSequence = t.continuum_sequence;
+      });
+      b.events.forEach((e, k) => {
+        const json = encodeJson(e);
+        s.putText(ops, s.events, recordKey(b.height, b.batchIndex, k), json);
+        s.putText(ops, s.eventsByOrdinal, u64Key(b.eventOrdinals[k]!), json);
+        s.putText(ops, s.eventsByMarket, `${e.market_id}:${u64Key(b.marketOrdinals[k]!)}`, json);
+        this.openEvents.push(e);
+      });
+      job.batch = { tick_number: b.tickNumber, block_height: b.height, batch_index: b.batchIndex, batch_hash: b.batchHash, transactions: b.transactions };
+      this.txsSinceSnapshot += b.transactions.length;
+    }
+    if (ops.length > 0) s.putHead(ops, record.tick.tickNumber, this.builder.producedHeight);
+    if (this.txsSinceSnapshot > 0 && this.txsSinceSnapshot >= Math.max(this.snapshotTxs, this.applier.engine.state.usedIdCount / 4)) {
+      this.addSnapshot(ops, record.tick.tickNumber);
+    }
+    job.figures = this.currentFigures(this.derivedLastSequence);
+    if (ops.length === 0 && this.pending === 0) {
+      // Nothing to store or show (a tick without order book transactions, not closing a
+      // block) and nothing queued before it: readers move on at once.
+      this.figures = job.figures;
+      this.releaseWaiters(job.figures.tick);
+      return;
+    }
+    this.pending++;
+    s.write(ops).then(
+      () => {
+        this.emitChain = this.emitChain.then(() => this.emit(job)).finally(() => this.pending--);
+      },
+      (err: unknown) => {
+        this.pending--;
+        this.fail(err as Error);
+      },
+    );
+  }
+
+  /** Writes queued and not yet shown. */
+  private pending = 0;
+
+  private releaseWaiters(tick: number): void {
+    while (this.storedWaiters.length > 0 && this.storedWaiters[0]!.tick <= tick) this.storedWaiters.shift()!.resolve();
+  }
+
+  private addSnapshot(ops: ChainOp[], tick: number): void {
+    const t0 = performance.now();
+    const engine = encodeSnapshot(this.applier.engine.state);
+    const builder = JSON.stringify(this.builder.exportState());
+    this.store.putSnapshot(ops, { tick, builder, engine });
+    this.txsSinceSnapshot = 0;
+    this.logger?.info({ tick, bytes: engine.length + builder.length, ms: Math.round(performance.now() - t0) }, 'chain: state snapshot');
+  }
+
+  private fail(err: Error): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.logger?.error({ err }, 'chain: writing records failed; the chain stops here (restart the node to resume from the stored ticks)');
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** After a job's write: update what readers see, then tell the listeners. */
+  private async emit(job: WriteJob): Promise<void> {
+    this.figures = job.figures;
+    const cut = job.step.cut;
+    if (cut) {
+      const detail = job.cutDetail ?? (await this.readBlock(cut.height));
+      if (detail) {
+        const json = detailJson(detail);
+        this.latestDetail = { height: cut.height, json, bytes: Buffer.from(json) };
+        for (const l of this.blockListeners) this.call(l, detail);
+      }
+    }
+    if (job.batch) {
+      for (const t of job.batch.transactions) {
+        this.recent.set(t.continuum_sequence, t);
+        if (this.recent.size > RECENT_TXS) this.recent.delete(this.recent.keys().next().value as bigint);
+      }
+      for (const l of this.txListeners) this.call(l, job.batch);
+      for (const l of this.storedListeners) this.call(l, job.tickTimestamp);
+    }
+    this.releaseWaiters(job.figures.tick);
+  }
+
+  private call<T>(listener: (v: T) => void, value: T): void {
+    try {
+      listener(value);
+    } catch (err) {
+      this.logger?.error({ err }, 'chain: a listener failed');
+    }
+  }
+
+  private async refreshLatest(height: number): Promise<void> {
+    const json = await this.store.blockDetailJson(height);
+    if (json !== undefined) this.latestDetail = { height, json, bytes: Buffer.from(json) };
+  }
+
+  /** Resolves once every record derived so far is written and shown. */
+  async flushed(): Promise<void> {
+    await this.store.flushed();
+    await this.emitChain;
+  }
+
+  /** Resolves once the records of `tick` (and every tick before) are stored and shown. */
+  whenStored(tick: number): Promise<void> {
+    if (this.figures.tick >= tick || this.failure || this.closed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const w = { tick, resolve };
+      let i = this.storedWaiters.length;
+      while (i > 0 && this.storedWaiters[i - 1]!.tick > tick) i--;
+      this.storedWaiters.splice(i, 0, w);
+    });
+  }
+
+  /** The stored transaction with this continuum_sequence (waits for its tick to be stored). */
+  async storedTransaction(seq: bigint): Promise<ExplorerTransaction | undefined> {
+    await this.whenStored(Number(seq >> 32n));
+    const hit = this.recent.get(seq);
+    if (hit) return hit;
+    const [key] = await this.store.keysOfSequences([seq]);
+    if (key === undefined) return undefined;
+    const json = await this.store.txs.get(key);
+    return json === undefined ? undefined : parseRecordJson<ExplorerTransaction>(json);
+  }
+
+  /** Stop consuming; write what is pending and a final snapshot. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.flushed();
+    if (!this.failure && this.txsSinceSnapshot > 0 && this.builder.lastTick === this.applier.lastTick) {
+      const ops: ChainOp[] = [];
+      this.addSnapshot(ops, this.builder.lastTick);
+      await this.store.write(ops);
+    }
+    for (const w of this.storedWaiters.splice(0)) w.resolve();
+  }
+
+  // ---------------------------------------------------------------- ChainReader
+
+  latestHeight(): number {
+    return this.figures.producedHeight;
+  }
+
+  lastStoredSequence(): bigint {
+    return this.figures.lastSequence;
+  }
+
+  status(): ChainStatus {
+    const f = this.figures;
+    return {
+      block_height: f.producedHeight,
+      state_root: f.producedRoot,
+      applied_batches: f.producedBatches,
+      latest_tick: f.tick,
+      open_block_height: f.openHeight,
+      total_transactions: f.producedTransactions,
+      total_events: f.producedEvents,
+    };
+  }
+
+  /** JSON text of the latest block detail (REST /blocks/latest, WS on connect). */
+  latestDetailJson(): { height: number; json: string; bytes: Buffer } | undefined {
+    return this.latestDetail;
+  }
+
+  async readBlock(height: number): Promise<BlockDetail | undefined> {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
+    const [block, txs, events] = await Promise.all([
+      this.store.blockJson(height),
+      this.store.blockTransactionJsons(height),
+      this.store.blockEventJsons(height),
+    ]);
+    if (block === undefined) return undefined;
+    return {
+      block: parseRecordJson<BlockRecord>(block),
+      transactions: txs.map((t) => parseRecordJson<ExplorerTransaction>(t)),
+      events: events.map((e) => parseRecordJson<ExplorerEvent>(e)),
+    };
+  }
+
+  async *readBlockDetails(fromHeight: number, toHeight: number): AsyncIterable<BlockDetail> {
+    const to = Math.min(toHeight, this.figures.producedHeight);
+    for (let h = Math.max(1, fromHeight); h <= to; h++) {
+      const d = await this.readBlock(h);
+      if (d) yield d;
+    }
+  }
+
+  onBlock(listener: (detail: BlockDetail) => void): Unsubscribe {
+    this.blockListeners.add(listener);
+    return () => this.blockListeners.delete(listener);
+  }
+
+  async *readTransactionsFrom(fromSequence: bigint, toSequence?: bigint): AsyncIterable<TransactionBatch> {
+    const to = toSequence ?? this.figures.lastSequence;
+    let current: TransactionBatch | undefined;
+    for await (const chunk of this.store.transactionsFrom(fromSequence, to)) {
+      for (const t of chunk) {
+        if (current && (current.block_height !== t.block_height || current.batch_index !== t.batch_index)) {
+          yield current;
+          current = undefined;
+        }
+        current ??= { tick_number: t.tick_number, block_height: t.block_height, batch_index: t.batch_index, batch_hash: await this.batchHashOf(t.block_height, t.batch_index), transactions: [] };
+        current.transactions.push(t);
+      }
+    }
+    if (current) yield current;
+  }
+
+  /** A stored batch's hash, from its first event (every batch has one: each transaction touches a market). */
+  private async batchHashOf(height: number, batch: number): Promise<string> {
+    const json = await this.store.events.get(recordKey(height, batch, 0));
+    return json === undefined ? '' : (JSON.parse(json) as { batch_hash: string }).batch_hash;
+  }
+
+  /** Called with the tick timestamp (µs) of each batch once it is stored and shown (metrics, benchmarks). */
+  onStoredTick(listener: (tickTimestampUs: number) => void): Unsubscribe {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
+  }
+
+  onTransactions(listener: (batch: TransactionBatch) => void): Unsubscribe {
+    this.txListeners.add(listener);
+    return () => this.txListeners.delete(listener);
+  }
+
+  async readTransactionJsons(fromSequence: bigint, limit: number): Promise<string[]> {
+    const to = this.figures.lastSequence;
+    if (limit <= 0 || fromSequence > to) return [];
+    return this.store.transactionJsonsFrom(fromSequence, to, limit);
+  }
+
+  async readBlockJsons(height: number): Promise<{ block: string; events: string[] } | undefined> {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
+    const [block, events] = await Promise.all([this.store.blockJson(height), this.store.blockEventJsons(height)]);
+    return block === undefined ? undefined : { block, events };
+  }
+
+  async getTransaction(id: string): Promise<ExplorerTransaction | undefined> {
+    const m = /^([0-9a-f]{16})-([0-9a-f]{4,8})-([0-9a-f]{4,8})$/.exec(id);
+    if (!m) return undefined;
+    const json = await this.store.transactionJson(parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16));
+    return json === undefined ? undefined : parseRecordJson<ExplorerTransaction>(json);
+  }
+
+  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): Follower {
+    return follow<TransactionBatch>({
+      subscribe: (push) => this.onTransactions(push),
+      firstOf: (b) => b.transactions[0]!.continuum_sequence,
+      lastOf: (b) => b.transactions[b.transactions.length - 1]!.continuum_sequence,
+      trim: (b, from) => ({ ...b, transactions: b.transactions.filter((t) => t.continuum_sequence >= from) }),
+      storedUpTo: () => this.figures.lastSequence,
+      readStored: (from, to) => this.readTransactionsFrom(from, to),
+      closed: () => this.closed,
+      start: fromSequence,
+      handler,
+    });
+  }
+
+  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): Follower {
+    return follow<BlockDetail>({
+      subscribe: (push) => this.onBlock(push),
+      firstOf: (d) => BigInt(d.block.height),
+      lastOf: (d) => BigInt(d.block.height),
+      trim: (d) => d,
+      storedUpTo: () => BigInt(this.figures.producedHeight),
+      readStored: (from, to) => this.readBlockDetails(Number(from), Number(to)),
+      closed: () => this.closed,
+      start: BigInt(Math.max(1, fromHeight)),
+      handler,
+    });
+  }
+}
+
+/** The spec/3 block detail object as JSON text. */
+export function detailJson(d: BlockDetail): string {
+  return encodeJson(d);
+}
+
+interface FollowSpec<T> {
+  subscribe(push: (item: T) => void): Unsubscribe;
+  firstOf(item: T): bigint;
+  lastOf(item: T): bigint;
+  trim(item: T, from: bigint): T;
+  storedUpTo(): bigint;
+  readStored(from: bigint, to: bigint): AsyncIterable<T>;
+  closed(): boolean;
+  start: bigint;
+  handler(item: T): Promise<void> | void;
+}
+
+/**
+ * Deliver stored then live items in order, without gaps or duplicates, at the handler's
+ * pace: live items are buffered (at most FOLLOW_BUFFER); when the buffer overflows it is
+ * dropped and the follower catches up from the store instead, so a slow handler never
+ * makes the node hold more than that.
+ */
+function follow<T>(spec: FollowSpec<T>): Follower {
+  let cursor = spec.start;
+  let stopped = false;
+  let queue: T[] = [];
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const unsubscribe = spec.subscribe((item) => {
+    if (queue.length >= FOLLOW_BUFFER) queue = [];
+    else queue.push(item);
+    poke();
+  });
+  const run = async (): Promise<void> => {
+    try {
+      while (!stopped && !spec.closed()) {
+        while (queue.length > 0 && spec.lastOf(queue[0]!) < cursor) queue.shift();
+        const head = queue[0];
+        if (head !== undefined && spec.firstOf(head) <= cursor) {
+          queue.shift();
+          const item = spec.trim(head, cursor);
+          cursor = spec.lastOf(head) + 1n;
+          await spec.handler(item);
+          continue;
+        }
+        const upTo = head !== undefined ? spec.firstOf(head) - 1n : spec.storedUpTo();
+        if (cursor <= upTo) {
+          for await (const item of spec.readStored(cursor, upTo)) {
+            if (stopped) return;
+            cursor = spec.lastOf(item) + 1n;
+            await spec.handler(item);
+          }
+          if (cursor <= upTo) cursor = upTo + 1n; // nothing stored in the rest of the range
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      unsubscribe();
+    }
+  };
+  const done = run();
+  return {
+    stop() {
+      stopped = true;
+      poke();
+    },
+    done,
+  };
+}

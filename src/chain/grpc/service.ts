@@ -1,0 +1,239 @@
+/**
+ * svc.chain.v1.ChainService (proto/svc/chain/v1/chain.proto) on the node's one gRPC
+ * server: SubmitTx and StreamTx.
+ *
+ * SubmitTx takes the same signed bytes as the order book API and goes through the same
+ * write path (dex/gateway.ts); it answers once the transaction's tick is applied and its
+ * record stored in the chain. Status codes (docs/chain.md "gRPC"):
+ *   INVALID_ARGUMENT    malformed request or bytes, bad field values, expired order
+ *   UNAUTHENTICATED     no signature, or one that does not verify for the owner
+ *   ALREADY_EXISTS      replays: an order id this owner used, the same signed order or
+ *                       cancel twice, a market for an existing pair
+ *   NOT_FOUND           unknown market, or an order id this owner never used there
+ *   FAILED_PRECONDITION cancel of an order no longer open
+ *   RESOURCE_EXHAUSTED  the per-peer rate limit (--submit-tx-rate, --stream-tx-rate), too
+ *                       many streams, the sequencer's queue is full
+ *   UNAVAILABLE         the node is starting (chain not ready) or shutting down
+ *   DEADLINE_EXCEEDED   accepted, but its tick did not come within 30 s
+ */
+import { status as grpcStatus, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
+import type { Logger } from 'pino';
+import { ApiError, type ApiErrorCode } from '../../dex/errors.js';
+import type { OrderBookGateway } from '../../dex/gateway.js';
+import type { MarketKind } from '../../dex/interface.js';
+import { decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/wire.js';
+import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
+import { UUID_RE } from '../../sdk/market-id.js';
+import type { Chain } from '../chain.js';
+import { chainServiceDefinition } from './proto.js';
+import { PeerRateLimiter, peerAddress } from './rate-limit.js';
+import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
+import { TxFeed } from './tx-feed.js';
+import { encodeSubmitTxResponse } from './wire.js';
+
+type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
+type Malformed = { malformed: string };
+
+/** What the service needs once the chain runs (undefined while the node starts). */
+export interface ChainBackend {
+  chain: Chain;
+  gateway: OrderBookGateway;
+}
+
+export interface ChainServiceOptions {
+  backend: () => ChainBackend | undefined;
+  logger: Logger;
+  submitRate: number; // SubmitTx per second per peer (0 = unlimited)
+  streamRate: number; // StreamTx calls opened per minute per peer (0 = unlimited)
+  maxStreams?: number; // open StreamTx calls at most (default 1024)
+  maxStreamsPerPeer?: number; // default 16
+  streamQueue?: TxStreamQueue;
+}
+
+export const MAX_TX_STREAMS = 1024;
+export const MAX_TX_STREAMS_PER_PEER = 16;
+
+const CODES: Partial<Record<ApiErrorCode, grpcStatus>> = {
+  BAD_SIGNATURE: grpcStatus.UNAUTHENTICATED,
+  ORDER_REPLAYED: grpcStatus.ALREADY_EXISTS,
+  DUPLICATE_MARKET: grpcStatus.ALREADY_EXISTS,
+  UNKNOWN_MARKET: grpcStatus.NOT_FOUND,
+  UNKNOWN_ORDER: grpcStatus.NOT_FOUND,
+  ORDER_NOT_OPEN: grpcStatus.FAILED_PRECONDITION,
+  QUEUE_FULL: grpcStatus.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: grpcStatus.UNAVAILABLE,
+  TIMEOUT: grpcStatus.DEADLINE_EXCEEDED,
+  INTERNAL: grpcStatus.INTERNAL,
+};
+
+/** gRPC status of an order book refusal; the rest are INVALID_ARGUMENT. */
+export function grpcStatusOf(err: ApiError): grpcStatus {
+  if (err.replay) return grpcStatus.ALREADY_EXISTS;
+  return CODES[err.code] ?? grpcStatus.INVALID_ARGUMENT;
+}
+
+const passthrough = (value: Buffer): Buffer => value;
+
+/** The service definition: proto-loader decoding made non-throwing, our own response encoding. */
+export function chainDefinition(): ServiceDefinition {
+  const base = chainServiceDefinition();
+  const out: Record<string, MethodDefinition<object, object>> = {};
+  for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
+    out[name] = {
+      ...def,
+      requestDeserialize: (buf: Buffer) => {
+        try {
+          return def.requestDeserialize(buf);
+        } catch (err) {
+          return { malformed: `malformed ${name} request: ${(err as Error).message}` };
+        }
+      },
+      responseSerialize: passthrough as never,
+    };
+  }
+  return out as ServiceDefinition;
+}
+
+interface SubmitTxRequest {
+  tx?: 'order' | 'cancel' | 'market';
+  order?: { intent: Buffer; signature: Buffer };
+  cancel?: { data: Buffer; signature: Buffer };
+  market?: { base_mint: Buffer; quote_mint: Buffer; name: string; kind: string };
+}
+
+function isMalformed(v: unknown): v is Malformed {
+  return typeof v === 'object' && v !== null && 'malformed' in v;
+}
+
+export interface ChainServiceHandlers {
+  implementation: UntypedServiceImplementation;
+  feed: () => TxFeed | undefined;
+  streams(): number;
+  stopAccepting(): void;
+  close(): void;
+}
+
+export function createChainHandlers(options: ChainServiceOptions): ChainServiceHandlers {
+  const { logger } = options;
+  const submitLimit = new PeerRateLimiter(options.submitRate, 1000);
+  const streamLimit = new PeerRateLimiter(options.streamRate, 60_000);
+  const maxStreams = options.maxStreams ?? MAX_TX_STREAMS;
+  const maxPerPeer = options.maxStreamsPerPeer ?? MAX_TX_STREAMS_PER_PEER;
+  const streamsByPeer = new Map<string, number>();
+  let feed: TxFeed | undefined;
+  let stopping = false;
+  let closed = false;
+
+  const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
+  const unavailable = (details: string): Status => ({ code: grpcStatus.UNAVAILABLE, details });
+
+  const toStatus = (err: unknown): Status => {
+    if (err instanceof ApiError) return { code: grpcStatusOf(err), details: `${err.code}: ${err.message}` };
+    logger.error({ err }, 'SubmitTx failed');
+    return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
+  };
+
+  /** Check the request's bytes; the gateway call to make, or why not. */
+  const parse = (req: SubmitTxRequest, gateway: OrderBookGateway): (() => Promise<{ applied: { continuumSequence: bigint } }>) | Status => {
+    switch (req.tx) {
+      case 'order': {
+        const { intent, signature } = req.order!;
+        if (intent.length !== ORDER_INTENT_SIZE) return invalid(`order.intent must be the ${ORDER_INTENT_SIZE}-byte Borsh OrderIntent, got ${intent.length} bytes`);
+        if (signature.length === 0) return { code: grpcStatus.UNAUTHENTICATED, details: 'order.signature is missing: orders must be signed by their owner' };
+        if (signature.length !== 64) return invalid(`order.signature must be 64 bytes, got ${signature.length}`);
+        const d = decodePayload(encodePlaceOrder(intent, signature));
+        if (d?.kind !== 'order') return invalid(`order.intent is not a valid OrderIntent${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
+        return () => gateway.placeOrder(d.intent, d.signature);
+      }
+      case 'cancel': {
+        const { data, signature } = req.cancel!;
+        if (data.length < 44 || data.length > 44 + 64) return invalid(`cancel.data must be a Borsh CancelOrderData (44..108 bytes), got ${data.length} bytes`);
+        if (signature.length === 0) return { code: grpcStatus.UNAUTHENTICATED, details: 'cancel.signature is missing: cancels must be signed by the order owner' };
+        if (signature.length !== 64) return invalid(`cancel.signature must be 64 bytes, got ${signature.length}`);
+        const d = decodePayload(encodeCancelOrder(data, signature));
+        if (d?.kind !== 'cancel') return invalid(`cancel.data is not a valid CancelOrderData${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
+        if (!UUID_RE.test(d.marketId)) return invalid('cancel.data: market_id must be a lowercase UUID');
+        return () => gateway.cancelOrder(d.orderId, d.owner, d.marketId, d.signature);
+      }
+      case 'market': {
+        const m = req.market!;
+        if (m.base_mint.length !== 32 || m.quote_mint.length !== 32) return invalid('market.base_mint and market.quote_mint must be 32 bytes each');
+        const kind = m.kind === '' ? 'Spot' : m.kind;
+        if (kind !== 'Spot' && kind !== 'Perp') return invalid(`market.kind must be "Spot" or "Perp", got '${m.kind.slice(0, 20)}'`);
+        return () => gateway.createMarket(new Uint8Array(m.base_mint), new Uint8Array(m.quote_mint), m.name, kind as MarketKind);
+      }
+      default:
+        return invalid('tx is required: one of order, cancel or market');
+    }
+  };
+
+  const SubmitTx = (call: ServerUnaryCall<SubmitTxRequest | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    if (stopping) return callback(unavailable('node is shutting down'));
+    const backend = options.backend();
+    if (!backend) return callback(unavailable('the chain is starting; retry shortly'));
+    if (!submitLimit.take(call.getPeer())) {
+      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address` });
+    }
+    const work = parse(req, backend.gateway);
+    if (typeof work !== 'function') return callback(work);
+    work()
+      .then(async ({ applied }) => {
+        const t = await backend.chain.storedTransaction(applied.continuumSequence);
+        if (!t) throw new ApiError(500, 'INTERNAL', 'the transaction was applied but its chain record is missing');
+        callback(null, encodeSubmitTxResponse(t));
+      })
+      .catch((err: unknown) => callback(toStatus(err)));
+  };
+
+  const StreamTx = (call: ServerWritableStream<{ from_sequence: string } | Malformed, Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
+    const backend = options.backend();
+    if (!backend || closed) return call.emit('error', unavailable(closed ? 'node is shutting down' : 'the chain is starting; retry shortly'));
+    let from: bigint;
+    try {
+      from = BigInt(req.from_sequence);
+    } catch {
+      return call.emit('error', invalid('from_sequence must be a uint64'));
+    }
+    const peer = peerAddress(call.getPeer());
+    if (!streamLimit.take(peer)) {
+      return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.streamRate} StreamTx calls per minute per client address` });
+    }
+    feed ??= new TxFeed(backend.chain);
+    if (feed.size >= maxStreams) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls open (at most ${maxStreams}); retry later` });
+    const mine = streamsByPeer.get(peer) ?? 0;
+    if (mine >= maxPerPeer) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls from this address (at most ${maxPerPeer} at once)` });
+    streamsByPeer.set(peer, mine + 1);
+    serveTxStream(call as ServerWritableStream<unknown, Buffer>, from, backend.chain, feed, options.streamQueue)
+      .then(
+        (outcome) => logger.debug({ outcome }, 'tx stream ended'),
+        (err: unknown) => {
+          logger.error({ err }, 'StreamTx failed');
+          call.emit('error', { code: grpcStatus.INTERNAL, details: 'internal error in StreamTx' });
+        },
+      )
+      .finally(() => {
+        const n = (streamsByPeer.get(peer) ?? 1) - 1;
+        if (n <= 0) streamsByPeer.delete(peer);
+        else streamsByPeer.set(peer, n);
+      });
+  };
+
+  return {
+    implementation: { SubmitTx, StreamTx } as UntypedServiceImplementation,
+    feed: () => feed,
+    streams: () => feed?.size ?? 0,
+    stopAccepting() {
+      stopping = true;
+    },
+    close() {
+      stopping = true;
+      closed = true;
+      feed?.close();
+    },
+  };
+}

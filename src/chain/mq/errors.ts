@@ -1,0 +1,11 @@
+/** The producer's own errors: each says which side failed, so the log says what to fix. */
+
+/** An operator-side problem retrying will not fix by itself (the stream's config): logged as an error. */
+export class MqConfigError extends Error {
+  override name = 'MqConfigError';
+}
+
+/** The stored chain could not be read (LevelDB, or records out of order): not a NATS problem. */
+export class MqSourceError extends Error {
+  override name = 'MqSourceError';
+}

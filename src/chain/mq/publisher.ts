@@ -1,0 +1,360 @@
+/**
+ * The JetStream producer: publishes every stored order book transaction and block, in the
+ * publication order of order.ts, with acks, at most `window` awaiting their ack at once.
+ *
+ * It never queues in memory: it walks the node's stored chain from a cursor, and the cursor
+ * comes from the stream itself. Each (re)start of a session reads the stream's last
+ * message back (resume.ts) and continues after it. Each publish carries
+ * Nats-Expected-Last-Sequence = the stream sequence it must follow, so a lost publish makes
+ * every later one in the window fail instead of leaving a gap, and Nats-Msg-Id, so a retried
+ * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation)
+ * ends the session: wait for the window to settle, then resynchronise from the stream.
+ *
+ * While NATS is away the node goes on sequencing; the producer only retries (with backoff),
+ * says so once in the log and in svc_mq_connected, and catches up from storage on return.
+ */
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { connectNats, redact, watchConnection } from './connection.js';
+import { MqConfigError, MqSourceError } from './errors.js';
+import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
+import { registerMqMetrics } from './metrics.js';
+import { planNext, type Plan } from './order.js';
+import { resumePoint } from './resume.js';
+import { Signal, sleep } from './signal.js';
+import { ensureStream, readLastMessage } from './stream.js';
+import { subjects, type Subjects } from './subjects.js';
+
+const DEFAULT_WINDOW = 512;
+const DEFAULT_LINGER_MS = 1;
+const PAGE = 256; // messages planned (read from storage) per step
+const DEFAULT_MAX_PAYLOAD = 1_048_576;
+
+interface Session {
+  js: JetStreamClient;
+  cursor: MqCursor;
+  lastSeq: number; // the stream's last sequence when the session began
+  maxPayload: number;
+}
+
+export function startMqPublisher(options: MqOptions): MqPublisher {
+  const producer = new Producer(options);
+  producer.start();
+  return producer;
+}
+
+class Producer implements MqPublisher {
+  private readonly source: MqSource;
+  private readonly names: Subjects;
+  private readonly logger: Logger | undefined;
+  private readonly window: number;
+  private readonly ackTimeoutMs: number;
+  private readonly retryMinMs: number;
+  private readonly retryMaxMs: number;
+  private readonly drainMs: number;
+  private readonly lingerMs: number;
+  private readonly wake = new Signal();
+
+  private nc: NatsConnection | undefined;
+  private state: MqState = 'connecting';
+  private connected = false;
+  private closing = false;
+  private drainUntil = 0;
+  private loop: Promise<void> = Promise.resolve();
+  private unsubscribe: () => void = () => {};
+  private sessionFailure: ((err: Error) => void) | undefined;
+  private idleWaiters: ((err?: Error) => void)[] = [];
+
+  private publishedTx = 0;
+  private publishedBlocks = 0;
+  private storedHeight = 0; // last block height the stream is known to hold
+  private pendingAcks = 0;
+  private resyncs = 0;
+  private started = false; // a session has begun publishing once
+  private afterFailure = false; // the next sync follows a failure
+  private lastError: string | undefined;
+  private outage = false;
+  private lastLogged = '';
+
+  constructor(private readonly options: MqOptions) {
+    this.source = options.source;
+    this.names = subjects(options.stream, options.subjectPrefix);
+    this.logger = options.logger;
+    this.window = Math.max(1, options.window ?? DEFAULT_WINDOW);
+    this.ackTimeoutMs = options.ackTimeoutMs ?? 5_000;
+    this.retryMinMs = options.retryMinMs ?? 200;
+    this.retryMaxMs = options.retryMaxMs ?? 5_000;
+    this.drainMs = options.drainMs ?? 2_000;
+    this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+    if (options.registry) registerMqMetrics(options.registry, () => this.status());
+  }
+
+  start(): void {
+    this.unsubscribe = this.source.onStored(() => this.wake.notify());
+    this.loop = this.run();
+  }
+
+  status(): MqStatus {
+    return {
+      state: this.state,
+      connected: this.connected,
+      publishedTx: this.publishedTx,
+      publishedBlocks: this.publishedBlocks,
+      publishedHeight: this.storedHeight,
+      lagBlocks: Math.max(0, this.source.latestHeight() - this.storedHeight),
+      pendingAcks: this.pendingAcks,
+      resyncs: this.resyncs,
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+    };
+  }
+
+  caughtUp(timeoutMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+        reject(new Error(`mq producer not caught up after ${timeoutMs} ms: ${JSON.stringify(this.status())}`));
+      }, timeoutMs);
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve();
+      };
+      this.idleWaiters.push(done);
+      this.wake.notify();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return this.loop;
+    this.closing = true;
+    this.drainUntil = Date.now() + this.drainMs;
+    this.wake.notify();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.loop, new Promise<void>((r) => (timer = setTimeout(r, this.drainMs + 100)))]);
+    clearTimeout(timer);
+    this.unsubscribe();
+    const nc = this.nc;
+    this.nc = undefined;
+    this.connected = false;
+    // Closing rejects whatever still awaits an ack, which ends the loop.
+    await nc?.close().catch(() => undefined);
+    await this.loop;
+    this.state = 'closed';
+  }
+
+  private async run(): Promise<void> {
+    let delay = this.retryMinMs;
+    while (!this.closing) {
+      try {
+        const nc = await this.connection();
+        this.state = 'syncing';
+        const session = await this.sync(nc);
+        if (session.kind === 'wait') {
+          this.state = 'waiting';
+          this.note('info', session.reason, 'mq: waiting for the node to store what the stream already holds');
+          await this.wake.wait(1_000);
+          continue;
+        }
+        if (session.kind === 'diverged') {
+          this.state = 'diverged';
+          this.lastError = session.reason;
+          this.note('error', session.reason, 'mq: the JetStream stream holds another chain; not publishing to it');
+          await this.wake.wait(10_000);
+          continue;
+        }
+        if (this.outage) this.logger?.info({ stream: this.names.stream, cursor: describe(session.cursor) }, 'mq: NATS is back; catching the stream up');
+        this.outage = false;
+        this.lastError = undefined;
+        this.lastLogged = '';
+        delay = this.retryMinMs;
+        this.state = 'publishing';
+        await this.pump(session);
+      } catch (err) {
+        if (this.closing) break;
+        this.failed(err as Error);
+        await this.wake.wait(delay);
+        delay = Math.min(delay * 2, this.retryMaxMs);
+      }
+    }
+    this.finishIdle(new Error('mq producer closed'));
+  }
+
+  /** The connection; after the first connect, nats.js reconnects by itself forever. */
+  private async connection(): Promise<NatsConnection> {
+    if (this.nc && !this.nc.isClosed()) {
+      if (!this.connected) throw new Error('not connected to NATS (reconnecting)');
+      return this.nc;
+    }
+    const nc = await connectNats(this.options.url);
+    if (this.closing) {
+      await nc.close();
+      throw new Error('closing');
+    }
+    this.nc = nc;
+    this.connected = true;
+    void this.watch(nc);
+    return nc;
+  }
+
+  private async watch(nc: NatsConnection): Promise<void> {
+    await watchConnection(nc, (up, server) => {
+      this.connected = up;
+      if (!up) this.sessionFailure?.(new Error(`disconnected from NATS ${server}`));
+      this.wake.notify();
+    });
+  }
+
+  private async sync(nc: NatsConnection): Promise<(Session & { kind: 'resume' }) | { kind: 'wait'; reason: string } | { kind: 'diverged'; reason: string }> {
+    if (this.afterFailure) {
+      this.afterFailure = false;
+      this.resyncs += 1;
+    }
+    const jsm = await jetstreamManager(nc, { timeout: this.ackTimeoutMs });
+    const info = await ensureStream(jsm, this.names);
+    const last = await readLastMessage(jsm, this.names, info);
+    const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
+    if (point.kind !== 'resume') return point;
+    if (point.note) this.logger?.warn({ stream: this.names.stream }, `mq: ${point.note}`);
+    this.storedHeight = point.cursor.nextHeight - 1;
+    if (!this.started) {
+      this.started = true;
+      this.logger?.info({ url: redact(this.options.url), stream: this.names.stream, cursor: describe(point.cursor) }, 'mq: publishing to JetStream');
+    }
+    return {
+      kind: 'resume',
+      js: jetstream(nc, { timeout: this.ackTimeoutMs }),
+      cursor: point.cursor,
+      lastSeq: info.state.last_seq,
+      maxPayload: nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD,
+    };
+  }
+
+  /** Publish until a failure (thrown) or, when closing, until drained or out of time. */
+  private async pump(session: Session): Promise<void> {
+    let { cursor } = session;
+    let expected = session.lastSeq; // the stream sequence of the last message sent
+    let failure: Error | undefined;
+    const fail = (err: Error) => {
+      failure ??= err;
+      this.wake.notify();
+    };
+    this.sessionFailure = fail;
+    const inflight = new Set<Promise<void>>();
+    const current = () => this.sessionFailure === fail;
+    const page = Math.min(PAGE, this.window);
+    // The next page is read from the store while the one before awaits its acks, so the
+    // window never runs dry waiting on a read. A failed read is kept as its error.
+    const readPage = (from: MqCursor): Promise<Plan | MqSourceError> =>
+      planNext(this.source, this.names, from, page, session.maxPayload).catch(
+        (err: unknown) => new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err }),
+      );
+    let next: Promise<Plan | MqSourceError> | undefined;
+    let caughtUp = false; // the last page was short: everything stored is out
+    try {
+      for (;;) {
+        if (failure || !this.connected) break;
+        if (this.closing && Date.now() >= this.drainUntil) break;
+        if (!next) {
+          if (caughtUp && this.lingerMs > 0) await sleep(this.lingerMs); // let stored ticks gather: one read for several
+          next = readPage(cursor);
+        }
+        const plan = await next;
+        if (plan instanceof MqSourceError) throw plan;
+        if (plan.messages.length === 0) {
+          next = undefined;
+          caughtUp = true;
+          if (inflight.size === 0) {
+            this.finishIdle();
+            if (this.closing) break;
+          }
+          await this.wake.wait(inflight.size > 0 ? 100 : 1_000);
+          continue;
+        }
+        if (this.window - inflight.size < plan.messages.length) {
+          await this.wake.wait(100); // acks free room
+          continue;
+        }
+        for (const message of plan.messages) {
+          const seq = ++expected;
+          const settled = (err?: unknown) => {
+            if (err !== undefined) fail(err as Error);
+            inflight.delete(p);
+            if (!current()) return;
+            this.pendingAcks = inflight.size;
+            this.wake.notify();
+          };
+          const p: Promise<void> = this.publishOne(session.js, message, seq).then(() => settled(), settled);
+          inflight.add(p);
+        }
+        this.pendingAcks = inflight.size;
+        cursor = plan.cursor;
+        caughtUp = plan.messages.length < page;
+        next = caughtUp ? undefined : readPage(cursor);
+      }
+    } finally {
+      // Connected: let the window settle, so the resync reads a stream no publish of ours
+      // still races. Disconnected: those acks will not come (the connection's buffered
+      // publishes go out before the resync's requests, and their expected sequences
+      // reject any that no longer fit), so do not wait out their timeouts.
+      if (this.connected) await Promise.allSettled([...inflight]);
+      this.sessionFailure = undefined;
+      this.pendingAcks = 0;
+    }
+    if (failure) throw failure;
+    if (!this.closing) throw new Error('not connected to NATS');
+  }
+
+  private async publishOne(js: JetStreamClient, message: MqMessage, seq: number): Promise<void> {
+    const ack = await js.publish(message.subject, message.data, {
+      msgID: message.msgId,
+      expect: { lastSequence: seq - 1 },
+      timeout: this.ackTimeoutMs,
+    });
+    if (ack.duplicate || ack.seq !== seq) {
+      throw new Error(`stream stored ${message.msgId} as ${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}, expected ${seq}`);
+    }
+    if (message.kind === 'tx') {
+      this.publishedTx += 1;
+    } else {
+      this.publishedBlocks += 1;
+      this.storedHeight = Math.max(this.storedHeight, message.height);
+    }
+  }
+
+  private failed(err: Error): void {
+    this.lastError = err.message;
+    this.afterFailure = true;
+    if (err instanceof MqSourceError) {
+      this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
+    } else if (err instanceof MqConfigError) {
+      this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
+    } else if (!this.outage) {
+      this.outage = true;
+      this.logger?.warn(
+        { err: err.message, url: redact(this.options.url), stream: this.names.stream },
+        'mq: NATS JetStream unavailable; the node goes on sequencing and the stream will catch up from stored blocks',
+      );
+    } else {
+      this.logger?.debug({ err: err.message }, 'mq: still unavailable');
+    }
+    if (!this.nc || this.nc.isClosed() || !this.connected) this.state = 'connecting';
+  }
+
+  /** Log a condition once until it changes. */
+  private note(level: 'info' | 'error', reason: string, message: string): void {
+    if (reason === this.lastLogged) return;
+    this.lastLogged = reason;
+    this.logger?.[level]({ reason, stream: this.names.stream }, message);
+  }
+
+  private finishIdle(err?: Error): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w(err);
+  }
+}
+
+function describe(c: MqCursor): string {
+  return `block ${c.nextHeight - 1}, continuum_sequence ${c.lastTx}`;
+}

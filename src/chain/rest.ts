@@ -1,0 +1,236 @@
+/**
+ * The explorer REST of spec/3 (Koa + @koa/router) on --rpc-addr, GET only, JSON:
+ *
+ *   /status                       node status
+ *   /blocks?limit&offset          BlockRecords, height descending (limit 1..100, default 20)
+ *   /blocks/latest                block detail of the latest block
+ *   /blocks/:height               block detail
+ *   /blocks/:height/ticks         the sequencer ticks behind the block's batches, as
+ *                                 /api/v1/tick/N gives them (for VDF checks in a browser)
+ *   /transactions/:id             one ExplorerTransaction
+ *   /events?limit&offset&market_id ExplorerEvents, newest first (limit 1..200, default 50)
+ *   /orders/user/:owner           the owner's open orders (docs/chain.md)
+ *   /openapi.json                 the OpenAPI document of this face
+ *
+ * Errors (design.md): malformed height, id, owner, market id, limit or offset -> 400;
+ * unknown block, transaction, market or owner -> 404; body {"error": "..."}. Bodies are
+ * the stored JSON values, concatenated, not re-serialized.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { DexState } from '../dex/state.js';
+import { restTick } from '../rpc/convert.js';
+import { parseIntegerParam } from '../rpc/params.js';
+import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
+import { UUID_RE } from '../sdk/market-id.js';
+import type { Sequencer } from '../sequencer/interface.js';
+import type { Chain } from './chain.js';
+import { formatId, parseId } from './ids.js';
+import type { BlockRecord, RpcRouteHook } from './interface.js';
+import { encodeJson, parseRecordJson } from './json.js';
+import { explorerOpenApi } from './openapi.js';
+
+export const BLOCKS_LIMIT = { default: 20, max: 100 };
+export const EVENTS_LIMIT = { default: 50, max: 200 };
+export const TICKS_LIMIT = { default: 100, max: 500 };
+export const ORDERS_LIMIT = { default: 100, max: 1000 };
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+export interface ExplorerAppOptions {
+  chain: Chain;
+  state: () => DexState; // the order book engine's live state (open orders)
+  sequencer: Pick<Sequencer, 'getTick'>;
+  logger: Logger;
+  hooks?: readonly RpcRouteHook[];
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(ctx: Koa.Context, status: number, text: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = text;
+}
+
+/** A block height from a path: digits only, 1..2^53-1. */
+export function parseHeight(text: string): number {
+  if (!/^\d+$/.test(text)) throw new HttpError(400, `height must be a positive integer, got '${clip(text)}'`);
+  if (text.length > 16 || Number(text) > Number.MAX_SAFE_INTEGER) throw new HttpError(400, `height ${clip(text)} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  const n = Number(text);
+  if (n === 0) throw new HttpError(400, 'heights start at 1');
+  return n;
+}
+
+function param(name: string, raw: string | string[] | undefined, def: number, min: number, max: number): number {
+  const p = parseIntegerParam(name, raw, def, min, max);
+  if (!p.ok) throw new HttpError(400, p.error);
+  return p.value;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+/** The id of a stored transaction from its chain-tx key (16 + 8 + 8 hex). */
+function idOfKey(key: string): string {
+  return formatId(parseInt(key.slice(0, 16), 16), parseInt(key.slice(16, 24), 16), parseInt(key.slice(24, 32), 16));
+}
+
+export function createExplorerApp(options: ExplorerAppOptions): Koa {
+  const { chain, logger } = options;
+  const store = chain.store;
+  const app = new Koa();
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    // Public read-only data (no cookies, no credentials): any origin may read it.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404 && router.match(ctx.path, 'GET').path.length > 0 && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+          sendJson(ctx, 405, encodeJson({ error: `${ctx.method} is not allowed here; the explorer API is GET only` }));
+        } else if (ctx.status === 404) {
+          sendJson(ctx, 404, encodeJson({ error: `no such route: ${clip(ctx.path)}` }));
+        }
+      }
+    } catch (err) {
+      if (err instanceof HttpError) return sendJson(ctx, err.status, encodeJson({ error: err.message }));
+      logger.error({ err, path: ctx.path }, 'explorer: handler failed');
+      sendJson(ctx, 500, encodeJson({ error: 'internal server error' }));
+    }
+  });
+
+  for (const hook of options.hooks ?? []) hook(router, chain);
+
+  router.get('/status', (ctx) => sendJson(ctx, 200, encodeJson(chain.status())));
+
+  router.get('/openapi.json', (ctx) => sendJson(ctx, 200, JSON.stringify(explorerOpenApi)));
+
+  router.get('/blocks', async (ctx) => {
+    const limit = param('limit', ctx.query.limit, BLOCKS_LIMIT.default, 1, BLOCKS_LIMIT.max);
+    const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
+    const top = chain.latestHeight() - offset;
+    const list = top >= 1 ? await store.blockJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
+    sendJson(ctx, 200, `[${list.join(',')}]`);
+  });
+
+  router.get('/blocks/latest', (ctx) => {
+    const latest = chain.latestDetailJson();
+    if (!latest) throw new HttpError(404, 'no block has been produced yet');
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = latest.bytes; // encoded once per block
+  });
+
+  const blockOr404 = (text: string): number => {
+    const h = parseHeight(text);
+    if (h > chain.latestHeight()) throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
+    return h;
+  };
+
+  router.get('/blocks/:height', async (ctx) => {
+    const h = blockOr404(ctx.params.height ?? '');
+    const json = await store.blockDetailJson(h);
+    if (json === undefined) throw new HttpError(404, `block ${h} does not exist`);
+    sendJson(ctx, 200, json);
+  });
+
+  router.get('/blocks/:height/ticks', async (ctx) => {
+    const h = blockOr404(ctx.params.height ?? '');
+    const limit = param('limit', ctx.query.limit, TICKS_LIMIT.default, 1, TICKS_LIMIT.max);
+    const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
+    const text = await store.blockJson(h);
+    if (text === undefined) throw new HttpError(404, `block ${h} does not exist`);
+    const block = parseRecordJson<BlockRecord>(text);
+    const numbers = block.batch_summaries.map((b) => b.tick_number).slice(offset, offset + limit);
+    const ticks = [];
+    for (const n of numbers) {
+      const tick = await options.sequencer.getTick(n);
+      if (!tick) throw new Error(`tick ${n} of block ${h} is missing from the tick store`);
+      ticks.push(restTick(tick));
+    }
+    sendJson(ctx, 200, encodeJson({ block_height: h, total: block.batch_summaries.length, offset, ticks }));
+  });
+
+  router.get('/transactions/:id', async (ctx) => {
+    const id = parseId(ctx.params.id ?? '', 'transaction id');
+    if (typeof id === 'string') throw new HttpError(400, id);
+    const json = await store.transactionJson(id.height, id.batch, id.index);
+    if (json === undefined) throw new HttpError(404, `transaction ${formatId(id.height, id.batch, id.index)} does not exist`);
+    sendJson(ctx, 200, json);
+  });
+
+  router.get('/events', async (ctx) => {
+    const limit = param('limit', ctx.query.limit, EVENTS_LIMIT.default, 1, EVENTS_LIMIT.max);
+    const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
+    const market = ctx.query.market_id;
+    if (market === undefined) {
+      const top = chain.status().total_events - offset;
+      const list = top >= 1 ? await store.eventJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
+      return sendJson(ctx, 200, `[${list.join(',')}]`);
+    }
+    if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
+    if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
+    const produced = chain.builder.producedEventsOf(market);
+    if (produced === undefined && !options.state().markets.has(market)) throw new HttpError(404, `market ${market} does not exist`);
+    const top = (produced ?? 0) - offset;
+    const list = top >= 1 ? await store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
+    sendJson(ctx, 200, `[${list.join(',')}]`);
+  });
+
+  router.get('/orders/user/:owner', async (ctx) => {
+    const text = ctx.params.owner ?? '';
+    let owner: Uint8Array;
+    try {
+      if (text.length > 64) throw new TypeError('too long');
+      owner = fromBase58Key(text, 'owner');
+    } catch (err) {
+      throw new HttpError(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
+    }
+    const limit = param('limit', ctx.query.limit, ORDERS_LIMIT.default, 1, ORDERS_LIMIT.max);
+    const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
+    const state = options.state();
+    if (!state.knowsOwner(owner)) throw new HttpError(404, `owner ${toBase58Key(owner)} has never placed an order`);
+    const open = state.openOrdersOf(owner);
+    const page = open.slice(offset, offset + limit);
+    // The ids of the orders' transactions: their ticks may still be being stored.
+    await chain.whenStored(state.lastTick);
+    const keys = await store.keysOfSequences(page.map((o) => o.seq));
+    const orders = page.map((o, i) => {
+      const market = state.markets.get(o.marketId)!;
+      return {
+        market_id: o.marketId,
+        market_name: market.info.name,
+        order_id: o.orderId,
+        side: o.side === 0 ? 'Buy' : 'Sell',
+        price: o.price,
+        quantity: o.quantity,
+        remaining: o.remaining,
+        expiry: o.expiry,
+        continuum_sequence: o.seq,
+        tick_number: Number(o.seq >> 32n),
+        transaction_id: keys[i] === undefined ? null : idOfKey(keys[i]!),
+        slot: o.slot,
+      };
+    });
+    sendJson(ctx, 200, encodeJson({ owner: toBase58Key(owner), total: open.length, offset, orders }));
+  });
+
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,229 @@
+/**
+ * The chain's records in the node's LevelDB (docs/storage.md "Chain node"):
+ *
+ *   chain-blk   <height, 16 hex>                          -> BlockRecord JSON
+ *   chain-tx    <height 16 hex><batch 8 hex><index 8 hex> -> ExplorerTransaction JSON
+ *   chain-seq   <continuum_sequence, 16 hex>              -> its chain-tx key
+ *   chain-ev    <height 16 hex><batch 8 hex><index 8 hex> -> ExplorerEvent JSON
+ *   chain-evn   <event ordinal, 16 hex>                   -> ExplorerEvent JSON (paging)
+ *   chain-evm   <market_id>:<ordinal in market, 16 hex>   -> ExplorerEvent JSON (paging by market)
+ *   chain-meta  "head"      -> {"tick":t,"height":h}: last tick whose records are written
+ *               "snapshot"  -> u64 tick | u32 n | builder state JSON (n bytes) | order book snapshot
+ *
+ * Writes are group commits: the records of each applied tick are queued in order, one
+ * LevelDB batch is in flight at a time, and everything queued meanwhile goes in the next
+ * one. A batch is atomic, so after any crash the stored ticks' records are a prefix of
+ * what the node derived, and re-deriving from the snapshot rewrites the same bytes.
+ * JSON values are exactly what the REST face serves, so reads concatenate them.
+ */
+import type { Database } from '../db/index.js';
+import { heightKey, recordKey, u64Key } from './ids.js';
+import { parseRecordJson } from './json.js';
+import type { ExplorerTransaction } from './interface.js';
+
+type TextSublevel = ReturnType<typeof textSublevel>;
+type BinarySublevel = ReturnType<typeof binarySublevel>;
+
+function textSublevel(db: Database, name: string) {
+  return db.sublevel<string, string>(name, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+}
+function binarySublevel(db: Database, name: string) {
+  return db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
+}
+
+export type ChainOp =
+  | { type: 'put'; sublevel: TextSublevel; key: string; value: string }
+  | { type: 'put'; sublevel: BinarySublevel; key: string; value: Uint8Array };
+
+/** db.batch over sublevels with different value encodings (one cast at this boundary, as in src/store). */
+function batchWrite(db: Database, ops: ChainOp[]): Promise<void> {
+  return (db.batch as unknown as (this: Database, operations: ChainOp[]) => Promise<void>).call(db, ops);
+}
+
+export interface StoredSnapshot {
+  tick: number;
+  builder: string; // JSON
+  engine: Uint8Array;
+}
+
+interface Job {
+  ops: ChainOp[];
+  done: () => void;
+  fail: (err: Error) => void;
+}
+
+export class ChainStore {
+  readonly blocks: TextSublevel;
+  readonly txs: TextSublevel;
+  readonly seqs: TextSublevel;
+  readonly events: TextSublevel;
+  readonly eventsByOrdinal: TextSublevel;
+  readonly eventsByMarket: TextSublevel;
+  readonly meta: BinarySublevel;
+  private queue: Job[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Database) {
+    this.blocks = textSublevel(db, 'chain-blk');
+    this.txs = textSublevel(db, 'chain-tx');
+    this.seqs = textSublevel(db, 'chain-seq');
+    this.events = textSublevel(db, 'chain-ev');
+    this.eventsByOrdinal = textSublevel(db, 'chain-evn');
+    this.eventsByMarket = textSublevel(db, 'chain-evm');
+    this.meta = binarySublevel(db, 'chain-meta');
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /** Queue one tick's records; resolves once they are in the database (in queue order). */
+  write(ops: ChainOp[]): Promise<void> {
+    return new Promise<void>((done, fail) => {
+      this.queue.push({ ops, done, fail });
+      if (!this.writing) void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const jobs = this.queue;
+        this.queue = [];
+        const ops = jobs.length === 1 ? jobs[0]!.ops : jobs.flatMap((j) => j.ops);
+        try {
+          if (ops.length > 0) await batchWrite(this.db, ops);
+        } catch (err) {
+          for (const j of jobs) j.fail(err as Error);
+          continue;
+        }
+        for (const j of jobs) j.done();
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Resolves once everything queued so far is written. */
+  flushed(): Promise<void> {
+    if (!this.writing && this.queue.length === 0) return Promise.resolve();
+    return this.write([]);
+  }
+
+  putText(ops: ChainOp[], sublevel: TextSublevel, key: string, value: string): void {
+    ops.push({ type: 'put', sublevel, key, value });
+  }
+
+  putHead(ops: ChainOp[], tick: number, height: number): void {
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: new TextEncoder().encode(JSON.stringify({ tick, height })) });
+  }
+
+  putSnapshot(ops: ChainOp[], s: StoredSnapshot): void {
+    const builder = new TextEncoder().encode(s.builder);
+    const out = new Uint8Array(12 + builder.length + s.engine.length);
+    const view = new DataView(out.buffer);
+    view.setBigUint64(0, BigInt(s.tick), true);
+    view.setUint32(8, builder.length, true);
+    out.set(builder, 12);
+    out.set(s.engine, 12 + builder.length);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'snapshot', value: out });
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async loadSnapshot(): Promise<StoredSnapshot | undefined> {
+    const v = await this.meta.get('snapshot');
+    if (v === undefined) return undefined;
+    const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
+    const tick = Number(view.getBigUint64(0, true));
+    const n = view.getUint32(8, true);
+    return { tick, builder: new TextDecoder().decode(v.subarray(12, 12 + n)), engine: v.subarray(12 + n) };
+  }
+
+  async loadHead(): Promise<{ tick: number; height: number } | undefined> {
+    const v = await this.meta.get('head');
+    return v === undefined ? undefined : (JSON.parse(new TextDecoder().decode(v)) as { tick: number; height: number });
+  }
+
+  blockJson(height: number): Promise<string | undefined> {
+    return this.blocks.get(heightKey(height));
+  }
+
+  /** BlockRecord JSON of heights [from, to], newest first. */
+  async blockJsonsDescending(to: number, from: number): Promise<string[]> {
+    if (to < from) return [];
+    return this.blocks.values({ lte: heightKey(to), gte: heightKey(from), reverse: true }).all();
+  }
+
+  /** The block's transactions' JSON, in id order. */
+  blockTransactionJsons(height: number): Promise<string[]> {
+    return this.txs.values({ gte: heightKey(height), lt: heightKey(height + 1) }).all();
+  }
+
+  blockEventJsons(height: number): Promise<string[]> {
+    return this.events.values({ gte: heightKey(height), lt: heightKey(height + 1) }).all();
+  }
+
+  /** The spec/3 block detail object as JSON text, from the stored values. */
+  async blockDetailJson(height: number): Promise<string | undefined> {
+    const [block, txs, events] = await Promise.all([this.blockJson(height), this.blockTransactionJsons(height), this.blockEventJsons(height)]);
+    if (block === undefined) return undefined;
+    return `{"block":${block},"transactions":[${txs.join(',')}],"events":[${events.join(',')}]}`;
+  }
+
+  transactionJson(height: number, batch: number, index: number): Promise<string | undefined> {
+    return this.txs.get(recordKey(height, batch, index));
+  }
+
+  /** Events with ordinals in [from, to], newest first. */
+  eventJsonsDescending(to: number, from: number): Promise<string[]> {
+    if (to < from) return Promise.resolve([]);
+    return this.eventsByOrdinal.values({ lte: u64Key(to), gte: u64Key(from), reverse: true }).all();
+  }
+
+  marketEventJsonsDescending(marketId: string, to: number, from: number): Promise<string[]> {
+    if (to < from) return Promise.resolve([]);
+    return this.eventsByMarket.values({ lte: `${marketId}:${u64Key(to)}`, gte: `${marketId}:${u64Key(from)}`, reverse: true }).all();
+  }
+
+  /**
+   * Stored transaction JSON texts with continuum_sequence in [from, to], oldest first, at
+   * most `limit`, unparsed (chain-tx keys sort in continuum_sequence order).
+   */
+  async transactionJsonsFrom(from: bigint, to: bigint, limit: number): Promise<string[]> {
+    const [first] = await this.seqs.values({ gte: u64Key(from), lte: u64Key(to), limit: 1 }).all();
+    if (first === undefined) return [];
+    const [last] = await this.seqs.values({ lte: u64Key(to), reverse: true, limit: 1 }).all();
+    return this.txs.values({ gte: first, lte: last!, limit }).all();
+  }
+
+  /** chain-tx keys of the given continuum_sequences (undefined where not stored). */
+  keysOfSequences(seqs: bigint[]): Promise<Array<string | undefined>> {
+    return this.seqs.getMany(seqs.map((s) => u64Key(s)));
+  }
+
+  /**
+   * Stored transactions with continuum_sequence in [from, to], oldest first, parsed, in
+   * chunks of `chunk` (read lazily, at the caller's pace).
+   */
+  async *transactionsFrom(from: bigint, to: bigint, chunk = 512): AsyncGenerator<ExplorerTransaction[]> {
+    const first = await this.seqs.values({ gte: u64Key(from), lte: u64Key(to), limit: 1 }).all();
+    if (first.length === 0) return;
+    let range: { gte: string } | { gt: string } = { gte: first[0]! };
+    for (;;) {
+      const rows: Array<[string, string]> = await this.txs.iterator({ ...range, limit: chunk }).all();
+      if (rows.length === 0) return;
+      const out: ExplorerTransaction[] = [];
+      for (const [, json] of rows) {
+        const t = parseRecordJson<ExplorerTransaction>(json);
+        if (t.continuum_sequence > to) {
+          if (out.length > 0) yield out;
+          return;
+        }
+        out.push(t);
+      }
+      yield out;
+      if (rows.length < chunk) return;
+      range = { gt: rows[rows.length - 1]![0] };
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The explorer web page on the rpc port (--rpc-addr): `GET /` serves the page, and
+ * `GET /explorer/<file>` its stylesheet, its ES modules (app/*.ts as compiled to
+ * dist/src/chain/web/app/) and the standalone WASM tick verifier (dist/browser/svc-vdf.js
+ * and .wasm). Everything is read once at start and served from memory; the page needs
+ * nothing outside this node, so it works offline. A strict Content-Security-Policy allows
+ * only this origin's scripts, styles, fetches and WebSocket (and WebAssembly compilation).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RpcRouteHook } from '../interface.js';
+import { INDEX_HTML, STYLE_CSS } from './page.js';
+
+export interface WebAsset {
+  type: string;
+  body: Buffer | string;
+}
+
+export const EXPLORER_CSP =
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const JS = 'text/javascript; charset=utf-8';
+
+/** The page's files by name; the verifier is missing only if `npm run build` did not run. */
+export function loadExplorerAssets(): Map<string, WebAsset> {
+  const assets = new Map<string, WebAsset>([['style.css', { type: 'text/css; charset=utf-8', body: STYLE_CSS }]]);
+  const appDir = fileURLToPath(new URL('./app/', import.meta.url));
+  for (const name of readdirSync(appDir)) {
+    if (name.endsWith('.js')) assets.set(name, { type: JS, body: readFileSync(`${appDir}/${name}`) });
+  }
+  const browserDir = new URL('../../../browser/', import.meta.url);
+  for (const [name, type] of [
+    ['svc-vdf.js', JS],
+    ['svc-vdf.wasm', 'application/wasm'],
+  ] as const) {
+    const path = fileURLToPath(new URL(name, browserDir));
+    if (existsSync(path)) assets.set(name, { type, body: readFileSync(path) });
+  }
+  return assets;
+}
+
+/** The route hook the rpc face runs (src/node/faces.ts RPC_ROUTE_HOOKS). */
+export function explorerPage(): RpcRouteHook {
+  let assets: Map<string, WebAsset> | undefined;
+  return (router) => {
+    assets ??= loadExplorerAssets();
+    const files = assets;
+    router.get('/', (ctx) => {
+      ctx.set('Content-Security-Policy', EXPLORER_CSP);
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = INDEX_HTML;
+    });
+    router.get('/explorer/:file', (ctx) => {
+      const name = ctx.params.file ?? '';
+      const asset = files.get(name);
+      if (!asset) {
+        ctx.status = 404;
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify({ error: `no such explorer file: ${name.slice(0, 80)}` });
+        return;
+      }
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.type = asset.type;
+      ctx.body = asset.body;
+    });
+  };
+}

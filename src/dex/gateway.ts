@@ -1,0 +1,247 @@
+/**
+ * The write path into the order book, shared by the HTTP face (spec/2) and the chain's
+ * gRPC SubmitTx: check a market creation, a signed order or a signed cancel against the
+ * current state, verify the owner signature (ed25519 pool), wrap it in a sequencer
+ * Transaction (wire.ts), submit it, and wait until its tick is durable AND applied; the
+ * answer is the engine's outcome for it. Refusals are ApiErrors with a stable code that
+ * each face maps to its own status (HTTP status, gRPC code).
+ *
+ * Submissions of one turn of the event loop reach the sequencer as one submitBatch (at
+ * most MAX_BATCH_TRANSACTIONS each); each keeps its own answer.
+ */
+import { sha256 } from '../crypto/sha256.js';
+import { equalBytes } from '../sdk/bytes.js';
+import { cancelMessage, orderMessage, type OrderIntent } from '../sdk/messages.js';
+import { SubmitError, type Sequencer } from '../sequencer/interface.js';
+import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
+import type { Tick, Transaction } from '../sequencer/types.js';
+import type { TickApplier } from './applier.js';
+import type { AppliedTick, AppliedTx } from './engine.js';
+import { ApiError, apiErrorOf } from './errors.js';
+import type { MarketKind } from './interface.js';
+import { DexState, ownerKeyOf, type Market, type Outcome } from './state.js';
+import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from './wire.js';
+
+export const WAIT_TIMEOUT_MS = 30_000;
+
+/** One ed25519 check (the pool-backed BatchVerifier in the node). */
+export interface SingleVerifier {
+  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean>;
+}
+
+/** A submission applied by the engine: its record and tick. */
+export interface Submitted {
+  applied: AppliedTx;
+  tick: Tick;
+}
+
+/** Success outcomes narrowed by kind. */
+export type OkOutcome<K extends 'market' | 'order' | 'cancel'> = Extract<Outcome, { ok: true; kind: K }>;
+
+export interface SubmitOptions {
+  /** Ask the engine for the market root right after this transaction (receipts). */
+  root?: boolean;
+}
+
+/**
+ * The nonce of an order's or cancel's Transaction: the first 8 bytes of its signing digest.
+ * The sequencer refuses a second transaction with the same (public_key, nonce), so the
+ * same signed order or cancel sent twice is refused there too; and since only the owner's
+ * signed bytes determine it, nobody can burn an owner's order ids by submitting junk with
+ * guessed (owner, nonce) pairs (as they could if the nonce were the order_id).
+ */
+export function digestNonce(message: Uint8Array): bigint {
+  return BigInt('0x' + new TextDecoder().decode(message.subarray(0, 16)));
+}
+
+interface QueuedSubmit {
+  tx: Transaction;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+interface Waiter {
+  payload: Uint8Array;
+  root: boolean;
+  resolve(s: Submitted): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class OrderBookGateway {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly inflight = new Set<string>(); // ownerKey + order id of orders not applied yet
+  private submitQueue: QueuedSubmit[] = [];
+  private submitScheduled = false;
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly sequencer: Pick<Sequencer, 'submit' | 'submitBatch'>,
+    private readonly applier: TickApplier,
+    private readonly verifier: SingleVerifier,
+  ) {
+    applier.requestRoots((otx) => {
+      const w = this.waiters.get(otx.transaction.txId);
+      return w !== undefined && w.root && equalBytes(w.payload, otx.transaction.payload);
+    });
+    this.unsubscribe = applier.onApplied((record) => this.onApplied(record));
+  }
+
+  get state(): DexState {
+    return this.applier.engine.state;
+  }
+
+  /** Refuse new submissions (UNAVAILABLE) and fail the waiting ones. */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const [id, w] of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(new ApiError(503, 'UNAVAILABLE', 'order book is shutting down'));
+      this.waiters.delete(id);
+    }
+  }
+
+  private onApplied(record: AppliedTick): void {
+    for (const a of record.txs) {
+      if (a.tx.kind === 'order') this.inflight.delete(ownerKeyOf(a.tx.intent.owner) + a.tx.intent.orderId.toString());
+      const w = this.waiters.get(a.otx.transaction.txId);
+      if (w === undefined || !equalBytes(w.payload, a.otx.transaction.payload)) continue;
+      this.waiters.delete(a.otx.transaction.txId);
+      clearTimeout(w.timer);
+      w.resolve({ applied: a, tick: record.tick });
+    }
+  }
+
+  async createMarket(baseMint: Uint8Array, quoteMint: Uint8Array, name: string, kind: MarketKind): Promise<Submitted & { outcome: OkOutcome<'market'> }> {
+    const bad = DexState.checkMarket({ baseMint, quoteMint, name, marketKind: kind });
+    if (bad) throw new ApiError(400, 'INVALID_MARKET', bad);
+    if (this.state.findPair(baseMint, quoteMint)) throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
+    const tx = toTransaction('market', encodeCreateMarket({ baseMint, quoteMint, name, marketKind: kind }));
+    const s = await this.submitAndWait(tx, {});
+    return { ...s, outcome: expectOk(s.applied.outcome, 'market') };
+  }
+
+  async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+    if (!this.state.findMarketFor(intent.baseMint, intent.quoteMint)) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
+    if (intent.price === 0n || intent.quantity === 0n) throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
+    if (intent.expiry < 0n) throw new ApiError(400, 'INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
+    if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now())) throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
+    const key = ownerKeyOf(intent.owner) + intent.orderId.toString();
+    if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
+      throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+    }
+    const message = orderMessage(intent, sha256);
+    if (!(await this.verifier.verify(intent.owner, message, signature))) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
+    }
+    if (this.inflight.has(key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+    this.inflight.add(key);
+    const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
+    try {
+      const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
+    } catch (err) {
+      this.inflight.delete(key);
+      throw err;
+    }
+  }
+
+  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+    const market: Market | undefined = this.state.markets.get(marketId);
+    if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
+    const message = cancelMessage({ orderId, owner, marketId }, sha256);
+    if (!(await this.verifier.verify(owner, message, signature))) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
+    }
+    const order = this.state.findOrder(owner, orderId);
+    if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+    if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
+    if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
+    const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message));
+    const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
+    return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
+  }
+
+  /** Submit and wait until the transaction's tick is durable and applied. */
+  private async submitAndWait(tx: Transaction, options: SubmitOptions, onConflict?: () => ApiError): Promise<Submitted> {
+    if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
+    // Orders and cancels were verified above; markets are unsigned.
+    if (tx.signature.length > 0) this.applier.markVerified(tx.txId, tx.payload);
+    const result = new Promise<Submitted>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(tx.txId);
+        this.applier.forgetVerified(tx.txId);
+        reject(new ApiError(504, 'TIMEOUT', 'the transaction was accepted but its tick did not arrive in time'));
+      }, WAIT_TIMEOUT_MS);
+      this.waiters.set(tx.txId, { payload: tx.payload, root: options.root ?? false, timer, resolve, reject });
+    });
+    try {
+      await this.submitCoalesced(tx);
+    } catch (err) {
+      const w = this.waiters.get(tx.txId);
+      if (w) clearTimeout(w.timer);
+      this.waiters.delete(tx.txId);
+      this.applier.forgetVerified(tx.txId);
+      result.catch(() => undefined);
+      if (err instanceof SubmitError) {
+        if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', `sequencer queue is full: ${err.message}`);
+        if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
+        if (err.code === 'ALREADY_EXISTS' && onConflict) throw onConflict();
+        throw new ApiError(400, 'BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
+      }
+      throw err;
+    }
+    return result;
+  }
+
+  /**
+   * Hand `tx` to the sequencer together with the others submitted in the same turn of the
+   * event loop. Resolves once this transaction is durable; rejects with its own SubmitError.
+   */
+  private submitCoalesced(tx: Transaction): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.submitQueue.push({ tx, resolve, reject });
+      if (!this.submitScheduled) {
+        this.submitScheduled = true;
+        setImmediate(() => this.flushSubmits());
+      }
+    });
+  }
+
+  private flushSubmits(): void {
+    this.submitScheduled = false;
+    const queue = this.submitQueue;
+    this.submitQueue = [];
+    for (let i = 0; i < queue.length; i += MAX_BATCH_TRANSACTIONS) {
+      const part = queue.slice(i, i + MAX_BATCH_TRANSACTIONS);
+      if (part.length === 1) {
+        const q = part[0]!;
+        this.sequencer.submit(q.tx).then(() => q.resolve(), q.reject);
+        continue;
+      }
+      let batch: Promise<Array<unknown>>;
+      try {
+        batch = this.sequencer.submitBatch(part.map((q) => q.tx));
+      } catch (err) {
+        batch = Promise.reject(err);
+      }
+      batch.then(
+        (results) =>
+          part.forEach((q, j) => {
+            const r = results[j];
+            if (r instanceof Error) q.reject(r);
+            else q.resolve();
+          }),
+        (err: unknown) => part.forEach((q) => q.reject(err)),
+      );
+    }
+  }
+}
+
+function expectOk<K extends 'market' | 'order' | 'cancel'>(o: Outcome, kind: K): OkOutcome<K> {
+  if (!o.ok) throw apiErrorOf(o.code, o.message);
+  if (o.kind !== kind) throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
+  return o as OkOutcome<K>;
+}
