@@ -42,6 +42,13 @@ describe('vdf: chaining of a batch (verifyTicks, checkChain)', () => {
     expect(r.ticks[1]!.message).to.equal('its proof verifies, but tick 3 is missing: the link from tick 2 to tick 4 cannot be checked');
   });
 
+  it("{ gaps: 'report' } lists the hole without failing the tick after it (a sparse set on purpose)", () => {
+    const r = v.verifyTicks([ticks[1], ticks[3]], { gaps: 'report' });
+    expect(r).to.deep.include({ ok: true, invalid: [], gaps: [{ from: 3, to: 3 }] });
+    const flipped = { ...ticks[3]!, vdf_proof: { ...ticks[3]!.vdf_proof, output: ticks[2]!.vdf_proof.output } };
+    expect(v.verifyTicks([ticks[1], flipped], { gaps: 'report' }).invalid).to.deep.equal([1]); // proofs still count
+  });
+
   it('names a wider hole and keeps a bad proof after a hole as INVALID_PROOF', () => {
     const flipped = { ...ticks[4]!, vdf_proof: { ...ticks[4]!.vdf_proof, output: ticks[3]!.vdf_proof.output } };
     const r = v.verifyTicks([ticks[0], flipped]);
