@@ -2,127 +2,148 @@
  * `svc chain <sub>`: the chain node's gRPC ChainService from the terminal (docs/chain.md):
  *
  *   svc chain market --base B58 --quote B58 --name NAME [--kind Spot|Perp]
- *   svc chain order  --key FILE --base B58 --quote B58 --side buy|sell --price N --quantity N
+ *   svc chain order  --key NAME|FILE --base B58 --quote B58 --side buy|sell --price N --quantity N
  *                    [--order-id N] [--expiry UNIX_SECONDS]
- *   svc chain cancel --key FILE --market UUID --order-id N
+ *   svc chain cancel --key NAME|FILE --market UUID --order-id N
  *   svc chain stream [--from CONTINUUM_SEQUENCE] [--count N]     (one JSON line per batch)
  *
- * Every subcommand takes --grpc HOST:PORT (else SVC_GRPC, else 127.0.0.1:9090). Submissions
- * print the SubmitTx answer as JSON; gRPC errors print `error <STATUS>: <details>`, exit 1.
+ * Every subcommand takes --grpc-url HOST:PORT (else SVC_GRPC_URL, else 127.0.0.1:9090), like
+ * the sequencer commands. Submissions print the SubmitTx answer as JSON; the node's gRPC
+ * errors print `svc chain <sub>: the node answered <STATUS>: <details>`, exit 1 (command.ts).
  */
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { randomInt } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/grpc/client.js';
 import { fromBase58Key } from '../sdk/bytes.js';
-import { need, printJson, readKeyFile, u64 } from './dex-common.js';
-import type { Command } from './main.js';
+import { group, type Subcommand } from './command.js';
+import { HOME_HELP, printJson, readKeyFile, u64 } from './dex-common.js';
+import { GRPC_URL_OPTION, grpcTarget } from './grpc.js';
+import { optional, required, UsageError, type OptionSpec, type Values } from './options.js';
 
-export const DEFAULT_GRPC = '127.0.0.1:9090';
+export const DEFAULT_GRPC = GRPC_URL_OPTION.default!;
 
-const USAGE = [
-  'usage: svc chain market --base <base58> --quote <base58> --name <name> [--kind Spot|Perp] [--grpc HOST:PORT]',
-  '       svc chain order  --key FILE --base <base58> --quote <base58> --side buy|sell --price N --quantity N [--order-id N] [--expiry SECS] [--grpc HOST:PORT]',
-  '       svc chain cancel --key FILE --market <uuid> --order-id N [--grpc HOST:PORT]',
-  '       svc chain stream [--from CONTINUUM_SEQUENCE] [--count N] [--grpc HOST:PORT]',
-].join('\n');
+const KEY: OptionSpec = { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path` };
+const BASE: OptionSpec = { name: 'base', type: 'string', value: 'B58', help: 'base mint, Base58 (32 bytes)' };
+const QUOTE: OptionSpec = { name: 'quote', type: 'string', value: 'B58', help: 'quote mint, Base58 (32 bytes)' };
 
-const OPTIONS = {
-  grpc: { type: 'string' },
-  key: { type: 'string', short: 'k' },
-  base: { type: 'string' },
-  quote: { type: 'string' },
-  name: { type: 'string' },
-  kind: { type: 'string' },
-  market: { type: 'string', short: 'm' },
-  side: { type: 'string' },
-  price: { type: 'string' },
-  quantity: { type: 'string' },
-  'order-id': { type: 'string' },
-  expiry: { type: 'string' },
-  from: { type: 'string' },
-  count: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-async function submit(client: ChainClient, sub: string, v: Values): Promise<void> {
-  if (sub === 'market') {
-    const kind = v.kind ?? 'Spot';
-    if (kind !== 'Spot' && kind !== 'Perp') throw new Error('--kind must be Spot or Perp');
-    printJson(await client.submit({ market: { base_mint: fromBase58Key(need(v.base, 'base'), '--base'), quote_mint: fromBase58Key(need(v.quote, 'quote'), '--quote'), name: need(v.name, 'name'), kind } }));
-    return;
+/** Run `body` with a ChainClient on --grpc-url, closed afterwards. */
+async function withClient(v: Values, body: (client: ChainClient) => Promise<void>): Promise<number> {
+  const client = new ChainClient(grpcTarget(optional(v, 'grpc-url')!));
+  try {
+    await body(client);
+    return 0;
+  } finally {
+    client.close();
   }
-  const kp = await readKeyFile(need(v.key, 'key'));
-  if (sub === 'cancel') {
-    const orderId = u64(need(v['order-id'], 'order-id'), 'order-id');
-    printJson(await client.submit(signedCancelRequest({ orderId, owner: kp.publicKey, marketId: need(v.market, 'market') }, kp.secretKey)));
-    return;
-  }
-  const side = need(v.side, 'side').toLowerCase();
-  if (side !== 'buy' && side !== 'sell') throw new Error('--side must be buy or sell');
-  const orderId = v['order-id'] ? u64(v['order-id'], 'order-id') : BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
-  const req = signedOrderRequest(
-    {
-      orderId,
-      owner: kp.publicKey,
-      side: side === 'buy' ? 'Buy' : 'Sell',
-      price: u64(need(v.price, 'price'), 'price'),
-      quantity: u64(need(v.quantity, 'quantity'), 'quantity'),
-      expiry: v.expiry ? u64(v.expiry, 'expiry') : 0n,
-      baseMint: fromBase58Key(need(v.base, 'base'), '--base'),
-      quoteMint: fromBase58Key(need(v.quote, 'quote'), '--quote'),
-    },
-    kp.secretKey,
-  );
-  printJson(await client.submit(req));
 }
 
-function stream(client: ChainClient, v: Values): Promise<void> {
-  const limit = v.count ? Number(u64(v.count, 'count')) : Infinity;
-  const call = client.stream(v.from ? u64(v.from, 'from') : 0n);
-  let seen = 0;
-  return new Promise<void>((resolve, reject) => {
-    call.on('data', (b: WireTxBatch) => {
-      if (seen >= limit) return;
-      console.log(JSON.stringify(b));
-      if (++seen >= limit) {
-        call.cancel();
-        resolve();
-      }
-    });
-    call.on('error', (err: ServiceError) => (err.code === grpcStatus.CANCELLED && seen >= limit ? resolve() : reject(err)));
-    call.on('end', () => resolve());
-  });
-}
+const noPositionals = (positionals: string[]): void => {
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+};
 
-const command: Command = {
-  summary: 'submit to and stream from the chain over gRPC (svc chain order|cancel|market|stream ...)',
-  async run(args) {
-    let client: ChainClient | undefined;
-    try {
-      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
-      const sub = positionals[0];
-      if (values.help || positionals.length !== 1 || !['market', 'order', 'cancel', 'stream'].includes(sub!)) {
-        console.log(USAGE);
-        return values.help ? 0 : 2;
-      }
-      client = new ChainClient(values.grpc ?? process.env.SVC_GRPC ?? DEFAULT_GRPC);
-      if (sub === 'stream') await stream(client, values);
-      else await submit(client, sub!, values);
-      return 0;
-    } catch (err) {
-      const e = err as Partial<ServiceError>;
-      if (typeof e.code === 'number' && e.details !== undefined) {
-        console.error(`error ${grpcStatus[e.code]}: ${e.details}`);
-        return 1;
-      }
-      console.error(`error: ${(err as Error).message}`);
-      return 2;
-    } finally {
-      client?.close();
-    }
+const market: Subcommand = {
+  spec: {
+    name: 'chain market',
+    summary: 'create a market through gRPC SubmitTx; prints the answer once its block record is stored',
+    usage: '--base B58 --quote B58 --name NAME [options]',
+    options: [BASE, QUOTE, { name: 'name', type: 'string', value: 'NAME', help: 'display name, 1..64 bytes' }, { name: 'kind', type: 'string', value: 'KIND', help: 'Spot or Perp', default: 'Spot' }, GRPC_URL_OPTION],
+  },
+  run(v, positionals) {
+    noPositionals(positionals);
+    const kind = optional(v, 'kind');
+    if (kind !== 'Spot' && kind !== 'Perp') throw new UsageError('--kind must be Spot or Perp');
+    const req = { market: { base_mint: fromBase58Key(required(v, 'base'), '--base'), quote_mint: fromBase58Key(required(v, 'quote'), '--quote'), name: required(v, 'name'), kind } };
+    return withClient(v, async (client) => printJson(await client.submit(req)));
   },
 };
-export default command;
+
+const order: Subcommand = {
+  spec: {
+    name: 'chain order',
+    summary: 'sign and submit a limit order through gRPC SubmitTx',
+    usage: '--key NAME --base B58 --quote B58 --side buy|sell --price N --quantity N [options]',
+    options: [
+      KEY,
+      BASE,
+      QUOTE,
+      { name: 'side', type: 'string', value: 'SIDE', help: 'buy or sell' },
+      { name: 'price', type: 'string', value: 'N', help: 'limit price, u64' },
+      { name: 'quantity', type: 'string', value: 'N', help: 'quantity, u64' },
+      { name: 'order-id', type: 'string', value: 'N', help: 'order id, u64, unique per key', defaultHelp: 'time-based, new each time' },
+      { name: 'expiry', type: 'string', value: 'UNIX_SECONDS', help: 'expiry time (0 = good until cancelled)', default: '0' },
+      GRPC_URL_OPTION,
+    ],
+  },
+  async run(v, positionals) {
+    noPositionals(positionals);
+    const kp = await readKeyFile(required(v, 'key'));
+    const side = required(v, 'side').toLowerCase();
+    if (side !== 'buy' && side !== 'sell') throw new UsageError('--side must be buy or sell');
+    const orderId = optional(v, 'order-id') !== undefined ? u64(optional(v, 'order-id')!, 'order-id') : BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
+    const req = signedOrderRequest(
+      {
+        orderId,
+        owner: kp.publicKey,
+        side: side === 'buy' ? 'Buy' : 'Sell',
+        price: u64(required(v, 'price'), 'price'),
+        quantity: u64(required(v, 'quantity'), 'quantity'),
+        expiry: u64(optional(v, 'expiry')!, 'expiry'),
+        baseMint: fromBase58Key(required(v, 'base'), '--base'),
+        quoteMint: fromBase58Key(required(v, 'quote'), '--quote'),
+      },
+      kp.secretKey,
+    );
+    return withClient(v, async (client) => printJson(await client.submit(req)));
+  },
+};
+
+const cancel: Subcommand = {
+  spec: {
+    name: 'chain cancel',
+    summary: 'sign and submit a cancel through gRPC SubmitTx',
+    usage: '--key NAME --market UUID --order-id N [options]',
+    options: [KEY, { name: 'market', short: 'm', type: 'string', value: 'UUID', help: 'market_id' }, { name: 'order-id', type: 'string', value: 'N', help: 'the order to cancel' }, GRPC_URL_OPTION],
+  },
+  async run(v, positionals) {
+    noPositionals(positionals);
+    const kp = await readKeyFile(required(v, 'key'));
+    const req = signedCancelRequest({ orderId: u64(required(v, 'order-id'), 'order-id'), owner: kp.publicKey, marketId: required(v, 'market') }, kp.secretKey);
+    return withClient(v, async (client) => printJson(await client.submit(req)));
+  },
+};
+
+const stream: Subcommand = {
+  spec: {
+    name: 'chain stream',
+    summary: 'follow gRPC StreamTx: one JSON line per batch of sequenced order book transactions',
+    usage: '[options]',
+    options: [
+      { name: 'from', type: 'string', value: 'CONTINUUM_SEQUENCE', help: 'first continuum_sequence', defaultHelp: '0, the start' },
+      { name: 'count', short: 'n', type: 'string', value: 'N', help: 'stop after N batches', defaultHelp: 'never' },
+      GRPC_URL_OPTION,
+    ],
+  },
+  run(v, positionals) {
+    noPositionals(positionals);
+    const limit = optional(v, 'count') !== undefined ? Number(u64(optional(v, 'count')!, 'count')) : Infinity;
+    const from = optional(v, 'from') !== undefined ? u64(optional(v, 'from')!, 'from') : 0n;
+    return withClient(v, (client) => {
+      const call = client.stream(from);
+      let seen = 0;
+      return new Promise<void>((resolve, reject) => {
+        call.on('data', (b: WireTxBatch) => {
+          if (seen >= limit) return;
+          console.log(JSON.stringify(b));
+          if (++seen >= limit) {
+            call.cancel();
+            resolve();
+          }
+        });
+        call.on('error', (err: ServiceError) => (err.code === grpcStatus.CANCELLED && seen >= limit ? resolve() : reject(err)));
+        call.on('end', () => resolve());
+      });
+    });
+  },
+};
+
+export default group('chain', 'submit to and stream from the chain over gRPC (svc chain order|cancel|market|stream ...)', [market, order, cancel, stream]);

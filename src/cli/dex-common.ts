@@ -1,20 +1,64 @@
 /**
- * Shared bits of the order book subcommands (keygen, market, order, receipt): option
- * parsing with node:util, the API URL (--url, else SVC_DEX_URL, else http://127.0.0.1:8081),
- * key files, and printing results as JSON.
+ * Shared bits of the order book subcommands (keygen, market, order, receipt): the API URL
+ * (--url, else SVC_DEX_URL, else http://127.0.0.1:8081) and where keys and receipts live.
+ *
+ * Files the CLI keeps for you live in one directory, never in the current one:
+ *   $SVC_HOME, else $XDG_CONFIG_HOME/svc, else ~/.config/svc
+ *     keys/<name>.json      ed25519 key files (mode 0600), from `svc keygen <name>`
+ *     receipts/<name>.json  receipts saved by `svc order place --receipt-out <name>`
+ * A --key or --receipt value with a `/` or ending in `.json` is a path instead of a name.
  */
-import { readFile } from 'node:fs/promises';
-import { DexApiError, fromHex, keyPairFromSeed, type KeyFile, type KeyPair } from '../sdk/index.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fromHex, keyPairFromSeed, type KeyFile, type KeyPair } from '../sdk/index.js';
+import { UsageError, type OptionSpec } from './options.js';
 
 export const DEFAULT_DEX_URL = 'http://127.0.0.1:8081';
 
-export function dexUrl(flag: string | undefined): string {
-  return flag ?? process.env.SVC_DEX_URL ?? DEFAULT_DEX_URL;
+export const DEX_URL_OPTION: OptionSpec = { name: 'url', type: 'string', value: 'URL', help: "the node's order book API", default: DEFAULT_DEX_URL, env: 'SVC_DEX_URL' };
+
+/** The directory of keys and receipts. */
+export function svcHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SVC_HOME) return env.SVC_HOME;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'svc');
 }
 
-export async function readKeyFile(path: string): Promise<KeyPair> {
-  const k = JSON.parse(await readFile(path, 'utf8')) as Partial<KeyFile>;
-  if (k.algorithm !== 'ed25519' || typeof k.secret_key !== 'string') throw new Error(`${path}: not a key file written by 'svc keygen'`);
+export const HOME_HELP = '$SVC_HOME, else $XDG_CONFIG_HOME/svc, else ~/.config/svc';
+
+/** True when `value` names a file rather than a key or receipt kept in the svc directory. */
+export function isPath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || value.endsWith('.json');
+}
+
+/** `alice` -> <home>/keys/alice.json; a path stays a path. */
+export function resolveFile(kind: 'keys' | 'receipts', value: string): string {
+  if (isPath(value)) return value;
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(value)) throw new UsageError(`'${value}' is not a ${kind === 'keys' ? 'key' : 'receipt'} name (letters, digits, . _ -; or give a path with a /)`);
+  return join(svcHome(), kind, `${value}.json`);
+}
+
+/** Make the directory of a file the CLI is about to write (keys get a private directory). */
+export async function ensureDirFor(file: string, kind: 'keys' | 'receipts'): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: kind === 'keys' ? 0o700 : 0o755 });
+}
+
+export async function readKeyFile(value: string): Promise<KeyPair> {
+  const path = resolveFile('keys', value);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    throw new UsageError(isPath(value) ? `no key file ${path}` : `no key '${value}' (looked for ${path}; create it with: svc keygen ${value})`);
+  }
+  let k: Partial<KeyFile>;
+  try {
+    k = JSON.parse(text) as Partial<KeyFile>;
+  } catch {
+    throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
+  }
+  if (k.algorithm !== 'ed25519' || typeof k.secret_key !== 'string') throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
   return keyPairFromSeed(fromHex(k.secret_key));
 }
 
@@ -22,26 +66,8 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-/** Run a command body; map errors to a message on stderr and an exit code. */
-export async function guard(body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof DexApiError) {
-      console.error(`error ${err.status} ${err.code}: ${err.message}`);
-      return 1;
-    }
-    console.error(`error: ${(err as Error).message}`);
-    return 2;
-  }
-}
-
-export function need(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new Error(`missing --${flag}`);
-  return value;
-}
-
 export function u64(value: string, flag: string): bigint {
-  if (!/^\d{1,20}$/.test(value) || BigInt(value) >= 1n << 64n) throw new Error(`--${flag} must be an unsigned 64-bit integer`);
+  if (!/^\d{1,20}$/.test(value) || BigInt(value) >= 1n << 64n) throw new UsageError(`--${flag} must be an unsigned 64-bit integer`);
   return BigInt(value);
 }
+

@@ -1,40 +1,44 @@
 /**
- * `svc market create --base B58 --quote B58 --name NAME [--kind Spot|Perp] [--url URL]`
- * and `svc market list [--url URL]`.
+ * `svc market create --base B58 --quote B58 --name NAME [--kind Spot|Perp] [--quiet]`
+ * and `svc market list`: the order book's markets (spec/2) over its HTTP API.
  */
 import { DexClient } from '../sdk/index.js';
-import { parseArgs } from 'node:util';
-import type { Command } from './main.js';
-import { dexUrl, guard, need, printJson } from './dex-common.js';
+import { group, type Subcommand } from './command.js';
+import { DEX_URL_OPTION, printJson } from './dex-common.js';
+import { optional, required, UsageError } from './options.js';
 
-const USAGE = 'usage: svc market create --base <base58> --quote <base58> --name <name> [--kind Spot|Perp] [--url URL]\n       svc market list [--url URL]';
-
-const command: Command = {
-  summary: 'create or list markets (svc market create --base .. --quote .. --name ..)',
-  run: (args) =>
-    guard(async () => {
-      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: {
-        base: { type: 'string' },
-        quote: { type: 'string' },
-        name: { type: 'string' },
-        kind: { type: 'string' },
-        url: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      } });
-      const client = new DexClient(dexUrl(values.url));
-      if (values.help || positionals.length !== 1) {
-        console.log(USAGE);
-        return values.help ? 0 : 2;
-      }
-      if (positionals[0] === 'list') {
-        printJson(await client.listMarkets());
-        return 0;
-      }
-      if (positionals[0] !== 'create') throw new Error(`unknown subcommand '${positionals[0]}'\n${USAGE}`);
-      const kind = values.kind ?? 'Spot';
-      if (kind !== 'Spot' && kind !== 'Perp') throw new Error('--kind must be Spot or Perp');
-      printJson(await client.createMarket({ base_mint: need(values.base, 'base'), quote_mint: need(values.quote, 'quote'), name: need(values.name, 'name'), kind }));
-      return 0;
-    }),
+const create: Subcommand = {
+  spec: {
+    name: 'market create',
+    summary: 'create a market for a base/quote pair of mints',
+    usage: '--base B58 --quote B58 --name NAME [options]',
+    description: 'Prints the new market as JSON, or with --quiet only its market_id (M=$(svc market create ... -q)).',
+    options: [
+      { name: 'base', type: 'string', value: 'B58', help: 'base mint, Base58 (32 bytes)' },
+      { name: 'quote', type: 'string', value: 'B58', help: 'quote mint, Base58 (32 bytes)' },
+      { name: 'name', type: 'string', value: 'NAME', help: 'display name, 1..64 bytes' },
+      { name: 'kind', type: 'string', value: 'KIND', help: 'Spot or Perp', default: 'Spot' },
+      { name: 'quiet', short: 'q', type: 'boolean', help: 'print only the market_id' },
+      DEX_URL_OPTION,
+    ],
+  },
+  async run(v, positionals) {
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const kind = optional(v, 'kind');
+    if (kind !== 'Spot' && kind !== 'Perp') throw new UsageError('--kind must be Spot or Perp');
+    const market = await new DexClient(optional(v, 'url')!).createMarket({ base_mint: required(v, 'base'), quote_mint: required(v, 'quote'), name: required(v, 'name'), kind });
+    if (v.quiet) console.log(market.market_id);
+    else printJson(market);
+    return 0;
+  },
 };
-export default command;
+
+const list: Subcommand = {
+  spec: { name: 'market list', summary: 'list the markets as JSON', usage: '[options]', options: [DEX_URL_OPTION] },
+  async run(v) {
+    printJson(await new DexClient(optional(v, 'url')!).listMarkets());
+    return 0;
+  },
+};
+
+export default group('market', 'create or list markets (svc market create --base .. --quote .. --name ..)', [create, list]);

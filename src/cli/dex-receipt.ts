@@ -1,41 +1,37 @@
 /**
- * `svc receipt verify --receipt FILE|- [--public-key B58 | --url URL]`: rebuild a receipt's
- * signing message and check the sequencer's signature. Without --public-key, the key is
- * fetched from the node's GET /health. Exit 0 when valid, 1 when not.
+ * `svc receipt verify --receipt NAME|FILE|- [--public-key B58 | --url URL]`: rebuild a
+ * receipt's signing message and check the sequencer's signature. Without --public-key, the
+ * key is fetched from the node's GET /health. Exit 0 when valid, 1 when not.
  */
-import { readFile } from 'node:fs/promises';
 import { DexClient, fromBase58Key, verifyReceiptDetailed, type Receipt } from '../sdk/index.js';
-import { parseArgs } from 'node:util';
-import type { Command } from './main.js';
-import { dexUrl, guard, need, printJson } from './dex-common.js';
+import { group, type Subcommand } from './command.js';
+import { DEX_URL_OPTION, HOME_HELP, printJson, resolveFile } from './dex-common.js';
+import { readFileOrStdin } from './input.js';
+import { optional, required, UsageError } from './options.js';
 
-async function readAll(path: string): Promise<string> {
-  if (path !== '-') return readFile(path, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const command: Command = {
-  summary: "check a receipt's sequencer signature (svc receipt verify --receipt r.json)",
-  run: (args) =>
-    guard(async () => {
-      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: {
-        receipt: { type: 'string', short: 'r' },
-        'public-key': { type: 'string' },
-        url: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      } });
-      if (values.help || positionals[0] !== 'verify') {
-        console.log('usage: svc receipt verify --receipt FILE|- [--public-key <base58> | --url URL]');
-        return values.help ? 0 : 2;
-      }
-      const parsed = JSON.parse(await readAll(need(values.receipt, 'receipt'))) as Receipt | { receipt: Receipt };
-      const receipt = 'receipt' in parsed ? parsed.receipt : parsed;
-      const pk = values['public-key'] ?? (await new DexClient(dexUrl(values.url)).health()).public_key;
-      const verdict = verifyReceiptDetailed(receipt, fromBase58Key(pk, 'public key'));
-      printJson({ valid: verdict.valid, ...(verdict.reason ? { reason: verdict.reason } : {}), sequencer_id: receipt.sequencer_id, public_key: pk });
-      return verdict.valid ? 0 : 1;
-    }),
+const verify: Subcommand = {
+  spec: {
+    name: 'receipt verify',
+    summary: "check a receipt's sequencer signature",
+    usage: '--receipt NAME|FILE|- [options]',
+    description: 'Takes a receipt, or a whole `svc order place` answer. Prints {"valid":...}; exits 0 when valid, 1 when not.',
+    options: [
+      { name: 'receipt', short: 'r', type: 'string', value: 'NAME|FILE|-', help: `a receipt saved with --receipt-out NAME (${HOME_HELP}/receipts), a file, or - for stdin` },
+      { name: 'public-key', type: 'string', value: 'B58', help: "the sequencer's public key", defaultHelp: "fetched from the node's GET /health" },
+      DEX_URL_OPTION,
+    ],
+    examples: ['svc receipt verify --receipt alice-sell'],
+  },
+  async run(v, positionals) {
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const arg = required(v, 'receipt');
+    const parsed = JSON.parse(await readFileOrStdin(arg === '-' ? '-' : resolveFile('receipts', arg))) as Receipt | { receipt: Receipt };
+    const receipt = 'receipt' in parsed ? parsed.receipt : parsed;
+    const pk = optional(v, 'public-key') ?? (await new DexClient(optional(v, 'url')!).health()).public_key;
+    const verdict = verifyReceiptDetailed(receipt, fromBase58Key(pk, 'public key'));
+    printJson({ valid: verdict.valid, ...(verdict.reason ? { reason: verdict.reason } : {}), sequencer_id: receipt.sequencer_id, public_key: pk });
+    return verdict.valid ? 0 : 1;
+  },
 };
-export default command;
+
+export default group('receipt', "check a receipt's sequencer signature (svc receipt verify --receipt alice-sell)", [verify]);

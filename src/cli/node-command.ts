@@ -3,7 +3,7 @@
  * gracefully on SIGINT or SIGTERM (exit 0). A second signal exits at once with 130.
  */
 import { parseNodeConfig } from '../config/index.js';
-import { startNode } from '../node/index.js';
+import { startNode, StartupError } from '../node/index.js';
 import type { Command } from './main.js';
 
 const command: Command = {
@@ -18,7 +18,14 @@ const command: Command = {
       console.error(`svc node: ${outcome.message}\nrun 'svc node --help' for the options`);
       return 2;
     }
-    const node = await startNode(outcome.config);
+    let node;
+    try {
+      node = await startNode(outcome.config);
+    } catch (err) {
+      if (!(err instanceof StartupError)) throw err;
+      console.error(`svc node: ${err.message}`);
+      return 1;
+    }
     const signalled = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -35,13 +35,17 @@ export function formatAddress(addr: ListenAddress): string {
   return addr.host.includes(':') ? `[${addr.host}]:${addr.port}` : `${addr.host}:${addr.port}`;
 }
 
+const grouped = new Intl.NumberFormat('en-US');
+
 function integer(min: number, max: number) {
+  const range = `${grouped.format(min)} to ${grouped.format(max)}`;
   return (text: string): number => {
-    if (!/^\d+$/.test(text.trim())) throw new Error(`expected a whole number, got '${text}'`);
-    const n = Number(text.trim());
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw new Error(`${text} is out of range ${min}..${max}`);
-    }
+    const t = text.trim();
+    if (/^[-+]?\d+(\.\d+)?$/.test(t) && Number(t) < min) throw new Error(`${t} is out of range: expected a whole number from ${range}`);
+    if (/^\d+\.\d+$/.test(t)) throw new Error(`${t} is not a whole number: expected a whole number from ${range}`);
+    if (!/^\+?\d+$/.test(t)) throw new Error(`expected a whole number from ${range}, got '${text}'`);
+    const n = Number(t);
+    if (!Number.isSafeInteger(n) || n > max) throw new Error(`${t} is out of range: expected a whole number from ${range}`);
     return n;
   };
 }

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FLAGS, envName } from './flags.js';
+import { closest } from './suggest.js';
 import type { NodeConfig, ParseOutcome } from './interface.js';
 
 export type { ListenAddress, LogLevel, NodeConfig, ParseOutcome } from './interface.js';
@@ -19,17 +20,44 @@ export function helpText(): string {
   return lines.join('\n');
 }
 
+/**
+ * `--retain-ticks -5` means the value -5 (to be refused as out of range), not a flag `-5`:
+ * a negative number after a flag that takes a value is joined to it as `--flag=-5`.
+ */
+export function joinNegativeValues(argv: readonly string[], takesValue: (flag: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && takesValue(a.slice(2)) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** parseArgs' own error, said in this CLI's terms (unknown flags get a suggestion). */
+export function explainArgsError(err: Error, knownFlags: readonly string[]): string {
+  const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(err.message);
+  if (unknown) {
+    const guess = closest(unknown[2]!, knownFlags);
+    return `unknown flag ${unknown[1]}${unknown[2]}${guess ? ` (did you mean --${guess}?)` : ''}`;
+  }
+  const missing = /^Option '(--[\w-]+)(?:, -\w)? <value>' argument missing/.exec(err.message);
+  if (missing) return `${missing[1]} needs a value`;
+  return err.message;
+}
+
 export function parseNodeConfig(argv: string[], env: Record<string, string | undefined> = {}): ParseOutcome {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const f of FLAGS) options[f.flag] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as Record<
-      string,
-      string | boolean | undefined
-    >;
+    const args = joinNegativeValues(argv, (flag) => options[flag]?.type === 'string');
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
-    return { kind: 'error', message: (err as Error).message };
+    return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
   }
   if (values.help) return { kind: 'help', text: helpText() };
 

@@ -16,6 +16,7 @@
  *   consumer that throws is logged and the others still run.
  */
 import type { Logger } from 'pino';
+import { startProgress } from '../log/progress.js';
 import { equalBytes } from '../sdk/bytes.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { OrderedTransaction, Tick } from '../sequencer/types.js';
@@ -38,7 +39,6 @@ export interface TickApplierOptions {
 }
 
 const REPLAY_CHUNK = 256;
-const PROGRESS_EVERY_MS = 5_000;
 
 export class TickApplier {
   private readonly listeners: AppliedListener[] = [];
@@ -114,7 +114,7 @@ export class TickApplier {
     const upTo = this.source.status().currentTick;
     const log = this.options.logger;
     if (upTo >= from) log?.info({ from, to: upTo }, 'order book: replaying stored ticks');
-    let lastLog = performance.now();
+    const progress = startProgress({ logger: log, what: 'order book replay', total: Math.max(0, upTo - from + 1) });
     let batch: Tick[] = [];
     for await (const tick of this.source.readTicks(from, upTo)) {
       if (this.stopped) break;
@@ -122,13 +122,12 @@ export class TickApplier {
       if (batch.length >= REPLAY_CHUNK) {
         await this.replayChunk(batch);
         batch = [];
-        if (performance.now() - lastLog > PROGRESS_EVERY_MS) {
-          lastLog = performance.now();
-          log?.info({ tick: this.engine.lastTick, of: upTo }, 'order book: replay progress');
-        }
+        progress.update(this.engine.lastTick - from + 1);
       }
     }
     await this.replayChunk(batch);
+    progress.update(Math.max(0, upTo - from + 1));
+    progress.end();
     const early = this.buffered;
     this.buffered = undefined;
     for (const t of early) this.enqueue(t);

@@ -1,6 +1,8 @@
 /**
  * startNode(config): opens the database and the worker pool, starts the sequencer, then
- * each face in order, printing `listening <face> <host:port>` for each. close() shuts
+ * each face in order; once every face is up it prints `listening <face> <host:port>` for
+ * each (so a face that cannot start is reported before any `listening` line). A step that
+ * takes more than a second logs that it is still running. close() shuts
  * down gracefully: every face stops accepting, the sequencer ticks out what is in flight
  * and stops, then faces, metrics, pool and database close, in reverse order of opening.
  */
@@ -9,15 +11,18 @@ import { formatAddress } from '../config/flags.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { createLogger } from '../log/index.js';
+import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
+import { databaseError, faceError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
 
 export type { FaceSpec, NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
 export { defaultFaces, grpcFace, restFace } from './faces.js';
+export { StartupError } from './errors.js';
 
 export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -41,12 +46,23 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     if (db && db.status !== 'closed') await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
   };
 
+  /** Run one start-up step, logging progress if it lasts more than a second. */
+  const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    const progress = startProgress({ logger, what });
+    try {
+      return await run();
+    } finally {
+      progress.end();
+    }
+  };
+
   try {
-    db = await openDatabase(config.dbPath);
+    const opened = await step('opening the database', () => openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))));
+    db = opened;
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
     const create = options.createSequencer ?? createSequencer;
-    sequencer = await create({
-      db,
+    const created = await create({
+      db: opened,
       pool,
       retainTicks: config.retainTicks,
       retainBytes: config.retainBytes,
@@ -55,16 +71,20 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       queueCapacity: config.queueCapacity,
       onError: (err) => logger.error({ err }, 'sequencer error'),
     });
-    await sequencer.start();
+    sequencer = created;
+    await step('resuming the chain (stored ticks, write-ahead log)', () => created.start());
     const running = faces;
     metrics = createMetrics({
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
-    const ctx: NodeContext = { config, logger, db, pool, sequencer, metrics };
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics };
     for (const spec of options.faces ?? defaultFaces()) {
-      const face = await spec.start(ctx);
-      faces.push(face);
+      const configured = config[`${spec.name}Addr` as keyof NodeConfig];
+      const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
+      faces.push(await step(`starting the ${spec.name} face`, () => spec.start(ctx)).catch((err: unknown) => Promise.reject(faceError(spec.name, address, err))));
+    }
+    for (const face of faces) {
       print(`listening ${face.name} ${face.address}`);
       logger.info({ face: face.name, address: face.address }, 'listening');
     }
@@ -74,14 +94,12 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     throw err;
   }
 
-  logger.info(
-    { dbPath: config.dbPath, grpc: formatAddress(config.grpcAddr), retainTicks: config.retainTicks, vdfIterations: config.vdfIterations },
-    'node started',
-  );
+  const addresses = Object.fromEntries(faces.map((f) => [f.name, f.address]));
+  logger.info({ dbPath: config.dbPath, addresses, retainTicks: config.retainTicks, vdfIterations: config.vdfIterations }, 'node started');
   let closing: Promise<void> | undefined;
   const started = sequencer;
   return {
-    addresses: Object.fromEntries(faces.map((f) => [f.name, f.address])),
+    addresses,
     sequencer: started,
     close() {
       closing ??= (async () => {

@@ -7,22 +7,25 @@
  *   v.verifyTicks(arrayOfTickJson);                                 // batch + chaining
  *
  * verifyTick/verifyTicks never throw on bad tick data: malformed ticks come back invalid
- * with a typed error code. A batch also checks chaining: a tick's previous_output must be
- * the output of the tick numbered one less when both are present, and tick 1's must be
- * the genesis output.
+ * with a typed error code. A batch also checks chaining (chain.ts): a tick's previous_output
+ * must be the output of the tick numbered one less, tick 1's must be the genesis output, and
+ * the tick numbers must have no holes: verifyTicks([t41, t43]) fails t43 with CHAIN_GAP and
+ * lists tick 42 in `gaps`.
  */
-import { bytesEqual, bytesToHex } from './bytes.js';
+import { bytesToHex } from './bytes.js';
+import { checkChain, type ChainGap } from './chain.js';
 import { VdfError, isVdfError } from './errors.js';
 import { GENESIS_OUTPUT } from './hashing.js';
 import type { VdfTickInput } from './interface.js';
 import { parseRestTick } from './rest-tick.js';
 import { WasmVdfEngine } from './wasm-engine.js';
 
-export { GENESIS_OUTPUT, bytesToHex, parseRestTick, VdfError, WasmVdfEngine };
+export { GENESIS_OUTPUT, bytesToHex, checkChain, parseRestTick, VdfError, WasmVdfEngine };
+export type { ChainCheck, ChainFailure, ChainFailureCode, ChainGap } from './chain.js';
 export type { RestTick, RestTickLookup } from './rest-tick.js';
 
 /** Why a tick failed: a VdfError code, or one of the verifier's own. */
-export type TickFailure = string; // VdfErrorCode | 'INVALID_PROOF' | 'CHAIN_BREAK' | 'BAD_GENESIS' | 'DUPLICATE_TICK'
+export type TickFailure = string; // VdfErrorCode | 'INVALID_PROOF' | ChainFailureCode (BAD_GENESIS, DUPLICATE_TICK, CHAIN_BREAK, CHAIN_GAP)
 
 export interface TickVerdict {
   ok: boolean;
@@ -37,18 +40,30 @@ export interface TicksVerdict {
   invalid: number[];
   /** One entry per input tick. */
   ticks: TickVerdict[];
+  /** Tick numbers missing between the given ticks (each fails the tick after it with CHAIN_GAP). */
+  gaps: ChainGap[];
+}
+
+export interface VerifyTicksOptions {
+  /**
+   * 'fail' (default): a hole between the given ticks fails the tick after it (CHAIN_GAP), so
+   * `ok` means one proven, linked range. 'report': the holes are only listed in `gaps`, for
+   * callers that verify a sparse set on purpose (the ticks behind a block, say).
+   */
+  gaps?: 'fail' | 'report';
 }
 
 export interface BrowserVerifier {
   verifyTick(json: unknown): TickVerdict;
-  verifyTicks(json: unknown[]): TicksVerdict;
+  verifyTicks(json: unknown[], options?: VerifyTicksOptions): TicksVerdict;
   readonly engine: WasmVdfEngine;
 }
 
 async function compile(source: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer) return WebAssembly.compile(source);
-  if (source instanceof Uint8Array) return WebAssembly.compile(source.slice().buffer);
+  // A copy of exactly the view: a Node Buffer's .slice() is a view whose .buffer may be a larger pool.
+  if (source instanceof Uint8Array) return WebAssembly.compile(new Uint8Array(source));
   const res = await fetch(source);
   if (!res.ok) throw new VdfError('ENGINE', `cannot fetch ${String(source)}: HTTP ${res.status}`);
   return WebAssembly.compile(await res.arrayBuffer());
@@ -68,11 +83,6 @@ function tickNumberOf(json: unknown): number | null {
 export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module): Promise<BrowserVerifier> {
   const engine = new WasmVdfEngine(await compile(wasm));
 
-  const genesisCheck = (t: VdfTickInput): TickVerdict | null =>
-    t.tickNumber === 1 && !bytesEqual(t.previousOutput, GENESIS_OUTPUT)
-      ? { ok: false, tickNumber: 1, code: 'BAD_GENESIS', message: 'tick 1 must start from the genesis output' }
-      : null;
-
   return {
     engine,
     verifyTick(json: unknown): TickVerdict {
@@ -82,8 +92,8 @@ export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Arr
       } catch (e) {
         return failure(tickNumberOf(json), e);
       }
-      const g = genesisCheck(tick);
-      if (g) return g;
+      const genesis = checkChain([tick]).broken[0]; // tick 1 must start from genesis
+      if (genesis) return { ok: false, tickNumber: genesis.tickNumber, code: genesis.code, message: genesis.message };
       try {
         return engine.verify(tick)
           ? { ok: true, tickNumber: tick.tickNumber }
@@ -92,41 +102,20 @@ export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Arr
         return failure(tick.tickNumber, e);
       }
     },
-    verifyTicks(json: unknown[]): TicksVerdict {
+    verifyTicks(json: unknown[], options: VerifyTicksOptions = {}): TicksVerdict {
       if (!Array.isArray(json)) throw new VdfError('BAD_TYPE', 'verifyTicks: expected an array of tick objects');
       const verdicts: TickVerdict[] = json.map((j) => ({ ok: true, tickNumber: tickNumberOf(j) }));
       const parsed: (VdfTickInput | null)[] = json.map((j, i) => {
         try {
-          const t = parseRestTick(j);
-          const g = genesisCheck(t);
-          if (g) verdicts[i] = g;
-          return t;
+          return parseRestTick(j);
         } catch (e) {
           verdicts[i] = failure(tickNumberOf(j), e);
           return null;
         }
       });
-      // Chaining and duplicates: by tick number.
-      const byNumber = new Map<number, VdfTickInput>();
-      parsed.forEach((t, i) => {
-        if (!t) return;
-        const seen = byNumber.get(t.tickNumber);
-        if (seen && !bytesEqual(seen.claim.output, t.claim.output)) {
-          verdicts[i] = { ok: false, tickNumber: t.tickNumber, code: 'DUPLICATE_TICK', message: `tick ${t.tickNumber} appears twice with different outputs` };
-        } else if (!seen) byNumber.set(t.tickNumber, t);
-      });
-      parsed.forEach((t, i) => {
-        if (!t || !verdicts[i].ok) return;
-        const before = byNumber.get(t.tickNumber - 1);
-        if (before && !bytesEqual(before.claim.output, t.previousOutput)) {
-          verdicts[i] = {
-            ok: false,
-            tickNumber: t.tickNumber,
-            code: 'CHAIN_BREAK',
-            message: `previous_output of tick ${t.tickNumber} is not the output of tick ${t.tickNumber - 1}`,
-          };
-        }
-      });
+      // Genesis, duplicates, chaining and gaps (chain.ts); a gap is judged after the proofs.
+      const chain = checkChain(parsed);
+      for (const f of chain.broken) verdicts[f.index] = { ok: false, tickNumber: f.tickNumber, code: f.code, message: f.message };
       const index: number[] = [];
       const batch: VdfTickInput[] = [];
       parsed.forEach((t, i) => {
@@ -142,8 +131,11 @@ export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Arr
           ? { ok: false, tickNumber: batch[k].tickNumber, code: err.code, message: err.message }
           : { ok: false, tickNumber: batch[k].tickNumber, code: 'INVALID_PROOF', message: 'the VDF claim does not verify' };
       }
+      for (const f of options.gaps === 'report' ? [] : chain.gaps) {
+        if (verdicts[f.index].ok) verdicts[f.index] = { ok: false, tickNumber: f.tickNumber, code: f.code, message: `its proof verifies, but ${f.message}` };
+      }
       const invalid = verdicts.flatMap((x, i) => (x.ok ? [] : [i]));
-      return { ok: invalid.length === 0, invalid, ticks: verdicts };
+      return { ok: invalid.length === 0, invalid, ticks: verdicts, gaps: chain.missing };
     },
   };
 }

@@ -23,3 +23,4 @@ export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './nod
 export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';
 export { proveOnPool, proveFromCheckpointsOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
 export { parseRestTick, unwrapRestTick, type RestTick, type RestTickLookup, type RestVdfProof } from './rest-tick.js';
+export { checkChain, type ChainCheck, type ChainFailure, type ChainFailureCode, type ChainGap } from './chain.js';

@@ -46,10 +46,10 @@ describe('README "Chain explorer" examples run as written', function () {
     node = await spawnNode(dir, ['--idle-tick-ms', '20'], ['grpc', 'rest', 'dex', 'rpc']);
     const block = await readmeBlock('Chain explorer');
     expect(block).to.match(/^RPC=http:\/\/127\.0\.0\.1:8082 /m);
-    expect(block).to.match(/^export SVC_GRPC=127\.0\.0\.1:9090 /m);
+    expect(block).to.match(/^export SVC_GRPC_URL=127\.0\.0\.1:9090 /m);
     const script = block
       .replace(/^RPC=\S+/m, `RPC=http://${node.addresses.rpc}`)
-      .replace(/^export SVC_GRPC=\S+/m, `export SVC_GRPC=${node.addresses.grpc}`)
+      .replace(/^export SVC_GRPC_URL=\S+/m, `export SVC_GRPC_URL=${node.addresses.grpc}`)
       .replace(/^svc\(\) \{ node bin\/svc\.js/m, `svc() { node ${join(ROOT, 'bin/svc.js')}`)
       .split('\n')
       // Print a marker before each command, so the output can be checked command by command.

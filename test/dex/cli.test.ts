@@ -1,27 +1,10 @@
 import { expect } from 'chai';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import { toBase58 } from '../../src/sdk/index.js';
 import { mint } from './support/orders.js';
 import { startTestDex, type TestDex } from './support/server.js';
-
-/** Run `svc ...` in-process and capture what it prints. */
-async function svc(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (m: string) => out.push(m);
-  console.error = (m: string) => err.push(m);
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+import { svc } from '../cli/support.js';
 
 describe('svc keygen / market / order / receipt (CLI against a real server)', function () {
   let t: TestDex;

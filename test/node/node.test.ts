@@ -78,9 +78,10 @@ describe('node runner (startNode)', () => {
     const lines: string[] = [];
     await startNode(config, { logger: silentLogger(), print: (l) => lines.push(l), createSequencer: () => fake, faces: [ok, broken], poolThreads: 1 }).then(
       () => expect.fail('should not start'),
-      (err: Error) => expect(err.message).to.equal('port in use'),
+      (err: Error) => expect(err.message).to.equal('the broken face failed to start: port in use'),
     );
-    expect(lines).to.deep.equal(['listening extra 127.0.0.1:1']);
+    expect(lines).to.deep.equal([]); // no `listening` line once any face fails
+
     expect(closed).to.deep.equal(['extra']);
     expect(stopped).to.equal(true);
   });

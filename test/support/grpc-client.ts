@@ -7,33 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { LOADER_OPTIONS, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
 
-export interface WireTransaction {
-  tx_id: string;
-  payload: Buffer;
-  signature: Buffer;
-  public_key: Buffer;
-  nonce: string;
-  timestamp: string;
-}
-export interface WireSubmitResponse {
-  sequence_number: string;
-  expected_tick: string;
-  tx_hash: string;
-}
-export interface WireOrdered {
-  transaction: WireTransaction;
-  sequence_number: string;
-  tx_hash: string;
-  ingestion_timestamp: string;
-}
-export interface WireTick {
-  tick_number: string;
-  vdf_proof: { input: string; output: string; proof: string; iterations: string };
-  transactions: WireOrdered[];
-  transaction_batch_hash: string;
-  timestamp: string;
-  previous_output: string;
-}
+export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/cli/grpc.js';
+import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/cli/grpc.js';
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
 

@@ -3,14 +3,15 @@
  * by playwright-core): dist/browser/svc-vdf.js + .wasm served from a local HTTP server,
  * verifying the test vectors as REST tick JSON (one by one, as a chained batch, and as
  * lookup answers) and rejecting a tampered tick, a broken chain and malformed JSON.
- * Needs `npm run build` (the bundle) and /usr/bin/chromium.
+ * Needs `npm run build` (the bundle) and a Chromium (test/support/tools.ts finds it).
  */
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/tools.js';
 import type { VdfVectorFile } from '../../src/vdf/vectors.js';
 
 const root = (p: string): string => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
@@ -59,10 +60,7 @@ describe('vdf: browser verifier in headless Chromium', function () {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -1,0 +1,54 @@
+/**
+ * What `svc verify` checks in one tick fetched over gRPC, apart from its VDF proof and its
+ * chaining (those are src/vdf's: parseRestTick, checkChain, verifyBatchOnPool):
+ *   - every transaction's 8-hex tx_hash is the start of SHA-256 of its Borsh bytes
+ *     (src/sequencer/tx-hash.ts), and
+ *   - transaction_batch_hash is the Merkle root (src/crypto/merkle.ts) over those full hashes.
+ * Pure; failures carry a code and a message naming the tick.
+ */
+import { merkleRoot } from '../crypto/merkle.js';
+import { shortHash, transactionHash } from '../sequencer/tx-hash.js';
+import { bytesEqual, hexToBytes, isVdfError, parseRestTick, type VdfTickInput } from '../vdf/index.js';
+import { restTickOf } from './format.js';
+import type { WireTick } from './grpc.js';
+
+export interface TickFailure {
+  tickNumber: number;
+  code: string;
+  message: string;
+}
+
+/** The tick as the VDF verifiers take it, or the reason it cannot be read. */
+export function tickInputOf(t: WireTick): VdfTickInput | TickFailure {
+  try {
+    return parseRestTick(restTickOf(t));
+  } catch (e) {
+    if (!isVdfError(e)) throw e;
+    return { tickNumber: Number(t.tick_number), code: e.code, message: e.message };
+  }
+}
+
+/** Recompute the tick's transaction hashes and batch hash; undefined when they match. */
+export function checkBatchHash(t: WireTick): TickFailure | undefined {
+  const tickNumber = Number(t.tick_number);
+  const hashes: Uint8Array[] = [];
+  for (const [i, o] of t.transactions.entries()) {
+    const tx = o.transaction;
+    const full = transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) });
+    if (shortHash(full) !== o.tx_hash.toLowerCase()) {
+      return { tickNumber, code: 'BAD_TX_HASH', message: `transaction ${i} (${tx.tx_id}) has tx_hash ${o.tx_hash}, but its bytes hash to ${shortHash(full)}` };
+    }
+    hashes.push(full);
+  }
+  let claimed: Uint8Array;
+  try {
+    claimed = hexToBytes(t.transaction_batch_hash, 32, 'transaction_batch_hash');
+  } catch (e) {
+    if (!isVdfError(e)) throw e;
+    return { tickNumber, code: e.code, message: e.message };
+  }
+  if (!bytesEqual(merkleRoot(hashes), claimed)) {
+    return { tickNumber, code: 'BAD_BATCH_HASH', message: `transaction_batch_hash is not the Merkle root of the tick's ${hashes.length} transaction hash${hashes.length === 1 ? '' : 'es'}` };
+  }
+  return undefined;
+}
