@@ -8,9 +8,14 @@
  *
  * Public keys are wrapped as DER SPKI (fixed 12-byte prefix || 32-byte key) and cached
  * per worker as KeyObjects, since traders sign many orders with one key.
+ *
+ * Verification applies svc's rules (src/sdk/ed25519-rules.ts): the byte checks first (canonical
+ * S, A and R; no small-order A or R), which OpenSSL alone does not make, then OpenSSL's
+ * cofactorless equation. The SDK's `verify` applies the same rules with @noble/ed25519.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
+import { ed25519EncodingViolation } from '../src/sdk/ed25519-rules.js';
 import { verify as nobleVerify } from '../src/sdk/keys.js';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -41,9 +46,9 @@ function publicKeyObject(raw: Uint8Array): KeyObject | undefined {
   return key;
 }
 
-/** Verify one ed25519 signature (RFC 8032, as OpenSSL implements it). */
+/** Verify one ed25519 signature under svc's rules (byte checks, then OpenSSL's equation). */
 export function verifyOne(item: VerifyItem): boolean {
-  if (item.signature.length !== 64) return false;
+  if (ed25519EncodingViolation(item.publicKey, item.signature) !== undefined) return false;
   const key = publicKeyObject(item.publicKey);
   if (key === undefined) return false;
   try {

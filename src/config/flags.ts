@@ -50,6 +50,19 @@ function integer(min: number, max: number) {
   };
 }
 
+const BYTE_UNITS: Record<string, number> = { '': 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A byte count: digits with an optional KiB, MiB or GiB suffix (binary units), within min..max. */
+function byteCount(min: number, max: number) {
+  return (text: string): number => {
+    const m = /^(\d{1,16})\s*(kib|mib|gib)?$/i.exec(text.trim());
+    if (!m) throw new Error(`expected a byte count such as 1073741824, 512MiB or 1GiB, got '${text}'`);
+    const n = Number(m[1]) * BYTE_UNITS[(m[2] ?? '').toLowerCase()]!;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`${text} is out of range ${min}..${max} bytes`);
+    return n;
+  };
+}
+
 function nonEmpty(text: string): string {
   if (text.trim() === '') throw new Error('expected a path, got an empty string');
   return text;
@@ -84,9 +97,11 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'rpc-addr', key: 'rpcAddr', defaultValue: '0.0.0.0:8082', help: 'chain explorer RPC listen address', parse: parseAddress }),
   spec({ flag: 'db-path', key: 'dbPath', defaultValue: './rollup_data', help: 'directory of the embedded database', parse: nonEmpty }),
   spec({ flag: 'retain-ticks', key: 'retainTicks', defaultValue: '1000000', help: 'ticks kept in memory (older ones are read from disk)', parse: integer(1, 100_000_000) }),
+  spec({ flag: 'retain-bytes', key: 'retainBytes', defaultValue: '1GiB', help: 'memory bound of the ticks kept in memory (bytes, or KiB/MiB/GiB); whichever of it and --retain-ticks is reached first evicts', parse: byteCount(64 * 1024, 1024 ** 4) }),
   spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
+  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks stream whose client takes nothing for this long (its queued ticks are freed)', parse: integer(1000, 3_600_000) }),
   spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
   spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),

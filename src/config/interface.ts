@@ -18,9 +18,11 @@ export interface NodeConfig {
   rpcAddr: ListenAddress; // --rpc-addr, default 0.0.0.0:8082
   dbPath: string; // --db-path, default ./rollup_data
   retainTicks: number; // --retain-ticks, default 1,000,000
+  retainBytes: number; // --retain-bytes, default 1 GiB: memory bound of the same window
   vdfIterations: number; // --vdf-iterations, default DEFAULT_BUSY_ITERATIONS
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000
+  streamStallMs: number; // --stream-stall-ms, default 30,000: reset a tick stream without progress this long
   blockMs: number; // --block-ms, default 200
   snapshotTxs: number; // --snapshot-txs, default 10,000
   submitTxRate: number; // --submit-tx-rate, default 1000 per second per client address

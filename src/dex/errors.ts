@@ -34,6 +34,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The client closed its connection before its request body ended ("aborted"): its own
+ * doing, not the node's error, so it is logged at debug and counted, and nothing is answered.
+ */
+export class ClientGoneError extends Error {
+  constructor(message = 'the client closed the connection before the request body ended') {
+    super(message);
+    this.name = 'ClientGoneError';
+  }
+}
+
 /** HTTP status of each outcome of applying a transaction. */
 export const STATUS_OF: Record<DexErrorCode, number> = {
   MALFORMED: 400,

@@ -9,9 +9,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
+import { isClientDisconnect } from '../log/index.js';
 import { toBase58, toHex } from '../sdk/bytes.js';
 import type { HealthView } from '../sdk/client.js';
-import { ApiError } from './errors.js';
+import { ApiError, ClientGoneError } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import type { DexService } from './service.js';
 import { bookView, marketView, tradeView } from './views.js';
@@ -31,23 +32,30 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
   const chunks: Buffer[] = [];
   // With a Content-Length within the limit (Node's parser delivers exactly that many bytes),
   // read with plain events, cheaper than an async iterator; without one (chunked), count.
+  // A client that goes away mid-body ('aborted' error, or a close before the end) is a
+  // ClientGoneError, whatever Node calls it.
   if (req.headers['content-length'] !== undefined && !req.headers['transfer-encoding']) {
     await new Promise<void>((resolve, reject) => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.once('end', resolve);
-      req.once('error', reject);
+      req.once('error', () => reject(new ClientGoneError()));
       req.once('close', () => {
-        if (!req.complete) reject(new Error('the request was closed before its body ended'));
+        if (!req.complete) reject(new ClientGoneError());
       });
     });
   } else {
     let size = 0;
-    for await (const chunk of req) {
-      const c = chunk as Buffer;
-      size += c.length;
-      if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
-      chunks.push(c);
+    try {
+      for await (const chunk of req) {
+        const c = chunk as Buffer;
+        size += c.length;
+        if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+        chunks.push(c);
+      }
+    } catch (err) {
+      throw err instanceof ApiError ? err : new ClientGoneError();
     }
+    if (!req.complete) throw new ClientGoneError();
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
@@ -64,10 +72,29 @@ function intParam(value: string | string[] | undefined, name: string, def: numbe
   return Number(v);
 }
 
-export function createApp(service: DexService, opts: { bodyLimit?: number; logger?: Logger } = {}): Koa {
+export interface HttpOptions {
+  bodyLimit?: number; // default DEFAULT_BODY_LIMIT (16 KiB)
+  logger?: Logger;
+  /** Called once per request whose client went away mid-body (the node's aborted-requests counter). */
+  onClientGone?: () => void;
+}
+
+/** A client that went away mid-body: debug log and counter, never an error line. */
+function clientGone(opts: HttpOptions, err: ClientGoneError, method: string | undefined, url: string | undefined): void {
+  opts.onClientGone?.();
+  opts.logger?.debug({ method, url, reason: err.message }, 'dex: client disconnected mid-request (aborted)');
+}
+
+export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = new Koa();
   const router = new Router();
+  // Koa reports a response that could not be finished (the client went away) here; without a
+  // listener it prints the error to stderr.
+  app.on('error', (err: unknown) => {
+    if (isClientDisconnect(err)) opts.logger?.debug({ err }, 'dex: client disconnected');
+    else opts.logger?.error({ err }, 'dex: unhandled error');
+  });
 
   // CORS: the SDK runs in browsers on other origins. The API uses no cookies or ambient
   // credentials (authority is the ed25519 signature in the body), so any origin may call it.
@@ -89,6 +116,11 @@ export function createApp(service: DexService, opts: { bodyLimit?: number; logge
       if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
       if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) throw new ApiError(405, 'BAD_REQUEST', `method ${ctx.method} not allowed on ${ctx.path}`);
     } catch (err) {
+      if (err instanceof ClientGoneError) {
+        clientGone(opts, err, ctx.method, ctx.url);
+        ctx.respond = false; // nobody is listening
+        return;
+      }
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
       ctx.status = e.status;
@@ -168,7 +200,7 @@ export function createApp(service: DexService, opts: { bodyLimit?: number; logge
  * Koa route (CORS header, body checks, envelope, status codes, JSON content type); every
  * other request goes to `createApp`.
  */
-export function createHandler(service: DexService, opts: { bodyLimit?: number; logger?: Logger } = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHandler(service: DexService, opts: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const koa = createApp(service, opts).callback();
   const send = (res: ServerResponse, status: number, body: unknown): void => {
@@ -185,6 +217,7 @@ export function createHandler(service: DexService, opts: { bodyLimit?: number; l
       const data = await service.placeOrder(intent, signature);
       send(res, 200, { ok: true, data });
     } catch (err) {
+      if (err instanceof ClientGoneError) return clientGone(opts, err, req.method, req.url);
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
       if (!res.headersSent) send(res, e.status, { ok: false, error: e.message, code: e.code });

@@ -75,7 +75,11 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
     await signaturePool?.destroy();
     throw err;
   }
-  const handler = createHandler(service, { ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
+  const handler = createHandler(service, {
+    ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.onClientGone ? { onClientGone: deps.onClientGone } : {}),
+  });
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
   const { host, port } = parseAddr(deps.addr);

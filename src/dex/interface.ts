@@ -84,6 +84,8 @@ export interface DexDeps {
   dbPath: string; // --db-path: the node key lives in <dbPath>/node-key.json
   addr: string; // host:port to listen on, e.g. "0.0.0.0:8081" or "127.0.0.1:0"
   bodyLimitBytes?: number; // default 16 KiB
+  /** Counts requests whose client went away mid-body (the node's metrics; optional). */
+  onClientGone?: () => void;
   /**
    * Threads of the order book's own pool for ed25519 checks and receipt signatures (default
    * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.

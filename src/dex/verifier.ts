@@ -6,6 +6,7 @@
  */
 import type { Piscina } from 'piscina';
 import { signBatch } from '../../workers/ed25519.worker.js';
+import { ed25519EncodingViolation } from '../sdk/ed25519-rules.js';
 import { workerFile } from '../pool/index.js';
 import type { VerifyItem } from '../../workers/ed25519.worker.js';
 
@@ -19,8 +20,9 @@ export class BatchVerifier {
 
   constructor(private readonly pool: Piscina) {}
 
+  /** svc's rules (src/sdk/ed25519-rules.ts): byte checks here, the equation in the pool. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
-    if (publicKey.length !== 32 || signature.length !== 64) return Promise.resolve(false);
+    if (ed25519EncodingViolation(publicKey, signature) !== undefined) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       this.pending.push({ publicKey, message, signature });
       this.waiters.push(resolve);

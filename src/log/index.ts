@@ -15,3 +15,16 @@ export function createLogger(level: LogLevel, fd = 2): Logger {
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
+
+const CLIENT_DISCONNECT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * An error that only says a client went away (reset, closed mid-request, or mid-response):
+ * the client's doing, not the node's, so faces log it at debug, never at error.
+ */
+export function isClientDisconnect(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (CLIENT_DISCONNECT_CODES.has(code) || code.startsWith('HPE_'))) return true;
+  return message === 'aborted' || message === 'Parse Error' || message === 'socket hang up';
+}

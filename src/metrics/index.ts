@@ -4,11 +4,13 @@
  * default process metrics. Gauges read live figures at scrape time (collect()), so
  * nothing on the hot path pays for them except one histogram observation per tick.
  */
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sequencer } from '../sequencer/interface.js';
 
 export interface NodeMetrics {
   registry: Registry;
+  /** One HTTP request whose client disconnected before its body ended, on face `face`. */
+  requestAborted(face: string): void;
   /** Stop listening to ticks. */
   close(): void;
 }
@@ -82,5 +84,11 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
     if (lastTimestamp > 0 && tick.timestamp >= lastTimestamp) tickTime.observe((tick.timestamp - lastTimestamp) / 1e6);
     lastTimestamp = tick.timestamp;
   });
-  return { registry, close: unsubscribe };
+  const aborted = new Counter({
+    name: 'svc_http_requests_aborted_total',
+    help: 'HTTP requests whose client disconnected before the request body ended, by face',
+    labelNames: ['face'],
+    registers: [registry],
+  });
+  return { registry, requestAborted: (face) => aborted.inc({ face }), close: unsubscribe };
 }

@@ -89,6 +89,7 @@ export const grpcFace: FaceSpec = {
     });
     const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
       logger: ctx.logger,
+      streamStallMs: ctx.config.streamStallMs,
       services: [
         {
           name: CHAIN_SERVICE,
@@ -135,6 +136,7 @@ export const dexFace: FaceSpec = {
         applier: runtime.applier,
         gateway: runtime.gateway,
         verifier: runtime.verifier,
+        onClientGone: () => ctx.metrics.requestAborted('dex'),
       });
       return {
         name: 'dex',

@@ -65,6 +65,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       db: opened,
       pool,
       retainTicks: config.retainTicks,
+      retainBytes: config.retainBytes,
       vdfIterations: config.vdfIterations,
       idleTickMs: config.idleTickMs,
       queueCapacity: config.queueCapacity,

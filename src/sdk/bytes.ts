@@ -39,13 +39,25 @@ export function toBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes);
 }
 
-/** Base58 decoding; throws on characters outside the Bitcoin alphabet. */
-export function fromBase58(text: string): Uint8Array {
+/**
+ * Base58 decoding costs time quadratic in the length of the text, so every decode checks the
+ * length first: a 32-byte key is 32..44 characters (32 '1's for 32 zero bytes, at most 44 for
+ * any value), and general decoding takes at most `maxLength` characters.
+ */
+export const BASE58_KEY_MIN_CHARS = 32;
+export const BASE58_KEY_MAX_CHARS = 44;
+
+/** Base58 decoding of at most `maxLength` characters; throws on longer text and on characters outside the Bitcoin alphabet. */
+export function fromBase58(text: string, maxLength = 256): Uint8Array {
+  if (text.length > maxLength) throw new TypeError(`Base58 text longer than ${maxLength} characters`);
   return bs58.decode(text);
 }
 
-/** Base58 that must decode to exactly 32 bytes (public keys, mints); throws otherwise. */
+/** Base58 that must decode to exactly 32 bytes (public keys, mints); throws otherwise, in time bounded by 44 characters. */
 export function fromBase58Key(text: string, what = 'key'): Uint8Array {
+  if (text.length < BASE58_KEY_MIN_CHARS || text.length > BASE58_KEY_MAX_CHARS) {
+    throw new TypeError(`${what} must be ${BASE58_KEY_MIN_CHARS}..${BASE58_KEY_MAX_CHARS} Base58 characters (a 32-byte key), got ${text.length}`);
+  }
   const known = KEY_CACHE.get(text);
   if (known !== undefined) return known.slice();
   let bytes: Uint8Array;

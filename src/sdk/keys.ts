@@ -1,12 +1,14 @@
 /**
  * ed25519 keys and signatures for clients, with @noble/ed25519 (pure JS: runs in a
  * browser and in Node). The server verifies with Node's built-in crypto instead, which is
- * much faster; both agree on the RFC 8032 vectors (test/sdk).
+ * much faster; both apply the same rules (./ed25519-rules.ts) and agree on the RFC 8032
+ * vectors and on docs/ed25519-vectors.json (test/sdk).
  */
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { toBase58, toHex } from './bytes.js';
+import { equalBytes, toBase58, toHex } from './bytes.js';
+import { ed25519EncodingViolation } from './ed25519-rules.js';
 
 ed.hashes.sha512 = sha512;
 
@@ -29,11 +31,34 @@ export function sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
   return ed.sign(message, secretKey);
 }
 
-/** RFC 8032 verification (zip215 off: the stricter rules Node's OpenSSL also applies). */
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+
+function numberLE(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i]!);
+  return n;
+}
+
+/**
+ * svc's ed25519 verification (./ed25519-rules.ts): the byte rules (canonical S, A and R; no
+ * small-order A or R), then the cofactorless equation [S]B - [k]A == R compared as encodings,
+ * the check OpenSSL makes on the node. (@noble/ed25519's own verify checks the cofactored
+ * equation, which accepts more signatures for keys with a small-order component.)
+ */
 export function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  if (signature.length !== 64 || publicKey.length !== 32) return false;
+  if (ed25519EncodingViolation(publicKey, signature) !== undefined) return false;
   try {
-    return ed.verify(signature, message, publicKey, { zip215: false });
+    const r = signature.subarray(0, 32);
+    const A = ed.Point.fromBytes(publicKey);
+    ed.Point.fromBytes(r); // R must decode to a point
+    const buf = new Uint8Array(64 + message.length);
+    buf.set(r, 0);
+    buf.set(publicKey, 32);
+    buf.set(message, 64);
+    const k = numberLE(sha512(buf)) % L;
+    const s = numberLE(signature.subarray(32, 64)); // < L (rule 2)
+    const check = ed.Point.BASE.multiply(s, false).subtract(A.multiply(k, false));
+    return equalBytes(check.toBytes(), r);
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@
  * decimal strings (JSON numbers lose precision above 2^53); keys and mints as Base58;
  * signatures and hashes as lowercase hex.
  */
+import { U64_MAX } from './borsh.js';
 import { fromBase58Key, fromHex, toBase58, toHex } from './bytes.js';
 import {
   cancelMessage,
@@ -83,21 +84,40 @@ export function buildCancelBody(data: CancelOrderData, secretKey: Uint8Array): C
   };
 }
 
-/** The signed fields of a JSON receipt, decoded; throws on malformed fields. */
+const U64_TEXT = /^\d{1,20}$/;
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+function u64Text(value: unknown, name: string): bigint {
+  if (typeof value !== 'string' || !U64_TEXT.test(value)) throw new TypeError(`${name} must be a decimal u64 string`);
+  const n = BigInt(value);
+  if (n > U64_MAX) throw new TypeError(`${name} is above 2^64 - 1`);
+  return n;
+}
+
+function safeInteger(value: unknown, name: string): bigint {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  return BigInt(value);
+}
+
+/**
+ * The signed fields of a JSON receipt, decoded; throws on malformed fields. Every field's
+ * shape and length is checked before it is decoded, so a hostile answer costs linear time.
+ */
 export function receiptDataOf(r: Receipt): ReceiptData {
-  const merkleRoot = fromHex(r.merkle_root);
-  const txHash = fromHex(r.tx_hash);
-  if (merkleRoot.length !== 32 || txHash.length !== 32) throw new TypeError('merkle_root and tx_hash are 32 bytes');
-  if (!/^\d+$/.test(r.order_id) || !/^\d+$/.test(r.continuum_sequence)) throw new TypeError('u64 fields are decimal');
+  if (typeof r.merkle_root !== 'string' || !HEX64.test(r.merkle_root) || typeof r.tx_hash !== 'string' || !HEX64.test(r.tx_hash)) {
+    throw new TypeError('merkle_root and tx_hash are 32 bytes (64 hex)');
+  }
+  if (typeof r.sequencer_id !== 'string' || r.sequencer_id.length > 64) throw new TypeError('sequencer_id must be a short string');
+  if (typeof r.owner !== 'string') throw new TypeError('owner must be Base58');
   return {
-    orderId: BigInt(r.order_id),
+    orderId: u64Text(r.order_id, 'order_id'),
     owner: fromBase58Key(r.owner, 'owner'),
-    timestampMs: BigInt(r.timestamp_ms),
+    timestampMs: safeInteger(r.timestamp_ms, 'timestamp_ms'),
     sequencerId: r.sequencer_id,
-    merkleRoot,
-    tickNumber: BigInt(r.tick_number),
-    continuumSequence: BigInt(r.continuum_sequence),
-    txHash,
+    merkleRoot: fromHex(r.merkle_root),
+    tickNumber: safeInteger(r.tick_number, 'tick_number'),
+    continuumSequence: u64Text(r.continuum_sequence, 'continuum_sequence'),
+    txHash: fromHex(r.tx_hash),
   };
 }
 
@@ -116,6 +136,9 @@ export function verifyReceiptDetailed(receipt: Receipt, sequencerPublicKey: Uint
   let signature: Uint8Array;
   try {
     data = receiptDataOf(receipt);
+    if (typeof receipt.sequencer_signature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(receipt.sequencer_signature)) {
+      throw new TypeError('sequencer_signature must be 64 bytes (128 hex)');
+    }
     signature = fromHex(receipt.sequencer_signature);
   } catch (err) {
     return { valid: false, reason: `malformed receipt: ${(err as Error).message}` };

@@ -17,6 +17,7 @@ export interface SequencerOptions {
   db: Database; // opened by the node (src/db) under --db-path; the sequencer uses its own sublevels
   pool: Piscina; // the node's worker pool (src/pool), for heartbeat proofs
   retainTicks: number; // --retain-ticks: ticks kept in memory
+  retainBytes?: number; // --retain-bytes: memory bound of those ticks (default: none)
   vdfIterations: number; // --vdf-iterations: minimum squarings of a busy tick
   idleTickMs: number; // --idle-tick-ms: heartbeat interval with no transactions waiting
   queueCapacity: number; // --queue-capacity: transactions accepted but not yet ticked

@@ -120,7 +120,7 @@ export class TickSequencer implements Sequencer {
     checkOption('idleTickMs', options.idleTickMs, 1);
     checkOption('queueCapacity', options.queueCapacity, 1);
     this.disk = new DiskTickStore(options.db);
-    this.memory = new MemoryTickStore(options.retainTicks);
+    this.memory = new MemoryTickStore(options.retainTicks, undefined, options.retainBytes);
     this.wal = new WriteAheadLog(options.db);
     this.replay = new ReplayGuard(checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1));
     this.prover = poolProver(options.pool);

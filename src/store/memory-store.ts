@@ -7,6 +7,12 @@
  * A chunk holds at most ceil(retainTicks / 8) ticks, so at most 1/8 more than
  * `retainTicks` ticks stay in memory. The first record of each chunk carries its
  * previous output inline; the others take it from the record before them.
+ *
+ * `retainBytes` (--retain-bytes) bounds the same window by memory: chunks are at most
+ * retainBytes / 8 bytes, and whole old chunks are dropped while the allocated bytes exceed
+ * retainBytes, so at most 1/8 more than `retainBytes` stays allocated (a single tick larger
+ * than a chunk gets a chunk of its own; the newest chunk always stays). Whichever bound is
+ * reached first evicts.
  */
 import type { Tick, TickSummary } from '../sequencer/types.js';
 import {
@@ -33,14 +39,19 @@ interface Chunk {
 export class MemoryTickStore {
   private chunks: Chunk[] = [];
   private readonly ticksPerChunk: number;
+  private readonly chunkBytes: number;
   private latestTick = 0;
+  private allocated = 0;
 
   constructor(
     readonly retainTicks: number,
-    private readonly chunkBytes = DEFAULT_CHUNK_BYTES,
+    chunkBytes = DEFAULT_CHUNK_BYTES,
+    readonly retainBytes = Number.POSITIVE_INFINITY,
   ) {
     if (!Number.isInteger(retainTicks) || retainTicks < 1) throw new RangeError('retainTicks must be an integer >= 1');
+    if (!(retainBytes > 0)) throw new RangeError('retainBytes must be > 0');
     this.ticksPerChunk = Math.max(1, Math.ceil(retainTicks / 8));
+    this.chunkBytes = Math.min(chunkBytes, Math.max(4096, Math.floor(retainBytes / 8)));
   }
 
   /** Latest tick held (0 when empty). */
@@ -62,9 +73,7 @@ export class MemoryTickStore {
 
   /** Bytes allocated for records and offsets. */
   allocatedBytes(): number {
-    let n = 0;
-    for (const c of this.chunks) n += c.buf.byteLength + c.offsets.byteLength;
-    return n;
+    return this.allocated;
   }
 
   has(tickNumber: number): boolean {
@@ -94,6 +103,7 @@ export class MemoryTickStore {
     if (chunk.count === chunk.offsets.length) {
       const grown = new Uint32Array(Math.min(this.ticksPerChunk, chunk.offsets.length * 2));
       grown.set(chunk.offsets);
+      this.allocated += grown.byteLength - chunk.offsets.byteLength;
       chunk.offsets = grown;
     }
     chunk.offsets[chunk.count++] = off;
@@ -105,22 +115,20 @@ export class MemoryTickStore {
     const want = Math.min(this.chunkBytes, this.ticksPerChunk * 1024);
     const bytes = Math.max(want, minBytes, 4096);
     const buf = new Uint8Array(bytes);
-    return {
-      buf,
-      view: new DataView(buf.buffer),
-      used: 0,
-      firstTick,
-      count: 0,
-      offsets: new Uint32Array(Math.min(this.ticksPerChunk, 1024)),
-    };
+    const offsets = new Uint32Array(Math.min(this.ticksPerChunk, 1024));
+    this.allocated += buf.byteLength + offsets.byteLength;
+    return { buf, view: new DataView(buf.buffer), used: 0, firstTick, count: 0, offsets };
   }
 
+  /** Drop whole old chunks outside the tick window or while over the byte bound (never the newest). */
   private evict(): void {
     const oldestWanted = this.latestTick - this.retainTicks + 1;
     while (this.chunks.length > 0) {
       const c = this.chunks[0]!;
-      if (c.firstTick + c.count - 1 >= oldestWanted) break;
+      const overBytes = this.allocated > this.retainBytes && this.chunks.length > 1;
+      if (c.firstTick + c.count - 1 >= oldestWanted && !overBytes) break;
       this.chunks.shift();
+      this.allocated -= c.buf.byteLength + c.offsets.byteLength;
     }
   }
 

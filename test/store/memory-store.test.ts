@@ -6,7 +6,14 @@
  */
 import { expect } from 'chai';
 import { MemoryTickStore } from '../../src/store/memory-store.js';
-import { makeChain, makeTick } from './fixtures.js';
+import type { Tick } from '../../src/sequencer/types.js';
+import { bytes, makeChain, makeTick } from './fixtures.js';
+
+/** The chain with every transaction's payload replaced by `size(tick number)` bytes. */
+function withPayloads(chain: Tick[], size: (n: number) => number): Tick[] {
+  for (const t of chain) for (const o of t.transactions) o.transaction = { ...o.transaction, payload: bytes(size(t.tickNumber), o.sequenceNumber) };
+  return chain;
+}
 
 describe('store/memory-store', () => {
   it('decodes every appended tick exactly', () => {
@@ -69,5 +76,33 @@ describe('store/memory-store', () => {
     for (const t of chain) store.append({ tick: t });
     // Second tick: no inline previous output, trivial proof.
     expect(store.recordBytes(2)).to.equal(80 + 256 + 256);
+  });
+
+  it('--retain-bytes: allocated memory stays within the byte bound (+ one chunk), whatever the tick sizes', () => {
+    const bound = 1024 * 1024;
+    const store = new MemoryTickStore(1_000_000, undefined, bound); // the count bound never binds here
+    let maxAllocated = 0;
+    // Small ticks, then ticks with 60 KB of payloads, then small again.
+    const chain = withPayloads(makeChain(3000, (n) => (n > 1000 && n <= 2000 ? 3 : 1)), (n) => (n > 1000 && n <= 2000 ? 20_000 : 100));
+    for (const t of chain) {
+      store.append({ tick: t });
+      maxAllocated = Math.max(maxAllocated, store.allocatedBytes());
+    }
+    expect(maxAllocated, 'most bytes ever allocated').to.be.at.most(bound * 1.125 + 64 * 1024);
+    expect(store.allocatedBytes()).to.be.at.most(bound * 1.125);
+    expect(store.latest()).to.equal(3000);
+    expect(store.oldest()).to.be.greaterThan(1);
+    // Everything still held decodes exactly, newest first listing included.
+    for (let n = store.oldest(); n <= 3000; n++) expect(store.get(n), `tick ${n}`).to.deep.equal(chain[n - 1]);
+    expect(store.recent(1, 0)[0]!.tickNumber).to.equal(3000);
+  });
+
+  it('--retain-bytes: a single tick larger than the bound is still held (the newest tick always is)', () => {
+    const store = new MemoryTickStore(100, undefined, 64 * 1024);
+    const chain = withPayloads(makeChain(5, () => 2), () => 60_000);
+    for (const t of chain) store.append({ tick: t });
+    expect(store.has(5)).to.equal(true);
+    expect(store.get(5)).to.deep.equal(chain[4]);
+    expect(store.size()).to.be.at.most(2);
   });
 });

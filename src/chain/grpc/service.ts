@@ -26,7 +26,9 @@ import { decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/wi
 import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import type { Chain } from '../chain.js';
+import { checkMessage } from '../../rpc/grpc/proto-reader.js';
 import { chainServiceDefinition } from './proto.js';
+import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
 import { PeerRateLimiter, peerAddress } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
@@ -75,15 +77,21 @@ export function grpcStatusOf(err: ApiError): grpcStatus {
 
 const passthrough = (value: Buffer): Buffer => value;
 
-/** The service definition: proto-loader decoding made non-throwing, our own response encoding. */
+/**
+ * The service definition: each request checked by the strict protobuf reader (./requests.ts),
+ * then decoded by proto-loader, never throwing; our own response encoding.
+ */
 export function chainDefinition(): ServiceDefinition {
   const base = chainServiceDefinition();
   const out: Record<string, MethodDefinition<object, object>> = {};
   for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
+    const schema = CHAIN_REQUEST_SCHEMAS[name];
+    if (!schema) throw new Error(`no request schema for ChainService/${name}`);
     out[name] = {
       ...def,
       requestDeserialize: (buf: Buffer) => {
         try {
+          checkMessage(schema, buf);
           return def.requestDeserialize(buf);
         } catch (err) {
           return { malformed: `malformed ${name} request: ${(err as Error).message}` };

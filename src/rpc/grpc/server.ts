@@ -18,6 +18,7 @@ import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
+import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
 
 /** Another service on the same server (the chain's svc.chain.v1.ChainService). */
 export interface ExtraGrpcService {
@@ -37,7 +38,10 @@ export interface GrpcFaceOptions {
   feed?: Partial<TickFeedOptions>; // stream window (default 65,536 ticks / 64 MiB)
   shutdownGraceMs?: number; // how long close() lets streams drain before forcing (default 5000)
   maxStreams?: number; // open StreamTicks calls at most (default MAX_TICK_STREAMS = 1024)
-  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 2 MiB)
+  maxStreamsPerConnection?: number; // open StreamTicks calls per client connection (default 16)
+  streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 1 MiB)
+  maxStreamQueueBytes?: number; // all streams' send queues together (default 64 MiB)
+  streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
 }
 
 export interface GrpcFace {
@@ -45,6 +49,9 @@ export interface GrpcFace {
   port: number;
   /** Open StreamTicks streams. */
   streamClients(): number;
+  /** The open streams (limits, queues, stall resets): for tests and benchmarks. */
+  readonly streams: TickStreams;
+  readonly feed: TickFeed;
   /** Submissions being processed right now. */
   inFlight(): number;
   /** Refuse new submissions (UNAVAILABLE); health turns NOT_SERVING; queries and streams go on. */
@@ -60,7 +67,15 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     'grpc.max_send_message_length': -1,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
-  const handlers = createHandlers(sequencer, feed, logger, options.maxStreams, options.streamQueue);
+  const d = DEFAULT_TICK_STREAM_LIMITS;
+  const streams = new TickStreams(sequencer, feed, logger, {
+    maxStreams: options.maxStreams ?? d.maxStreams,
+    maxStreamsPerConnection: options.maxStreamsPerConnection ?? d.maxStreamsPerConnection,
+    queue: options.streamQueue ?? d.queue,
+    maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
+    stallMs: options.streamStallMs ?? d.stallMs,
+  });
+  const handlers = createHandlers(sequencer, feed, streams, logger);
   server.addService(serviceDefinition(), handlers.implementation);
   const extra = options.services ?? [];
   for (const e of extra) server.addService(e.definition, e.implementation);
@@ -86,13 +101,16 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   return {
     address,
     port,
-    streamClients: () => feed.size + extra.reduce((n, e) => n + (e.streams?.() ?? 0), 0),
+    streamClients: () => streams.size + extra.reduce((n, e) => n + (e.streams?.() ?? 0), 0),
+    streams,
+    feed,
     inFlight: () => handlers.state.inFlight,
     stopAccepting,
     async close() {
       stopAccepting();
       const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       feed.close();
+      streams.close();
       for (const e of extra) e.close?.();
       const grace = options.shutdownGraceMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,8 @@
 /**
  * The seven handlers of svc.sequencer.v1.SequencerService over a Sequencer, with the
- * service definition they need: hand-written codecs (wire.ts) for submissions and every
- * response, proto-loader decoding (made non-throwing) for the small query requests.
+ * service definition they need: hand-written strict decoders (requests.ts) for every request
+ * and hand-written encoders (wire.ts) for every response; proto-loader only supplies the
+ * method table (paths, streaming flags).
  * Status mapping: malformed or out-of-range -> INVALID_ARGUMENT; SubmitError codes map
  * to the gRPC statuses of the same names; unknown hash or tick -> found=false with OK.
  */
@@ -19,14 +20,23 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
 import type { SubmitResult, Transaction } from '../../sequencer/types.js';
 import { earliest } from '../convert.js';
-import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, MAX_TICK_STREAMS, TX_SAMPLE_SIZE } from '../limits.js';
+import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';
 import { sequencerServiceDefinition } from '../proto.js';
-import { serveTickStream, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
+import type { TickStreams } from './tick-streams.js';
 import {
+  decodeGetChainStateRequest,
+  decodeGetStatusRequest,
+  decodeGetTickRequest,
+  decodeGetTransactionRequest,
+  decodeStreamTicksRequest,
   decodeSubmitBatchRequest,
   decodeSubmitTransactionRequest,
+  isMalformed,
+  type Malformed,
+} from './requests.js';
+import {
   encodeGetChainStateResponse,
   encodeGetStatusResponse,
   encodeGetTickResponse,
@@ -34,9 +44,7 @@ import {
   encodeSubmitBatchResponse,
   encodeSubmitTransactionResponse,
   encodeTick,
-  isMalformed,
   shortHash,
-  type Malformed,
 } from './wire.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
@@ -50,26 +58,26 @@ const SUBMIT_CODES: Record<SubmitError['code'], grpcStatus> = {
 
 const passthrough = (value: Buffer): Buffer => value;
 
-/** Wrap a proto-loader deserializer so a malformed message becomes a value, not INTERNAL. */
-function safeDeserialize(def: MethodDefinition<object, object>): (buf: Buffer) => object | Malformed {
-  return (buf: Buffer) => {
-    try {
-      return def.requestDeserialize(buf);
-    } catch (err) {
-      return { malformed: `malformed ${def.originalName ?? "request"} request: ${(err as Error).message}` };
-    }
-  };
-}
+/** Every method's request decoder (never throws: malformed input is a `Malformed` value). */
+const REQUEST_DECODERS: Record<string, (buf: Buffer) => object> = {
+  SubmitTransaction: decodeSubmitTransactionRequest,
+  SubmitBatch: (buf) => decodeSubmitBatchRequest(buf, MAX_BATCH_TRANSACTIONS),
+  GetStatus: decodeGetStatusRequest,
+  StreamTicks: decodeStreamTicksRequest,
+  GetTransaction: decodeGetTransactionRequest,
+  GetTick: decodeGetTickRequest,
+  GetChainState: decodeGetChainStateRequest,
+};
 
-/** The service definition with this module's codecs in place of proto-loader's where it matters. */
+/** The service definition with this module's codecs in place of proto-loader's. */
 export function serviceDefinition(): ServiceDefinition {
   const base = sequencerServiceDefinition();
   const out: Record<string, MethodDefinition<object, object>> = {};
   for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
-    out[name] = { ...def, requestDeserialize: safeDeserialize(def), responseSerialize: passthrough as never };
+    const decode = REQUEST_DECODERS[name];
+    if (!decode) throw new Error(`no request decoder for ${name}`);
+    out[name] = { ...def, requestDeserialize: decode as never, responseSerialize: passthrough as never };
   }
-  out.SubmitTransaction!.requestDeserialize = decodeSubmitTransactionRequest as never;
-  out.SubmitBatch!.requestDeserialize = ((buf: Buffer) => decodeSubmitBatchRequest(buf, MAX_BATCH_TRANSACTIONS)) as never;
   return out as ServiceDefinition;
 }
 
@@ -85,13 +93,7 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
-export function createHandlers(
-  sequencer: Sequencer,
-  feed: TickFeed,
-  logger: Logger,
-  maxStreams = MAX_TICK_STREAMS,
-  streamQueue?: StreamQueueLimits,
-): ServiceHandlers {
+export function createHandlers(sequencer: Sequencer, feed: TickFeed, streams: TickStreams, logger: Logger): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
 
   const internal = (err: unknown, what: string): Status => {
@@ -166,14 +168,16 @@ export function createHandlers(
     );
   };
 
-  const GetStatus = (_call: ServerUnaryCall<unknown, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetStatus = (call: ServerUnaryCall<object | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
     callback(null, encodeGetStatusResponse(sequencer.status()));
   };
 
-  const GetTransaction = (call: ServerUnaryCall<{ tx_hash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetTransaction = (call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
-    const hash = parseTxHash(req.tx_hash);
+    const hash = parseTxHash(req.txHash);
     if (!hash.ok) return callback(invalid(hash.error));
     sequencer.findTransactions(hash.value).then(
       (matches) => callback(null, encodeGetTransactionResponse(earliest(matches))),
@@ -181,10 +185,10 @@ export function createHandlers(
     );
   };
 
-  const GetTick = (call: ServerUnaryCall<{ tick_number: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetTick = (call: ServerUnaryCall<{ tickNumber: bigint } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
-    const n = checkTickNumber(req.tick_number, 'tick_number');
+    const n = checkTickNumber(req.tickNumber.toString(), 'tick_number');
     if (!n.ok) return callback(invalid(n.error));
     const cached = feed.get(n.value);
     if (cached) return callback(null, encodeGetTickResponse(cached));
@@ -194,10 +198,10 @@ export function createHandlers(
     );
   };
 
-  const GetChainState = (call: ServerUnaryCall<{ tick_limit: number } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetChainState = (call: ServerUnaryCall<{ tickLimit: number } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
-    const limit = req.tick_limit === 0 ? DEFAULT_TICK_LIMIT : req.tick_limit;
+    const limit = req.tickLimit === 0 ? DEFAULT_TICK_LIMIT : req.tickLimit;
     if (limit > MAX_TICK_LIMIT) return callback(invalid(`tick_limit must be at most ${MAX_TICK_LIMIT}, got ${limit}`));
     (async () => {
       const s = sequencer.status();
@@ -225,24 +229,20 @@ export function createHandlers(
     );
   };
 
-  const StreamTicks = (call: ServerWritableStream<{ start_tick: string } | Malformed, Buffer>) => {
+  const StreamTicks = (call: ServerWritableStream<{ startTick: bigint } | Malformed, Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
     let start = 0;
-    if (req.start_tick !== '0') {
-      const n = checkTickNumber(req.start_tick, 'start_tick');
+    if (req.startTick !== 0n) {
+      const n = checkTickNumber(req.startTick.toString(), 'start_tick');
       if (!n.ok) return call.emit('error', invalid(n.error));
       start = n.value;
     }
-    if (feed.size >= maxStreams) {
-      return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many tick streams open (at most ${maxStreams}); retry later` });
-    }
-    serveTickStream(call as ServerWritableStream<unknown, Buffer>, start, sequencer, feed, streamQueue).then(
+    const admitted = streams.open(call as ServerWritableStream<unknown, Buffer>, start);
+    if (!admitted.ok) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: admitted.reason });
+    admitted.outcome.then(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),
-      (err: unknown) => {
-        const s = internal(err, 'StreamTicks');
-        call.emit('error', s);
-      },
+      (err: unknown) => call.emit('error', internal(err, 'StreamTicks')),
     );
   };
 

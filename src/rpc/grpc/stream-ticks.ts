@@ -2,15 +2,19 @@
  * One StreamTicks call: replays stored ticks from start_tick (0 = the latest tick), then
  * follows live ones, with a cursor so there are no gaps and no duplicates at the switch.
  *
- * Backpressure policy (docs/api.md): each stream has a bounded send queue, at most
- * STREAM_QUEUE_MESSAGES ticks and STREAM_QUEUE_BYTES bytes handed to grpc-js and not yet
- * accepted by HTTP/2 (counted by each write's completion callback, so HTTP/2 flow control
- * of a client that does not read stops it). The queue holds references to the shared
- * encoded ticks, not copies. When it is full the session waits. Replay pulls from the
- * store at the client's pace. Once a stream has caught up it reads from the shared
- * TickFeed window; if it falls so far behind that its next tick has left the window
- * (default 65,536 ticks or 64 MiB), it is ended with RESOURCE_EXHAUSTED and a message
- * naming the tick to resume from. The clock never waits for a stream.
+ * Backpressure policy (docs/api.md "Stream backpressure policy"): each stream has a bounded
+ * send queue, counted by each write's completion callback (HTTP/2 flow control of a client
+ * that does not read stops those completions); all streams together share one byte budget.
+ * When its queue is full the session sleeps until its client takes something: it is not
+ * woken per tick, reads nothing from the store and encodes nothing meanwhile. Replay reads
+ * from the store only as many ticks as the queue can take. Once a stream has caught up it
+ * reads from the shared TickFeed window; if its next tick has left the window it is ended
+ * with RESOURCE_EXHAUSTED and a message naming the tick to resume from. A stream whose
+ * writes make no progress for the stall timeout is reset by the registry (tick-streams.ts).
+ *
+ * Release is immediate and complete whatever the moment: a cancel, a closed connection, a
+ * reset or the end of the call detaches the session from the feed and the registry at once,
+ * without waiting for writes that will never complete.
  *
  * Throughput: grpc-js's stream hands one message to HTTP/2 per write completion, i.e.
  * one per event-loop turn, which under load (turns of ~10 ms) is far slower than the
@@ -20,19 +24,38 @@
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/interface.js';
+import type { Tick } from '../../sequencer/types.js';
+import { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
 import type { TickFeed } from './tick-feed.js';
 import { encodeTick } from './wire.js';
 
-/** Ticks read from the store per replay step. */
+/** Ticks read from the store per replay step (fewer when the send queue has less room). */
 const REPLAY_CHUNK = 256;
 
-/** Per-stream send queue bounds (messages handed to grpc-js, not yet taken by HTTP/2). */
-export const STREAM_QUEUE_MESSAGES = 256;
-export const STREAM_QUEUE_BYTES = 2 * 1024 * 1024;
-
 export interface StreamQueueLimits {
-  messages: number;
-  bytes: number;
+  messages: number; // ticks handed to grpc-js and not yet taken by HTTP/2, per stream
+  bytes: number; // their bytes, per stream
+}
+
+/** Per-stream send queue bounds. */
+export const STREAM_QUEUE_MESSAGES = 256;
+export const STREAM_QUEUE_BYTES = 1024 * 1024;
+
+/** What a session shares with the other open streams (the registry, tick-streams.ts). */
+export interface SessionContext {
+  sequencer: Sequencer;
+  feed: TickFeed;
+  queue: StreamQueueLimits;
+  /** Bytes queued by all streams together, and their bound. */
+  shared: { queuedBytes: number; maxQueuedBytes: number };
+  /** Called once when the session is released (it no longer counts as open). */
+  onRelease(session: TickStreamSession): void;
+}
+
+export interface StreamOutcome {
+  code: grpcStatus;
+  details: string;
+  sent: number;
 }
 
 type WriteCallback = (error?: Error | null) => void;
@@ -60,108 +83,173 @@ export function enableBatchedWrites(call: object): void {
   };
 }
 
-export interface StreamOutcome {
-  code: grpcStatus;
-  details: string;
-  sent: number;
-}
+const tooSlow = (next: number) =>
+  `stream fell too far behind the live ticks (tick ${next} left the server's stream window); reconnect with start_tick=${next} to resume`;
 
-export async function serveTickStream(
-  call: ServerWritableStream<unknown, Buffer>,
-  startTick: number,
-  sequencer: Sequencer,
-  feed: TickFeed,
-  queue: StreamQueueLimits = { messages: STREAM_QUEUE_MESSAGES, bytes: STREAM_QUEUE_BYTES },
-): Promise<StreamOutcome> {
-  let wakeUp: (() => void) | undefined;
-  const wake = () => {
-    const w = wakeUp;
-    wakeUp = undefined;
+export class TickStreamSession {
+  /** Ticks handed to grpc-js whose write has not completed, and their bytes. */
+  queuedMessages = 0;
+  queuedBytes = 0;
+  /** performance.now() of the last write progress (a completion, or the queue becoming non-empty). */
+  progressAt = performance.now();
+  private released = false;
+  private ending = false;
+  private sent = 0;
+  private wakeUp: (() => void) | undefined;
+  private readonly wake = () => {
+    const w = this.wakeUp;
+    this.wakeUp = undefined;
     w?.();
   };
-  let cancelled = false;
-  const onCancel = () => {
-    cancelled = true;
-    wake();
-  };
-  call.on('cancelled', onCancel);
-  call.on('close', onCancel);
-  enableBatchedWrites(call);
-  feed.attach(wake);
-  let sent = 0;
-  let queuedMessages = 0;
-  let queuedBytes = 0;
-  let live = false;
-  const sleep = () => new Promise<void>((resolve) => (wakeUp = resolve));
-  const full = () => queuedMessages >= queue.messages || queuedBytes >= queue.bytes;
+  private readonly onGone = () => this.release();
 
-  const finish = (code: grpcStatus, details: string): StreamOutcome => {
-    if (!cancelled) {
-      if (code === grpcStatus.OK) call.end();
-      else call.emit('error', { code, details });
+  constructor(
+    private readonly call: ServerWritableStream<unknown, Buffer>,
+    private readonly ctx: SessionContext,
+  ) {}
+
+  /** Open and still counted (not released). */
+  get open(): boolean {
+    return !this.released;
+  }
+
+  /** The stream's writes have made no progress for `ms` although some are pending. */
+  stalledFor(now: number): number {
+    return this.queuedMessages > 0 ? now - this.progressAt : 0;
+  }
+
+  /**
+   * Reset the stream (its client stopped reading): RST_STREAM, so its queued ticks are freed
+   * now rather than when the connection closes; a status where the stream is unreachable.
+   */
+  reset(reason: string): void {
+    if (this.released) return;
+    if (!resetHttp2Stream(this.call)) this.call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: reason });
+    this.release();
+  }
+
+  /** Serve the stream from `startTick` (0 = the latest tick) until it ends. */
+  async run(startTick: number): Promise<StreamOutcome> {
+    const { call } = this;
+    call.on('cancelled', this.onGone);
+    call.on('close', this.onGone);
+    if (call.cancelled || http2StreamClosed(call) === true) {
+      this.release(); // reset before the handler ran: grpc-js will not tell us again
+      return { code: grpcStatus.CANCELLED, details: 'cancelled before the stream started', sent: 0 };
     }
-    return { code, details, sent };
-  };
-
-  /** Queue one encoded tick; afterwards, while the queue is full, wait (or find a reason to stop). */
-  const write = async (buf: Buffer, next: number): Promise<string | undefined> => {
-    queuedMessages++;
-    queuedBytes += buf.length;
-    call.write(buf, () => {
-      queuedMessages--;
-      queuedBytes -= buf.length;
-      wake();
-    });
-    sent++;
-    while (full() && !cancelled) {
-      await sleep();
-      if (!full()) break;
-      if (live && next + 1 < feed.oldest()) return tooSlow(next + 1);
+    enableBatchedWrites(call);
+    this.ctx.feed.attach();
+    try {
+      return await this.loop(startTick);
+    } finally {
+      this.ctx.feed.stopWaiting(this.wake);
+      this.ctx.feed.detach();
     }
-    return undefined;
-  };
-  const tooSlow = (next: number) =>
-    `stream fell too far behind the live ticks (tick ${next} left the server's stream window); ` +
-    `reconnect with start_tick=${next} to resume`;
+  }
 
-  try {
-    const height = () => (live ? feed.head : Math.max(feed.head, sequencer.status().currentTick));
-    let next = startTick === 0 ? Math.max(1, sequencer.status().currentTick) : startTick;
-    while (!cancelled) {
-      const h = height();
-      if (next > h) {
-        if (feed.closed) return finish(grpcStatus.OK, 'node shutting down');
+  private async loop(startTick: number): Promise<StreamOutcome> {
+    const { feed, sequencer } = this.ctx;
+    let next = startTick === 0 ? Math.max(1, feed.head) : startTick;
+    let live = false;
+    while (!this.released) {
+      if (!this.canWrite()) {
+        await this.sleep('drain');
+        continue;
+      }
+      const head = feed.head;
+      if (next > head) {
+        if (feed.closed) return this.finish(grpcStatus.OK, 'node shutting down');
         live = true;
-        await sleep();
+        await this.sleep('tick');
         continue;
       }
-      const cached = feed.get(next);
-      if (cached) {
-        const err = await write(cached, next);
-        if (err) return finish(grpcStatus.RESOURCE_EXHAUSTED, err);
-        next++;
-        continue;
-      }
-      if (live && next < feed.oldest()) return finish(grpcStatus.RESOURCE_EXHAUSTED, tooSlow(next));
-      // Replay from the store at the client's pace.
-      const to = Math.min(h, next + REPLAY_CHUNK - 1);
-      for await (const tick of sequencer.readTicks(next, to)) {
-        if (cancelled) break;
-        if (tick.tickNumber !== next) {
-          return finish(grpcStatus.INTERNAL, `tick store returned tick ${tick.tickNumber} where ${next} was expected`);
+      if (next >= feed.oldest()) {
+        const buf = feed.get(next);
+        if (buf) {
+          this.write(buf);
+          next++;
+          continue;
         }
-        const err = await write(feed.get(next) ?? encodeTick(tick), next);
-        if (err) return finish(grpcStatus.RESOURCE_EXHAUSTED, err);
+      }
+      if (live) return this.finish(grpcStatus.RESOURCE_EXHAUSTED, tooSlow(next));
+      // Replay from the store: only what the queue can take now, below the feed's window.
+      const room = Math.min(REPLAY_CHUNK, this.ctx.queue.messages - this.queuedMessages, Math.min(head, feed.oldest() - 1) - next + 1);
+      const ticks = await this.read(next, next + Math.max(1, room) - 1);
+      if (this.released) break;
+      for (const tick of ticks) {
+        if (tick.tickNumber !== next) return this.finish(grpcStatus.INTERNAL, `tick store returned tick ${tick.tickNumber} where ${next} was expected`);
+        this.write(feed.get(next) ?? encodeTick(tick));
         next++;
       }
-      if (next <= to && !cancelled) {
-        return finish(grpcStatus.INTERNAL, `tick ${next} is missing from the tick store`);
-      }
+      if (ticks.length === 0) return this.finish(grpcStatus.INTERNAL, `tick ${next} is missing from the tick store`);
     }
-    return { code: grpcStatus.CANCELLED, details: 'cancelled by the client', sent };
-  } finally {
-    feed.detach(wake);
-    call.off('cancelled', onCancel);
-    call.off('close', onCancel);
+    return { code: grpcStatus.CANCELLED, details: 'cancelled by the client', sent: this.sent };
+  }
+
+  /** Read ticks [from, to] from the store into memory (no store iterator stays open while waiting). */
+  private async read(from: number, to: number): Promise<Tick[]> {
+    const out: Tick[] = [];
+    for await (const tick of this.ctx.sequencer.readTicks(from, to)) {
+      out.push(tick);
+      if (this.released) break;
+    }
+    return out;
+  }
+
+  private canWrite(): boolean {
+    if (this.queuedMessages === 0) return true; // one at a time is always allowed: no deadlock on the shared budget
+    const { queue, shared } = this.ctx;
+    return this.queuedMessages < queue.messages && this.queuedBytes < queue.bytes && shared.queuedBytes < shared.maxQueuedBytes;
+  }
+
+  private write(buf: Buffer): void {
+    if (this.queuedMessages === 0) this.progressAt = performance.now();
+    this.queuedMessages++;
+    this.queuedBytes += buf.length;
+    this.ctx.shared.queuedBytes += buf.length;
+    this.sent++;
+    this.call.write(buf, () => this.completed(buf.length));
+  }
+
+  private completed(bytes: number): void {
+    if (this.released) return; // already uncounted
+    this.queuedMessages--;
+    this.queuedBytes -= bytes;
+    this.ctx.shared.queuedBytes -= bytes;
+    this.progressAt = performance.now();
+    this.wake();
+  }
+
+  private sleep(why: 'tick' | 'drain'): Promise<void> {
+    if (why === 'tick') this.ctx.feed.waitForTick(this.wake);
+    return new Promise<void>((resolve) => (this.wakeUp = resolve));
+  }
+
+  /**
+   * End the call with a status. The session leaves the feed now (no per-tick work) but stays
+   * open until grpc-js reports the stream closed (the client took the status), or until the
+   * registry resets it for making no progress.
+   */
+  private finish(code: grpcStatus, details: string): StreamOutcome {
+    if (!this.released && !this.ending) {
+      this.ending = true;
+      if (code === grpcStatus.OK) this.call.end();
+      else this.call.emit('error', { code, details });
+    }
+    return { code, details, sent: this.sent };
+  }
+
+  /** Stop counting this stream: detach from the feed and the registry, forget its queue. */
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.ctx.shared.queuedBytes -= this.queuedBytes;
+    this.queuedBytes = 0;
+    this.queuedMessages = 0;
+    this.ctx.feed.stopWaiting(this.wake);
+    this.call.off('cancelled', this.onGone);
+    this.call.off('close', this.onGone);
+    this.ctx.onRelease(this);
+    this.wake();
   }
 }

@@ -1,92 +1,172 @@
 /**
- * The live end of StreamTicks: while at least one stream is open, every durable tick is
- * encoded ONCE into a protobuf Tick and kept in a shared window of the most recent ticks,
- * bounded both in ticks and in bytes. Streams hold only a cursor (the next tick number)
- * into this window, so a slow stream costs no memory of its own; a stream that falls out
- * of the window is too slow and is ended by its session (stream-ticks.ts).
+ * The live end of StreamTicks: while at least one stream is open, the feed keeps the most
+ * recent durable ticks in a window shared by all streams, bounded in ticks and in bytes, and
+ * encodes each of them into a protobuf Tick at most once, the first time a stream asks for it
+ * (lazily: while every stream is stalled, nothing is encoded). Streams hold only a cursor
+ * (the next tick number); a stream whose next tick has left the window is too slow and is
+ * ended by its session (stream-ticks.ts).
+ *
+ * Per tick the feed does O(1) work plus a pass over the tick's transactions to estimate its
+ * size, and wakes only the streams that wait for a new tick (caught up, send queue not
+ * full). Streams that wait for their client (send queue full) are not touched per tick: a
+ * stalled stream costs nothing until its client reads again.
+ *
+ * The window is a ring indexed by tick number (slot = n mod windowTicks) holding the raw
+ * tick until it is encoded, then only the encoded bytes. `low` is its oldest tick.
  */
 import type { Sequencer } from '../../sequencer/interface.js';
 import type { Tick } from '../../sequencer/types.js';
 import { encodeTick } from './wire.js';
 
 export interface TickFeedOptions {
-  windowTicks: number; // most ticks kept encoded (default 65,536)
-  windowBytes: number; // most bytes kept encoded (default 64 MiB)
+  windowTicks: number; // most ticks kept (default 65,536)
+  windowBytes: number; // most bytes kept, raw ticks estimated as encoded (default 64 MiB)
 }
 
 export const DEFAULT_FEED_OPTIONS: TickFeedOptions = { windowTicks: 65_536, windowBytes: 64 * 1024 * 1024 };
 
-/** Something woken on every new tick and when the feed closes. */
+/** Something woken when a new tick arrives, and when the feed closes. */
 export type FeedWaker = () => void;
 
+/** Encoded size of a Tick without encoding it: hex VDF fields and hashes, plus each transaction. */
+function estimateEncodedBytes(tick: Tick): number {
+  let n = 2200; // 4 x 512 hex characters, 64 hex batch hash, numbers and tags
+  for (const o of tick.transactions) {
+    const t = o.transaction;
+    n += 64 + t.txId.length + t.payload.length + t.signature.length + t.publicKey.length;
+  }
+  return n;
+}
+
 export class TickFeed {
-  private readonly window = new Map<number, Buffer>(); // insertion order = tick order
+  private readonly raw: Array<Tick | undefined>;
+  private readonly encoded: Array<Buffer | undefined>;
+  private readonly sizes: Float64Array;
   private bytes = 0;
+  private low = 1;
+  private users = 0;
   private unsubscribe: (() => void) | undefined;
-  private readonly wakers = new Set<FeedWaker>();
+  private readonly waiting = new Set<FeedWaker>();
   private closedFlag = false;
-  /** Highest tick number received from the sequencer while subscribed (0 = none). */
+  /** Newest durable tick known while streams are attached (the sequencer's height when the first attached). */
   head = 0;
+  /** Ticks this feed has encoded (each at most once): for tests and benchmarks. */
+  encodedCount = 0;
 
   constructor(
     private readonly sequencer: Sequencer,
     private readonly options: TickFeedOptions = DEFAULT_FEED_OPTIONS,
-  ) {}
+  ) {
+    this.raw = new Array<Tick | undefined>(options.windowTicks);
+    this.encoded = new Array<Buffer | undefined>(options.windowTicks);
+    this.sizes = new Float64Array(options.windowTicks);
+  }
 
   get closed(): boolean {
     return this.closedFlag;
   }
 
-  /** Number of attached streams. */
-  get size(): number {
-    return this.wakers.size;
+  /** Bytes held in the window (encoded ticks, and raw ones as estimated). */
+  get windowBytes(): number {
+    return this.bytes;
   }
 
-  /** Attach a stream; the feed follows the sequencer while any is attached. */
-  attach(wake: FeedWaker): void {
-    this.wakers.add(wake);
-    if (!this.unsubscribe) this.unsubscribe = this.sequencer.onTick((tick) => this.push(tick));
-  }
-
-  detach(wake: FeedWaker): void {
-    this.wakers.delete(wake);
-    if (this.wakers.size === 0 && this.unsubscribe) {
-      this.unsubscribe();
-      this.unsubscribe = undefined;
-      this.window.clear();
-      this.bytes = 0;
-      // head stays: it only ever grows and streams compare against it.
+  /** A stream starts using the feed; the feed follows the sequencer while any does. */
+  attach(): void {
+    if (this.users++ === 0) {
+      this.head = Math.max(this.head, this.sequencer.status().currentTick);
+      this.low = this.head + 1;
+      this.unsubscribe = this.sequencer.onTick((tick) => this.push(tick));
     }
   }
 
-  /** Encoded tick n if it is in the window. */
-  get(n: number): Buffer | undefined {
-    return this.window.get(n);
+  detach(): void {
+    if (--this.users > 0) return;
+    this.users = 0;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    while (this.low <= this.head) this.drop(this.low++);
+    this.bytes = 0;
   }
 
-  /** Oldest tick number in the window, or head + 1 when empty. */
+  /** Wake `wake` once, when the next tick arrives (or the feed closes). */
+  waitForTick(wake: FeedWaker): void {
+    this.waiting.add(wake);
+  }
+
+  stopWaiting(wake: FeedWaker): void {
+    this.waiting.delete(wake);
+  }
+
+  /** Oldest tick number in the window (head + 1 when it is empty). */
   oldest(): number {
-    const first = this.window.keys().next();
-    return first.done ? this.head + 1 : first.value;
+    return this.low;
   }
 
-  /** Node shutdown: streams send what they can of the ticks so far, then end. */
+  /** Encoded tick n if it is in the window (encoded now if no stream asked for it before). */
+  get(n: number): Buffer | undefined {
+    if (n < this.low || n > this.head) return undefined;
+    const slot = n % this.options.windowTicks;
+    const done = this.encoded[slot];
+    if (done) return done;
+    const tick = this.raw[slot];
+    if (!tick || tick.tickNumber !== n) return undefined;
+    const buf = encodeTick(tick);
+    this.encodedCount++;
+    this.raw[slot] = undefined;
+    this.encoded[slot] = buf;
+    this.bytes += buf.length - this.sizes[slot]!;
+    this.sizes[slot] = buf.length;
+    this.evictOverBytes(n);
+    return buf;
+  }
+
+  /** Node shutdown: waiting streams wake, send what they can of the ticks so far, and end. */
   close(): void {
     this.closedFlag = true;
-    for (const wake of [...this.wakers]) wake();
+    this.wakeAll();
   }
 
   private push(tick: Tick): void {
-    if (tick.tickNumber <= this.head) return; // never twice
-    const encoded = encodeTick(tick);
-    this.head = tick.tickNumber;
-    this.window.set(tick.tickNumber, encoded);
-    this.bytes += encoded.length;
-    while (this.window.size > 1 && (this.window.size > this.options.windowTicks || this.bytes > this.options.windowBytes)) {
-      const first = this.window.entries().next().value as [number, Buffer];
-      this.window.delete(first[0]);
-      this.bytes -= first[1].length;
+    const n = tick.tickNumber;
+    if (n <= this.head) return; // never twice
+    if (n !== this.head + 1) {
+      // A gap should not happen (ticks are published in order); start the window afresh.
+      while (this.low <= this.head) this.drop(this.low++);
+      this.low = n;
     }
-    for (const wake of [...this.wakers]) wake();
+    this.head = n;
+    const w = this.options.windowTicks;
+    if (this.low <= n - w) {
+      while (this.low <= n - w) this.drop(this.low++);
+    }
+    const slot = n % w;
+    const size = estimateEncodedBytes(tick);
+    this.raw[slot] = tick;
+    this.encoded[slot] = undefined;
+    this.sizes[slot] = size;
+    this.bytes += size;
+    this.evictOverBytes(n);
+    this.wakeAll();
+  }
+
+  /** Drop the oldest ticks while over the byte bound, never `keep` or anything newer. */
+  private evictOverBytes(keep: number): void {
+    while (this.bytes > this.options.windowBytes && this.low < keep) this.drop(this.low++);
+  }
+
+  private drop(n: number): void {
+    const slot = n % this.options.windowTicks;
+    this.bytes -= this.sizes[slot]!;
+    this.sizes[slot] = 0;
+    this.raw[slot] = undefined;
+    this.encoded[slot] = undefined;
+  }
+
+  private wakeAll(): void {
+    if (this.waiting.size === 0) return;
+    const wakers = [...this.waiting];
+    this.waiting.clear();
+    for (const wake of wakers) wake();
   }
 }

@@ -8,6 +8,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { isClientDisconnect } from '../../log/index.js';
 import type { Registry } from 'prom-client';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { earliest, nowMicros, restRecentTicks, restStatus, restTick, restTransaction } from '../convert.js';
@@ -34,6 +35,11 @@ export function createRestApp(options: RestAppOptions): Koa {
   const { sequencer, logger, registry } = options;
   const app = new Koa();
   const router = new Router();
+  // A response the client did not wait for is its own doing: debug, not error (and not Koa's stderr print).
+  app.on('error', (err: unknown) => {
+    if (isClientDisconnect(err)) logger.debug({ err }, 'REST: client disconnected');
+    else logger.error({ err }, 'REST: unhandled error');
+  });
 
   app.use(async (ctx, next) => {
     // Read-only public data: any origin may fetch it (a browser verifying ticks, say).

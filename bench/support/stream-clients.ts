@@ -1,0 +1,70 @@
+/**
+ * Child process (child_process.fork) for bench:slow-consumers: opens `count` StreamTicks
+ * calls, each on its own connection, that are either paused from the start (`paused`: a
+ * 'data' listener and pause(), so grpc-js stops asking HTTP/2 for more once its 16-message
+ * buffer is full and flow control stops the node's writes) or read every tick (`reading`).
+ * (A call with no 'data' listener at all is not paused: grpc-js then keeps reading from HTTP/2
+ * into the client's memory.) Reports `{ ready }` once every stream is open, then holds them
+ * until the parent sends 'stop', and reports how many ticks the streams received.
+ */
+import * as grpc from '@grpc/grpc-js';
+
+export interface StreamClientsJob {
+  address: string;
+  count: number;
+  startTick: number;
+  mode: 'paused' | 'reading';
+}
+
+export interface StreamClientsResult {
+  opened: number;
+  received: number; // messages the streams received (paused ones: up to grpc-js's 16-message buffer)
+  errors: string[]; // distinct status messages of streams that ended
+}
+
+const SERVICE = '/svc.sequencer.v1.SequencerService';
+const identity = (b: Buffer) => b;
+
+function startTickBody(n: number): Buffer {
+  if (n === 0) return Buffer.alloc(0);
+  const bytes = [0x08];
+  let v = n;
+  while (v >= 0x80) {
+    bytes.push((v % 128) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  bytes.push(v);
+  return Buffer.from(bytes);
+}
+
+async function run(job: StreamClientsJob): Promise<void> {
+  const clients: grpc.Client[] = [];
+  const calls: grpc.ClientReadableStream<Buffer>[] = [];
+  const errors = new Set<string>();
+  let received = 0;
+  for (let i = 0; i < job.count; i++) {
+    const options: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.max_receive_message_length': -1 };
+    if (job.mode === 'reading') options['grpc-node.flow_control_window'] = 16 * 1024 * 1024;
+    const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), options);
+    await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+    const call = client.makeServerStreamRequest(`${SERVICE}/StreamTicks`, identity, identity, startTickBody(job.startTick));
+    const openedAt = performance.now();
+    call.on('error', (e: grpc.ServiceError) => {
+      if (e.code !== grpc.status.CANCELLED) errors.add(`${grpc.status[e.code]}: ${e.details} (stream ${i}, after ${Math.round((performance.now() - openedAt) / 1000)} s)`);
+    });
+    call.on('data', () => received++);
+    if (job.mode === 'paused') call.pause();
+    clients.push(client);
+    calls.push(call);
+  }
+  process.send!({ ready: true });
+  await new Promise<void>((resolve) => process.once('message', () => resolve()));
+  for (const c of calls) c.cancel();
+  for (const c of clients) c.close();
+  const result: StreamClientsResult = { opened: calls.length, received, errors: [...errors] };
+  process.send!({ result }, () => process.exit(0));
+}
+
+process.once('message', (job: StreamClientsJob) => {
+  run(job).catch((err: Error) => process.send!({ error: err.message }, () => process.exit(1)));
+});
