@@ -22,8 +22,9 @@
  * For each: accepted tx/s, the CPU time of the node's main thread per accepted transaction
  * (/proc/<pid>/task/<pid>/stat: the main thread alone, not the clock worker that squares
  * without pause; machine-independent enough to compare on a loaded box, unlike tx/s), and the
- * node's RSS and svc_stream_clients at the end (from /metrics). Ratios are medians of the
- * per-round ratios to `none`. Linux only (/proc). Last line: one JSON object.
+ * node's RSS and svc_stream_clients at the end (from /metrics). Each round runs `none` first and
+ * last and compares every scenario with the mean of the two (the node grows through the run, so
+ * one `none` taken first would favour it); ratios are medians of those per-round ratios. Linux only (/proc). Last line: one JSON object.
  * Env: BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 3), BENCH_STREAMS (default 50),
  * BENCH_TICKS (part 1, ticks per measurement, default 10000), BENCH_FACE_ROUNDS (part 1, default 5), BENCH_PART (1 or 2: only that part).
  */
@@ -165,9 +166,11 @@ async function main(): Promise<void> {
     // Warm-up (JIT, LevelDB), not counted.
     await runChild<IngestJob, IngestResult>('load-gen.js', { kind: 'batch', address: grpcAddr, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((250_000 * SECONDS) / BATCH) });
     for (let round_ = 1; round_ <= ROUNDS; round_++) {
-      let base = NaN;
-      let baseCpu = NaN;
-      for (const scenario of SCENARIOS) {
+      // Each round is bracketed by two `none` runs and the scenarios are compared with their
+      // mean: the node's memory and stores grow through the run, so a single `none` taken
+      // first would bias every later scenario down.
+      const measured: { scenario: Scenario; rate: number; cpuUs: number; rssMb: number; streams: number; received?: number }[] = [];
+      for (const scenario of [...SCENARIOS, 'none'] as Scenario[]) {
         let holder: Holder | undefined;
         if (scenario !== 'none') {
           const [mode, start] = scenario.split('-') as ['paused' | 'reading', string];
@@ -182,23 +185,25 @@ async function main(): Promise<void> {
         const rssMb = (await metric(rest, 'process_resident_memory_bytes')) / 1e6;
         const held = await holder?.stop();
         for (const e of held?.errors ?? []) errors.add(e);
-        if (scenario === 'none') {
-          base = r.perSecond;
-          baseCpu = cpuUs;
-        }
-        const row = rows[scenario]!;
-        row.rate.push(r.perSecond);
-        row.ratio.push(r.perSecond / base);
-        row.cpuUs.push(cpuUs);
-        row.cpuRatio.push(cpuUs / baseCpu);
-        row.rssMb.push(rssMb);
-        row.streams.push(streams);
-        console.log(
-          `round ${round_} ${scenario.padEnd(9)}: ${Math.round(r.perSecond)} tx/s (${round(r.perSecond / base, 3)} of none), ` +
-            `main thread ${round(cpuUs, 2)} us CPU/tx (${round(cpuUs / baseCpu, 3)} of none), ` +
-            `RSS ${Math.round(rssMb)} MB, svc_stream_clients ${streams}${held ? `, reading stream got ${held.received} ticks` : ''}`,
-        );
+        measured.push({ scenario, rate: r.perSecond, cpuUs, rssMb, streams, received: held?.received });
         await new Promise((r) => setTimeout(r, 500));
+      }
+      const nones = measured.filter((m) => m.scenario === 'none');
+      const base = nones.reduce((a, m) => a + m.rate, 0) / nones.length;
+      const baseCpu = nones.reduce((a, m) => a + m.cpuUs, 0) / nones.length;
+      for (const m of measured) {
+        const row = rows[m.scenario]!;
+        row.rate.push(m.rate);
+        row.ratio.push(m.rate / base);
+        row.cpuUs.push(m.cpuUs);
+        row.cpuRatio.push(m.cpuUs / baseCpu);
+        row.rssMb.push(m.rssMb);
+        row.streams.push(m.streams);
+        console.log(
+          `round ${round_} ${m.scenario.padEnd(9)}: ${Math.round(m.rate)} tx/s (${round(m.rate / base, 3)} of the mean none), ` +
+            `main thread ${round(m.cpuUs, 2)} us CPU/tx (${round(m.cpuUs / baseCpu, 3)} of none), ` +
+            `RSS ${Math.round(m.rssMb)} MB, svc_stream_clients ${m.streams}${m.received !== undefined ? `, reading stream got ${m.received} ticks` : ''}`,
+        );
       }
     }
   } finally {
