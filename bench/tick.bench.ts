@@ -8,8 +8,9 @@
  * interval between its timestamp and the previous tick's, during the measured window:
  * for busy ticks (those carrying transactions, the design's "under load" ticks) and for
  * all ticks (linger and heartbeat ticks included). The clock's own compute per busy tick
- * is reported beside it from a direct loop without threads (hashToGroup + Merkle root +
- * vdfIterations squarings + trivial proof).
+ * is reported beside it from a direct loop without threads (hashToGroup + vdfIterations
+ * squarings + trivial proof) at 1, 25 and 100 transactions per tick, with the batcher's
+ * cost per batch (leaf hashes + Merkle root, on its own thread) beside it.
  *
  * Then the engine's ingestion ceiling in-process: closed loop, BENCH_IN_FLIGHT (default 4)
  * submitBatch calls of 1,000 fresh ~200-byte transactions in flight for BENCH_SECONDS
@@ -22,7 +23,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClockLoop } from '../src/clock/clock-loop.js';
-import { ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, writeTxSlot } from '../src/clock/protocol.js';
+import { BatchFormer } from '../src/clock/batch-former.js';
+import { BATCH_SLOT_BYTES, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, writeTxSlot } from '../src/clock/protocol.js';
 import { RingQueue } from '../src/clock/ring.js';
 import { openDatabase } from '../src/db/index.js';
 import { createPool } from '../src/pool/index.js';
@@ -41,12 +43,21 @@ function percentile(sorted: number[], p: number): number {
 }
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 
-/** The clock's compute per busy tick, in-process, no threads: the floor of tick time. */
-function clockCost(): { p50: number; p99: number } {
+/**
+ * The clock's compute per busy tick, in-process, no threads (the floor of tick time):
+ * hashToGroup + vdfIterations squarings + trivial proof + the tick slot, for ticks of 1,
+ * 25 and 100 transactions (issue 8: it must not grow with the transactions a tick
+ * carries, since the batcher hashes the batch), interleaved tick by tick so the three
+ * are measured side by side. Beside it the batcher's cost to form each batch (leaf
+ * hashes + Merkle root), which runs on its own thread while the clock squares.
+ */
+function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: number; batcher_us_p50: number; batcher_us_per_tx: number }> {
   const engine = loadVdfEngine();
+  const sizes = [1, 25, 100];
   const txRing = RingQueue.create(1024, TX_SLOT_BYTES);
+  const batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
   const tickRing = RingQueue.create(16, TICK_SLOT_BYTES);
-  const loop = new ClockLoop(engine, txRing, tickRing, new ClockControl(), {
+  const loop = new ClockLoop(engine, batchRing, tickRing, new ClockControl(), {
     startTick: 1,
     previousOutput: GENESIS_OUTPUT,
     vdfIterations: DEFAULT_BUSY_ITERATIONS,
@@ -54,20 +65,37 @@ function clockCost(): { p50: number; p99: number } {
     lastTimestamp: 0,
     maxTxPerTick: 8192,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerMs: 0,
+    lingerTicks: 0,
   });
+  const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);
-  const times: number[] = [];
+  const clock = new Map<number, number[]>(sizes.map((n) => [n, []]));
+  const batcher = new Map<number, number[]>(sizes.map((n) => [n, []]));
+  let seq = 1;
   for (let i = 0; i < 3000; i++) {
-    for (let k = 0; k < 5; k++) writeTxSlot(txRing, k, i * 5 + k + 1, hash);
-    txRing.publish(5);
-    const t0 = performance.now();
-    loop.step();
-    times.push((performance.now() - t0) * 1000);
-    tickRing.release(1);
+    for (const n of sizes) {
+      for (let k = 0; k < n; k++) writeTxSlot(txRing, k, seq + k, hash);
+      txRing.publish(n);
+      seq += n;
+      const t0 = performance.now();
+      former.formOnce();
+      const t1 = performance.now();
+      loop.step();
+      const t2 = performance.now();
+      tickRing.release(1);
+      if (i >= 200) {
+        batcher.get(n)!.push((t1 - t0) * 1000);
+        clock.get(n)!.push((t2 - t1) * 1000);
+      }
+    }
   }
-  times.sort((a, b) => a - b);
-  return { p50: r1(percentile(times, 50)), p99: r1(percentile(times, 99)) };
+  const out: ReturnType<typeof clockCost> = {};
+  for (const n of sizes) {
+    const c = clock.get(n)!.sort((a, b) => a - b);
+    const b = batcher.get(n)!.sort((a, b) => a - b);
+    out[`tx_per_tick_${n}`] = { clock_us_p50: r1(percentile(c, 50)), clock_us_p99: r1(percentile(c, 99)), batcher_us_p50: r1(percentile(b, 50)), batcher_us_per_tx: Math.round((percentile(b, 50) / n) * 100) / 100 };
+  }
+  return out;
 }
 
 interface RateResult {
@@ -246,7 +274,12 @@ async function ceiling(inFlight: number): Promise<CeilingResult> {
 }
 
 const clock = clockCost();
-console.log(`clock compute per busy tick (5 tx, ${DEFAULT_BUSY_ITERATIONS} squarings): p50 ${clock.p50} us, p99 ${clock.p99} us`);
+for (const [k, c] of Object.entries(clock)) {
+  console.log(
+    `clock compute per busy tick (${k.replace('tx_per_tick_', '')} tx, ${DEFAULT_BUSY_ITERATIONS} squarings): p50 ${c.clock_us_p50} us, p99 ${c.clock_us_p99} us; ` +
+      `batcher ${c.batcher_us_p50} us per batch (${c.batcher_us_per_tx} us per tx, its own thread)`,
+  );
+}
 const results: RateResult[] = [];
 for (const rate of RATES) {
   const r = await runRate(rate);
@@ -267,8 +300,7 @@ console.log(
     bench: 'tick',
     vdf_iterations: DEFAULT_BUSY_ITERATIONS,
     seconds: SECONDS,
-    clock_compute_us_p50: clock.p50,
-    clock_compute_us_p99: clock.p99,
+    clock_compute: clock,
     rates: results,
     ceiling: ceil,
     target_tick_time_us_p50: 100,

@@ -2,7 +2,8 @@
  * The clock worker (design.md "Threads"): one long-lived thread that runs the VDF chain
  * without pause. It loads the WASM engine when src/vdf provides one (falling back to
  * the BigInt reference engine), tells the main thread it is ready, then loops in
- * ClockLoop until asked to stop. All traffic goes through the SharedArrayBuffer rings
+ * ClockLoop until asked to stop. All traffic goes through the SharedArrayBuffer rings (it
+ * reads ready batches from the batch ring, never transactions)
  * and control block given in workerData; postMessage is used only for ready/done/error and for the checkpoints of long
  * segments (a megabyte or two a heartbeat, transferred, not copied).
  */
@@ -13,7 +14,8 @@ import { RingQueue } from '../src/clock/ring.js';
 import type { VdfEngine } from '../src/vdf/interface.js';
 
 export interface ClockWorkerData {
-  txRing: SharedArrayBuffer;
+  batchRing: SharedArrayBuffer;
+  txRing: SharedArrayBuffer; // read only for the stop rule
   tickRing: SharedArrayBuffer;
   control: SharedArrayBuffer;
   params: ClockParams;
@@ -43,12 +45,13 @@ async function main(): Promise<void> {
     const { engine, name } = await loadEngine(data.engine);
     const loop = new ClockLoop(
       engine,
-      RingQueue.attach(data.txRing),
+      RingQueue.attach(data.batchRing),
       RingQueue.attach(data.tickRing),
       control,
       data.params,
       (tickNumber, checkpoints) =>
         parentPort?.postMessage({ type: 'checkpoints', tickNumber, checkpoints }, [checkpoints.buffer as ArrayBuffer]),
+      RingQueue.attach(data.txRing),
     );
     control.setState(CLOCK_RUNNING);
     parentPort?.postMessage({ type: 'ready', engine: name });

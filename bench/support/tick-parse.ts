@@ -1,6 +1,6 @@
 /**
- * Minimal reader of an encoded Tick for benchmarks: the tick number and the tx_hash of
- * each of its transactions, without decoding the rest (keeps the load generator light).
+ * Minimal reader of an encoded Tick for benchmarks: the tick number, timestamp, VDF
+ * iterations and the tx_hash of each of its transactions, without decoding the rest (keeps the load generator light).
  */
 
 function varint(buf: Uint8Array, pos: number): [number, number] {
@@ -22,10 +22,11 @@ function skip(buf: Uint8Array, pos: number, wt: number): number {
   return p + len;
 }
 
-export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestamp: number; hashes: string[] } {
+export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestamp: number; iterations: number; hashes: string[] } {
   let pos = 0;
   let tickNumber = 0;
   let timestamp = 0;
+  let iterations = 0;
   const hashes: string[] = [];
   while (pos < buf.length) {
     const [tag, p] = varint(buf, pos);
@@ -36,6 +37,16 @@ export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestam
       [tickNumber, pos] = varint(buf, pos);
     } else if (field === 5 && wt === 0) {
       [timestamp, pos] = varint(buf, pos);
+    } else if (field === 2 && wt === 2) {
+      const [len, start] = varint(buf, pos);
+      const end = start + len;
+      let q = start;
+      while (q < end) {
+        const [t, q2] = varint(buf, q);
+        if (t === ((4 << 3) | 0)) [iterations, q] = varint(buf, q2);
+        else q = skip(buf, q2, t & 7);
+      }
+      pos = end;
     } else if (field === 3 && wt === 2) {
       const [len, start] = varint(buf, pos);
       const end = start + len;
@@ -52,7 +63,7 @@ export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestam
       pos = end;
     } else pos = skip(buf, pos, wt);
   }
-  return { tickNumber, timestamp, hashes };
+  return { tickNumber, timestamp, iterations, hashes };
 }
 
 /** tx_hash strings of a SubmitBatchResponse, '' for failed items. */

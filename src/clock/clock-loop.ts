@@ -1,35 +1,35 @@
 /**
- * The clock's loop, free of thread plumbing so tests can drive it in-process: take the
- * transactions waiting in the ring, hash them into the batch hash (Merkle root of the
- * full transaction hashes), derive x_n = hashToGroup(n, y_{n-1}, batch_hash) and square
- * until the tick may close (design.md "Cadence"):
+ * The clock's loop, free of thread plumbing so tests can drive it in-process. The clock
+ * does only sequential VDF work (issue 8): at the start of each tick it takes the ONE
+ * ready batch the batcher left in the batch ring (first sequence, count, batch hash: no
+ * per-transaction data, see batch-former.ts), derives x_n = hashToGroup(n, y_{n-1},
+ * batch_hash) and squares until the tick may close (design.md "Cadence",
+ * docs/sequencer.md "Cadence"):
  *
- *   - busy: at least `vdfIterations` squarings ran, and transactions are waiting or this
- *     tick carries some (a tick with transactions does not wait for the next arrival:
- *     under load both rules agree, at low load it keeps latency at one busy tick);
- *   - linger: for `lingerMs` after the last tick that carried transactions, an empty
- *     tick closes as soon as it reaches `trivialProofMaxT` squarings, so short gaps in
- *     traffic give cheap trivially-proven ticks instead of segments that need a
- *     Wesolowski proof (a proof costs the pool several milliseconds whatever T);
- *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried;
+ *   - busy: at least `vdfIterations` squarings ran, and a batch is waiting or this tick
+ *     carries one (a tick with transactions does not wait for the next arrival: under
+ *     load both rules agree, at low load it keeps latency at one busy tick);
+ *   - linger: the first `lingerTicks` empty ticks after a tick that carried transactions
+ *     close as soon as they reach `trivialProofMaxT` squarings, so a short gap in
+ *     traffic (a few of them: about 0.3 ms each) gives cheap trivially-proven ticks
+ *     instead of a segment that needs a Wesolowski proof; after them the empty tick
+ *     runs as a heartbeat. An isolated transaction therefore costs at most one truncated
+ *     heartbeat, its own tick and `lingerTicks` empty ticks;
+ *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried; a batch
+ *     arriving mid-heartbeat closes it early (its proof comes from the checkpoints, on
+ *     the pool, while the next ticks go on; the main thread publishes in order);
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
  *
  * A closed tick's proof is computed inline when it is trivial (T <= TRIVIAL_PROOF_MAX_T,
  * pi = 1); longer segments are flagged PROOF_PENDING for the worker pool.
- * After a stop request the clock ticks out everything queued, then returns 'stopped'
- * without emitting a final empty tick.
+ * After a stop request the clock ticks out everything queued (batch ring and the
+ * transaction ring the batcher still drains), then returns 'stopped' without emitting a
+ * final empty tick.
  */
-import { rootOfLeafHashes } from '../crypto/merkle.js';
-import { sha256 } from '../crypto/sha256.js';
+import { EMPTY_ROOT } from '../crypto/merkle.js';
 import type { VdfEngine, VdfEvaluator } from '../vdf/interface.js';
-import {
-  type ClockControl,
-  type ClockTick,
-  readTxHashView,
-  readTxSequence,
-  writeTickSlot,
-} from './protocol.js';
+import { type ClockControl, type ClockTick, type ReadyBatch, readBatchSlot, writeTickSlot } from './protocol.js';
 import type { RingQueue } from './ring.js';
 
 export interface ClockParams {
@@ -38,13 +38,15 @@ export interface ClockParams {
   vdfIterations: number;
   idleTickMs: number;
   lastTimestamp: number; // microseconds of the last durable tick (timestamps never go back)
-  maxTxPerTick: number;
+  maxTxPerTick: number; // for the batcher: most transactions one batch carries
   trivialProofMaxT: number; // longest segment proven inline
-  lingerMs: number; // after a tick with transactions, close empty ticks trivially for this long
+  lingerTicks: number; // empty ticks closed trivially after a tick with transactions
 }
 
 /** Squarings between two looks at the rings once a tick may close. */
 const CHECK_CHUNK = 4;
+
+const EMPTY_BATCH: ReadyBatch = { firstSequence: 0, txCount: 0, batchHash: EMPTY_ROOT };
 
 export const nowMicros = (): number => Math.floor((performance.timeOrigin + performance.now()) * 1000);
 
@@ -54,17 +56,18 @@ export class ClockLoop {
   private lastTimestamp: number;
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
-  private lastBusyClose = -Infinity; // performance.now() when a tick with transactions closed
-  private readonly leafScratch = new Uint8Array(33); // 0x00 || transaction hash
+  private emptySinceBusy = Infinity; // empty ticks closed since the last tick with transactions
 
   constructor(
     private readonly engine: VdfEngine,
-    private readonly txRing: RingQueue,
+    private readonly batchRing: RingQueue,
     private readonly tickRing: RingQueue,
     private readonly control: ClockControl,
     private readonly params: ClockParams,
     /** Hands a long segment's checkpoints to the main thread for its pool proof. */
     private readonly sendCheckpoints?: (tickNumber: number, checkpoints: Uint8Array) => void,
+    /** Transactions not yet batched (read only for the stop rule); none when absent. */
+    private readonly txRing?: RingQueue,
   ) {
     this.tick = params.startTick;
     this.previous = params.previousOutput;
@@ -74,34 +77,28 @@ export class ClockLoop {
 
   /** Produce one tick ('tick'), or return 'stopped' once stopping with nothing left. */
   step(): 'tick' | 'stopped' {
-    const { txRing, tickRing, control, params, evaluator } = this;
-    const n = Math.min(txRing.size(), params.maxTxPerTick);
-    const leaves = new Array<Uint8Array>(n);
-    const firstSequence = n > 0 ? readTxSequence(txRing, 0) : 0;
-    // Leaf hashes SHA-256(0x00 || hash) through one scratch buffer (no allocation per leaf).
-    const scratch = this.leafScratch;
-    for (let k = 0; k < n; k++) {
-      scratch.set(readTxHashView(txRing, k), 1);
-      leaves[k] = sha256(scratch);
+    const { batchRing, tickRing, control, params, evaluator } = this;
+    let batch = EMPTY_BATCH;
+    if (batchRing.size() > 0) {
+      batch = readBatchSlot(batchRing, 0);
+      batchRing.release(1);
     }
-    txRing.release(n);
-    const batchHash = rootOfLeafHashes(leaves);
-    const input = this.engine.hashToGroup(this.tick, this.previous, batchHash);
+    const n = batch.txCount;
+    const input = this.engine.hashToGroup(this.tick, this.previous, batch.batchHash);
     evaluator.start(input);
     control.setCurrentTick(this.tick);
     const started = performance.now();
 
     const trivialMax = params.trivialProofMaxT;
-    const canLinger = params.vdfIterations <= trivialMax;
+    const lingering = n === 0 && params.vdfIterations <= trivialMax && this.emptySinceBusy < params.lingerTicks;
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
         evaluator.square(Math.min(params.vdfIterations - done, 64));
         continue;
       }
-      const waiting = txRing.size() > 0;
-      if (n === 0 && !waiting && control.stopRequested()) return 'stopped';
-      const lingering = n === 0 && canLinger && performance.now() - this.lastBusyClose < params.lingerMs;
+      const waiting = batchRing.size() > 0;
+      if (n === 0 && !waiting && control.stopRequested() && (this.txRing?.size() ?? 0) === 0) return 'stopped';
       if (tickRing.free() > 0) {
         if (n > 0 || waiting) break;
         if (lingering && done >= trivialMax) break;
@@ -120,11 +117,11 @@ export class ClockLoop {
       tickNumber: this.tick,
       iterations,
       timestamp,
-      firstSequence,
+      firstSequence: batch.firstSequence,
       txCount: n,
       proofPending: !inline,
       hasCheckpoints: checkpoints !== undefined,
-      batchHash,
+      batchHash: batch.batchHash,
       input,
       output,
       proof: inline ? evaluator.prove() : this.emptyProof,
@@ -133,7 +130,7 @@ export class ClockLoop {
     tickRing.publish(1);
     this.previous = output;
     this.lastTimestamp = timestamp;
-    if (n > 0) this.lastBusyClose = performance.now();
+    this.emptySinceBusy = n > 0 ? 0 : this.emptySinceBusy + 1;
     this.tick++;
     return 'tick';
   }

@@ -1,13 +1,18 @@
 /**
- * Main-thread handle on the clock worker: creates the two rings and the control block,
- * starts workers/clock.worker.js, and exposes the rings to the sequencer. One instance
- * per sequencer run; `stop()` asks the clock to tick out what is queued and resolves
- * once the worker has finished (the caller drains the tick ring meanwhile).
+ * Main-thread handle on the clock's two threads: creates the three rings and the control
+ * block, starts workers/batcher.worker.js (transaction ring -> one ready batch) and
+ * workers/clock.worker.js (batch ring -> VDF -> tick ring), and exposes the transaction
+ * and tick rings to the sequencer:
+ *
+ *   main --tx ring--> batcher --batch ring (1 slot)--> clock --tick ring--> main
+ *
+ * One instance per sequencer run; `stop()` asks both to tick out what is queued and
+ * resolves once both have finished (the caller drains the tick ring meanwhile).
  */
 import { Worker } from 'node:worker_threads';
 import { workerFile } from '../pool/index.js';
 import type { ClockParams } from './clock-loop.js';
-import { CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES } from './protocol.js';
+import { BATCH_SLOT_BYTES, CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES } from './protocol.js';
 import { RingQueue } from './ring.js';
 
 export interface ClockThreadOptions {
@@ -25,6 +30,8 @@ type WorkerMessage =
 
 export class ClockThread {
   readonly txRing: RingQueue;
+  /** One slot: at most one ready batch waits for the clock. */
+  readonly batchRing: RingQueue;
   readonly tickRing: RingQueue;
   readonly control = new ClockControl();
   /** 'wasm' or 'reference', once started. */
@@ -32,6 +39,7 @@ export class ClockThread {
   /** Set when the worker failed; the sequencer refuses work from then on. */
   failure: Error | undefined;
   private worker: Worker | undefined;
+  private batcher: Worker | undefined;
   /** Checkpoints posted by the clock, by tick number, until the sequencer takes them. */
   private readonly checkpoints = new Map<number, Uint8Array>();
   private readonly checkpointWaiters = new Map<number, (checkpoints: Uint8Array) => void>();
@@ -39,6 +47,7 @@ export class ClockThread {
 
   constructor(private readonly options: ClockThreadOptions) {
     this.txRing = RingQueue.create(options.txSlots, TX_SLOT_BYTES);
+    this.batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
     this.tickRing = RingQueue.create(options.tickSlots, TICK_SLOT_BYTES);
   }
 
@@ -55,10 +64,21 @@ export class ClockThread {
     return new Promise((resolve) => this.checkpointWaiters.set(tickNumber, resolve));
   }
 
-  /** Start the worker; resolves once its engine is loaded and the chain runs. */
+  /** Start both workers; resolves once the clock's engine is loaded and the chain runs. */
   start(onFailure: (err: Error) => void): Promise<void> {
+    const batcher = new Worker(workerFile('batcher'), {
+      workerData: {
+        txRing: this.txRing.buffer,
+        batchRing: this.batchRing.buffer,
+        control: this.control.buffer,
+        maxTxPerTick: this.options.params.maxTxPerTick,
+      },
+      name: 'svc-batcher',
+    });
+    this.batcher = batcher;
     const worker = new Worker(workerFile('clock'), {
       workerData: {
+        batchRing: this.batchRing.buffer,
         txRing: this.txRing.buffer,
         tickRing: this.tickRing.buffer,
         control: this.control.buffer,
@@ -96,12 +116,18 @@ export class ClockThread {
       }
     });
     worker.on('error', (err) => fail(err));
-    this.finished = new Promise<void>((resolve) => {
-      worker.once('exit', (code) => {
-        if (code !== 0 && !this.failure) fail(new Error(`clock worker exited with code ${code}`));
-        resolve();
-      });
+    batcher.on('message', (m: { type: string; message?: string }) => {
+      if (m.type === 'error') fail(new Error(`batcher worker failed: ${m.message}`));
     });
+    batcher.on('error', (err) => fail(err));
+    const exited = (w: Worker, name: string) =>
+      new Promise<void>((resolve) => {
+        w.once('exit', (code) => {
+          if (code !== 0 && !this.failure) fail(new Error(`${name} worker exited with code ${code}`));
+          resolve();
+        });
+      });
+    this.finished = Promise.all([exited(worker, 'clock'), exited(batcher, 'batcher')]).then(() => undefined);
     return ready;
   }
 
@@ -110,7 +136,7 @@ export class ClockThread {
     return this.control.currentTick();
   }
 
-  /** Ask the clock to tick out what is queued and exit; resolves when the thread is gone. */
+  /** Ask both threads to tick out what is queued and exit; resolves when both are gone. */
   async stop(): Promise<void> {
     this.control.requestStop();
     await this.finished;
@@ -118,6 +144,6 @@ export class ClockThread {
 
   /** Kill the thread immediately (failure paths only). */
   async terminate(): Promise<void> {
-    await this.worker?.terminate();
+    await Promise.all([this.worker?.terminate(), this.batcher?.terminate()]);
   }
 }

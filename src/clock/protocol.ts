@@ -1,9 +1,16 @@
 /**
  * What crosses between the main thread and the clock worker, byte by byte:
  *
- * - Transaction ring (main -> clock), one slot per transaction: only what the chain
+ * - Transaction ring (main -> batcher), one slot per transaction: only what the batch
  *   needs, the sequence number and the full transaction hash (bodies stay on the main
  *   thread):  0 f64 sequence number | 8 [32] full hash            (40 bytes)
+ * - Batch ring (batcher -> clock), ONE slot: the next tick's ready batch, formed and
+ *   hashed by the batcher thread while the clock squares the current tick, so the clock
+ *   does no per-transaction work (issue 8):
+ *     0 f64 first sequence | 8 u32 transaction count | 12 u32 reserved | 16 [32] batch hash
+ *                                                                    (48 bytes)
+ *   One slot means at most one batch waits for the clock: under load the next batch grows
+ *   while the clock squares, instead of the clock taking one-transaction ticks.
  * - Tick ring (clock -> main), one slot per closed tick:
  *     0 f64 tick number | 8 f64 iterations | 16 f64 timestamp (us) | 24 f64 first sequence
  *    32 u32 transaction count | 36 u32 flags | 40 [32] batch hash
@@ -20,6 +27,7 @@
 import type { RingQueue } from './ring.js';
 
 export const TX_SLOT_BYTES = 40;
+export const BATCH_SLOT_BYTES = 48;
 export const TICK_SLOT_BYTES = 840;
 export const ELEMENT_BYTES = 256;
 export const HASH_BYTES = 32;
@@ -57,6 +65,31 @@ export function readTxSequence(ring: RingQueue, k: number): number {
 export function readTxHashView(ring: RingQueue, k: number): Uint8Array {
   const off = ring.readOffset(k) + 8;
   return ring.bytes.subarray(off, off + HASH_BYTES);
+}
+
+/** A batch ready for the clock: what one tick carries, already hashed. */
+export interface ReadyBatch {
+  firstSequence: number; // 0 for an empty batch
+  txCount: number;
+  batchHash: Uint8Array; // Merkle root of the full transaction hashes (crypto/merkle.ts)
+}
+
+export function writeBatchSlot(ring: RingQueue, k: number, b: ReadyBatch): void {
+  const off = ring.writeOffset(k);
+  ring.view.setFloat64(off, b.firstSequence, true);
+  ring.view.setUint32(off + 8, b.txCount, true);
+  ring.view.setUint32(off + 12, 0, true);
+  ring.bytes.set(b.batchHash, off + 16);
+}
+
+/** Copy the k-th filled batch slot out of the ring (32 + a few bytes: not per transaction). */
+export function readBatchSlot(ring: RingQueue, k: number): ReadyBatch {
+  const off = ring.readOffset(k);
+  return {
+    firstSequence: ring.view.getFloat64(off, true),
+    txCount: ring.view.getUint32(off + 8, true),
+    batchHash: ring.bytes.slice(off + 16, off + 48),
+  };
 }
 
 export function writeTickSlot(ring: RingQueue, k: number, t: ClockTick): void {

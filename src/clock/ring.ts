@@ -156,6 +156,14 @@ export class RingQueue {
     return this.size() > 0;
   }
 
+  /** Block (worker threads only) until a slot is free (true) or `timeoutMs` passed (false). */
+  waitForSpace(timeoutMs: number): boolean {
+    const tail = Atomics.load(this.header, TAIL);
+    if (((Atomics.load(this.header, HEAD) - tail) >>> 0) < this.slots) return true;
+    Atomics.wait(this.header, TAIL, tail, timeoutMs);
+    return this.free() > 0;
+  }
+
   /** Resolve once the ring is non-empty (true) or after `timeoutMs` (false); never blocks. */
   async waitForDataAsync(timeoutMs: number): Promise<boolean> {
     const head = Atomics.load(this.header, HEAD);

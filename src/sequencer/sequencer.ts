@@ -53,15 +53,15 @@ const TICK_RING_SLOTS = 16_384;
 const MAX_TICKS_PER_COMMIT = 1024;
 const MAX_STAGED = 16_384;
 /**
- * After traffic, empty ticks stay trivially short for this long (see clock-loop.ts).
- * Measured on this project's machine: a pool proof of a long segment costs about
- * 0.65-1x the segment's squaring time plus a few ms, so under bursty load proofs of the
- * gaps ate a core; a trivially-proven empty tick costs the main thread ~10-15 us and
- * ~2.5 KB of storage. One second bridges client pauses, GC pauses and write-ahead
- * latency; an idle node falls back to heartbeats after it. Independent of idleTickMs:
- * no empty tick ever lasts longer than idleTickMs either way.
+ * After a tick with transactions, this many empty ticks close trivially (about 127
+ * squarings, ~0.3 ms each) before the next empty tick runs as a heartbeat (see
+ * clock-loop.ts and docs/sequencer.md "Cadence"). It bridges short gaps in traffic
+ * without a pool proof per gap (a long segment's proof costs the pool about
+ * T/8 + 512 multiplications), and bounds what an isolated transaction costs: at most one
+ * truncated heartbeat, its own tick and LINGER_TICKS empty ticks. (Before issue 8 this
+ * was a time, one second: ~2,650 empty ticks after every transaction.)
  */
-export const LINGER_MS = 1000;
+export const LINGER_TICKS = 8;
 
 /** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
 interface StagedTick {
@@ -174,7 +174,7 @@ export class TickSequencer implements Sequencer {
         lastTimestamp: this.lastTimestamp,
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-        lingerMs: LINGER_MS,
+        lingerTicks: LINGER_TICKS,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,
@@ -293,7 +293,8 @@ export class TickSequencer implements Sequencer {
   private expectedTick(): number {
     const clock = this.clock!;
     const ahead = this.pending.length - this.sent + clock.txRing.size();
-    return Math.max(clock.currentTick(), this.head.tick) + 1 + Math.floor(ahead / MAX_TX_PER_TICK);
+    // A batch already waiting for the clock takes the next tick.
+    return Math.max(clock.currentTick(), this.head.tick) + 1 + clock.batchRing.size() + Math.floor(ahead / MAX_TX_PER_TICK);
   }
 
   /** Hand queued transactions (hash and sequence number) to the clock while its ring has room. */

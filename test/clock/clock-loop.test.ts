@@ -1,14 +1,17 @@
 /**
- * The clock loop driven in-process with the BigInt reference engine: ticks carry what
- * was waiting when they started, the batch hash is the Merkle root of the full
- * transaction hashes, every tick verifies and chains to the previous output, the busy
- * and heartbeat rules of design.md hold, a full tick ring lengthens the tick instead
- * of pausing the chain, and a stop ticks out what is queued.
+ * The batcher and the clock loop driven in-process with the BigInt reference engine:
+ * ticks carry the batch that was ready when they started, the batch hash is the Merkle
+ * root of the full transaction hashes, every tick verifies and chains to the previous
+ * output, the busy, linger and heartbeat rules of design.md and docs/sequencer.md hold
+ * (an isolated transaction costs at most a handful of ticks), a full tick ring lengthens
+ * the tick instead of pausing the chain, and a stop ticks out what is queued.
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { BatchFormer } from '../../src/clock/batch-former.js';
 import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
 import {
+  BATCH_SLOT_BYTES,
   ClockControl,
   TICK_SLOT_BYTES,
   TX_SLOT_BYTES,
@@ -26,6 +29,7 @@ const txHash = (i: number): Uint8Array => new Uint8Array(createHash('sha256').up
 
 function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, tickSlots = 16) {
   const txRing = RingQueue.create(64, TX_SLOT_BYTES);
+  const batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
   const tickRing = RingQueue.create(tickSlots, TICK_SLOT_BYTES);
   const control = new ClockControl();
   const params: ClockParams = {
@@ -36,20 +40,29 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     lastTimestamp: 0,
     maxTxPerTick: 1000,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerMs: 0,
+    lingerTicks: 0,
     ...over,
   };
-  const loop = new ClockLoop(engine, txRing, tickRing, control, params);
+  const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
+  const former = new BatchFormer(txRing, batchRing, params.maxTxPerTick);
+  /** Queue transactions and let the batcher form the next batch (as its thread would). */
   const push = (from: number, count: number): void => {
     for (let k = 0; k < count; k++) writeTxSlot(txRing, k, from + k, txHash(from + k));
     txRing.publish(count);
+    former.formOnce();
+  };
+  /** One clock step, the batcher refilling the batch slot after it (as its thread would). */
+  const step = (): 'tick' | 'stopped' => {
+    const r = loop.step();
+    former.formOnce();
+    return r;
   };
   const take = (): ClockTick => {
     const t = readTickSlot(tickRing, 0);
     tickRing.release(1);
     return t;
   };
-  return { loop, txRing, tickRing, control, push, take };
+  return { loop, step, former, txRing, batchRing, tickRing, control, push, take };
 }
 
 function verifies(t: ClockTick, previousOutput: Uint8Array): boolean {
@@ -66,7 +79,7 @@ describe('clock/clock-loop', () => {
   it('a busy tick carries the waiting transactions, closes at vdfIterations and verifies', () => {
     const c = setup();
     c.push(1, 3);
-    expect(c.loop.step()).to.equal('tick');
+    expect(c.step()).to.equal('tick');
     const t = c.take();
     expect(t.tickNumber).to.equal(1);
     expect(t.txCount).to.equal(3);
@@ -86,7 +99,7 @@ describe('clock/clock-loop', () => {
     for (let i = 0; i < 6; i++) {
       c.push(seq, i + 1);
       seq += i + 1;
-      c.loop.step();
+      c.step();
       const t = c.take();
       expect(t.tickNumber).to.equal(41 + i);
       expect(t.txCount).to.equal(i + 1);
@@ -99,7 +112,7 @@ describe('clock/clock-loop', () => {
 
   it('an empty tick waits for a transaction or the idle timeout (heartbeat)', () => {
     const c = setup({ idleTickMs: 15 });
-    c.loop.step();
+    c.step();
     const t = c.take();
     expect(t.txCount).to.equal(0);
     expect(t.iterations).to.be.greaterThan(20);
@@ -108,12 +121,80 @@ describe('clock/clock-loop', () => {
     expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
   });
 
+  it('after a tick with transactions, lingerTicks empty ticks close trivially, then heartbeats resume', () => {
+    const c = setup({ lingerTicks: 3, idleTickMs: 15 });
+    c.push(1, 1);
+    c.step();
+    expect(c.take().txCount).to.equal(1);
+    for (let i = 0; i < 3; i++) {
+      c.step();
+      const t = c.take();
+      expect(t.txCount, `linger tick ${i}`).to.equal(0);
+      expect(t.iterations, `linger tick ${i}`).to.equal(TRIVIAL_PROOF_MAX_T);
+      expect(t.proofPending).to.equal(false);
+    }
+    c.step();
+    const heartbeat = c.take();
+    expect(heartbeat.txCount).to.equal(0);
+    expect(heartbeat.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+    expect(heartbeat.proofPending).to.equal(true);
+  });
+
+  it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most lingerTicks + 2 ticks', () => {
+    // An evaluator that queues one transaction after 300 squarings of the first segment.
+    let arrive: (() => void) | undefined;
+    const injecting: VdfEngine = {
+      ...reference,
+      hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
+      evaluator(): VdfEvaluator {
+        const inner = reference.evaluator();
+        return {
+          start: (x) => inner.start(x),
+          square: (k) => {
+            inner.square(k);
+            if (inner.iterations >= 300 && arrive) {
+              arrive();
+              arrive = undefined;
+            }
+          },
+          get iterations() {
+            return inner.iterations;
+          },
+          output: () => inner.output(),
+          prove: () => inner.prove(),
+        };
+      },
+    };
+    const lingerTicks = 8;
+    const c = setup({ lingerTicks, idleTickMs: 200 }, injecting);
+    arrive = () => c.push(1, 1);
+    const ticks: ClockTick[] = [];
+    for (let i = 0; i < lingerTicks + 3; i++) {
+      c.step();
+      ticks.push(c.take());
+    }
+    const [truncated, busy] = ticks;
+    expect(truncated!.txCount).to.equal(0);
+    expect(truncated!.iterations).to.be.within(300, 400); // closed as soon as the batch was waiting
+    expect(truncated!.proofPending).to.equal(true);
+    expect(busy!.txCount).to.equal(1);
+    expect(busy!.iterations).to.equal(20);
+    // Then exactly lingerTicks trivially-proven empty ticks, then a heartbeat again: the
+    // transaction cost the truncated heartbeat, its own tick and lingerTicks ticks.
+    const linger = ticks.slice(2, 2 + lingerTicks);
+    expect(linger.every((t) => t.txCount === 0 && t.iterations === TRIVIAL_PROOF_MAX_T && !t.proofPending)).to.equal(true);
+    const after = ticks[2 + lingerTicks]!;
+    expect(after.txCount).to.equal(0);
+    expect(after.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+    for (let i = 0; i < ticks.length - 1; i++) expect(verifies(ticks[i]!, i === 0 ? GENESIS_OUTPUT : ticks[i - 1]!.output)).to.equal(true);
+  });
+
   it('splits a long queue into ticks of at most maxTxPerTick, in order', () => {
     const c = setup({ maxTxPerTick: 4 });
     c.push(1, 10);
     const got: Array<[number, number]> = [];
     for (let i = 0; i < 3; i++) {
-      c.loop.step();
+      c.step();
       const t = c.take();
       got.push([t.firstSequence, t.txCount]);
     }
@@ -154,11 +235,11 @@ describe('clock/clock-loop', () => {
     const c = setup({}, slow, 1);
     ring = c.tickRing;
     c.push(1, 1);
-    c.loop.step(); // fills the only slot
+    c.step(); // fills the only slot
     c.push(2, 1);
     const first = readTickSlot(c.tickRing, 0);
     expect(first.iterations).to.equal(20);
-    c.loop.step(); // must wait for the slot
+    c.step(); // must wait for the slot
     const second = c.take();
     expect(second.tickNumber).to.equal(2);
     expect(second.iterations).to.be.at.least(200 - 20);
@@ -170,9 +251,9 @@ describe('clock/clock-loop', () => {
     const c = setup();
     c.push(1, 2);
     c.control.requestStop();
-    expect(c.loop.step()).to.equal('tick');
+    expect(c.step()).to.equal('tick');
     expect(c.take().txCount).to.equal(2);
-    expect(c.loop.step()).to.equal('stopped');
+    expect(c.step()).to.equal('stopped');
     expect(c.tickRing.size()).to.equal(0);
   });
 
@@ -180,10 +261,10 @@ describe('clock/clock-loop', () => {
     const future = Math.floor(Date.now() * 1000) + 60_000_000;
     const c = setup({ lastTimestamp: future });
     c.push(1, 1);
-    c.loop.step();
+    c.step();
     expect(c.take().timestamp).to.equal(future);
     c.push(2, 1);
-    c.loop.step();
+    c.step();
     expect(c.take().timestamp).to.be.at.least(future);
   });
 });

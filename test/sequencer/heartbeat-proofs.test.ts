@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
-import { ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, readTickSlot } from '../../src/clock/protocol.js';
+import { BATCH_SLOT_BYTES, ClockControl, TICK_SLOT_BYTES, readTickSlot } from '../../src/clock/protocol.js';
 import { RingQueue } from '../../src/clock/ring.js';
 import type { Tick } from '../../src/sequencer/types.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, referenceVdfEngine } from '../../src/vdf/index.js';
@@ -24,14 +24,14 @@ describe('heartbeat proofs from clock checkpoints', function () {
 
   it('the clock loop posts a long segment checkpoints that prove it, before publishing the tick', () => {
     const engine = new WasmVdfEngine(vdfWasmModule());
-    const txRing = RingQueue.create(8, TX_SLOT_BYTES);
+    const batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
     const tickRing = RingQueue.create(8, TICK_SLOT_BYTES);
     const params: ClockParams = {
       startTick: 1, previousOutput: GENESIS_OUTPUT, vdfIterations: 20, idleTickMs: 5, lastTimestamp: 0,
-      maxTxPerTick: 100, trivialProofMaxT: TRIVIAL_PROOF_MAX_T, lingerMs: 0,
+      maxTxPerTick: 100, trivialProofMaxT: TRIVIAL_PROOF_MAX_T, lingerTicks: 0,
     };
     const posted: { tickNumber: number; checkpoints: Uint8Array; publishedBefore: number }[] = [];
-    const loop = new ClockLoop(engine, txRing, tickRing, new ClockControl(), params, (tickNumber, checkpoints) =>
+    const loop = new ClockLoop(engine, batchRing, tickRing, new ClockControl(), params, (tickNumber, checkpoints) =>
       posted.push({ tickNumber, checkpoints, publishedBefore: tickRing.size() }),
     );
     loop.step();
