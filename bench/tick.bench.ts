@@ -65,7 +65,7 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
     lastTimestamp: 0,
     maxTxPerTick: 8192,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerTicks: 0,
+    lingerTicks: 0, lingerMaxMs: 0,
   });
   const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);
@@ -121,7 +121,7 @@ async function startBenchSequencer(): Promise<{ seq: TickSequencer; close(): Pro
     pool,
     retainTicks: 100_000,
     vdfIterations: DEFAULT_BUSY_ITERATIONS,
-    idleTickMs: 1000,
+    idleTickMs: 100, // the node's default (--idle-tick-ms)
     queueCapacity: 1_000_000,
   });
   await seq.start();

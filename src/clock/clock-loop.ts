@@ -9,12 +9,15 @@
  *   - busy: at least `vdfIterations` squarings ran, and a batch is waiting or this tick
  *     carries one (a tick with transactions does not wait for the next arrival: under
  *     load both rules agree, at low load it keeps latency at one busy tick);
- *   - linger: the first `lingerTicks` empty ticks after a tick that carried transactions
- *     close as soon as they reach `trivialProofMaxT` squarings, so a short gap in
- *     traffic (a few of them: about 0.3 ms each) gives cheap trivially-proven ticks
- *     instead of a segment that needs a Wesolowski proof; after them the empty tick
- *     runs as a heartbeat. An isolated transaction therefore costs at most one truncated
- *     heartbeat, its own tick and `lingerTicks` empty ticks;
+ *   - linger: after a tick that carried transactions, empty ticks close as soon as they
+ *     reach `trivialProofMaxT` squarings (about 0.3 ms each), so a gap in traffic gives
+ *     cheap trivially-proven ticks instead of a segment that needs a Wesolowski proof:
+ *     the first `lingerTicks` of them always, and while traffic is steady (the gap
+ *     between this busy tick and the one before was at most `lingerMaxMs`) for
+ *     `lingerMaxMs`, so the next gap of that kind is bridged too. Then the empty tick
+ *     runs as a heartbeat. An isolated transaction (none in the `lingerMaxMs` before it)
+ *     therefore costs at most one truncated heartbeat, its own tick and `lingerTicks`
+ *     empty ticks;
  *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried; a batch
  *     arriving mid-heartbeat closes it early (its proof comes from the checkpoints, on
  *     the pool, while the next ticks go on; the main thread publishes in order);
@@ -40,7 +43,8 @@ export interface ClockParams {
   lastTimestamp: number; // microseconds of the last durable tick (timestamps never go back)
   maxTxPerTick: number; // for the batcher: most transactions one batch carries
   trivialProofMaxT: number; // longest segment proven inline
-  lingerTicks: number; // empty ticks closed trivially after a tick with transactions
+  lingerTicks: number; // empty ticks always closed trivially after a tick with transactions
+  lingerMaxMs: number; // steady traffic: gaps up to this long are bridged by trivial ticks
 }
 
 /** Squarings between two looks at the rings once a tick may close. */
@@ -57,6 +61,8 @@ export class ClockLoop {
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
   private emptySinceBusy = Infinity; // empty ticks closed since the last tick with transactions
+  private lastBusyClose = -Infinity; // performance.now() when the last tick with transactions closed
+  private lingerUntil = -Infinity; // performance.now() until which empty ticks close trivially
 
   constructor(
     private readonly engine: VdfEngine,
@@ -90,7 +96,8 @@ export class ClockLoop {
     const started = performance.now();
 
     const trivialMax = params.trivialProofMaxT;
-    const lingering = n === 0 && params.vdfIterations <= trivialMax && this.emptySinceBusy < params.lingerTicks;
+    const lingering =
+      n === 0 && params.vdfIterations <= trivialMax && (this.emptySinceBusy < params.lingerTicks || started < this.lingerUntil);
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
@@ -130,7 +137,13 @@ export class ClockLoop {
     tickRing.publish(1);
     this.previous = output;
     this.lastTimestamp = timestamp;
-    this.emptySinceBusy = n > 0 ? 0 : this.emptySinceBusy + 1;
+    if (n > 0) {
+      const now = performance.now();
+      const gap = now - this.lastBusyClose;
+      this.lingerUntil = gap <= params.lingerMaxMs ? now + params.lingerMaxMs : -Infinity;
+      this.lastBusyClose = now;
+      this.emptySinceBusy = 0;
+    } else this.emptySinceBusy++;
     this.tick++;
     return 'tick';
   }

@@ -53,15 +53,17 @@ const TICK_RING_SLOTS = 16_384;
 const MAX_TICKS_PER_COMMIT = 1024;
 const MAX_STAGED = 16_384;
 /**
- * After a tick with transactions, this many empty ticks close trivially (about 127
- * squarings, ~0.3 ms each) before the next empty tick runs as a heartbeat (see
- * clock-loop.ts and docs/sequencer.md "Cadence"). It bridges short gaps in traffic
- * without a pool proof per gap (a long segment's proof costs the pool about
- * T/8 + 512 multiplications), and bounds what an isolated transaction costs: at most one
- * truncated heartbeat, its own tick and LINGER_TICKS empty ticks. (Before issue 8 this
- * was a time, one second: ~2,650 empty ticks after every transaction.)
+ * Linger (see clock-loop.ts and docs/sequencer.md "Cadence"): after a tick with
+ * transactions, LINGER_TICKS empty ticks always close trivially (about 127 squarings,
+ * ~0.3 ms each); while traffic is steady (busy ticks at most LINGER_MAX_MS apart) empty
+ * ticks close trivially for LINGER_MAX_MS after each busy tick. Trivial ticks bridge gaps without a pool
+ * proof per gap (a long segment's proof costs the pool about T/8 + 512 multiplications
+ * and delays the next tick by as much); the bound keeps what an isolated transaction
+ * costs to at most one truncated heartbeat, its own tick and LINGER_TICKS empty ticks.
+ * (Before issue 8 linger was one second after any transaction: ~2,650 empty ticks.)
  */
 export const LINGER_TICKS = 8;
+export const LINGER_MAX_MS = 250;
 
 /** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
 interface StagedTick {
@@ -175,6 +177,7 @@ export class TickSequencer implements Sequencer {
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
         lingerTicks: LINGER_TICKS,
+        lingerMaxMs: LINGER_MAX_MS,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,

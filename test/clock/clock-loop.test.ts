@@ -40,7 +40,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     lastTimestamp: 0,
     maxTxPerTick: 1000,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerTicks: 0,
+    lingerTicks: 0, lingerMaxMs: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
@@ -138,6 +138,21 @@ describe('clock/clock-loop', () => {
     expect(heartbeat.txCount).to.equal(0);
     expect(heartbeat.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
     expect(heartbeat.proofPending).to.equal(true);
+  });
+
+  it('while traffic is steady (busy ticks at most lingerMaxMs apart) empty ticks keep closing trivially', () => {
+    const c = setup({ lingerTicks: 1, lingerMaxMs: 60_000, idleTickMs: 15 });
+    c.push(1, 1);
+    c.step();
+    c.push(2, 1);
+    c.step(); // a second busy tick right after the first: traffic is steady
+    expect([c.take().txCount, c.take().txCount]).to.deep.equal([1, 1]);
+    for (let i = 0; i < 5; i++) {
+      c.step();
+      const t = c.take();
+      expect(t.txCount).to.equal(0);
+      expect(t.iterations, `empty tick ${i}`).to.equal(TRIVIAL_PROOF_MAX_T);
+    }
   });
 
   it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most lingerTicks + 2 ticks', () => {
