@@ -6,11 +6,13 @@
  *    DEFAULT_BUSY_ITERATIONS and neighbours: p50 / p99;
  * 3. verification throughput for 1,000 and 10,000 ticks, busy (default T) and heartbeat
  *    (T for ~100 ms of squaring): individual on one thread vs batch on one thread vs
- *    batch on the pool (2 threads here).
+ *    batch on the pool (as many threads as the machine has, or BENCH_VDF_THREADS);
+ * 4. batch verification scaling: the largest tick set verified on pools of 1, 2, 4, ...
+ *    and all threads, ticks/s and the ratio to individual verification on one thread.
  * Single-thread figures are CPU time (the machine is shared), pool figures wall time.
  * Ends with ONE JSON line of the figures. `--quick` shrinks the tick counts.
  */
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createPool } from '../src/pool/index.js';
 import { DEFAULT_BUSY_ITERATIONS, N } from '../src/vdf/constants.js';
 import { bigIntToBytes, bytesToBigInt } from '../src/vdf/bytes.js';
@@ -20,6 +22,14 @@ import { loadWasmVdfEngine } from '../src/vdf/node.js';
 import { evaluateAndProveOnPool, verifyBatchOnPool } from '../src/vdf/pool.js';
 
 const quick = process.argv.includes('--quick');
+const THREADS = Number(process.env.BENCH_VDF_THREADS ?? availableParallelism());
+/** 1, 2, 4, ... up to THREADS, and THREADS itself. */
+const threadSteps = (): number[] => {
+  const out: number[] = [];
+  for (let k = 1; k < THREADS; k *= 2) out.push(k);
+  out.push(THREADS);
+  return out;
+};
 const now = (): number => performance.now();
 /**
  * Process CPU time in ms (user + system; their split is tick-based on Linux, the sum is
@@ -106,7 +116,7 @@ async function main(): Promise<void> {
 
   // 3. Verification throughput.
   const heartbeatT = Math.round(100_000 / sqr.wasm_us); // ~100 ms of squaring
-  const pool = createPool({ threads: 2 });
+  const pool = createPool({ threads: THREADS });
   const makeBusy = (count: number): VdfTickInput[] => {
     const out: VdfTickInput[] = [];
     let prev = GENESIS_OUTPUT;
@@ -176,6 +186,26 @@ async function main(): Promise<void> {
     }
   }
   await pool.destroy();
+
+  // 4. Scaling of batch verification with the pool's threads (wall time).
+  const scaling: Record<string, Record<string, number>> = {};
+  const n = sizes[sizes.length - 1]!;
+  const sets = { busy: makeBusy(n), heartbeat: Array.from({ length: n }, (_, i) => hb[i % hb.length]!) };
+  for (const threads of threadSteps()) {
+    const p = createPool({ threads });
+    for (const kind of ['busy', 'heartbeat'] as const) {
+      await verifyBatchOnPool(p, sets[kind].slice(0, 200)); // warm every thread's engine
+      const t0 = now();
+      const res = await verifyBatchOnPool(p, sets[kind]);
+      const wall = (now() - t0) / 1000;
+      if (!res.ok) throw new Error(`verification failed for valid ${kind} ticks`);
+      const indiv = verify[`${kind}_${n}`]!.individual_ticks_per_s!;
+      const r = { threads, ticks_per_s: round(n / wall, 0), vs_individual_1thread: round(n / wall / indiv) };
+      scaling[`${kind}_${threads}`] = r;
+      log(`scaling: ${n} ${kind} ticks on ${threads} pool thread(s): ${r.ticks_per_s}/s wall, ${r.vs_individual_1thread}x individual on one thread`);
+    }
+    await p.destroy();
+  }
   process.stdout.write(
     JSON.stringify({
       bench: 'vdf',
@@ -185,7 +215,9 @@ async function main(): Promise<void> {
       tick_vdf_time: tick,
       heartbeat_iterations: heartbeatT,
       heartbeat_distinct_ticks: DISTINCT,
+      pool_threads: THREADS,
       verify,
+      scaling,
     }) + '\n',
   );
 }
