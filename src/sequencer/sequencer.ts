@@ -28,7 +28,7 @@ import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from './replay.js';
 import { SlabAllocator } from './slab.js';
-import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from './tx-hash.js';
+import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-hash.js';
 import type {
   OrderedTransaction,
   SequencerStatus,
@@ -37,7 +37,7 @@ import type {
   TickSummary,
   Transaction,
   TransactionLocation,
-} from './types.js';
+} from '../core/types.js';
 import { checkTransaction } from './validate.js';
 
 export const DEFAULT_REPLAY_WINDOW = 100_000;

@@ -9,7 +9,7 @@
  * closes, and a follower (issue 9) can append ticks it verified from a leader and serve
  * the same reads.
  */
-import type { Tick, TickSummary, TransactionLocation } from '../sequencer/types.js';
+import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
 
