@@ -19,9 +19,11 @@ const vectors = JSON.parse(readFileSync(root('docs/vdf-vectors.json'), 'utf8')) 
 
 const restTicks = vectors.vectors.map((v) => ({
   tick_number: v.tick_number,
-  timestamp: 1_700_000_000_000_000 + v.tick_number,
-  transaction_count: 0,
+  timestamp: v.timestamp,
+  first_sequence: v.first_sequence,
+  transaction_count: v.transaction_count,
   transaction_batch_hash: v.batch_hash,
+  ingestion_digest: v.ingestion_digest,
   vdf_iterations: v.iterations,
   previous_output: v.previous_output,
   vdf_proof: { input: v.input, output: v.output, proof: v.proof, iterations: v.iterations },
