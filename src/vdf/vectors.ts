@@ -8,7 +8,10 @@
  * prints the file; tests recompute it with both engines.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from './bytes.js';
+import { transactionBytes } from '../core/tx-bytes.js';
+import type { Transaction } from '../core/types.js';
+import { merkleRootWith } from '../crypto/merkle-root.js';
+import { bytesToHex, concatBytes } from './bytes.js';
 import { N, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { GENESIS_OUTPUT, hashToPrime } from './hashing.js';
 import { ingestionDigest, tickHeaderDigest } from './binding.js';
@@ -33,11 +36,60 @@ export interface VdfVector {
   challenge_prime: string | null; // l in hex, null for trivial proofs (T < 128)
 }
 
+/** A batch hash vector: transactions -> Borsh bytes -> full hashes -> leaves -> root. */
+export interface BatchVector {
+  transactions: { tx_id: string; payload: string; signature: string; public_key: string; nonce: string; timestamp: string }[];
+  borsh: string[];
+  full_hashes: string[];
+  leaves: string[];
+  batch_hash: string;
+}
+
 export interface VdfVectorFile {
   description: string;
   modulus: string;
   genesis_output: string;
   vectors: VdfVector[];
+  batch_description: string;
+  batch_vectors: BatchVector[];
+}
+
+/** Transaction j of the batch vectors: small, deterministic, with one u64 above 2^53. */
+function vectorTransaction(j: number): Transaction {
+  const bytes = (len: number, seed: number) => Uint8Array.from({ length: len }, (_, i) => (seed * 31 + i * 7) & 0xff);
+  return {
+    txId: `vector-tx-${j}`,
+    payload: bytes(3 + j, j + 1),
+    signature: bytes(j === 0 ? 0 : 64, j + 2),
+    publicKey: bytes(j === 0 ? 0 : 32, j + 3),
+    nonce: BigInt(j) + (j === 2 ? 2n ** 60n : 0n),
+    timestamp: 1_767_225_600_000_000n + BigInt(j),
+  };
+}
+
+/** Batch vectors for 0, 1, 2, 3 and 5 transactions (design.md "Transactions and hashes"). */
+export function makeBatchVectors(): BatchVector[] {
+  const sha = (b: Uint8Array): Uint8Array => sha256(b);
+  return [0, 1, 2, 3, 5].map((count) => {
+    const txs = Array.from({ length: count }, (_, j) => vectorTransaction(j));
+    const borsh = txs.map(transactionBytes);
+    const full = borsh.map(sha);
+    const leaves = full.map((h) => sha(concatBytes(new Uint8Array([0]), h)));
+    return {
+      transactions: txs.map((t) => ({
+        tx_id: t.txId,
+        payload: bytesToHex(t.payload),
+        signature: bytesToHex(t.signature),
+        public_key: bytesToHex(t.publicKey),
+        nonce: t.nonce.toString(),
+        timestamp: t.timestamp.toString(),
+      })),
+      borsh: borsh.map(bytesToHex),
+      full_hashes: full.map(bytesToHex),
+      leaves: leaves.map(bytesToHex),
+      batch_hash: bytesToHex(merkleRootWith(sha, full)),
+    };
+  });
 }
 
 /** Vector tick n starts at 2026-01-01T00:00:00Z + n ms and carries n - 1 transactions. */
@@ -89,6 +141,9 @@ export function makeVectors(engine: VdfEngine): VdfVectorFile {
     modulus: N.toString(16),
     genesis_output: bytesToHex(GENESIS_OUTPUT),
     vectors,
+    batch_description:
+      'Batch hash vectors: each transaction\'s Borsh bytes (tx_id string, payload, signature, public_key as u32le length + bytes; nonce, timestamp u64le), full hash = SHA-256(borsh), leaf = SHA-256(0x00 || full hash), node = SHA-256(0x01 || left || right) with a lone last node moved up unchanged, empty batch = SHA-256(""). nonce and timestamp are decimal strings.',
+    batch_vectors: makeBatchVectors(),
   };
 }
 

@@ -4,6 +4,8 @@
  * the file is exactly what makeVectors produces, and the chain links up from genesis.
  */
 import { expect } from 'chai';
+import { transactionBytes, transactionHash } from '../../src/core/tx-hash.js';
+import { leafHash, merkleRoot } from '../../src/crypto/merkle.js';
 import { ingestionDigest, tickHeaderDigest } from '../../src/vdf/binding.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -75,5 +77,23 @@ describe('vdf: test vectors (docs/vdf-vectors.json)', () => {
       if (v.challenge_prime !== null) expect(hashToPrime(t.claim.input, t.claim.output, v.iterations).toString(16)).to.equal(v.challenge_prime);
     }
     expect(makeVectors(wasm)).to.deep.equal(file);
+  });
+  it("batch vectors: the node's own transaction hashing and Merkle root give every vector (0, 1, 2, 3, 5 transactions)", () => {
+    expect(file.batch_vectors.map((b) => b.transactions.length)).to.deep.equal([0, 1, 2, 3, 5]);
+    for (const b of file.batch_vectors) {
+      const txs = b.transactions.map((t) => ({
+        txId: t.tx_id,
+        payload: hexToBytes(t.payload),
+        signature: hexToBytes(t.signature),
+        publicKey: hexToBytes(t.public_key),
+        nonce: BigInt(t.nonce),
+        timestamp: BigInt(t.timestamp),
+      }));
+      expect(txs.map((t) => bytesToHex(transactionBytes(t)))).to.deep.equal(b.borsh);
+      const full = txs.map(transactionHash);
+      expect(full.map(bytesToHex)).to.deep.equal(b.full_hashes);
+      expect(full.map((h) => bytesToHex(leafHash(h)))).to.deep.equal(b.leaves);
+      expect(bytesToHex(merkleRoot(full))).to.equal(b.batch_hash);
+    }
   });
 });
