@@ -7,3 +7,4 @@
 export type * from './types.js';
 export * from './tx-hash.js';
 export * from './hex.js';
+export * from './tx-record.js';

@@ -8,22 +8,20 @@
  *  then [256] proof unless FLAG_TRIVIAL_PROOF (proof = the identity element 1)
  *  then [256] previous output if FLAG_PREV_INLINE (otherwise it is the output of the
  *       previous record, which the store keeps next to it)
- *  then per transaction: f64 ingestion timestamp | u64 nonce | u64 client timestamp |
- *       [32] full hash | u16 tx_id bytes | u16 signature bytes | u16 public_key bytes |
- *       u32 payload bytes | tx_id (UTF-8) | payload | signature | public_key
+ *  then per transaction: f64 ingestion timestamp | the transaction body of
+ *       src/core/tx-record.ts (nonce, client timestamp, full hash, lengths, bytes)
  * Sequence numbers within a tick are consecutive (the clock takes a prefix of the
  * queue), so only the first is stored. All numbers little-endian.
  */
 import type { OrderedTransaction, Tick, TickSummary } from '../core/types.js';
+import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
 
 export const FLAG_TRIVIAL_PROOF = 1;
 export const FLAG_PREV_INLINE = 2;
 const HEADER = 80;
 const ELEMENT = 256;
-const TX_HEADER = 66;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** The group's identity as a 256-byte element: the proof of every trivial segment. */
 export const ONE_ELEMENT: Uint8Array = (() => {
@@ -53,7 +51,7 @@ export function packedSize(input: PackInput, prevInline: boolean): number {
   for (let i = 0; i < tick.transactions.length; i++) {
     const tx = tick.transactions[i]!.transaction;
     const idLen = input.txIds ? input.txIds[i]!.length : encoder.encode(tx.txId).length;
-    size += TX_HEADER + idLen + tx.payload.length + tx.signature.length + tx.publicKey.length;
+    size += 8 + txBodyLength(tx, idLen);
   }
   return size;
 }
@@ -90,22 +88,7 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
     const tx = o.transaction;
     const id = input.txIds ? input.txIds[i]! : encoder.encode(tx.txId);
     view.setFloat64(off, o.ingestionTimestamp, true);
-    view.setBigUint64(off + 8, tx.nonce, true);
-    view.setBigUint64(off + 16, tx.timestamp, true);
-    buf.set(o.txHash, off + 24);
-    view.setUint16(off + 56, id.length, true);
-    view.setUint16(off + 58, tx.signature.length, true);
-    view.setUint16(off + 60, tx.publicKey.length, true);
-    view.setUint32(off + 62, tx.payload.length, true);
-    off += TX_HEADER;
-    buf.set(id, off);
-    off += id.length;
-    buf.set(tx.payload, off);
-    off += tx.payload.length;
-    buf.set(tx.signature, off);
-    off += tx.signature.length;
-    buf.set(tx.publicKey, off);
-    off += tx.publicKey.length;
+    off = writeTxBody(buf, view, off + 8, tx, id, o.txHash);
   }
   view.setUint32(start, off - start, true);
   return off - start;
@@ -161,26 +144,12 @@ export function readPacked(buf: Uint8Array, view: DataView, off: number, previou
   const transactions = new Array<OrderedTransaction>(count);
   for (let i = 0; i < count; i++) {
     const ingestionTimestamp = view.getFloat64(p, true);
-    const nonce = view.getBigUint64(p + 8, true);
-    const ts = view.getBigUint64(p + 16, true);
-    const txHash = buf.slice(p + 24, p + 56);
-    const idLen = view.getUint16(p + 56, true);
-    const sigLen = view.getUint16(p + 58, true);
-    const pkLen = view.getUint16(p + 60, true);
-    const payLen = view.getUint32(p + 62, true);
-    p += TX_HEADER;
-    const txId = decoder.decode(buf.subarray(p, p + idLen));
-    p += idLen;
-    const payload = buf.slice(p, p + payLen);
-    p += payLen;
-    const signature = buf.slice(p, p + sigLen);
-    p += sigLen;
-    const publicKey = buf.slice(p, p + pkLen);
-    p += pkLen;
+    const body = readTxBody(buf, view, p + 8);
+    p = body.end;
     transactions[i] = {
-      transaction: { txId, payload, signature, publicKey, nonce, timestamp: ts },
+      transaction: body.tx,
       sequenceNumber: firstSeq + i,
-      txHash,
+      txHash: body.fullHash,
       ingestionTimestamp,
     };
   }

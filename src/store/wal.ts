@@ -14,11 +14,12 @@
  * sequence order, and drops groups that are entirely ticked.
  *
  * Record value: u32 count, then per transaction: f64 sequence | f64 ingestion time |
- * u64 nonce | u64 client timestamp | [32] full hash | u16 tx_id bytes | u16 signature
- * bytes | u16 public_key bytes | u32 payload bytes | the bytes. Little-endian.
+ * the transaction body of src/core/tx-record.ts (nonce, client timestamp, full hash,
+ * lengths, the bytes). Little-endian.
  */
 import type { Database } from '../db/index.js';
 import type { Transaction } from '../core/types.js';
+import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
 import { binarySublevel, pad16, type ExtraOp, type Sublevel } from './disk-store.js';
 
 export interface WalEntry {
@@ -39,38 +40,20 @@ interface Group {
   reject: (e: Error) => void;
 }
 
-const ENTRY_HEADER = 8 + 8 + 8 + 8 + 32 + 2 + 2 + 2 + 4;
-const decoder = new TextDecoder();
 
 export function encodeGroup(entries: WalEntry[]): Uint8Array {
   let size = 4;
   for (const e of entries) {
-    size += ENTRY_HEADER + e.txIdBytes.length + e.tx.payload.length + e.tx.signature.length + e.tx.publicKey.length;
+    size += 16 + txBodyLength(e.tx, e.txIdBytes.length);
   }
   const buf = new Uint8Array(size);
   const v = new DataView(buf.buffer);
   v.setUint32(0, entries.length, true);
   let o = 4;
   for (const e of entries) {
-    const tx = e.tx;
     v.setFloat64(o, e.sequence, true);
     v.setFloat64(o + 8, e.ingestionTimestamp, true);
-    v.setBigUint64(o + 16, tx.nonce, true);
-    v.setBigUint64(o + 24, tx.timestamp, true);
-    buf.set(e.fullHash, o + 32);
-    v.setUint16(o + 64, e.txIdBytes.length, true);
-    v.setUint16(o + 66, tx.signature.length, true);
-    v.setUint16(o + 68, tx.publicKey.length, true);
-    v.setUint32(o + 70, tx.payload.length, true);
-    o += ENTRY_HEADER;
-    buf.set(e.txIdBytes, o);
-    o += e.txIdBytes.length;
-    buf.set(tx.payload, o);
-    o += tx.payload.length;
-    buf.set(tx.signature, o);
-    o += tx.signature.length;
-    buf.set(tx.publicKey, o);
-    o += tx.publicKey.length;
+    o = writeTxBody(buf, v, o + 16, e.tx, e.txIdBytes, e.fullHash);
   }
   return buf;
 }
@@ -81,32 +64,17 @@ export function decodeGroup(buf: Uint8Array): WalEntry[] {
   const out: WalEntry[] = [];
   let o = 4;
   for (let i = 0; i < count; i++) {
+    if (o + 16 > buf.length) throw new Error('truncated write-ahead record');
     const sequence = v.getFloat64(o, true);
     const ingestionTimestamp = v.getFloat64(o + 8, true);
-    const nonce = v.getBigUint64(o + 16, true);
-    const timestamp = v.getBigUint64(o + 24, true);
-    const fullHash = buf.slice(o + 32, o + 64);
-    const idLen = v.getUint16(o + 64, true);
-    const sigLen = v.getUint16(o + 66, true);
-    const pkLen = v.getUint16(o + 68, true);
-    const payLen = v.getUint32(o + 70, true);
-    o += ENTRY_HEADER;
-    const txIdBytes = buf.slice(o, o + idLen);
-    o += idLen;
-    const payload = buf.slice(o, o + payLen);
-    o += payLen;
-    const signature = buf.slice(o, o + sigLen);
-    o += sigLen;
-    const publicKey = buf.slice(o, o + pkLen);
-    o += pkLen;
-    if (o > buf.length) throw new Error('truncated write-ahead record');
-    out.push({
-      sequence,
-      ingestionTimestamp,
-      fullHash,
-      txIdBytes,
-      tx: { txId: decoder.decode(txIdBytes), payload, signature, publicKey, nonce, timestamp },
-    });
+    let body;
+    try {
+      body = readTxBody(buf, v, o + 16);
+    } catch {
+      throw new Error('truncated write-ahead record');
+    }
+    o = body.end;
+    out.push({ sequence, ingestionTimestamp, fullHash: body.fullHash, txIdBytes: body.txIdBytes, tx: body.tx });
   }
   return out;
 }
