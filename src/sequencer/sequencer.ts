@@ -33,7 +33,6 @@ import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } fro
 import { SlabAllocator } from './slab.js';
 import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-hash.js';
 import type {
-  OrderedTransaction,
   SequencerStatus,
   SubmitResult,
   Tick,
@@ -42,51 +41,29 @@ import type {
   TransactionLocation,
 } from '../core/types.js';
 import { checkTransaction } from './validate.js';
+import { joinTicks } from './join.js';
+import {
+  DEFAULT_REPLAY_WINDOW,
+  LINGER_MAX_MS,
+  LINGER_TICKS,
+  MAX_TICKS_PER_COMMIT,
+  MAX_TX_PER_TICK,
+  TICK_RING_SLOTS,
+  TX_RING_SLOTS,
+  WARM_TICKS,
+  checkOption,
+  refusal,
+} from './options.js';
 
-export const DEFAULT_REPLAY_WINDOW = 100_000;
-/** Most transactions one tick carries (bounds a tick record; the rest wait one tick). */
-export const MAX_TX_PER_TICK = 8192;
-/**
- * Ticks read back into memory on start (the rest of the window fills as ticks come);
- * fewer if they already hold a replay window's worth of transactions.
- */
-export const WARM_TICKS = 10_000;
-const TX_RING_SLOTS = 65_536;
-const TICK_RING_SLOTS = 16_384;
-const MAX_TICKS_PER_COMMIT = 1024;
-/**
- * Linger (see clock-loop.ts and docs/sequencer.md "Cadence"): after a tick with
- * transactions, LINGER_TICKS empty ticks always close trivially (about 127 squarings,
- * ~0.3 ms each); while traffic is steady (busy ticks at most LINGER_MAX_MS apart) empty
- * ticks close trivially for LINGER_MAX_MS after each busy tick. Trivial ticks bridge gaps without a pool
- * proof per gap (a long segment's proof costs the pool about T/8 + 512 multiplications
- * and delays the next tick by as much); the bound keeps what an isolated transaction
- * costs to at most one truncated heartbeat, its own tick and LINGER_TICKS empty ticks.
- * (Before issue 8 linger was one second after any transaction: ~2,650 empty ticks.)
- */
-export const LINGER_TICKS = 8;
-export const LINGER_MAX_MS = 250;
-
-
-/** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
-function refusal(code: SubmitError['code'], message: string): SubmitError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new SubmitError(code, message);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
+export {
+  DEFAULT_REPLAY_WINDOW,
+  LINGER_MAX_MS,
+  LINGER_TICKS,
+  MAX_TX_PER_TICK,
+  WARM_TICKS,
+} from './options.js';
 
 type State = 'created' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
-
-function checkOption(name: string, v: unknown, min: number): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
-    throw new RangeError(`sequencer option ${name} must be an integer >= ${min}, got ${String(v)}`);
-  }
-  return v;
-}
 
 export class TickSequencer implements Sequencer {
   private state: State = 'created';
@@ -370,40 +347,12 @@ export class TickSequencer implements Sequencer {
   }
 
   private async commit(raw: ClockTick[]): Promise<void> {
-    const ticks: Tick[] = new Array(raw.length);
-    const txIds: Uint8Array[][] = new Array(raw.length);
-    let offset = 0;
-    let prev = this.lastOutput;
-    let lastSequence = this.log.head.lastSequence;
-    let expected = this.log.head.tick + 1;
-    for (let i = 0; i < raw.length; i++) {
-      const t = raw[i]!;
-      if (t.tickNumber !== expected) throw new Error(`clock produced tick ${t.tickNumber}, expected ${expected}`);
-      expected++;
-      if (offset + t.txCount > this.sent) throw new Error(`tick ${t.tickNumber} carries transactions never sent`);
-      const txs: OrderedTransaction[] = new Array(t.txCount);
-      const ids: Uint8Array[] = new Array(t.txCount);
-      for (let j = 0; j < t.txCount; j++) {
-        const e = this.pending.at(offset + j);
-        if (e.sequence !== t.firstSequence + j) {
-          throw new Error(`tick ${t.tickNumber}: sequence ${e.sequence} where ${t.firstSequence + j} was expected`);
-        }
-        txs[j] = { transaction: e.tx, sequenceNumber: e.sequence, txHash: e.fullHash, ingestionTimestamp: e.ingestionTimestamp };
-        ids[j] = e.txIdBytes;
-        lastSequence = e.sequence;
-      }
-      offset += t.txCount;
-      ticks[i] = {
-        tickNumber: t.tickNumber,
-        vdfProof: { input: t.input, output: t.output, proof: t.proof, iterations: t.iterations },
-        transactions: txs,
-        batchHash: t.batchHash,
-        timestamp: t.timestamp,
-        previousOutput: prev,
-      };
-      txIds[i] = ids;
-      prev = t.output;
-    }
+    const { ticks, txIds, taken: offset, lastSequence, lastOutput: prev } = joinTicks(raw, {
+      previousOutput: this.lastOutput,
+      head: this.log.head,
+      sent: this.sent,
+      queued: (i) => this.pending.at(i),
+    });
     const last = ticks[ticks.length - 1]!;
     const head: Head = { tick: last.tickNumber, lastSequence };
     // Durable, then shown: the queue and the chain state move on before listeners run.
