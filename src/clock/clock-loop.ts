@@ -116,8 +116,11 @@ export class ClockLoop {
         evaluator.square(Math.min(params.vdfIterations - done, 64));
         continue;
       }
+      // Stop only with nothing left anywhere. The transaction ring is read BEFORE the batch
+      // ring: the batcher publishes a batch before it releases its transactions, so a batch
+      // formed between the two reads is seen (the other order lost it under load).
+      if (n === 0 && control.stopRequested() && (this.txRing?.size() ?? 0) === 0 && batchRing.size() === 0) return 'stopped';
       const waiting = batchRing.size() > 0;
-      if (n === 0 && !waiting && control.stopRequested() && (this.txRing?.size() ?? 0) === 0) return 'stopped';
       if (tickRing.free() > 0) {
         if (n > 0 || waiting) break;
         if (lingering && done >= trivialMax) break;

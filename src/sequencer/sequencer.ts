@@ -9,11 +9,12 @@
  *   when the write-ahead group is written.
  * Flow of one tick:
  *   batcher forms and hashes the batch, clock closes the tick (src/clock) -> pump:
- *   ClockThread.takeClosed -> staging.ts (pool proof if needed, in order) -> join the
- *   bodies from the queue -> TickLog.append (src/store/tick-log.ts: one LevelDB batch for
+ *   ClockThread.takeClosed -> staging.ts (pool proof if needed, in order) -> join.ts (the
+ *   bodies from the queue, checked against the clock's claims) -> TickLog.append (src/store/tick-log.ts: one LevelDB batch for
  *   every tick that arrived, with the write-ahead deletions) -> memory window -> listeners.
  * Nothing is visible (status, queries, listeners) before the batch that holds it is
- * written, and ticks are published strictly in order.
+ * written, and ticks are published strictly in order. Tunables and refusals live in
+ * options.ts, validation in validate.ts, replay protection in replay.ts.
  */
 import { sha256 } from '../crypto/sha256.js';
 import { ClockThread } from '../clock/clock-thread.js';
