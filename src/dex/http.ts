@@ -19,12 +19,29 @@ import { bookView, marketView, tradeView } from './views.js';
 import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
+/** Retry-After (seconds) of a 503: the queue is full or the node is stopping. */
+export const RETRY_AFTER_S = 1;
+
+/** A JSON answer with the order book's headers (CORS, content type and length). */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_S));
+  res.end(text);
+}
+
+/** The error envelope of `e`. */
+export function sendError(res: ServerResponse, e: ApiError): void {
+  sendJsonText(res, e.status, JSON.stringify({ ok: false, error: e.message, code: e.code }));
+}
 
 async function readJson(ctx: Koa.Context, limit: number): Promise<unknown> {
   return readJsonBody(ctx.req, limit);
 }
 
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -124,6 +141,7 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
       ctx.status = e.status;
+      if (e.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
       ctx.body = { ok: false, error: e.message, code: e.code };
     }
   });
@@ -203,14 +221,7 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
 export function createHandler(service: DexService, opts: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const koa = createApp(service, opts).callback();
-  const send = (res: ServerResponse, status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    res.statusCode = status;
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
-  };
+  const send = (res: ServerResponse, status: number, body: unknown): void => sendJsonText(res, status, JSON.stringify(body));
   const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
@@ -220,7 +231,7 @@ export function createHandler(service: DexService, opts: HttpOptions = {}): (req
       if (err instanceof ClientGoneError) return clientGone(opts, err, req.method, req.url);
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
-      if (!res.headersSent) send(res, e.status, { ok: false, error: e.message, code: e.code });
+      if (!res.headersSent) sendError(res, e);
     }
   };
   return (req, res) => {
