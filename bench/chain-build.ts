@@ -24,7 +24,7 @@ import { encodeSnapshot } from '../src/dex/snapshot.js';
 import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from '../src/dex/wire.js';
 import { marketIdOf } from '../src/sdk/market-id.js';
 import type { OrderIntent } from '../src/sdk/messages.js';
-import type { SequencerStatus, Tick, Transaction } from '../src/sequencer/types.js';
+import type { SequencerStatus, Tick, Transaction } from '../src/core/types.js';
 import { xorshift32 } from './dex-flow.js';
 import { median } from './support/stats.js';
 

@@ -34,7 +34,7 @@ import { OrderBookEngine } from '../src/dex/engine.js';
 import { silentLogger } from '../src/log/index.js';
 import { acquireChainRuntime, defaultFaces, releaseChainRuntime } from '../src/node/faces.js';
 import { startNode, type FaceSpec, type NodeHandle } from '../src/node/index.js';
-import type { SequencerStatus } from '../src/sequencer/types.js';
+import type { SequencerStatus } from '../src/core/types.js';
 import { benchBuild, recordedFlow } from './chain-build.js';
 import { benchMq } from './chain-mq.bench.js';
 import type { LoadJob, LoadResult } from './support/chain-load.js';

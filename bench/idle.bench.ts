@@ -17,7 +17,7 @@ import * as grpc from '@grpc/grpc-js';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shortHash, transactionHash } from '../src/sequencer/tx-hash.js';
+import { shortHash, transactionHash } from '../src/core/tx-hash.js';
 import { TRIVIAL_PROOF_MAX_T } from '../src/vdf/index.js';
 import { spawnNode } from './support/processes.js';
 import { benchTransaction, encodeSubmitRequest } from './support/requests.js';

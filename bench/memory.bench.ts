@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MemoryTickStore } from '../src/store/memory-store.js';
-import type { Tick } from '../src/sequencer/types.js';
+import type { Tick } from '../src/core/types.js';
 
 const TICKS = Number(process.env.BENCH_TICKS ?? 1_000_000);
 const NAIVE_TICKS = Math.min(100_000, TICKS);

@@ -30,7 +30,7 @@ import { openDatabase } from '../src/db/index.js';
 import { createPool } from '../src/pool/index.js';
 import { SubmitError } from '../src/sequencer/interface.js';
 import { TickSequencer } from '../src/sequencer/sequencer.js';
-import type { Transaction } from '../src/sequencer/types.js';
+import type { Transaction } from '../src/core/types.js';
 import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, loadVdfEngine } from '../src/vdf/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -7,7 +7,7 @@
 import { startGrpcFace } from '../../src/rpc/grpc/server.js';
 import { silentLogger } from '../../src/log/index.js';
 import type { Sequencer } from '../../src/sequencer/interface.js';
-import type { SubmitResult } from '../../src/sequencer/types.js';
+import type { SubmitResult } from '../../src/core/types.js';
 
 let seq = 0;
 const accept = (): SubmitResult => ({ sequenceNumber: ++seq, expectedTick: 1, txHash: '00000000' });

@@ -4,7 +4,7 @@
  * its batch until the tick that carries it arrives on StreamTicks (same process clock).
  */
 import * as grpc from '@grpc/grpc-js';
-import { shortHash, transactionHash } from '../../src/sequencer/tx-hash.js';
+import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import { benchTransaction, encodeBatchRequest } from './requests.js';
 import { parseBatchHashes, parseTickHashes } from './tick-parse.js';
 import { percentile } from './stats.js';

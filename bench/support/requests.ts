@@ -3,7 +3,7 @@
  * (~200 bytes each), so the load generator spends its CPU sending, not encoding.
  */
 import { Writer, writeTransaction } from '../../src/rpc/grpc/wire.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+import type { Transaction } from '../../src/core/types.js';
 
 let counter = 0;
 const signature = new Uint8Array(64).fill(5);

@@ -7,7 +7,7 @@
  * Pure; failures carry a code and a message naming the tick.
  */
 import { merkleRoot } from '../crypto/merkle.js';
-import { shortHash, transactionHash } from '../sequencer/tx-hash.js';
+import { shortHash, transactionHash } from '../core/tx-hash.js';
 import { bytesEqual, hexToBytes, isVdfError, parseRestTick, type VdfTickInput } from '../vdf/index.js';
 import { restTickOf } from './format.js';
 import type { WireTick } from './grpc.js';

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { startProgress } from '../log/progress.js';
 import { equalBytes } from '../sdk/bytes.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import type { OrderedTransaction, Tick } from '../sequencer/types.js';
+import type { OrderedTransaction, Tick } from '../core/types.js';
 import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine.js';
 
 /** The read side of the tick sequencer the applier needs. */

@@ -16,7 +16,7 @@
  */
 import { sha256 } from '../crypto/sha256.js';
 import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../sdk/messages.js';
-import type { OrderedTransaction, Tick } from '../sequencer/types.js';
+import type { OrderedTransaction, Tick } from '../core/types.js';
 import { DexState, type Market, type Outcome } from './state.js';
 import { decodePayload, type DexTx } from './wire.js';
 

@@ -14,7 +14,7 @@ import { equalBytes } from '../sdk/bytes.js';
 import { cancelMessage, orderMessage, type OrderIntent } from '../sdk/messages.js';
 import { SubmitError, type Sequencer } from '../sequencer/interface.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
-import type { Tick, Transaction } from '../sequencer/types.js';
+import type { Tick, Transaction } from '../core/types.js';
 import type { TickApplier } from './applier.js';
 import type { AppliedTick, AppliedTx } from './engine.js';
 import { ApiError, apiErrorOf } from './errors.js';

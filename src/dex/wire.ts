@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { BorshReader, BorshWriter } from '../sdk/borsh.js';
 import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../sdk/messages.js';
-import type { Transaction } from '../sequencer/types.js';
+import type { Transaction } from '../core/types.js';
 import type { MarketKind } from './interface.js';
 
 export const MAGIC0 = 0x44;

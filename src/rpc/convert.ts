@@ -3,7 +3,7 @@
  * Byte fields are lowercase hex without 0x. u64 values that can exceed 2^53 (nonce)
  * stay bigint here; rest/json.ts writes them as exact JSON integers.
  */
-import type { SequencerStatus, Tick, TickSummary, TransactionLocation } from '../sequencer/types.js';
+import type { SequencerStatus, Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { hex, shortHash } from './grpc/wire.js';
 
 export interface RestVdfProof {

@@ -3,37 +3,19 @@
  * constant-time equality. No node:* imports, so the SDK bundles for a browser.
  */
 import bs58 from 'bs58';
+import { bytesToHex, decodeHex } from '../core/hex.js';
 
-const HEX = '0123456789abcdef';
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    out += HEX[b >> 4]! + HEX[b & 15]!;
-  }
-  return out;
-}
+/** Lowercase hex (src/core/hex.ts, the one hex encoder of the tree). */
+export const toHex = bytesToHex;
 
 /** Strict hex decoding: even length, hex digits only (no 0x prefix); throws on anything else. */
 export function fromHex(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !HEX_RE.test(hex)) throw new TypeError('not a hex string');
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0, j = 0; i < out.length; i++, j += 2) out[i] = (HEX_VALUE[hex.charCodeAt(j)]! << 4) | HEX_VALUE[hex.charCodeAt(j + 1)]!;
+  const out = HEX_RE.test(hex) ? decodeHex(hex) : undefined;
+  if (!out) throw new TypeError('not a hex string');
   return out;
 }
-
-/** Value of each hex digit by char code (the regex above admits only [0-9a-fA-F]). */
-const HEX_VALUE = (() => {
-  const t = new Uint8Array(128);
-  for (let i = 0; i < 10; i++) t[48 + i] = i;
-  for (let i = 0; i < 6; i++) {
-    t[65 + i] = 10 + i;
-    t[97 + i] = 10 + i;
-  }
-  return t;
-})();
 
 export function toBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes);

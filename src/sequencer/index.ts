@@ -7,9 +7,9 @@ import { TickSequencer } from './sequencer.js';
 
 export type { Sequencer, SequencerOptions, SubmitErrorCode, TickListener } from './interface.js';
 export { SubmitError } from './interface.js';
-export type * from './types.js';
+export type * from '../core/types.js';
 export * from './limits.js';
-export { TRANSACTION_SCHEMA, isShortHash, shortHash, transactionBytes, transactionHash } from './tx-hash.js';
+export { TRANSACTION_SCHEMA, isShortHash, shortHash, transactionBytes, transactionHash } from '../core/tx-hash.js';
 export { validateTransaction } from './validate.js';
 export { encodeArchiveRecord, decodeArchiveRecord } from '../store/archive.js';
 export { TickSequencer, MAX_TX_PER_TICK, DEFAULT_REPLAY_WINDOW } from './sequencer.js';

@@ -17,8 +17,8 @@ import { sha256 } from '../crypto/sha256.js';
 import { ClockThread } from '../clock/clock-thread.js';
 import { nowMicros } from '../clock/clock-loop.js';
 import { CLOCK_DONE, readTickSlot, writeTxSlot, type ClockTick } from '../clock/protocol.js';
-import { DiskTickStore, type Head } from '../store/disk-store.js';
-import { MemoryTickStore } from '../store/memory-store.js';
+import type { Head } from '../store/disk-store.js';
+import { TickLog } from '../store/tick-log.js';
 import { WriteAheadLog, type WalEntry } from '../store/wal.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
 import { SubmitError, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
@@ -28,7 +28,7 @@ import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from './replay.js';
 import { SlabAllocator } from './slab.js';
-import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from './tx-hash.js';
+import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-hash.js';
 import type {
   OrderedTransaction,
   SequencerStatus,
@@ -37,7 +37,7 @@ import type {
   TickSummary,
   Transaction,
   TransactionLocation,
-} from './types.js';
+} from '../core/types.js';
 import { checkTransaction } from './validate.js';
 
 export const DEFAULT_REPLAY_WINDOW = 100_000;
@@ -95,8 +95,8 @@ function checkOption(name: string, v: unknown, min: number): number {
 
 export class TickSequencer implements Sequencer {
   private state: State = 'created';
-  private readonly disk: DiskTickStore;
-  private readonly memory: MemoryTickStore;
+  /** Durable ticks: append in order, every read, listeners (src/store/tick-log.ts). */
+  private readonly log: TickLog;
   private readonly wal: WriteAheadLog;
   private readonly replay: ReplayGuard;
   private readonly rate = new RateMeter();
@@ -104,12 +104,10 @@ export class TickSequencer implements Sequencer {
   private sent = 0; // queue items (from the front) already handed to the clock
   private clock: ClockThread | undefined;
   private nextSequence = 1;
-  private head: Head = { tick: 0, lastSequence: 0 };
   private lastOutput: Uint8Array = GENESIS_OUTPUT;
   private lastTimestamp = 0;
   private startedAt = 0;
   private startedPerf = 0;
-  private readonly listeners = new Set<TickListener>();
   private pumpDone: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
   private failure: Error | undefined;
@@ -121,8 +119,11 @@ export class TickSequencer implements Sequencer {
     checkOption('vdfIterations', options.vdfIterations, 1);
     checkOption('idleTickMs', options.idleTickMs, 1);
     checkOption('queueCapacity', options.queueCapacity, 1);
-    this.disk = new DiskTickStore(options.db);
-    this.memory = new MemoryTickStore(options.retainTicks, undefined, options.retainBytes);
+    this.log = new TickLog(options.db, {
+      retainTicks: options.retainTicks,
+      retainBytes: options.retainBytes,
+      onListenerError: (err) => options.onError?.(err),
+    });
     this.wal = new WriteAheadLog(options.db);
     this.replay = new ReplayGuard(checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1));
     this.prover = poolProver(options.pool);
@@ -133,18 +134,13 @@ export class TickSequencer implements Sequencer {
   async start(): Promise<void> {
     if (this.state !== 'created') throw new Error('start() can be called once');
     this.state = 'starting';
-    const head = await this.disk.loadHead();
-    if (head.tick > 0) {
-      const last = await this.disk.readTick(head.tick);
-      if (!last) throw new Error(`tick store is inconsistent: head tick ${head.tick} is missing`);
+    // The durable ticks; the newest warm the memory window and the replay window.
+    const { head, last, warm } = await this.log.open(WARM_TICKS, this.replay.windowSize);
+    if (last) {
       this.lastOutput = last.vdfProof.output;
       this.lastTimestamp = last.timestamp;
     }
-    this.head = head;
-    // Warm the memory window and the replay window from the newest stored ticks.
-    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, WARM_TICKS), this.replay.windowSize);
     for (const t of warm) {
-      this.memory.append({ tick: t });
       for (const o of t.transactions) {
         this.remember(o.txHash, o.transaction, {
           sequenceNumber: o.sequenceNumber,
@@ -297,7 +293,7 @@ export class TickSequencer implements Sequencer {
     const clock = this.clock!;
     const ahead = this.pending.length - this.sent + clock.txRing.size();
     // A batch already waiting for the clock takes the next tick.
-    return Math.max(clock.currentTick(), this.head.tick) + 1 + clock.batchRing.size() + Math.floor(ahead / MAX_TX_PER_TICK);
+    return Math.max(clock.currentTick(), this.log.head.tick) + 1 + clock.batchRing.size() + Math.floor(ahead / MAX_TX_PER_TICK);
   }
 
   /** Hand queued transactions (hash and sequence number) to the clock while its ring has room. */
@@ -416,8 +412,8 @@ export class TickSequencer implements Sequencer {
     const txIds: Uint8Array[][] = new Array(raw.length);
     let offset = 0;
     let prev = this.lastOutput;
-    let lastSequence = this.head.lastSequence;
-    let expected = this.head.tick + 1;
+    let lastSequence = this.log.head.lastSequence;
+    let expected = this.log.head.tick + 1;
     for (let i = 0; i < raw.length; i++) {
       const t = raw[i]!;
       if (t.tickNumber !== expected) throw new Error(`clock produced tick ${t.tickNumber}, expected ${expected}`);
@@ -448,85 +444,42 @@ export class TickSequencer implements Sequencer {
     }
     const last = ticks[ticks.length - 1]!;
     const head: Head = { tick: last.tickNumber, lastSequence };
-    await this.disk.writeTicks(ticks, undefined, head, this.wal.takeDeletable(lastSequence));
-
-    // Durable: publish.
-    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, txIds: txIds[i]! });
-    this.pending.drop(offset);
-    this.sent -= offset;
-    this.head = head;
-    this.lastOutput = prev;
-    this.lastTimestamp = last.timestamp;
-    this.rate.record(lastSequence);
-    this.pushToClock();
-    for (const tick of ticks) {
-      for (const listener of this.listeners) {
-        try {
-          listener(tick);
-        } catch (err) {
-          this.options.onError?.(err instanceof Error ? err : new Error(String(err)));
-        }
-      }
-    }
+    // Durable, then shown: the queue and the chain state move on before listeners run.
+    await this.log.append(ticks, head, this.wal.takeDeletable(lastSequence), txIds, () => {
+      this.pending.drop(offset);
+      this.sent -= offset;
+      this.lastOutput = prev;
+      this.lastTimestamp = last.timestamp;
+      this.rate.record(lastSequence);
+      this.pushToClock();
+    });
   }
 
   // ---------------------------------------------------------------- queries
 
-  async getTick(tickNumber: number): Promise<Tick | undefined> {
-    if (!Number.isSafeInteger(tickNumber) || tickNumber < 1 || tickNumber > this.head.tick) return undefined;
-    return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
+  getTick(tickNumber: number): Promise<Tick | undefined> {
+    return this.log.getTick(tickNumber);
   }
 
   async findTransactions(txHash8: string): Promise<TransactionLocation[]> {
     if (typeof txHash8 !== 'string' || !isShortHash(txHash8)) {
       throw new SubmitError('INVALID_ARGUMENT', 'tx_hash must be 8 hexadecimal characters');
     }
-    const rows = await this.disk.lookup(txHash8.toLowerCase());
-    const out: TransactionLocation[] = [];
-    const cache = new Map<number, Tick | undefined>();
-    for (const row of rows) {
-      if (row.tick > this.head.tick) continue; // stored but not yet published
-      if (!cache.has(row.tick)) cache.set(row.tick, await this.getTick(row.tick));
-      const tick = cache.get(row.tick);
-      if (!tick || tick.transactions.length === 0) continue;
-      const tx = tick.transactions[row.sequence - tick.transactions[0]!.sequenceNumber];
-      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: tick.tickNumber, transaction: tx });
-    }
-    return out;
+    return this.log.findTransactions(txHash8);
   }
 
   recentTicks(limit: number, offset: number): TickSummary[] {
-    const l = Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
-    const o = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
-    return this.memory.recent(l, o);
+    return this.log.recentTicks(limit, offset);
   }
 
-  async *readTicks(from: number, to: number): AsyncIterable<Tick> {
-    if (!Number.isFinite(from) || !Number.isFinite(to)) return;
-    let n = Math.max(1, Math.ceil(from));
-    const hi = Math.min(Math.floor(to), this.head.tick);
-    while (n <= hi) {
-      const t = this.memory.get(n);
-      if (t) {
-        yield t;
-        n++;
-        continue;
-      }
-      // A run on disk: up to the oldest tick in memory (or the end).
-      const oldest = this.memory.oldest();
-      const end = oldest > n ? Math.min(hi, oldest - 1) : hi;
-      for await (const d of this.disk.readRange(n, end)) {
-        yield d;
-        n = d.tickNumber + 1;
-      }
-      if (n <= end) return; // missing on disk: nothing more to give
-    }
+  readTicks(from: number, to: number): AsyncIterable<Tick> {
+    return this.log.readTicks(from, to);
   }
 
   status(): SequencerStatus {
-    const total = this.head.lastSequence;
+    const total = this.log.head.lastSequence;
     return {
-      currentTick: this.head.tick,
+      currentTick: this.log.head.tick,
       totalTransactions: total,
       pendingTransactions: this.pending.length,
       uptimeSeconds: this.startedPerf === 0 ? 0 : Math.floor((performance.now() - this.startedPerf) / 1000),
@@ -536,11 +489,7 @@ export class TickSequencer implements Sequencer {
   }
 
   onTick(listener: TickListener): () => void {
-    const wrapped: TickListener = (t) => listener(t);
-    this.listeners.add(wrapped);
-    return () => {
-      this.listeners.delete(wrapped);
-    };
+    return this.log.onTick(listener);
   }
 
   // ---------------------------------------------------------------- diagnostics
@@ -552,6 +501,6 @@ export class TickSequencer implements Sequencer {
 
   /** Ticks and bytes held in the memory window. */
   memoryFootprint(): { ticks: number; bytes: number } {
-    return { ticks: this.memory.size(), bytes: this.memory.allocatedBytes() };
+    return this.log.memoryFootprint();
   }
 }

@@ -14,7 +14,7 @@
  * u64 values (nonce, client timestamp) are written as exact JSON integers even above
  * 2^53; the decoder reads those two fields as text so they survive as bigint.
  */
-import type { OrderedTransaction, Tick } from '../sequencer/types.js';
+import type { OrderedTransaction, Tick } from '../core/types.js';
 
 import { JsonWriter } from './json-writer.js';
 

@@ -13,8 +13,8 @@
  * shared prefix.
  */
 import type { Database } from '../db/index.js';
-import { shortHash } from '../sequencer/tx-hash.js';
-import type { Tick } from '../sequencer/types.js';
+import { shortHash } from '../core/tx-hash.js';
+import type { Tick } from '../core/types.js';
 import { decodeArchiveRecord, encodeArchiveRecord, encodeArchiveRecordsBytes } from './archive.js';
 
 type TextSublevel = ReturnType<typeof textSublevel>;

@@ -18,7 +18,7 @@
  * bytes | u16 public_key bytes | u32 payload bytes | the bytes. Little-endian.
  */
 import type { Database } from '../db/index.js';
-import type { Transaction } from '../sequencer/types.js';
+import type { Transaction } from '../core/types.js';
 import { binarySublevel, pad16, type ExtraOp, type Sublevel } from './disk-store.js';
 
 export interface WalEntry {

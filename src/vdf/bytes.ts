@@ -3,24 +3,10 @@
  * either case in), big-endian bytes <-> bigint, u64/u32 big-endian encodings.
  * No Node built-ins: the browser verifier imports this file.
  */
+import { bytesToHex, hexDigit } from '../core/hex.js';
 import { VdfError } from './errors.js';
 
-const HEX = '0123456789abcdef';
-
-const BYTE_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4] + HEX[i & 15]);
-
-export function bytesToHex(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += BYTE_HEX[bytes[i]];
-  return s;
-}
-
-function nibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
+export { bytesToHex };
 
 /**
  * Parse hex (optional `0x`); when `expectedBytes` is given the length must match exactly.
@@ -35,8 +21,8 @@ export function hexToBytes(hex: string, expectedBytes?: number, what = 'hex'): U
   }
   const out = new Uint8Array(s.length / 2);
   for (let i = 0; i < out.length; i++) {
-    const hi = nibble(s.charCodeAt(2 * i));
-    const lo = nibble(s.charCodeAt(2 * i + 1));
+    const hi = hexDigit(s.charCodeAt(2 * i));
+    const lo = hexDigit(s.charCodeAt(2 * i + 1));
     if (hi < 0 || lo < 0) throw new VdfError('BAD_HEX', `${what}: non-hex character near position ${2 * i}`);
     out[i] = (hi << 4) | lo;
   }

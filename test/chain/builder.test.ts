@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { BlockBuilder, type BuildStep } from '../../src/chain/builder.js';
 import { formatId, parseId } from '../../src/chain/ids.js';
 import { OrderBookEngine } from '../../src/dex/engine.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, cancelTx, tickOf } from './support/flow.js';
 
 const T0 = 1_700_000_000_000_000; // µs, a multiple of 200 ms

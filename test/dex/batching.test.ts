@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildOrderBody, toBase58, verifyReceipt, type OrderIntent } from '../../src/sdk/index.js';
 import { ApiError } from '../../src/dex/errors.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+import type { Transaction } from '../../src/core/types.js';
 import { parsePlaceOrder } from '../../src/dex/validate.js';
 import { FakeSequencer } from './support/fake-sequencer.js';
 import { mint, seeded } from './support/orders.js';

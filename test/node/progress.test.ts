@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
 import { OrderBookEngine, TickApplier } from '../../src/dex/index.js';
 import { startProgress, progressFigures, describeProgress } from '../../src/log/progress.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { FakeSequencer } from '../dex/support/fake-sequencer.js';
 
 function capture(): { logger: Logger; lines: Array<Record<string, unknown>> } {

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import type { RestFace } from '../../src/rpc/rest/server.js';
 import { createMetrics } from '../../src/metrics/index.js';
-import { shortHash } from '../../src/sequencer/tx-hash.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+import { shortHash } from '../../src/core/tx-hash.js';
+import type { Transaction } from '../../src/core/types.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { restFace } from '../support/front-ends.js';
 

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { LINGER_TICKS } from '../../src/sequencer/sequencer.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { TRIVIAL_PROOF_MAX_T } from '../../src/vdf/index.js';
 import { startHarness, tx, waitFor, type Harness } from './harness.js';
 

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../../src/db/index.js';
 import { createPool } from '../../src/pool/index.js';
 import { TickSequencer } from '../../src/sequencer/sequencer.js';
 import type { SequencerOptions } from '../../src/sequencer/interface.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+import type { Transaction } from '../../src/core/types.js';
 
 export interface Harness {
   dir: string;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
 import { BATCH_SLOT_BYTES, ClockControl, TICK_SLOT_BYTES, readTickSlot } from '../../src/clock/protocol.js';
 import { RingQueue } from '../../src/clock/ring.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, referenceVdfEngine } from '../../src/vdf/index.js';
 import { WasmVdfEngine } from '../../src/vdf/wasm-engine.js';
 import { vdfWasmModule } from '../../src/vdf/node.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from '../../src/sequencer/replay.js';
-import { transactionBytesWithId } from '../../src/sequencer/tx-hash.js';
+import { transactionBytesWithId } from '../../src/core/tx-hash.js';
 
 const rec = (n: number, hashKey: string): ReplayRecord => ({
   hashKey,

@@ -14,8 +14,8 @@ import {
   transactionBytesLength,
   transactionHash,
   writeTransactionBytesFromText,
-} from '../../src/sequencer/tx-hash.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+} from '../../src/core/tx-hash.js';
+import type { Transaction } from '../../src/core/types.js';
 
 function viaBorsh(tx: Transaction): Uint8Array {
   return serialize(TRANSACTION_SCHEMA, {

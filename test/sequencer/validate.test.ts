@@ -11,7 +11,7 @@ import {
   MAX_TX_ID_BYTES,
   MAX_U64,
 } from '../../src/sequencer/limits.js';
-import type { Transaction } from '../../src/sequencer/types.js';
+import type { Transaction } from '../../src/core/types.js';
 import { checkTransaction, validateTransaction } from '../../src/sequencer/validate.js';
 
 const base: Transaction = {

@@ -11,9 +11,9 @@ import {
   encodeArchiveRecordBytes,
   encodeArchiveRecordsBytes,
 } from '../../src/store/archive.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { makeTick, makeTx } from './fixtures.js';
-import { transactionHash } from '../../src/sequencer/tx-hash.js';
+import { transactionHash } from '../../src/core/tx-hash.js';
 
 describe('store/archive', () => {
   it('writes spec/1 field names with integer-array bytes and 0x hex proofs', () => {

@@ -3,8 +3,8 @@
  * shapes (256-byte elements, 32-byte hashes, u64 values beyond 2^53).
  */
 import { createHash } from 'node:crypto';
-import type { OrderedTransaction, Tick, Transaction } from '../../src/sequencer/types.js';
-import { transactionHash } from '../../src/sequencer/tx-hash.js';
+import type { OrderedTransaction, Tick, Transaction } from '../../src/core/types.js';
+import { transactionHash } from '../../src/core/tx-hash.js';
 
 export function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);

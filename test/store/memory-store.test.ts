@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { MemoryTickStore } from '../../src/store/memory-store.js';
-import type { Tick } from '../../src/sequencer/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { bytes, makeChain, makeTick } from './fixtures.js';
 
 /** The chain with every transaction's payload replaced by `size(tick number)` bytes. */

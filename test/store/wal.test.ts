@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { WriteAheadLog, decodeGroup, encodeGroup, type WalEntry } from '../../src/store/wal.js';
-import { transactionHash } from '../../src/sequencer/tx-hash.js';
+import { transactionHash } from '../../src/core/tx-hash.js';
 import { makeTx } from './fixtures.js';
 import { tempDb, type TempDb } from './db.js';
 

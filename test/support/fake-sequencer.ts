@@ -12,7 +12,7 @@ import {
   MAX_SIGNATURE_BYTES,
   MAX_TX_ID_BYTES,
 } from '../../src/sequencer/limits.js';
-import { shortHash, transactionHash } from '../../src/sequencer/tx-hash.js';
+import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import type {
   OrderedTransaction,
   SequencerStatus,
@@ -21,7 +21,7 @@ import type {
   TickSummary,
   Transaction,
   TransactionLocation,
-} from '../../src/sequencer/types.js';
+} from '../../src/core/types.js';
 
 export interface FakeSequencerOptions {
   queueCapacity?: number; // default 1000

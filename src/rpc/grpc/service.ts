@@ -18,7 +18,7 @@ import {
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
-import type { SubmitResult, Transaction } from '../../sequencer/types.js';
+import type { SubmitResult, Transaction } from '../../core/types.js';
 import { earliest } from '../convert.js';
 import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';

@@ -24,7 +24,7 @@
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/interface.js';
-import type { Tick } from '../../sequencer/types.js';
+import type { Tick } from '../../core/types.js';
 import { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
 import type { TickFeed } from './tick-feed.js';
 import { encodeTick } from './wire.js';

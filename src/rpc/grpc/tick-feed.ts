@@ -15,7 +15,7 @@
  * tick until it is encoded, then only the encoded bytes. `low` is its oldest tick.
  */
 import type { Sequencer } from '../../sequencer/interface.js';
-import type { Tick } from '../../sequencer/types.js';
+import type { Tick } from '../../core/types.js';
 import { encodeTick } from './wire.js';
 
 export interface TickFeedOptions {

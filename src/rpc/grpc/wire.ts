@@ -4,7 +4,10 @@
  * decoders live in ./requests.ts (re-exported here). Field numbers must match the .proto;
  * test/rpc/wire.test.ts cross-checks against protobufjs.
  */
-import type { SubmitResult, Tick, Transaction } from '../../sequencer/types.js';
+import type { SubmitResult, Tick, Transaction } from '../../core/types.js';
+import { shortHash } from '../../core/tx-hash.js';
+
+export { shortHash };
 
 export { decodeSubmitBatchRequest, decodeSubmitTransactionRequest, isMalformed, type Malformed } from './requests.js';
 
@@ -140,14 +143,11 @@ function varintSize(n: number): number {
   return size;
 }
 
+/** Node's fast path for the wire's long hex fields (VDF values); src/core/hex.ts elsewhere. */
 export function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
-/** First 4 bytes of the full hash as 8 lowercase hex characters (the wire tx_hash). */
-export function shortHash(fullHash: Uint8Array): string {
-  return hex(fullHash.subarray(0, 4));
-}
 
 function writeResult(w: Writer, r: SubmitResult): void {
   w.uint(1, r.sequenceNumber).uint(2, r.expectedTick).string(3, r.txHash);

@@ -11,8 +11,8 @@ import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
 import { verifyOne } from '../../../workers/ed25519.worker.js';
 import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/sdk/messages.js';
 import { marketIdOf } from '../../../src/sdk/market-id.js';
-import { transactionHash } from '../../../src/sequencer/tx-hash.js';
-import type { OrderedTransaction, Tick, Transaction } from '../../../src/sequencer/types.js';
+import { transactionHash } from '../../../src/core/tx-hash.js';
+import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
 
 export function keyOf(n: number): KeyPair {
   const seed = new Uint8Array(32).fill(n & 0xff);

@@ -6,9 +6,9 @@
  * `tickMs` is 0), `onTick` listeners get each tick in order, `readTicks` replays them.
  * The tick timestamp comes from `clock()` (microseconds), which tests can control.
  */
-import { transactionHash } from '../../../src/sequencer/tx-hash.js';
+import { transactionHash } from '../../../src/core/tx-hash.js';
 import { SubmitError, type Sequencer, type TickListener } from '../../../src/sequencer/interface.js';
-import type { OrderedTransaction, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../../../src/sequencer/types.js';
+import type { OrderedTransaction, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../../../src/core/types.js';
 
 export class FakeSequencer implements Sequencer {
   readonly ticks: Tick[] = [];

@@ -15,6 +15,7 @@
  */
 import type { Schema } from 'borsh';
 import { sha256 } from '../crypto/sha256.js';
+import { bytesToHex } from './hex.js';
 import type { Transaction } from './types.js';
 
 /** Borsh schema of the hashed transaction bytes (field names as in spec/1). */
@@ -110,11 +111,9 @@ export function transactionHash(tx: Transaction): Uint8Array {
   return sha256(transactionBytes(tx));
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** The wire form: first 4 bytes of the full hash as 8 lowercase hex characters. */
+/** The wire form: first 4 bytes of the full hash as 8 lowercase hex characters (the one short hash of the tree). */
 export function shortHash(fullHash: Uint8Array): string {
-  return HEX[fullHash[0]!]! + HEX[fullHash[1]!]! + HEX[fullHash[2]!]! + HEX[fullHash[3]!]!;
+  return bytesToHex(fullHash.subarray(0, 4));
 }
 
 /** True for exactly 8 lowercase or uppercase hex characters. */

@@ -1,0 +1,152 @@
+/**
+ * The durable tick log: appends ticks in order (one atomic LevelDB batch per group, with
+ * any extra operations the caller adds, e.g. write-ahead deletions), keeps the newest in
+ * the memory window, and serves every read of the tick store (getTick, readTicks,
+ * findTransactions, recentTicks, head, onTick listeners). Nothing is readable or
+ * announced before the batch that holds it is written.
+ *
+ * It knows nothing of the clock: the leader's sequencer appends the ticks its clock
+ * closes, and a follower (issue 9) can append ticks it verified from a leader and serve
+ * the same reads.
+ */
+import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
+import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
+import { MemoryTickStore } from './memory-store.js';
+
+export interface TickLogOptions {
+  retainTicks: number; // ticks kept in memory
+  retainBytes?: number; // memory bound of those ticks
+  /** A listener threw: reported here, the others still run. */
+  onListenerError?: (err: Error) => void;
+}
+
+export type TickLogListener = (tick: Tick) => void;
+
+export class TickLog {
+  readonly disk: DiskTickStore;
+  private readonly memory: MemoryTickStore;
+  private headValue: Head = { tick: 0, lastSequence: 0 };
+  private readonly listeners = new Set<TickLogListener>();
+
+  constructor(
+    db: ConstructorParameters<typeof DiskTickStore>[0],
+    private readonly options: TickLogOptions,
+  ) {
+    this.disk = new DiskTickStore(db);
+    this.memory = new MemoryTickStore(options.retainTicks, undefined, options.retainBytes);
+  }
+
+  /**
+   * Load the head and warm the memory window with up to `warmTicks` newest ticks (fewer
+   * once they hold `maxTransactions`); returns the last stored tick and the warm ticks,
+   * oldest first (the sequencer fills its replay window from them).
+   */
+  async open(warmTicks: number, maxTransactions: number): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
+    const head = await this.disk.loadHead();
+    let last: Tick | undefined;
+    if (head.tick > 0) {
+      last = await this.disk.readTick(head.tick);
+      if (!last) throw new Error(`tick store is inconsistent: head tick ${head.tick} is missing`);
+    }
+    this.headValue = head;
+    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, warmTicks), maxTransactions);
+    for (const t of warm) this.memory.append({ tick: t });
+    return { head, last, warm };
+  }
+
+  /** Latest durable tick and sequence number. */
+  get head(): Head {
+    return this.headValue;
+  }
+
+  /**
+   * Store consecutive ticks (the next after the head) atomically with `extra`, then show
+   * them: memory window, head, `stored` (the caller's own bookkeeping, before anyone is
+   * told), listeners in order. `txIds` (UTF-8 tx_ids per tick) spare the memory window an
+   * encode when the caller has them.
+   */
+  async append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], txIds?: Uint8Array[][], stored?: () => void): Promise<void> {
+    if (ticks.length === 0) return;
+    if (ticks[0]!.tickNumber !== this.headValue.tick + 1) {
+      throw new Error(`tick ${ticks[0]!.tickNumber} appended after ${this.headValue.tick}`);
+    }
+    await this.disk.writeTicks(ticks, undefined, head, extra);
+    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, txIds: txIds?.[i] });
+    this.headValue = head;
+    stored?.();
+    for (const tick of ticks) {
+      for (const listener of this.listeners) {
+        try {
+          listener(tick);
+        } catch (err) {
+          this.options.onListenerError?.(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    }
+  }
+
+  /** Called with each tick once it is durable, in order. Returns an unsubscribe function. */
+  onTick(listener: TickLogListener): () => void {
+    const wrapped: TickLogListener = (t) => listener(t);
+    this.listeners.add(wrapped);
+    return () => {
+      this.listeners.delete(wrapped);
+    };
+  }
+
+  async getTick(tickNumber: number): Promise<Tick | undefined> {
+    if (!Number.isSafeInteger(tickNumber) || tickNumber < 1 || tickNumber > this.headValue.tick) return undefined;
+    return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
+  }
+
+  /** Every durable transaction whose 8-hex hash matches (already validated by the caller). */
+  async findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    const rows = await this.disk.lookup(txHash8.toLowerCase());
+    const out: TransactionLocation[] = [];
+    const cache = new Map<number, Tick | undefined>();
+    for (const row of rows) {
+      if (row.tick > this.headValue.tick) continue; // stored but not yet shown
+      if (!cache.has(row.tick)) cache.set(row.tick, await this.getTick(row.tick));
+      const tick = cache.get(row.tick);
+      if (!tick || tick.transactions.length === 0) continue;
+      const tx = tick.transactions[row.sequence - tick.transactions[0]!.sequenceNumber];
+      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: tick.tickNumber, transaction: tx });
+    }
+    return out;
+  }
+
+  /** Newest first, from memory. */
+  recentTicks(limit: number, offset: number): TickSummary[] {
+    const l = Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+    const o = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    return this.memory.recent(l, o);
+  }
+
+  /** Durable ticks in [from, to], oldest first, from memory or disk. */
+  async *readTicks(from: number, to: number): AsyncIterable<Tick> {
+    if (!Number.isFinite(from) || !Number.isFinite(to)) return;
+    let n = Math.max(1, Math.ceil(from));
+    const hi = Math.min(Math.floor(to), this.headValue.tick);
+    while (n <= hi) {
+      const t = this.memory.get(n);
+      if (t) {
+        yield t;
+        n++;
+        continue;
+      }
+      // A run on disk: up to the oldest tick in memory (or the end).
+      const oldest = this.memory.oldest();
+      const end = oldest > n ? Math.min(hi, oldest - 1) : hi;
+      for await (const d of this.disk.readRange(n, end)) {
+        yield d;
+        n = d.tickNumber + 1;
+      }
+      if (n <= end) return; // missing on disk: nothing more to give
+    }
+  }
+
+  /** Ticks and bytes held in the memory window. */
+  memoryFootprint(): { ticks: number; bytes: number } {
+    return { ticks: this.memory.size(), bytes: this.memory.allocatedBytes() };
+  }
+}
