@@ -17,7 +17,7 @@ import type { OrderBookGateway, Submitted } from '../dex/gateway.js';
 import type { AppliedTx } from '../dex/engine.js';
 import { tradeView } from '../dex/views.js';
 import { decodePayload } from '../dex/wire.js';
-import type { Tick } from '../sequencer/types.js';
+import type { Tick } from '../core/types.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 
 export interface GatewayHub {
