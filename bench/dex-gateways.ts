@@ -7,6 +7,10 @@
  *      loop at 50% and 90% of that rate: p50/p99;
  *   3. CPU per order over the closed-loop run: this process's main thread (the sequencer
  *      thread), its worker threads without the clock, and the gateway processes.
+ *   4. gRPC SubmitTx (it stays in the node process, docs/architecture.md "Gateways"): a node
+ *      in this process, open-loop SubmitTx load from a child (bench/support/chain-load.ts)
+ *      at DEX_SUBMITTX_RATE (default 3,000/s) for 5 s: answered/s and the main thread's CPU
+ *      per answered order.
  * The load generator is dex-load.ts in its own process. Run alone for profiling:
  *   node dist/bench/dex-gateways.js   (env as bench:dex, plus DEX_GATEWAYS: default the cores)
  */
@@ -21,6 +25,11 @@ import { createPool } from '../src/pool/index.js';
 import { createSequencer } from '../src/sequencer/index.js';
 import { startGatewayFace } from '../src/gateway/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
+import { fork } from 'node:child_process';
+import { nodeConfig } from '../src/config/index.js';
+import { acquireChainRuntime, releaseChainRuntime } from '../src/node/faces.js';
+import { grpcFace, startNode, type FaceSpec } from '../src/node/index.js';
+import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
@@ -150,8 +159,56 @@ export async function benchGateways(orders: number, concurrency: number, gateway
   }
 }
 
+/** SubmitTx through the node's one gRPC server: answered/s and the main thread's CPU per answer. */
+export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000), seconds = 5): Promise<Record<string, unknown>> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-submittx-'));
+  // The chain (ChainService's backend) is started by a face that acquires it: this probe.
+  const probe: FaceSpec = {
+    name: 'probe',
+    async start(ctx) {
+      await acquireChainRuntime(ctx);
+      return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
+    },
+  };
+  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS)]);
+  const node = await startNode(config, { faces: [grpcFace, probe], print: () => undefined });
+  try {
+    const mintA = Array.from(new Uint8Array(32).fill(0xc1));
+    const mintB = Array.from(new Uint8Array(32).fill(0xc2));
+    const { ChainClient } = await import('../src/chain/grpc/client.js');
+    const c = new ChainClient(node.addresses.grpc!);
+    await c.submit({ market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' } });
+    c.close();
+    const before = cpuMs(`/proc/self/task/${process.pid}/stat`);
+    const child = fork(fileURLToPath(new URL('./support/chain-load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const result = await new Promise<SubmitLoadResult>((resolve, reject) => {
+      child.on('message', (m: { result?: SubmitLoadResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
+      child.once('exit', (code) => code !== 0 && reject(new Error(`chain-load exited with ${code}`)));
+      const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: mintA, quote: mintB, firstOrderId: 1 };
+      child.send(job);
+    });
+    const main = cpuMs(`/proc/self/task/${process.pid}/stat`) - before;
+    return {
+      offered_per_s: rate,
+      answered_per_s: Math.round(result.ok / result.seconds),
+      ok: result.ok,
+      errors: result.errors,
+      first_error: result.firstError || undefined,
+      sequencer_thread_cpu_us_per_order: result.ok > 0 ? Math.round((main * 1000) / result.ok) : null,
+      load_average: loadavg().map((x) => Number(x.toFixed(2))),
+    };
+  } finally {
+    await node.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const orders = Number(process.env.DEX_E2E_ORDERS ?? 10_000);
   const conc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
-  console.log(JSON.stringify({ bench: 'dex-gateways', ...(await benchGateways(orders, conc)), vdf_iterations: VDF_ITERATIONS }));
+  const gateways = await benchGateways(orders, conc);
+  log('SubmitTx over gRPC (node process)');
+  const submitTx = await benchSubmitTx();
+  log(JSON.stringify(submitTx));
+  console.log(JSON.stringify({ bench: 'dex-gateways', ...gateways, submit_tx: submitTx, vdf_iterations: VDF_ITERATIONS }));
 }

@@ -9,6 +9,8 @@
  *   5. gateway processes (src/gateway) beside a no-op node:http server with as many
  *      processes and with one: max orders/s, p50/p99 at 50% and 90% of it, and the CPU per
  *      order of the sequencer thread, its workers and the gateways (dex-gateways.ts)
+ *   6. gRPC SubmitTx, open loop at DEX_SUBMITTX_RATE (3,000/s): answered/s and the
+ *      sequencer thread's CPU per order (dex-gateways.ts)
  * Options (env): DEX_BENCH_ORDERS (300000), DEX_E2E_ORDERS (10000), DEX_E2E_CONCURRENCY (512),
  * DEX_E2E_VDF_ITERATIONS (2000: minimum squarings of a busy tick), DEX_GATEWAYS (the cores).
  * Ends with one JSON line of all figures.
@@ -22,7 +24,7 @@ import { createSequencer } from '../src/sequencer/index.js';
 import { benchEngine } from './dex-engine.js';
 import { benchVerify } from './dex-verify.js';
 import { benchE2eWithCpu } from './dex-e2e.js';
-import { benchGateways } from './dex-gateways.js';
+import { benchGateways, benchSubmitTx } from './dex-gateways.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
@@ -102,5 +104,8 @@ Object.assign(e2e, { sequencer_only_tx_per_s: sequencerOnly.tx_per_s, sequencer_
 log(`gateways: ${e2eOrders} signed orders, ${e2eConc} in flight, beside the no-op server`);
 const gateways = await benchGateways(e2eOrders, e2eConc);
 log(JSON.stringify(gateways));
+log('SubmitTx over gRPC (node process), open loop');
+const submitTx = await benchSubmitTx();
+log(JSON.stringify(submitTx));
 
-console.log(JSON.stringify({ bench: 'dex', engine, verify, e2e, gateways }));
+console.log(JSON.stringify({ bench: 'dex', engine, verify, e2e, gateways, submit_tx: submitTx }));

@@ -11,7 +11,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { CLIENT_GONE, type GatewayProcessConfig, type GatewaySet } from './interface.js';
+import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type GatewaySet, type ListenFailed } from './interface.js';
 
 const PROCESS_FILE = fileURLToPath(new URL('./process.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
@@ -30,8 +30,13 @@ export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, 
     const started = Date.now();
     const w = cluster.fork({ SVC_GATEWAY: JSON.stringify(cfg) });
     workers.add(w);
+    let listenFailed: Error | undefined;
     w.on('message', (m: unknown) => {
       if (m === CLIENT_GONE) onClientGone?.();
+      else if ((m as ListenFailed | undefined)?.type === LISTEN_FAILED) {
+        const f = m as ListenFailed;
+        listenFailed = Object.assign(new Error(f.message), f.code ? { code: f.code } : {});
+      }
     });
     const listening = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
@@ -43,7 +48,7 @@ export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, 
       });
       w.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`gateway ${w.process.pid} exited (${signal ?? code}) before listening`));
+        reject(listenFailed ?? new Error(`gateway ${w.process.pid} exited (${signal ?? code}) before listening`));
       });
     });
     w.once('exit', (code, signal) => {

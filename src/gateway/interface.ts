@@ -7,6 +7,15 @@ import type { LogLevel } from '../config/interface.js';
 /** IPC message of a gateway to the primary: a client went away mid-body (the node's aborted counter). */
 export const CLIENT_GONE = 'svc-gateway:client-gone';
 
+/** IPC message of a gateway that could not listen: `{ type: LISTEN_FAILED, code, message }`. */
+export const LISTEN_FAILED = 'svc-gateway:listen-failed';
+
+export interface ListenFailed {
+  type: typeof LISTEN_FAILED;
+  code?: string;
+  message: string;
+}
+
 /** What cluster.ts passes to each gateway process (env SVC_GATEWAY, JSON). */
 export interface GatewayProcessConfig {
   host: string; // the order book listen address (--dex-addr), shared through node:cluster

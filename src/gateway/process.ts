@@ -5,7 +5,8 @@
  * and listens on the order book port, which node:cluster shares between the gateways.
  *
  * It exits when the channel closes (the sequencer process stopped or died) and, on SIGTERM
- * or SIGINT, once it stopped accepting and answered the requests it had taken.
+ * (sent by the node process when it stops), once it stopped accepting and answered the
+ * requests it had taken. SIGINT is left to the node process.
  */
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
@@ -13,7 +14,7 @@ import { createLogger } from '../log/index.js';
 import { loadOrCreateNodeKey } from '../dex/node-key.js';
 import { SequencerChannel } from './channel.js';
 import { createGatewayHandler } from './http.js';
-import { CLIENT_GONE, type GatewayProcessConfig } from './interface.js';
+import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';
 
 async function main(): Promise<void> {
   const cfg = JSON.parse(process.env.SVC_GATEWAY ?? '') as GatewayProcessConfig;
@@ -42,8 +43,16 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(0), 50);
   });
   process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  server.listen(cfg.port, cfg.host);
+  // Ctrl-C reaches the whole process group: the node process handles it and stops the
+  // gateways in its own order (SIGTERM), so a gateway does not leave on its own first.
+  process.on('SIGINT', () => undefined);
+  server.once('error', (err: NodeJS.ErrnoException) => {
+    // Cannot listen (the port is taken...): tell the node process why, so it says so.
+    const m: ListenFailed = { type: LISTEN_FAILED, message: err.message, ...(err.code ? { code: err.code } : {}) };
+    if (process.send) process.send(m, () => process.exit(1));
+    else process.exit(1);
+  });
+  server.listen(cfg.port, cfg.host, () => server.removeAllListeners('error'));
 }
 
 if (cluster.isWorker || process.env.SVC_GATEWAY !== undefined) {
