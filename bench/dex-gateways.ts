@@ -12,7 +12,8 @@
  *      at DEX_SUBMITTX_RATE (default 3,000/s) for 5 s: answered/s and the main thread's CPU
  *      per answered order.
  * The load generator is dex-load.ts in its own process. Run alone for profiling:
- *   node dist/bench/dex-gateways.js   (env as bench:dex, plus DEX_GATEWAYS: default the cores)
+ *   node dist/bench/dex-gateways.js   (env as bench:dex, plus DEX_GATEWAYS: default the cores,
+ *   DEX_GATEWAY_PARTS: default "gateways,submittx")
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -206,9 +207,10 @@ export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const orders = Number(process.env.DEX_E2E_ORDERS ?? 10_000);
   const conc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
-  const gateways = await benchGateways(orders, conc);
+  const parts = (process.env.DEX_GATEWAY_PARTS ?? 'gateways,submittx').split(',');
+  const gateways = parts.includes('gateways') ? await benchGateways(orders, conc) : {};
   log('SubmitTx over gRPC (node process)');
-  const submitTx = await benchSubmitTx();
+  const submitTx = parts.includes('submittx') ? await benchSubmitTx() : undefined;
   log(JSON.stringify(submitTx));
   console.log(JSON.stringify({ bench: 'dex-gateways', ...gateways, submit_tx: submitTx, vdf_iterations: VDF_ITERATIONS }));
 }
