@@ -17,15 +17,14 @@ import { request as httpRequest, Agent, type IncomingMessage, type ServerRespons
 import type { Logger } from 'pino';
 import { sha256 } from '../crypto/sha256.js';
 import { ApiError, ClientGoneError } from '../dex/errors.js';
-import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/http.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/http-json.js';
 import { digestNonce } from '../dex/gateway.js';
 import type { NodeKey } from '../dex/node-key.js';
 import { receiptJson } from '../dex/receipts.js';
 import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
-import { signInline } from '../dex/verifier.js';
 import { encodeCancelPayload, encodePlaceOrder } from '../dex/wire.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
-import { verifyOne } from '../../workers/ed25519.worker.js';
+import { signBatch, verifyOne } from '../../workers/ed25519.worker.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
 
@@ -80,7 +79,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       continuumSequence: reply.continuumSequence,
       txHash: reply.txHash,
     };
-    const receipt = receiptJson(data, signInline(key.secretKey, receiptMessage(data, sha256)));
+    const receipt = receiptJson(data, signBatch({ seed: key.secretKey, messages: [receiptMessage(data, sha256)] })[0]!);
     const rest = reply.rest.length > 2 ? ',' + reply.rest.slice(1) : '}';
     sendJsonText(res, 200, `{"ok":true,"data":{"receipt":${JSON.stringify(receipt)}${rest}}`);
   };

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startDex } from '../dex/index.js';
 import type { DexDeps } from '../dex/interface.js';
 import type { LogLevel } from '../config/interface.js';
-import { DEFAULT_BODY_LIMIT } from '../dex/http.js';
+import { DEFAULT_BODY_LIMIT } from '../dex/http-json.js';
 import { startGatewaySet } from './cluster.js';
 import { startHub, type GatewayHub } from './hub.js';
 import type { GatewaySet } from './interface.js';
