@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDex } from '../dex/index.js';
+import { parseAddr, startDex } from '../dex/index.js';
 import type { DexDeps } from '../dex/interface.js';
 import type { LogLevel } from '../config/interface.js';
 import { DEFAULT_BODY_LIMIT } from '../dex/http-json.js';
@@ -46,13 +46,12 @@ export async function startGatewayFace(deps: GatewayFaceDeps): Promise<GatewayFa
   let hub: GatewayHub | undefined;
   try {
     hub = await startHub(channelPath, dex.service.gateway, deps.logger);
-    const at = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(deps.addr);
-    if (!at) throw new Error(`bad address '${deps.addr}'`);
+    const at = parseAddr(deps.addr);
     const gateways = await startGatewaySet(
       deps.gateways,
       {
-        host: at[1] ?? (at[2] || '0.0.0.0'),
-        port: Number(at[3]),
+        host: at.host,
+        port: at.port,
         channelPath,
         httpPath,
         dbPath: deps.dbPath,
