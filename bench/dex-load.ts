@@ -1,17 +1,22 @@
 /**
  * The load process of the end-to-end order book benchmark:
- *   node dist/bench/dex-load.js <url> <orders> <concurrency> <base_mint> <quote_mint>
+ *   node dist/bench/dex-load.js <url> <orders> <concurrency> <base_mint> <quote_mint> [rate]
  * Pre-signs `orders` limit orders from 100 owners around a mid price (Node's ed25519,
  * the same bytes as the SDK's), then POSTs them over keep-alive connections with
- * `concurrency` in flight, checks each answer carries a receipt, and prints one JSON line:
- * {orders, ok, errors, seconds, orders_per_s, p50_ms, p99_ms}.
+ * `concurrency` in flight (closed loop), or, with `rate` > 0, sends them at that many per
+ * second whatever the answers (open loop, at most `concurrency` connections; latency is
+ * counted from each order's scheduled time, so queueing in the client counts too); checks
+ * each answer carries a receipt (with SVC_LOAD_ANY_200=1, any 200: the no-op server), and
+ * prints one JSON line: {orders, ok, errors, seconds, orders_per_s, p50_ms, p99_ms}.
  */
 import { Agent, request } from 'node:http';
 import { sign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { orderMessage, toBase58, toHex, fromBase58Key, type OrderIntent } from '../src/sdk/index.js';
 import { makeFlow } from './dex-flow.js';
 
-const [url, nStr, cStr, baseB58, quoteB58] = process.argv.slice(2);
+const [url, nStr, cStr, baseB58, quoteB58, rateStr] = process.argv.slice(2);
+const rate = Number(rateStr ?? 0);
+const any200 = process.env.SVC_LOAD_ANY_200 === '1';
 if (!url || !nStr || !cStr || !baseB58 || !quoteB58) {
   console.error('usage: dex-load <url> <orders> <concurrency> <base_mint> <quote_mint>');
   process.exit(2);
@@ -53,8 +58,7 @@ let ok = 0;
 let errors = 0;
 const errorSamples: string[] = [];
 
-function post(body: string): Promise<void> {
-  const t0 = performance.now();
+function post(body: string, t0 = performance.now()): Promise<void> {
   return new Promise((resolve) => {
     const req = request(
       { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
@@ -64,7 +68,7 @@ function post(body: string): Promise<void> {
         res.on('end', () => {
           latencies.push(performance.now() - t0);
           const text = Buffer.concat(chunks).toString();
-          if (res.statusCode === 200 && text.includes('"sequencer_signature"')) ok++;
+          if (res.statusCode === 200 && (any200 || text.includes('"sequencer_signature"'))) ok++;
           else {
             errors++;
             if (errorSamples.length < 3) errorSamples.push(`${res.statusCode} ${text.slice(0, 160)}`);
@@ -84,13 +88,32 @@ function post(body: string): Promise<void> {
 
 let next = 0;
 const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < bodies.length) await post(bodies[next++]!);
-  }),
-);
+if (rate > 0) {
+  // Open loop: every millisecond, send what is due by the schedule.
+  const sent: Promise<void>[] = [];
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const due = Math.min(bodies.length, Math.floor(((performance.now() - t0) / 1000) * rate) + 1);
+      while (next < due) {
+        const at = t0 + (next * 1000) / rate;
+        sent.push(post(bodies[next++]!, at));
+      }
+      if (next >= bodies.length) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(sent);
+} else {
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) await post(bodies[next++]!);
+    }),
+  );
+}
 const seconds = (performance.now() - t0) / 1000;
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(1));
 agent.destroy();
-console.log(JSON.stringify({ orders: n, ok, errors, concurrency, seconds: Number(seconds.toFixed(2)), orders_per_s: Math.round(ok / seconds), p50_ms: pct(0.5), p99_ms: pct(0.99), error_samples: errorSamples }));
+console.log(JSON.stringify({ orders: n, ok, errors, concurrency, ...(rate > 0 ? { rate } : {}), seconds: Number(seconds.toFixed(2)), orders_per_s: Math.round(ok / seconds), p50_ms: pct(0.5), p99_ms: pct(0.99), error_samples: errorSamples }));

@@ -6,8 +6,13 @@
  *      sequencer + order book in this process; receipts out; orders/s and p50/p99, and
  *      the server's CPU per order (main thread; worker threads but the clock) (dex-e2e.ts)
  *   4. the same load straight into the sequencer (no HTTP, no order book): the ceiling
+ *   5. gateway processes (src/gateway) beside a no-op node:http server with as many
+ *      processes and with one: max orders/s, p50/p99 at 50% and 90% of it, and the CPU per
+ *      order of the sequencer thread, its workers and the gateways (dex-gateways.ts)
+ *   6. gRPC SubmitTx, open loop at DEX_SUBMITTX_RATE (3,000/s): answered/s and the
+ *      sequencer thread's CPU per order (dex-gateways.ts)
  * Options (env): DEX_BENCH_ORDERS (300000), DEX_E2E_ORDERS (10000), DEX_E2E_CONCURRENCY (512),
- * DEX_E2E_VDF_ITERATIONS (2000: minimum squarings of a busy tick).
+ * DEX_E2E_VDF_ITERATIONS (2000: minimum squarings of a busy tick), DEX_GATEWAYS (the cores).
  * Ends with one JSON line of all figures.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,6 +24,7 @@ import { createSequencer } from '../src/sequencer/index.js';
 import { benchEngine } from './dex-engine.js';
 import { benchVerify } from './dex-verify.js';
 import { benchE2eWithCpu } from './dex-e2e.js';
+import { benchGateways, benchSubmitTx } from './dex-gateways.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
@@ -95,4 +101,11 @@ const sequencerOnly = await benchSequencerOnly(e2eOrders, e2eConc);
 log(JSON.stringify(sequencerOnly));
 Object.assign(e2e, { sequencer_only_tx_per_s: sequencerOnly.tx_per_s, sequencer_only_p50_ms: sequencerOnly.p50_ms, vdf_iterations: VDF_ITERATIONS });
 
-console.log(JSON.stringify({ bench: 'dex', engine, verify, e2e }));
+log(`gateways: ${e2eOrders} signed orders, ${e2eConc} in flight, beside the no-op server`);
+const gateways = await benchGateways(e2eOrders, e2eConc);
+log(JSON.stringify(gateways));
+log('SubmitTx over gRPC (node process), open loop');
+const submitTx = await benchSubmitTx();
+log(JSON.stringify(submitTx));
+
+console.log(JSON.stringify({ bench: 'dex', engine, verify, e2e, gateways, submit_tx: submitTx }));

@@ -2,6 +2,7 @@
  * The table of `svc node` flags: name, default, parser and help text. One row per
  * flag so --help, environment variables and validation cannot drift apart.
  */
+import { availableParallelism } from 'node:os';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
 import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
 
@@ -107,6 +108,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://host:port); off when empty', parse: parseMqUrl }),
+  spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 

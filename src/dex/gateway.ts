@@ -124,6 +124,26 @@ export class OrderBookGateway {
   }
 
   async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+    const key = this.checkOrder(intent);
+    const message = orderMessage(intent, sha256);
+    const valid = await this.verifier.verify(intent.owner, message, signature);
+    const tx = () => toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
+    return this.submitOrder(key, valid, tx, options);
+  }
+
+  /**
+   * An order a gateway process already parsed, encoded and checked the signature of
+   * (src/gateway): the same state checks and answers as placeOrder, in the same order, with
+   * `signatureValid` standing for the ed25519 check and `payload`/`nonce` built there.
+   */
+  async placeChecked(intent: OrderIntent, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+    const key = this.checkOrder(intent);
+    const signature = payload.subarray(payload.length - 64);
+    return this.submitOrder(key, signatureValid, () => toTransaction('order', payload, intent.owner, signature, nonce), options);
+  }
+
+  /** The state checks of an order before its signature (404, 400, 409); the in-flight key. */
+  private checkOrder(intent: OrderIntent): string {
     if (!this.state.findMarketFor(intent.baseMint, intent.quoteMint)) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
     if (intent.price === 0n || intent.quantity === 0n) throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
     if (intent.expiry < 0n) throw new ApiError(400, 'INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
@@ -132,15 +152,15 @@ export class OrderBookGateway {
     if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
       throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     }
-    const message = orderMessage(intent, sha256);
-    if (!(await this.verifier.verify(intent.owner, message, signature))) {
-      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
-    }
+    return key;
+  }
+
+  private async submitOrder(key: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+    if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
     if (this.inflight.has(key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     this.inflight.add(key);
-    const tx = toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
     try {
-      const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      const s = await this.submitAndWait(tx(), options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
       return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
     } catch (err) {
       this.inflight.delete(key);
@@ -149,18 +169,31 @@ export class OrderBookGateway {
   }
 
   async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+    this.checkCancelMarket(marketId);
+    const message = cancelMessage({ orderId, owner, marketId }, sha256);
+    const valid = await this.verifier.verify(owner, message, signature);
+    return this.submitCancel(orderId, owner, marketId, valid, () => toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message)), options);
+  }
+
+  /** A cancel a gateway process already parsed, encoded and checked (see placeChecked). */
+  async cancelChecked(orderId: bigint, owner: Uint8Array, marketId: string, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+    this.checkCancelMarket(marketId);
+    const signature = payload.subarray(payload.length - 64);
+    return this.submitCancel(orderId, owner, marketId, signatureValid, () => toTransaction('cancel', payload, owner, signature, nonce), options);
+  }
+
+  private checkCancelMarket(marketId: string): void {
     const market: Market | undefined = this.state.markets.get(marketId);
     if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
-    const message = cancelMessage({ orderId, owner, marketId }, sha256);
-    if (!(await this.verifier.verify(owner, message, signature))) {
-      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
-    }
+  }
+
+  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+    if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
     const order = this.state.findOrder(owner, orderId);
     if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
     if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
     if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
-    const tx = toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message));
-    const s = await this.submitAndWait(tx, options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
+    const s = await this.submitAndWait(tx(), options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
   }
 

@@ -13,56 +13,16 @@ import { isClientDisconnect } from '../log/index.js';
 import { toBase58, toHex } from '../sdk/bytes.js';
 import type { HealthView } from '../sdk/client.js';
 import { ApiError, ClientGoneError } from './errors.js';
+import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonText } from './http-json.js';
 import { openApiDocument } from './openapi.js';
 import type { DexService } from './service.js';
 import { bookView, marketView, tradeView } from './views.js';
 import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
 
-export const DEFAULT_BODY_LIMIT = 16 * 1024;
+export { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendJsonText, sendError } from './http-json.js';
 
 async function readJson(ctx: Koa.Context, limit: number): Promise<unknown> {
   return readJsonBody(ctx.req, limit);
-}
-
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  // With a Content-Length within the limit (Node's parser delivers exactly that many bytes),
-  // read with plain events, cheaper than an async iterator; without one (chunked), count.
-  // A client that goes away mid-body ('aborted' error, or a close before the end) is a
-  // ClientGoneError, whatever Node calls it.
-  if (req.headers['content-length'] !== undefined && !req.headers['transfer-encoding']) {
-    await new Promise<void>((resolve, reject) => {
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.once('end', resolve);
-      req.once('error', () => reject(new ClientGoneError()));
-      req.once('close', () => {
-        if (!req.complete) reject(new ClientGoneError());
-      });
-    });
-  } else {
-    let size = 0;
-    try {
-      for await (const chunk of req) {
-        const c = chunk as Buffer;
-        size += c.length;
-        if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
-        chunks.push(c);
-      }
-    } catch (err) {
-      throw err instanceof ApiError ? err : new ClientGoneError();
-    }
-    if (!req.complete) throw new ClientGoneError();
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError(400, 'INVALID_JSON', 'the body is not valid JSON');
-  }
 }
 
 function intParam(value: string | string[] | undefined, name: string, def: number, max: number): number {
@@ -124,6 +84,7 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
       ctx.status = e.status;
+      if (e.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
       ctx.body = { ok: false, error: e.message, code: e.code };
     }
   });
@@ -203,14 +164,7 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
 export function createHandler(service: DexService, opts: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const koa = createApp(service, opts).callback();
-  const send = (res: ServerResponse, status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    res.statusCode = status;
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
-  };
+  const send = (res: ServerResponse, status: number, body: unknown): void => sendJsonText(res, status, JSON.stringify(body));
   const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
@@ -220,7 +174,7 @@ export function createHandler(service: DexService, opts: HttpOptions = {}): (req
       if (err instanceof ClientGoneError) return clientGone(opts, err, req.method, req.url);
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
       if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
-      if (!res.headersSent) send(res, e.status, { ok: false, error: e.message, code: e.code });
+      if (!res.headersSent) sendError(res, e);
     }
   };
   return (req, res) => {

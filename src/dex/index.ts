@@ -83,10 +83,14 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
   const { host, port } = parseAddr(deps.addr);
+  const listenOn = (done: () => void): void => {
+    if (deps.socketPath !== undefined) server.listen(deps.socketPath, done);
+    else server.listen(port, host, done);
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, host, () => {
+      listenOn(() => {
         server.off('error', reject);
         resolve();
       });
@@ -97,8 +101,8 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
     await signaturePool?.destroy();
     throw err;
   }
-  const a = server.address() as AddressInfo;
-  const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  const a = server.address() as AddressInfo | string;
+  const address = typeof a === 'string' ? a : `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
   deps.logger?.info({ address, sequencer_id: key.sequencerId }, 'dex: listening');
   return {
     address,

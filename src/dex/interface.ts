@@ -83,6 +83,8 @@ export interface DexDeps {
   logger?: Logger;
   dbPath: string; // --db-path: the node key lives in <dbPath>/node-key.json
   addr: string; // host:port to listen on, e.g. "0.0.0.0:8081" or "127.0.0.1:0"
+  /** Listen on this Unix socket instead of `addr` (behind gateway processes, src/gateway). */
+  socketPath?: string;
   bodyLimitBytes?: number; // default 16 KiB
   /** Counts requests whose client went away mid-body (the node's metrics; optional). */
   onClientGone?: () => void;

@@ -12,7 +12,7 @@ import type { Tick } from '../core/types.js';
 import type { AppliedTx } from './engine.js';
 import type { NodeKey } from './node-key.js';
 import type { BookOrder } from './interface.js';
-import { signInline } from './verifier.js';
+import { signBatch } from '../../workers/ed25519.worker.js';
 
 export interface BatchSigner {
   signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]>;
@@ -83,7 +83,7 @@ export class ReceiptSigner {
     if (batch.length <= this.inlineMax) {
       for (const p of batch) {
         try {
-          p.resolve(signInline(this.key.secretKey, p.message));
+          p.resolve(signBatch({ seed: this.key.secretKey, messages: [p.message] })[0]!);
         } catch (err) {
           p.reject(err as Error);
         }

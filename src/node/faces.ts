@@ -15,7 +15,8 @@ import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
 import { formatAddress } from '../config/index.js';
-import { startDex } from '../dex/index.js';
+import { startDex, type DexDeps } from '../dex/index.js';
+import { startGatewayFace } from '../gateway/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
 import type { FaceSpec, NodeContext } from './interface.js';
@@ -126,7 +127,11 @@ export const dexFace: FaceSpec = {
   async start(ctx) {
     const runtime = await acquireChainRuntime(ctx);
     try {
-      const dex = await startDex({
+      const { gateways, queueCapacity, logLevel } = ctx.config;
+      const start = gateways > 0
+        ? (deps: DexDeps) => startGatewayFace({ ...deps, gateways, logLevel, maxInflight: Math.max(1, Math.floor(queueCapacity / gateways)) })
+        : startDex;
+      const dex = await start({
         db: ctx.db,
         pool: ctx.pool,
         sequencer: ctx.sequencer,

@@ -264,6 +264,8 @@ describe('chain: gRPC per-peer rate limits (flags)', function () {
       const codes = calls.map((c) => (c.status === 'fulfilled' ? 0 : (c.reason as grpc.ServiceError).code));
       expect(codes.filter((c) => c === 0)).to.have.length(2);
       expect(codes.filter((c) => c === grpc.status.RESOURCE_EXHAUSTED)).to.have.length(2);
+      // The retry hint rides in the trailers (docs/chain.md).
+      for (const c of calls) if (c.status === 'rejected') expect((c.reason as grpc.ServiceError).metadata.get('retry-after-ms')).to.deep.equal(['1000']);
       const s1 = n.client.stream(0);
       s1.on('error', () => undefined);
       s1.on('data', () => undefined);

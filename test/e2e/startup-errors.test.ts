@@ -42,7 +42,8 @@ describe('end to end: start-up errors a user can act on', function () {
   this.timeout(60_000);
   let dir: string;
   let running: NodeProcess;
-  const free = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
+  // One order book gateway each (the default is the cores): these nodes start in parallel.
+  const free = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--gateways', '1'];
   const faces = ['grpc', 'rest', 'dex'] as const;
   // The failing starts are independent: run them side by side, once the first node is up.
   const runs = new Map<string, Promise<Run>>();

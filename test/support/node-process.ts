@@ -1,7 +1,8 @@
 /**
  * Runs the real `node bin/svc.js node` as a child process on 127.0.0.1 port 0 flags in a
  * given database directory, and reads the `listening <face> <addr>` lines it prints.
- * Used by the end-to-end tests (kill -9, SIGTERM) and the benchmarks.
+ * Used by the end-to-end tests (kill -9, SIGTERM) and the benchmarks. The order book runs
+ * behind one gateway process unless `--gateways` is given.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,9 @@ export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFo
     dbPath,
     '--log-level',
     'warn',
+    // One order book gateway process unless the test asks for more (or 0): the order book
+    // is served the default way, gateway in front, at the lowest start-up cost.
+    ...(extraArgs.includes('--gateways') ? [] : ['--gateways', '1']),
     ...extraArgs,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -16,7 +16,7 @@
  *   UNAVAILABLE         the node is starting (chain not ready) or shutting down
  *   DEADLINE_EXCEEDED   accepted, but its tick did not come within 30 s
  */
-import { status as grpcStatus, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import { Metadata, status as grpcStatus, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
 import { ApiError, type ApiErrorCode } from '../../dex/errors.js';
@@ -68,6 +68,16 @@ const CODES: Partial<Record<ApiErrorCode, grpcStatus>> = {
   TIMEOUT: grpcStatus.DEADLINE_EXCEEDED,
   INTERNAL: grpcStatus.INTERNAL,
 };
+
+/** Metadata key of the retry hint on RESOURCE_EXHAUSTED and UNAVAILABLE answers (milliseconds). */
+export const RETRY_AFTER_MS_KEY = 'retry-after-ms';
+export const RETRY_AFTER_MS = 1000;
+
+function retryHint(): Metadata {
+  const m = new Metadata();
+  m.set(RETRY_AFTER_MS_KEY, String(RETRY_AFTER_MS));
+  return m;
+}
 
 /** gRPC status of an order book refusal; the rest are INVALID_ARGUMENT. */
 export function grpcStatusOf(err: ApiError): grpcStatus {
@@ -137,7 +147,12 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
   const unavailable = (details: string): Status => ({ code: grpcStatus.UNAVAILABLE, details });
 
   const toStatus = (err: unknown): Status => {
-    if (err instanceof ApiError) return { code: grpcStatusOf(err), details: `${err.code}: ${err.message}` };
+    if (err instanceof ApiError) {
+      const code = grpcStatusOf(err);
+      return code === grpcStatus.RESOURCE_EXHAUSTED || code === grpcStatus.UNAVAILABLE
+        ? { code, details: `${err.code}: ${err.message}`, metadata: retryHint() }
+        : { code, details: `${err.code}: ${err.message}` };
+    }
     logger.error({ err }, 'SubmitTx failed');
     return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
   };
@@ -183,7 +198,7 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     const backend = options.backend();
     if (!backend) return callback(unavailable('the chain is starting; retry shortly'));
     if (!submitLimit.take(call.getPeer())) {
-      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address` });
+      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address`, metadata: retryHint() });
     }
     const work = parse(req, backend.gateway);
     if (typeof work !== 'function') return callback(work);

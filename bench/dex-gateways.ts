@@ -1,0 +1,216 @@
+/**
+ * The gateway part of `npm run bench:dex` (issue 10), side by side in one run:
+ *   1. the no-op server (dex-noop.ts) with as many processes as gateways, then with one:
+ *      max orders/s (closed loop) and its CPU per order;
+ *   2. the real sequencer + order book in this process (the sequencer process) behind
+ *      `gateways` gateway processes (src/gateway): max orders/s (closed loop), then open
+ *      loop at 50% and 90% of that rate: p50/p99;
+ *   3. CPU per order over the closed-loop run: this process's main thread (the sequencer
+ *      thread), its worker threads without the clock, and the gateway processes.
+ *   4. gRPC SubmitTx (it stays in the node process, docs/architecture.md "Gateways"): a node
+ *      in this process, open-loop SubmitTx load from a child (bench/support/chain-load.ts)
+ *      at DEX_SUBMITTX_RATE (default 3,000/s) for 5 s: answered/s and the main thread's CPU
+ *      per answered order.
+ * The load generator is dex-load.ts in its own process. Run alone for profiling:
+ *   node dist/bench/dex-gateways.js   (env as bench:dex, plus DEX_GATEWAYS: default the cores,
+ *   DEX_GATEWAY_PARTS: default "gateways,submittx")
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../src/db/index.js';
+import { createPool } from '../src/pool/index.js';
+import { createSequencer } from '../src/sequencer/index.js';
+import { startGatewayFace } from '../src/gateway/index.js';
+import { DexClient, toBase58 } from '../src/sdk/index.js';
+import { fork } from 'node:child_process';
+import { nodeConfig } from '../src/config/index.js';
+import { acquireChainRuntime, releaseChainRuntime } from '../src/node/faces.js';
+import { grpcFace, startNode, type FaceSpec } from '../src/node/index.js';
+import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
+
+const log = (msg: string) => process.stderr.write(msg + '\n');
+const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
+const LOAD = fileURLToPath(new URL('./dex-load.js', import.meta.url));
+const NOOP = fileURLToPath(new URL('./dex-noop.js', import.meta.url));
+
+export interface LoadResult {
+  ok: number;
+  errors: number;
+  orders_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  error_samples?: string[];
+}
+
+async function runLoad(url: string, orders: number, concurrency: number, base: string, quote: string, rate = 0, env: Record<string, string> = {}): Promise<LoadResult> {
+  const child = spawn(process.execPath, [LOAD, url, String(orders), String(concurrency), base, quote, String(rate)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new Error(`load process exited with ${code}`);
+  const lines = out.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as LoadResult;
+}
+
+/** utime + stime of a process or thread, ms (Linux /proc). */
+function cpuMs(statPath: string): number {
+  try {
+    const stat = readFileSync(statPath, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function threadsCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) out.set(tid, cpuMs(`/proc/self/task/${tid}/stat`));
+  return out;
+}
+
+async function noop(processes: number, orders: number, concurrency: number, base: string, quote: string): Promise<LoadResult & { cpu_us_per_order: number }> {
+  const child = spawn(process.execPath, [NOOP, String(processes)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (c) => reject(new Error(`no-op server exited (${c})`)));
+  });
+  const r = await runLoad(`http://127.0.0.1:${port}`, orders, concurrency, base, quote, 0, { SVC_LOAD_ANY_200: '1' });
+  const cpu = new Promise<number>((resolve) => child.stdout.on('data', () => {
+    const m = /cpu ([\d.]+)/.exec(out);
+    if (m) resolve(Number(m[1]));
+  }));
+  child.stdin.end();
+  const ms = await cpu;
+  return { ...r, cpu_us_per_order: Math.round((ms * 1000) / orders) };
+}
+
+export async function benchGateways(orders: number, concurrency: number, gateways = Number(process.env.DEX_GATEWAYS ?? availableParallelism())): Promise<Record<string, unknown>> {
+  const base = toBase58(new Uint8Array(32).fill(0xb1));
+  const quote = toBase58(new Uint8Array(32).fill(0xb2));
+  const load_average = loadavg().map((x) => Number(x.toFixed(2)));
+  log(`no-op server, ${gateways} processes`);
+  const noopMulti = await noop(gateways, orders, concurrency, base, quote);
+  log(JSON.stringify(noopMulti));
+  log('no-op server, 1 process');
+  const noopSingle = await noop(1, orders, concurrency, base, quote);
+  log(JSON.stringify(noopSingle));
+
+  const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-gw-'));
+  const db = await openDatabase(dir);
+  const pool = createPool();
+  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
+  await sequencer.start();
+  const face = await startGatewayFace({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', gateways, maxInflight: Math.floor(100_000 / gateways), logLevel: 'warn' });
+  try {
+    const url = `http://${face.address}`;
+    await new DexClient(url).createMarket({ base_mint: base, quote_mint: quote, name: 'BENCH/USD' });
+    log(`gateways: ${gateways} processes, ${orders} orders closed loop, ${concurrency} in flight`);
+    const pids = face.gateways.pids();
+    const t0 = threadsCpuMs();
+    const g0 = pids.reduce((a, p) => a + cpuMs(`/proc/${p}/stat`), 0);
+    const max = await runLoad(url, orders, concurrency, base, quote);
+    const t1 = threadsCpuMs();
+    const g1 = pids.reduce((a, p) => a + cpuMs(`/proc/${p}/stat`), 0);
+    log(JSON.stringify(max));
+    const used = [...t1].map(([tid, ms]) => ({ tid, ms: ms - (t0.get(tid) ?? 0) })).sort((a, b) => b.ms - a.ms);
+    const main = used.find((u) => u.tid === String(process.pid))?.ms ?? 0;
+    const others = used.filter((u) => u.tid !== String(process.pid));
+    const workers = others.slice(1).reduce((a, u) => a + u.ms, 0); // the busiest other thread is the clock
+    const atRate = async (share: number): Promise<LoadResult & { rate: number }> => {
+      const rate = Math.max(1, Math.round(max.orders_per_s * share));
+      const n = Math.max(500, Math.min(orders, rate * 5));
+      log(`gateways: open loop at ${Math.round(share * 100)}% of the max: ${rate} orders/s, ${n} orders`);
+      const r = { ...(await runLoad(url, n, concurrency, base, quote, rate)), rate };
+      log(JSON.stringify(r));
+      return r;
+    };
+    const at50 = await atRate(0.5);
+    const at90 = await atRate(0.9);
+    return {
+      gateways,
+      load_average,
+      noop_multi: noopMulti,
+      noop_single: noopSingle,
+      max,
+      at50,
+      at90,
+      ratio_to_noop_multi: Number((max.orders_per_s / noopMulti.orders_per_s).toFixed(2)),
+      ratio_to_noop_single: Number((max.orders_per_s / noopSingle.orders_per_s).toFixed(2)),
+      sequencer_thread_cpu_us_per_order: Math.round((main * 1000) / max.ok),
+      sequencer_workers_cpu_us_per_order_without_clock: Math.round((workers * 1000) / max.ok),
+      gateway_cpu_us_per_order: Math.round(((g1 - g0) * 1000) / max.ok),
+      gateway_restarts: face.gateways.restarts,
+    };
+  } finally {
+    await face.close();
+    await sequencer.stop();
+    await pool.destroy();
+    await db.close().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** SubmitTx through the node's one gRPC server: answered/s and the main thread's CPU per answer. */
+export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000), seconds = 5): Promise<Record<string, unknown>> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-submittx-'));
+  // The chain (ChainService's backend) is started by a face that acquires it: this probe.
+  const probe: FaceSpec = {
+    name: 'probe',
+    async start(ctx) {
+      await acquireChainRuntime(ctx);
+      return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
+    },
+  };
+  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS)]);
+  const node = await startNode(config, { faces: [grpcFace, probe], print: () => undefined });
+  try {
+    const mintA = Array.from(new Uint8Array(32).fill(0xc1));
+    const mintB = Array.from(new Uint8Array(32).fill(0xc2));
+    const { ChainClient } = await import('../src/chain/grpc/client.js');
+    const c = new ChainClient(node.addresses.grpc!);
+    await c.submit({ market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' } });
+    c.close();
+    const before = cpuMs(`/proc/self/task/${process.pid}/stat`);
+    const child = fork(fileURLToPath(new URL('./support/chain-load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const result = await new Promise<SubmitLoadResult>((resolve, reject) => {
+      child.on('message', (m: { result?: SubmitLoadResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
+      child.once('exit', (code) => code !== 0 && reject(new Error(`chain-load exited with ${code}`)));
+      const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: mintA, quote: mintB, firstOrderId: 1 };
+      child.send(job);
+    });
+    const main = cpuMs(`/proc/self/task/${process.pid}/stat`) - before;
+    return {
+      offered_per_s: rate,
+      answered_per_s: Math.round(result.ok / result.seconds),
+      ok: result.ok,
+      errors: result.errors,
+      first_error: result.firstError || undefined,
+      sequencer_thread_cpu_us_per_order: result.ok > 0 ? Math.round((main * 1000) / result.ok) : null,
+      load_average: loadavg().map((x) => Number(x.toFixed(2))),
+    };
+  } finally {
+    await node.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const orders = Number(process.env.DEX_E2E_ORDERS ?? 10_000);
+  const conc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
+  const parts = (process.env.DEX_GATEWAY_PARTS ?? 'gateways,submittx').split(',');
+  const gateways = parts.includes('gateways') ? await benchGateways(orders, conc) : {};
+  log('SubmitTx over gRPC (node process)');
+  const submitTx = parts.includes('submittx') ? await benchSubmitTx() : undefined;
+  log(JSON.stringify(submitTx));
+  console.log(JSON.stringify({ bench: 'dex-gateways', ...gateways, submit_tx: submitTx, vdf_iterations: VDF_ITERATIONS }));
+}

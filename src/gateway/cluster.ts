@@ -1,0 +1,103 @@
+/**
+ * Forks and watches the gateway processes (node:cluster workers running process.ts) that
+ * share the order book port. node:cluster's primary (this, the sequencer process) holds the
+ * listening socket and hands each new connection to a gateway in turn (its default
+ * round-robin on Linux): a cost per connection, not per request, so keep-alive clients cost
+ * the sequencer process nothing per order.
+ *
+ * A gateway that dies (kill -9, crash) is forked again (after a second if it died young, so
+ * a gateway that cannot start does not spin); the others keep serving meanwhile.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type GatewaySet, type ListenFailed } from './interface.js';
+
+const PROCESS_FILE = fileURLToPath(new URL('./process.js', import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+const YOUNG_MS = 5_000;
+const STOP_GRACE_MS = 10_000;
+
+export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, logger?: Logger, onClientGone?: () => void): Promise<GatewaySet> {
+  if (!cluster.isPrimary) throw new Error('gateways are forked by the primary process only');
+  cluster.setupPrimary({ exec: PROCESS_FILE, args: [], silent: false });
+  const workers = new Set<Worker>();
+  let closing = false;
+  let restarts = 0;
+  let address = '';
+
+  const fork = (): Promise<void> => {
+    const started = Date.now();
+    const w = cluster.fork({ SVC_GATEWAY: JSON.stringify(cfg) });
+    workers.add(w);
+    let listenFailed: Error | undefined;
+    w.on('message', (m: unknown) => {
+      if (m === CLIENT_GONE) onClientGone?.();
+      else if ((m as ListenFailed | undefined)?.type === LISTEN_FAILED) {
+        const f = m as ListenFailed;
+        listenFailed = Object.assign(new Error(f.message), f.code ? { code: f.code } : {});
+      }
+    });
+    const listening = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      w.once('listening', (a: { address: string | null; port: number; addressType: number | string }) => {
+        clearTimeout(timer);
+        const host = a.address ?? cfg.host;
+        address = `${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+        resolve();
+      });
+      w.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(listenFailed ?? new Error(`gateway ${w.process.pid} exited (${signal ?? code}) before listening`));
+      });
+    });
+    w.once('exit', (code, signal) => {
+      workers.delete(w);
+      if (closing) return;
+      logger?.warn({ pid: w.process.pid, code, signal }, 'gateway process died; forking another');
+      restarts++;
+      const delay = Date.now() - started < YOUNG_MS ? 1_000 : 0;
+      setTimeout(() => {
+        if (!closing) fork().catch((err: unknown) => logger?.error({ err }, 'gateway restart failed'));
+      }, delay);
+    });
+    return listening;
+  };
+
+  const stopAll = async (): Promise<void> => {
+    closing = true;
+    const exits = [...workers].map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.isDead()) return resolve();
+          const kill = setTimeout(() => w.process.kill('SIGKILL'), STOP_GRACE_MS);
+          w.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          w.process.kill('SIGTERM');
+        }),
+    );
+    await Promise.all(exits);
+  };
+
+  try {
+    await Promise.all(Array.from({ length: count }, () => fork()));
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  logger?.info({ address, gateways: count }, 'gateways: listening');
+  return {
+    address,
+    pids: () => [...workers].map((w) => w.process.pid!).filter((p) => p !== undefined),
+    get restarts() {
+      return restarts;
+    },
+    stopAccepting() {
+      closing = true;
+      for (const w of workers) if (!w.isDead()) w.process.kill('SIGTERM');
+    },
+    close: stopAll,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The HTTP handler of a gateway process on the order book port (docs/dex-api.md).
+ *
+ * POST /orders and POST /orders/cancel are done here: body checks, JSON validation, Base58,
+ * Borsh, the ed25519 check of the owner's signature; the checked order goes to the
+ * sequencer process over the channel (channel.ts), and with its applied reply this process
+ * builds and signs the receipt (the node key) and writes the answer. Answers and codes are
+ * those of the single-process face (src/dex/http.ts): the state checks and their order run
+ * in the sequencer process (dex/gateway.ts placeChecked), given this process's signature
+ * verdict.
+ *
+ * Every other request (reads of the engine's state, POST /markets, /health, /openapi.json,
+ * CORS preflights) is forwarded as is to the sequencer process's own HTTP server on a Unix
+ * socket, which answers exactly as the single-process face does.
+ */
+import { request as httpRequest, Agent, type IncomingMessage, type ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import { sha256 } from '../crypto/sha256.js';
+import { ApiError, ClientGoneError } from '../dex/errors.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/http-json.js';
+import { digestNonce } from '../dex/gateway.js';
+import type { NodeKey } from '../dex/node-key.js';
+import { receiptJson } from '../dex/receipts.js';
+import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
+import { encodeCancelPayload, encodePlaceOrder } from '../dex/wire.js';
+import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
+import { signBatch, verifyOne } from '../../workers/ed25519.worker.js';
+import type { SequencerChannel } from './channel.js';
+import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
+
+export interface GatewayHttpOptions {
+  channel: SequencerChannel;
+  key: NodeKey;
+  /** The sequencer process's HTTP server (Unix socket path) for everything else. */
+  upstreamSocket: string;
+  bodyLimit?: number;
+  logger?: Logger;
+  /** Called once per request whose client went away mid-body (counted by the sequencer process). */
+  onClientGone?: () => void;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
+function withoutHopByHop(h: IncomingMessage['headers']): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  return out;
+}
+
+export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const { channel, key } = opts;
+
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (err instanceof ClientGoneError) {
+      opts.onClientGone?.();
+      opts.logger?.debug({ method: req.method, url: req.url }, 'gateway: client disconnected mid-request (aborted)');
+      return;
+    }
+    const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+    if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'gateway: unhandled error');
+    if (!res.headersSent && !res.destroyed) sendError(res, e);
+  };
+
+  /** The answer envelope of an applied reply: the receipt signed here, the rest from the sequencer. */
+  const answer = (res: ServerResponse, reply: ChannelReply, orderId: bigint, owner: Uint8Array): void => {
+    if (reply.type === 0) {
+      sendJsonText(res, reply.status, JSON.stringify({ ok: false, error: reply.message, code: reply.code }));
+      return;
+    }
+    const data: ReceiptData = {
+      orderId,
+      owner,
+      timestampMs: reply.tickTimestampMs,
+      sequencerId: key.sequencerId,
+      merkleRoot: reply.merkleRoot,
+      tickNumber: reply.tickNumber,
+      continuumSequence: reply.continuumSequence,
+      txHash: reply.txHash,
+    };
+    const receipt = receiptJson(data, signBatch({ seed: key.secretKey, messages: [receiptMessage(data, sha256)] })[0]!);
+    const rest = reply.rest.length > 2 ? ',' + reply.rest.slice(1) : '}';
+    sendJsonText(res, 200, `{"ok":true,"data":{"receipt":${JSON.stringify(receipt)}${rest}}`);
+  };
+
+  const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
+      const borsh = encodeOrderIntent(intent); // once: the signing digest and the payload
+      const message = signingMessage(ORDER_PREFIX, borsh, sha256);
+      const valid = verifyOne({ publicKey: intent.owner, message, signature });
+      const reply = await channel.send({ kind: KIND_ORDER, signatureValid: valid, nonce: digestNonce(message), payload: encodePlaceOrder(borsh, signature) });
+      answer(res, reply, intent.orderId, intent.owner);
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+
+  const cancelOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const c = parseCancel(await readJsonBody(req, limit));
+      const message = cancelMessage({ orderId: c.orderId, owner: c.owner, marketId: c.marketId }, sha256);
+      const valid = verifyOne({ publicKey: c.owner, message, signature: c.signature });
+      const payload = encodeCancelPayload(c.orderId, c.owner, c.marketId, c.signature);
+      const reply = await channel.send({ kind: KIND_CANCEL, signatureValid: valid, nonce: digestNonce(message), payload });
+      answer(res, reply, c.orderId, c.owner);
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse): void => {
+    const up = httpRequest({ socketPath: opts.upstreamSocket, agent, method: req.method, path: req.url, headers: withoutHopByHop(req.headers) }, (ures) => {
+      res.writeHead(ures.statusCode ?? 502, withoutHopByHop(ures.headers));
+      ures.pipe(res);
+    });
+    up.on('error', (err) => {
+      opts.logger?.debug({ err }, 'gateway: forwarding failed');
+      if (!res.headersSent && !res.destroyed) sendError(res, new ApiError(503, 'UNAVAILABLE', 'the order book is not reachable from this gateway; retry'));
+      else res.destroy();
+    });
+    req.on('aborted', () => up.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    req.pipe(up);
+  };
+
+  return (req, res) => {
+    if (req.method === 'POST' && req.url === '/orders') void placeOrder(req, res);
+    else if (req.method === 'POST' && req.url === '/orders/cancel') void cancelOrder(req, res);
+    else forward(req, res);
+  };
+}
+

@@ -1,0 +1,119 @@
+/**
+ * The sequencer process's end of the gateway channel (frames.ts): a Unix domain socket
+ * server that takes the orders and cancels the gateway processes parsed and checked, runs
+ * them through the node's write path (dex/gateway.ts placeChecked / cancelChecked: state
+ * checks, sequencing, matching, the market root) and answers each with what the gateway
+ * needs to sign the receipt and write the HTTP answer. This is the only per-order work of
+ * the sequencer process on this path; JSON, Base58, ed25519 and HTTP stay in the gateways.
+ *
+ * A gateway that goes away (kill -9) loses only its answers: what it sent is sequenced and
+ * applied all the same, and nothing it had not sent was acknowledged to a client.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { rm } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { ApiError } from '../dex/errors.js';
+import type { OrderBookGateway, Submitted } from '../dex/gateway.js';
+import type { AppliedTx } from '../dex/engine.js';
+import { tradeView } from '../dex/views.js';
+import { decodePayload } from '../dex/wire.js';
+import type { Tick } from '../core/types.js';
+import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+
+export interface GatewayHub {
+  /** Requests taken from gateways so far (metrics, tests). */
+  readonly received: number;
+  close(): Promise<void>;
+}
+
+export async function startHub(path: string, gateway: OrderBookGateway, logger?: Logger): Promise<GatewayHub> {
+  const sockets = new Set<Socket>();
+  let received = 0;
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    const out = new TurnWriter((data) => {
+      if (!socket.destroyed) socket.write(data);
+    });
+    const reader = new FrameReader();
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        reader.push(chunk, (frame) => {
+          received++;
+          handle(decodeRequest(frame), gateway, out);
+        });
+      } catch (err) {
+        logger?.error({ err }, 'gateway channel: broken frame, closing the connection');
+        socket.destroy();
+      }
+    });
+    socket.on('error', (err) => logger?.debug({ err }, 'gateway channel: connection error'));
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await rm(path, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    get received() {
+      return received;
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      await rm(path, { force: true });
+    },
+  };
+}
+
+function handle(req: ChannelRequest, gateway: OrderBookGateway, out: TurnWriter): void {
+  const d = decodePayload(req.payload);
+  let work: Promise<Submitted & { outcome: unknown }>;
+  let rest: (s: Submitted & { outcome: unknown }) => string;
+  if (req.kind === KIND_ORDER && d?.kind === 'order') {
+    work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true });
+    rest = (s) => orderRest(s as Awaited<ReturnType<OrderBookGateway['placeOrder']>>);
+  } else if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
+    work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true });
+    rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderBookGateway['cancelOrder']>>).outcome.cancelled}"}`;
+  } else {
+    out.push(encodeRefused({ id: req.id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' }));
+    return;
+  }
+  work.then(
+    (s) => out.push(applied(req.id, s.applied, s.tick, rest(s))),
+    (err: unknown) => {
+      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+      out.push(encodeRefused({ id: req.id, status: e.status, code: e.code, message: e.message }));
+    },
+  );
+}
+
+function applied(id: number, a: AppliedTx, tick: Tick, rest: string): Buffer {
+  if (a.marketRoot === undefined) throw new Error('applied order without a market root');
+  return encodeApplied({
+    id,
+    tickNumber: BigInt(tick.tickNumber),
+    tickTimestampMs: BigInt(Math.floor(tick.timestamp / 1000)),
+    merkleRoot: a.marketRoot,
+    continuumSequence: a.continuumSequence,
+    txHash: a.otx.txHash,
+    rest,
+  });
+}
+
+function orderRest(s: Awaited<ReturnType<OrderBookGateway['placeOrder']>>): string {
+  const o = s.outcome;
+  return JSON.stringify({
+    status: o.result.status,
+    filled_quantity: o.result.filled.toString(),
+    remaining_quantity: (o.order.quantity - o.result.filled).toString(),
+    trades: o.result.trades.map((t) => tradeView(o.market.info.marketId, t)),
+  });
+}

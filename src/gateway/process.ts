@@ -1,0 +1,63 @@
+/**
+ * Entry point of one gateway process (a node:cluster worker forked by cluster.ts; not run
+ * by hand). Its settings come in the SVC_GATEWAY environment variable (GatewayProcessConfig
+ * as JSON). It connects to the sequencer process's channel, loads the node key (receipts),
+ * and listens on the order book port, which node:cluster shares between the gateways.
+ *
+ * It exits when the channel closes (the sequencer process stopped or died) and, on SIGTERM
+ * (sent by the node process when it stops), once it stopped accepting and answered the
+ * requests it had taken. SIGINT is left to the node process.
+ */
+import cluster from 'node:cluster';
+import { createServer } from 'node:http';
+import { createLogger } from '../log/index.js';
+import { loadOrCreateNodeKey } from '../dex/node-key.js';
+import { SequencerChannel } from './channel.js';
+import { createGatewayHandler } from './http.js';
+import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';
+
+async function main(): Promise<void> {
+  const cfg = JSON.parse(process.env.SVC_GATEWAY ?? '') as GatewayProcessConfig;
+  const logger = createLogger(cfg.logLevel).child({ gateway: process.pid });
+  const key = await loadOrCreateNodeKey(cfg.dbPath);
+  const channel = await SequencerChannel.connect(cfg.channelPath, cfg.maxInflight);
+  const handler = createGatewayHandler({ channel, key, upstreamSocket: cfg.httpPath, bodyLimit: cfg.bodyLimit, logger, onClientGone: () => process.send?.(CLIENT_GONE) });
+  const server = createServer(handler);
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const exitWhenIdle = (): void => {
+    if (channel.inflight === 0) process.exit(0);
+    else setTimeout(exitWhenIdle, 20);
+  };
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeIdleConnections();
+    exitWhenIdle();
+  };
+  channel.onClose(() => {
+    // Waiting requests were answered 503 by the channel; let those answers go out.
+    server.close();
+    setTimeout(() => process.exit(0), 50);
+  });
+  process.on('SIGTERM', stop);
+  // Ctrl-C reaches the whole process group: the node process handles it and stops the
+  // gateways in its own order (SIGTERM), so a gateway does not leave on its own first.
+  process.on('SIGINT', () => undefined);
+  server.once('error', (err: NodeJS.ErrnoException) => {
+    // Cannot listen (the port is taken...): tell the node process why, so it says so.
+    const m: ListenFailed = { type: LISTEN_FAILED, message: err.message, ...(err.code ? { code: err.code } : {}) };
+    if (process.send) process.send(m, () => process.exit(1));
+    else process.exit(1);
+  });
+  server.listen(cfg.port, cfg.host, () => server.removeAllListeners('error'));
+}
+
+if (cluster.isWorker || process.env.SVC_GATEWAY !== undefined) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`svc gateway ${process.pid}: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
