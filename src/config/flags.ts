@@ -80,6 +80,13 @@ export function parseMqUrl(text: string): string | undefined {
   return t;
 }
 
+/** `host:port` (or grpc://host:port) of a leader's gRPC face; empty = not a follower. */
+export function parseFollow(text: string): string | undefined {
+  const t = text.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
+  if (t === '') return undefined;
+  return formatAddress(parseAddress(t));
+}
+
 function logLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
@@ -107,6 +114,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://host:port); off when empty', parse: parseMqUrl }),
+  spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it", parse: parseFollow }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 

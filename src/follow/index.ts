@@ -1,0 +1,8 @@
+/**
+ * Full nodes (issue 9, docs/full-node.md): a Follower is a Sequencer fed by a leader's
+ * verified ticks; the node runs its usual faces on it.
+ */
+export { Follower, probeLeader, type FollowStatus } from './follower.js';
+export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
+export { tickOfWire } from './wire-tick.js';
