@@ -6,3 +6,6 @@ export { Follower, probeLeader, type FollowStatus } from './follower.js';
 export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
 export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
 export { tickOfWire } from './wire-tick.js';
+export { followService } from './block-roots-service.js';
+export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
+export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, type WireBlockRoot } from './block-roots.js';

@@ -10,6 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
+import { followService, rootsCheckConsumer } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -26,7 +27,7 @@ import type { FaceSpec, NodeContext } from './interface.js';
  * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
  */
 export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
-export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer];
+export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer, rootsCheckConsumer];
 
 /** The per-node shared order book engine and chain, reference counted by the faces using it. */
 interface Shared {
@@ -100,6 +101,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
+        followService(() => s.ready?.chain),
       ],
     });
     return {
@@ -173,7 +175,7 @@ export const rpcFace: FaceSpec = {
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
-        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry });
+        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail });
         if (started) consumers.push(started);
       }
       const running = face;

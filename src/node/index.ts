@@ -102,7 +102,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
-    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics };
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
     for (const spec of options.faces ?? defaultFaces()) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';

@@ -17,6 +17,8 @@ export interface NodeContext {
   pool: Piscina;
   sequencer: Sequencer;
   metrics: NodeMetrics;
+  /** Stop the node for good (a full node that found its leader's data bad): NodeHandle.failed resolves with it. */
+  fail: (err: Error) => void;
 }
 
 /** A started face (gRPC, REST, order book, explorer RPC). */

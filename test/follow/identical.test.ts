@@ -85,6 +85,7 @@ describe('full node (svc node --follow) against a real leader', function () {
       const book = `/markets/${m.market_id}/orderbook?orders=true`;
       expect(await text(`http://${follower.addresses.dex}${book}`), `book ${m.market_id}`).to.equal(await text(`http://${leader.addresses.dex}${book}`));
     }
+    expect(follower.child.exitCode, follower.stderr()).to.equal(null); // its own root check agreed
     return height;
   }
 
