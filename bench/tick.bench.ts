@@ -74,7 +74,7 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
   let seq = 1;
   for (let i = 0; i < 3000; i++) {
     for (const n of sizes) {
-      for (let k = 0; k < n; k++) writeTxSlot(txRing, k, seq + k, hash);
+      for (let k = 0; k < n; k++) writeTxSlot(txRing, k, seq + k, seq + k, hash);
       txRing.publish(n);
       seq += n;
       const t0 = performance.now();

@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       ev.start(input);
       ev.square(DEFAULT_BUSY_ITERATIONS);
       const output = ev.output();
-      out.push({ tickNumber: i, previousOutput: prev, batchHash, claim: { input, output, proof: ev.prove(), iterations: DEFAULT_BUSY_ITERATIONS } });
+      out.push({ tickNumber: i, previousOutput: prev, header: batchHash, claim: { input, output, proof: ev.prove(), iterations: DEFAULT_BUSY_ITERATIONS } });
       prev = output;
     }
     return out;
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
       inputs.push({ tickNumber: i, prev, batchHash, input: engine.hashToGroup(i, prev, batchHash) });
     }
     const claims = await Promise.all(inputs.map((p) => evaluateAndProveOnPool(pool, p.input, heartbeatT)));
-    claims.forEach((c, i) => hb.push({ tickNumber: inputs[i].tickNumber, previousOutput: inputs[i].prev, batchHash: inputs[i].batchHash, claim: c }));
+    claims.forEach((c, i) => hb.push({ tickNumber: inputs[i].tickNumber, previousOutput: inputs[i].prev, header: inputs[i].batchHash, claim: c }));
     prev = claims[0].output;
   }
   // Warm-up: a long-running node's pool threads and main thread have run these paths before.

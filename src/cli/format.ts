@@ -4,7 +4,9 @@
  * text when they are printable UTF-8, and ticks as the REST tick object of docs/api.md plus
  * their transactions for --json (u64 values as exact JSON integers).
  */
+import { bytesToHex } from '../core/hex.js';
 import { toJson } from '../rpc/rest/json.js';
+import { ingestionDigest } from '../vdf/binding.js';
 import type { WireOrdered, WireTick } from './grpc.js';
 
 /** 1700000000123456 -> "2023-11-14T22:13:20.123456Z". */
@@ -48,11 +50,16 @@ function transactionJson(o: WireOrdered) {
 /** The REST tick object (what the verifiers parse) from a gRPC tick. */
 export function restTickOf(t: WireTick) {
   const iterations = Number(t.vdf_proof.iterations);
+  const txs = t.transactions;
   return {
     tick_number: Number(t.tick_number),
     timestamp: Number(t.timestamp),
-    transaction_count: t.transactions.length,
+    // The fields the VDF input binds that gRPC carries inside the transactions
+    // (docs/vdf.md "What a tick's VDF input binds").
+    first_sequence: txs.length > 0 ? Number(txs[0]!.sequence_number) : 0,
+    transaction_count: txs.length,
     transaction_batch_hash: t.transaction_batch_hash,
+    ingestion_digest: bytesToHex(ingestionDigest(txs.map((o) => Number(o.ingestion_timestamp)))),
     vdf_iterations: iterations,
     previous_output: t.previous_output,
     vdf_proof: { input: t.vdf_proof.input, output: t.vdf_proof.output, proof: t.vdf_proof.proof, iterations },

@@ -3,7 +3,10 @@
  * chaining (those are src/vdf's: parseRestTick, checkChain, verifyBatchOnPool):
  *   - every transaction's 8-hex tx_hash is the start of SHA-256 of its Borsh bytes
  *     (src/sequencer/tx-hash.ts), and
- *   - transaction_batch_hash is the Merkle root (src/crypto/merkle.ts) over those full hashes.
+ *   - transaction_batch_hash is the Merkle root (src/crypto/merkle.ts) over those full hashes;
+ *   - sequence numbers follow one by one, and no transaction was ingested after the tick's
+ *     timestamp (the VDF input binds first_sequence, the count and the ingestion digest:
+ *     src/vdf/binding.ts, through restTickOf + parseRestTick).
  * Pure; failures carry a code and a message naming the tick.
  */
 import { merkleRoot } from '../crypto/merkle.js';
@@ -32,8 +35,15 @@ export function tickInputOf(t: WireTick): VdfTickInput | TickFailure {
 export function checkBatchHash(t: WireTick): TickFailure | undefined {
   const tickNumber = Number(t.tick_number);
   const hashes: Uint8Array[] = [];
+  const first = Number(t.transactions[0]?.sequence_number ?? 0);
   for (const [i, o] of t.transactions.entries()) {
     const tx = o.transaction;
+    if (Number(o.sequence_number) !== first + i) {
+      return { tickNumber, code: 'BAD_SEQUENCE', message: `transaction ${i} (${tx.tx_id}) has sequence ${o.sequence_number}, expected ${first + i}` };
+    }
+    if (Number(o.ingestion_timestamp) > Number(t.timestamp)) {
+      return { tickNumber, code: 'BAD_TIMESTAMP', message: `transaction ${i} (${tx.tx_id}) was ingested at ${o.ingestion_timestamp}, after the tick's timestamp ${t.timestamp}` };
+    }
     const full = transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) });
     if (shortHash(full) !== o.tx_hash.toLowerCase()) {
       return { tickNumber, code: 'BAD_TX_HASH', message: `transaction ${i} (${tx.tx_id}) has tx_hash ${o.tx_hash}, but its bytes hash to ${shortHash(full)}` };

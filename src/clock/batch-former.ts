@@ -1,9 +1,10 @@
 /**
  * The batcher's loop (issue 8 point 1), free of thread plumbing so tests drive it
  * in-process: it takes the transactions the main thread queued in the transaction ring
- * (sequence number + full hash each), hashes them into the batch hash (the Merkle root
- * of crypto/merkle.ts: leaves SHA-256(0x00 || full hash), nodes SHA-256(0x01 || l || r))
- * and hands the clock ONE ready batch through the one-slot batch ring.
+ * (sequence number, ingestion timestamp, full hash each), hashes them into the batch hash
+ * (the Merkle root of crypto/merkle.ts: leaves SHA-256(0x00 || full hash), nodes
+ * SHA-256(0x01 || l || r)) and the ingestion digest (src/vdf/binding.ts), and hands the
+ * clock ONE ready batch through the one-slot batch ring.
  *
  * Why a thread of its own: the clock must do only sequential VDF work, so that its
  * compute per busy tick does not grow with the transactions a tick carries; the main
@@ -17,7 +18,8 @@
  */
 import { rootOfLeafHashes } from '../crypto/merkle.js';
 import { sha256 } from '../crypto/sha256.js';
-import { type ClockControl, readTxHashView, readTxSequence, writeBatchSlot } from './protocol.js';
+import { ingestionDigest } from '../vdf/binding.js';
+import { type ClockControl, readTxHashView, readTxIngestion, readTxSequence, writeBatchSlot } from './protocol.js';
 import type { RingQueue } from './ring.js';
 
 /** How long one blocking wait lasts before the stop flag is looked at again. */
@@ -42,13 +44,21 @@ export class BatchFormer {
     const n = Math.min(txRing.size(), this.maxTxPerTick);
     if (n === 0) return 0;
     const leaves = new Array<Uint8Array>(n);
+    const stamps = new Array<number>(n);
     const scratch = this.leafScratch;
     for (let k = 0; k < n; k++) {
       scratch.set(readTxHashView(txRing, k), 1);
       leaves[k] = sha256(scratch);
+      stamps[k] = readTxIngestion(txRing, k);
     }
     const firstSequence = readTxSequence(txRing, 0);
-    writeBatchSlot(batchRing, 0, { firstSequence, txCount: n, batchHash: rootOfLeafHashes(leaves) });
+    writeBatchSlot(batchRing, 0, {
+      firstSequence,
+      txCount: n,
+      lastIngestion: stamps[n - 1]!,
+      batchHash: rootOfLeafHashes(leaves),
+      ingestionDigest: ingestionDigest(stamps),
+    });
     // Publish before release: a stopping clock that sees both rings empty has really
     // been handed everything.
     batchRing.publish(1);

@@ -1,10 +1,12 @@
 /**
  * The clock's loop, free of thread plumbing so tests can drive it in-process. The clock
  * does only sequential VDF work (issue 8): at the start of each tick it takes the ONE
- * ready batch the batcher left in the batch ring (first sequence, count, batch hash: no
- * per-transaction data, see batch-former.ts), derives x_n = hashToGroup(n, y_{n-1},
- * batch_hash) and squares until the tick may close (design.md "Cadence",
- * docs/sequencer.md "Cadence"):
+ * ready batch the batcher left in the batch ring (first sequence, count, batch hash,
+ * ingestion digest: no per-transaction data, see batch-former.ts), fixes the tick's
+ * timestamp (now, never before the previous tick's nor its transactions' ingestion),
+ * derives x_n = hashToGroup(n, y_{n-1}, header_n) with header_n binding all of them
+ * (src/vdf/binding.ts: one SHA-256 per tick) and squares until the tick may close
+ * (design.md "Cadence", docs/sequencer.md "Cadence"):
  *
  *   - busy: at least `vdfIterations` squarings ran, and a batch is waiting or this tick
  *     carries one (a tick with transactions does not wait for the next arrival: under
@@ -31,6 +33,7 @@
  * final empty tick.
  */
 import { EMPTY_ROOT } from '../crypto/merkle.js';
+import { ingestionDigest, tickHeaderDigest } from '../vdf/binding.js';
 import type { VdfEngine, VdfEvaluator } from '../vdf/interface.js';
 import { type ClockControl, type ClockTick, type ReadyBatch, readBatchSlot, writeTickSlot } from './protocol.js';
 import type { RingQueue } from './ring.js';
@@ -50,7 +53,7 @@ export interface ClockParams {
 /** Squarings between two looks at the rings once a tick may close. */
 const CHECK_CHUNK = 4;
 
-const EMPTY_BATCH: ReadyBatch = { firstSequence: 0, txCount: 0, batchHash: EMPTY_ROOT };
+const EMPTY_BATCH: ReadyBatch = { firstSequence: 0, txCount: 0, lastIngestion: 0, batchHash: EMPTY_ROOT, ingestionDigest: ingestionDigest([]) };
 
 export const nowMicros = (): number => Math.floor((performance.timeOrigin + performance.now()) * 1000);
 
@@ -90,7 +93,16 @@ export class ClockLoop {
       batchRing.release(1);
     }
     const n = batch.txCount;
-    const input = this.engine.hashToGroup(this.tick, this.previous, batch.batchHash);
+    const timestamp = Math.max(nowMicros(), this.lastTimestamp, batch.lastIngestion);
+    const header = tickHeaderDigest({
+      tickNumber: this.tick,
+      timestamp,
+      firstSequence: batch.firstSequence,
+      txCount: n,
+      batchHash: batch.batchHash,
+      ingestionDigest: batch.ingestionDigest,
+    });
+    const input = this.engine.hashToGroup(this.tick, this.previous, header);
     evaluator.start(input);
     control.setCurrentTick(this.tick);
     const started = performance.now();
@@ -119,7 +131,6 @@ export class ClockLoop {
     const inline = iterations <= params.trivialProofMaxT;
     const checkpoints = !inline && this.sendCheckpoints ? evaluator.exportCheckpoints?.() : undefined;
     if (checkpoints) this.sendCheckpoints!(this.tick, checkpoints); // before the tick is published
-    const timestamp = Math.max(nowMicros(), this.lastTimestamp);
     const closed: ClockTick = {
       tickNumber: this.tick,
       iterations,
@@ -129,6 +140,7 @@ export class ClockLoop {
       proofPending: !inline,
       hasCheckpoints: checkpoints !== undefined,
       batchHash: batch.batchHash,
+      ingestionDigest: batch.ingestionDigest,
       input,
       output,
       proof: inline ? evaluator.prove() : this.emptyProof,

@@ -12,6 +12,7 @@
  * trick). The root is computed bottom-up, promoting a lone last node unchanged to the
  * next level, which builds exactly the tree of the recursive definition above.
  */
+import { rootOfLeafHashesWith } from './merkle-root.js';
 import { sha256 } from './sha256.js';
 
 export const HASH_SIZE = 32;
@@ -36,26 +37,9 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   return sha256(buf);
 }
 
-/** Root over already-hashed leaves (each `leafHash(d)`). */
+/** Root over already-hashed leaves (each `leafHash(d)`); merkle-root.ts has the loop. */
 export function rootOfLeafHashes(hashes: readonly Uint8Array[]): Uint8Array {
-  const n = hashes.length;
-  if (n === 0) return EMPTY_ROOT;
-  let level: Uint8Array[] = hashes.slice();
-  // One scratch buffer for every interior node: 0x01 || left || right.
-  const scratch = new Uint8Array(1 + 2 * HASH_SIZE);
-  scratch[0] = 0x01;
-  while (level.length > 1) {
-    const next: Uint8Array[] = new Array<Uint8Array>(Math.ceil(level.length / 2));
-    let j = 0;
-    for (let i = 0; i + 1 < level.length; i += 2) {
-      scratch.set(level[i]!, 1);
-      scratch.set(level[i + 1]!, 1 + HASH_SIZE);
-      next[j++] = sha256(scratch);
-    }
-    if (level.length % 2 === 1) next[j++] = level[level.length - 1]!;
-    level = next;
-  }
-  return level[0]!;
+  return hashes.length === 0 ? EMPTY_ROOT : rootOfLeafHashesWith(sha256, hashes);
 }
 
 /** MTH(leaves): the root over the leaf data in order. */

@@ -3,7 +3,8 @@
  * Byte fields are lowercase hex without 0x. u64 values that can exceed 2^53 (nonce)
  * stay bigint here; rest/json.ts writes them as exact JSON integers.
  */
-import type { SequencerStatus, Tick, TickSummary, TransactionLocation } from '../core/types.js';
+import type { OrderedTransaction, SequencerStatus, Tick, TickSummary, TransactionLocation } from '../core/types.js';
+import { ingestionDigest } from '../vdf/binding.js';
 import { hex, shortHash } from './grpc/wire.js';
 
 export interface RestVdfProof {
@@ -34,19 +35,46 @@ export function restVdfProof(tick: Tick): RestVdfProof {
   };
 }
 
-export function restTick(tick: Tick) {
+/**
+ * GET /api/v1/tick/{n}: the tick with every field its VDF input binds (docs/vdf.md "What a
+ * tick's VDF input binds": first_sequence and ingestion_digest beside spec/1's fields);
+ * `withTransactions` adds each transaction with what its full hash is computed from, so
+ * a browser can recompute the batch hash and the ingestion digest.
+ */
+export function restTick(tick: Tick, withTransactions = false) {
+  const txs = tick.transactions;
   return {
     tick_number: tick.tickNumber,
     found: true as const,
     tick: {
       tick_number: tick.tickNumber,
       timestamp: tick.timestamp,
-      transaction_count: tick.transactions.length,
+      first_sequence: txs.length > 0 ? txs[0]!.sequenceNumber : 0,
+      transaction_count: txs.length,
       transaction_batch_hash: hex(tick.batchHash),
+      ingestion_digest: hex(ingestionDigest(txs.map((o) => o.ingestionTimestamp))),
       vdf_iterations: tick.vdfProof.iterations,
       previous_output: hex(tick.previousOutput),
       vdf_proof: restVdfProof(tick),
+      ...(withTransactions ? { transactions: txs.map(restTickTransaction) } : {}),
     },
+  };
+}
+
+/** One transaction of a tick: its Borsh fields (bytes as hex), its place and its full hash (64 hex). */
+function restTickTransaction(o: OrderedTransaction) {
+  const t = o.transaction;
+  return {
+    sequence_number: o.sequenceNumber,
+    ingestion_timestamp: o.ingestionTimestamp,
+    tx_hash: hex(o.txHash),
+    tx_id: t.txId,
+    payload: hex(t.payload),
+    signature: hex(t.signature),
+    public_key: hex(t.publicKey),
+    // u64s as decimal strings: a browser's JSON.parse would round integers above 2^53.
+    nonce: t.nonce.toString(),
+    timestamp: t.timestamp.toString(),
   };
 }
 

@@ -305,7 +305,7 @@ export class TickSequencer implements Sequencer {
     let k = 0;
     while (this.sent < this.pending.length && k < free) {
       const e = this.pending.at(this.sent);
-      writeTxSlot(ring, k, e.sequence, e.fullHash);
+      writeTxSlot(ring, k, e.sequence, e.ingestionTimestamp, e.fullHash);
       this.sent++;
       k++;
     }

@@ -12,6 +12,9 @@
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
+import { TICK_FORMAT } from '../vdf/binding.js';
+
+const FORMAT_KEY = 'format';
 
 export interface TickLogOptions {
   retainTicks: number; // ticks kept in memory
@@ -43,6 +46,7 @@ export class TickLog {
    */
   async open(warmTicks: number, maxTransactions: number): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
     const head = await this.disk.loadHead();
+    await this.checkFormat(head);
     let last: Tick | undefined;
     if (head.tick > 0) {
       last = await this.disk.readTick(head.tick);
@@ -52,6 +56,24 @@ export class TickLog {
     const warm = await this.disk.readLast(Math.min(this.options.retainTicks, warmTicks), maxTransactions);
     for (const t of warm) this.memory.append({ tick: t });
     return { head, last, warm };
+  }
+
+  /**
+   * The tick construction a database holds is written when it is created; a database of
+   * another construction (v1 ticks, whose VDF input bound only the batch hash) is refused
+   * rather than continued into a chain whose ticks verify by two different rules.
+   */
+  private async checkFormat(head: Head): Promise<void> {
+    const format = await this.disk.meta.get(FORMAT_KEY);
+    if (format === TICK_FORMAT) return;
+    if (format === undefined && head.tick === 0) {
+      await this.disk.meta.put(FORMAT_KEY, TICK_FORMAT);
+      return;
+    }
+    throw new Error(
+      `the database under --db-path holds ${head.tick} ticks of the ${format ?? 'svc-vdf-v1'} construction, and this node writes ${TICK_FORMAT} ` +
+        '(docs/vdf.md "What a tick\'s VDF input binds"): start with a new --db-path, or move the old one away to keep it',
+    );
   }
 
   /** Latest durable tick and sequence number. */

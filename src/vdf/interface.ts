@@ -19,7 +19,7 @@ export interface VdfClaim {
 export interface VdfTickInput {
   tickNumber: number;
   previousOutput: Uint8Array; // y of tick - 1 (the genesis output for tick 1), 256 bytes
-  batchHash: Uint8Array; // transaction_batch_hash, 32 bytes
+  header: Uint8Array; // header_n (binding.ts): the 32 bytes x_n is derived from, 32 bytes
   claim: VdfClaim;
 }
 
@@ -63,7 +63,7 @@ export interface VdfEvaluator {
 
 /** Synchronous per-thread engine (WASM-backed; a BigInt reference implements the same). */
 export interface VdfEngine {
-  hashToGroup(tickNumber: number, previousOutput: Uint8Array, batchHash: Uint8Array): Uint8Array;
+  hashToGroup(tickNumber: number, previousOutput: Uint8Array, header: Uint8Array): Uint8Array;
   evaluate(x: Uint8Array, iterations: number): Uint8Array;
   prove(x: Uint8Array, y: Uint8Array, iterations: number): Uint8Array;
   verify(tick: VdfTickInput): boolean;

@@ -79,7 +79,7 @@ export class ReferenceVdfEngine implements VdfEngine {
 
   verify(tick: VdfTickInput): boolean {
     const c = checkTickInput(tick);
-    if (hashToGroupBigInt(tick.tickNumber, tick.previousOutput, tick.batchHash) !== c.x) return false;
+    if (hashToGroupBigInt(tick.tickNumber, tick.previousOutput, tick.header) !== c.x) return false;
     return this.checkClaim(c, tick.claim);
   }
 
@@ -96,7 +96,7 @@ export class ReferenceVdfEngine implements VdfEngine {
     ticks.forEach((tick, index) => {
       try {
         const c = checkTickInput(tick);
-        if (hashToGroupBigInt(tick.tickNumber, tick.previousOutput, tick.batchHash) !== c.x) {
+        if (hashToGroupBigInt(tick.tickNumber, tick.previousOutput, tick.header) !== c.x) {
           invalid.push(index);
         } else if (c.t <= TRIVIAL_PROOF_MAX_T) {
           // Trivial proofs: direct recomputation (exact, and cheaper than a combination).

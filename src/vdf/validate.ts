@@ -86,7 +86,7 @@ export function checkTickShape(tick: VdfTickInput): number {
   if (tick === null || typeof tick !== 'object') throw new VdfError('BAD_TYPE', 'tick: expected an object');
   checkTickNumber(tick.tickNumber);
   checkElement(tick.previousOutput, 'previous output');
-  checkBatchHash(tick.batchHash);
+  checkBatchHash(tick.header);
   const claim = tick.claim;
   if (claim === null || typeof claim !== 'object') throw new VdfError('BAD_TYPE', 'claim: expected an object');
   checkElement(claim.input, 'input');

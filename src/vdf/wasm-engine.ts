@@ -203,7 +203,7 @@ export class WasmVdfEngine implements VdfEngine {
 
   verify(tick: VdfTickInput): boolean {
     const t = checkTickShape(tick);
-    if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) return false;
+    if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.header), tick.claim.input)) return false;
     if (t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
     const l = hashToPrime(tick.claim.input, tick.claim.output, t, this.isPrime);
     const base = this.slots.alloc(3);
@@ -238,7 +238,7 @@ export class WasmVdfEngine implements VdfEngine {
       proveFromCheckpoints(this.arith, this.slots, check, (i) => base + i, quotientDigits(t, l));
       const proof = this.arith.store(check);
       const claim = { input: x, output: y, proof, iterations: t };
-      const p = this.prepare({ tickNumber: 1, previousOutput: y, batchHash: new Uint8Array(32), claim }, 0, check, l);
+      const p = this.prepare({ tickNumber: 1, previousOutput: y, header: new Uint8Array(32), claim }, 0, check, l);
       if (!this.single(p)) throw new VdfError('OUTPUT_MISMATCH', 'checkpoints do not prove this output');
       return proof;
     } finally {
@@ -300,7 +300,7 @@ export class WasmVdfEngine implements VdfEngine {
     ticks.forEach((tick, index) => {
       try {
         const t = checkTickShape(tick);
-        if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.batchHash), tick.claim.input)) {
+        if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.header), tick.claim.input)) {
           invalid.push(index);
         } else if (t <= TRIVIAL_PROOF_MAX_T) {
           if (!this.checkTrivial(tick)) invalid.push(index);

@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { BatchFormer } from '../../src/clock/batch-former.js';
+import { headerOfTick, ingestionDigest } from '../../src/vdf/binding.js';
 import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
 import {
   BATCH_SLOT_BYTES,
@@ -47,7 +48,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
   const former = new BatchFormer(txRing, batchRing, params.maxTxPerTick);
   /** Queue transactions and let the batcher form the next batch (as its thread would). */
   const push = (from: number, count: number): void => {
-    for (let k = 0; k < count; k++) writeTxSlot(txRing, k, from + k, txHash(from + k));
+    for (let k = 0; k < count; k++) writeTxSlot(txRing, k, from + k, ingestedAt(from + k), txHash(from + k));
     txRing.publish(count);
     former.formOnce();
   };
@@ -65,12 +66,21 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
   return { loop, step, former, txRing, batchRing, tickRing, control, push, take };
 }
 
+/** The ingestion timestamp the tests give transaction `seq` (microseconds). */
+const ingestedAt = (seq: number): number => 1_000_000 + seq;
+
+/** header_n recomputed from what the tick serves (src/vdf/binding.ts). */
+function headerOf(t: ClockTick): Uint8Array {
+  const transactions = Array.from({ length: t.txCount }, (_, i) => ({ sequenceNumber: t.firstSequence + i, ingestionTimestamp: ingestedAt(t.firstSequence + i) }));
+  return headerOfTick({ tickNumber: t.tickNumber, timestamp: t.timestamp, batchHash: t.batchHash, transactions });
+}
+
 function verifies(t: ClockTick, previousOutput: Uint8Array): boolean {
   const proof = t.proofPending ? reference.prove(t.input, t.output, t.iterations) : t.proof;
   return reference.verify({
     tickNumber: t.tickNumber,
     previousOutput,
-    batchHash: t.batchHash,
+    header: headerOf(t),
     claim: { input: t.input, output: t.output, proof, iterations: t.iterations },
   });
 }
@@ -87,7 +97,13 @@ describe('clock/clock-loop', () => {
     expect(t.iterations).to.equal(20);
     expect(t.proofPending).to.equal(false);
     expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot([txHash(1), txHash(2), txHash(3)])))).to.equal(true);
-    expect(Buffer.from(t.input).equals(Buffer.from(reference.hashToGroup(1, GENESIS_OUTPUT, t.batchHash)))).to.equal(true);
+    // Binding v2: the input derives from the header, which binds the served fields.
+    expect(Buffer.from(t.ingestionDigest).equals(Buffer.from(ingestionDigest([1, 2, 3].map(ingestedAt))))).to.equal(true);
+    expect(Buffer.from(t.input).equals(Buffer.from(reference.hashToGroup(1, GENESIS_OUTPUT, headerOf(t))))).to.equal(true);
+    expect(t.timestamp).to.be.at.least(ingestedAt(3));
+    for (const tampered of [{ ...t, timestamp: t.timestamp + 1 }, { ...t, firstSequence: 2 }, { ...t, txCount: 2 }]) {
+      expect(verifies(tampered, GENESIS_OUTPUT), 'a tampered served field fails').to.equal(false);
+    }
     expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
     expect(c.txRing.size()).to.equal(0);
   });

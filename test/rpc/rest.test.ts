@@ -3,6 +3,7 @@
  * server: every route's shape (spec/1 + design.md), and every bad input of the issue.
  */
 import { expect } from 'chai';
+import { ingestionDigest } from '../../src/vdf/binding.js';
 import type { RestFace } from '../../src/rpc/rest/server.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { shortHash } from '../../src/core/tx-hash.js';
@@ -57,7 +58,7 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     expect(s.body!.error).to.match(/shutting down/);
   });
 
-  it('GET /api/v1/tick/{n}: spec fields plus vdf_proof in lowercase hex', async () => {
+  it('GET /api/v1/tick/{n}: spec fields, the fields the VDF input binds, vdf_proof in lowercase hex; ?transactions=true', async () => {
     await fake.submit(tx(1));
     const tick = fake.closeTick();
     const r = await get('/api/v1/tick/1');
@@ -69,14 +70,33 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
       tick: {
         tick_number: 1,
         timestamp: tick.timestamp,
+        first_sequence: tick.transactions[0]!.sequenceNumber,
         transaction_count: 1,
         transaction_batch_hash: hex(tick.batchHash),
+        ingestion_digest: hex(ingestionDigest([tick.transactions[0]!.ingestionTimestamp])),
         vdf_iterations: tick.vdfProof.iterations,
         previous_output: hex(tick.previousOutput),
         vdf_proof: { input: hex(tick.vdfProof.input), output: hex(tick.vdfProof.output), proof: hex(tick.vdfProof.proof), iterations: tick.vdfProof.iterations },
       },
     });
     expect((r.body!.tick as { vdf_proof: { output: string } }).vdf_proof.output).to.match(/^[0-9a-f]{512}$/);
+    // With its transactions: every field a full hash is computed from, u64s as strings.
+    const o = tick.transactions[0]!;
+    const full = await get('/api/v1/tick/1?transactions=true');
+    expect((full.body!.tick as { transactions: unknown[] }).transactions).to.deep.equal([
+      {
+        sequence_number: o.sequenceNumber,
+        ingestion_timestamp: o.ingestionTimestamp,
+        tx_hash: hex(o.txHash),
+        tx_id: o.transaction.txId,
+        payload: hex(o.transaction.payload),
+        signature: hex(o.transaction.signature),
+        public_key: hex(o.transaction.publicKey),
+        nonce: o.transaction.nonce.toString(),
+        timestamp: o.transaction.timestamp.toString(),
+      },
+    ]);
+    expect((await get('/api/v1/tick/1?transactions=yes')).status).to.equal(400);
   });
 
   it('GET /api/v1/tick/{n}: 404 with found=false for a tick that does not exist', async () => {

@@ -5,6 +5,7 @@
  * hands out checkpoints that prove exactly that segment, before the tick is published.
  */
 import { expect } from 'chai';
+import { vdfInputOfTick } from '../../src/vdf/binding.js';
 import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
 import { BATCH_SLOT_BYTES, ClockControl, TICK_SLOT_BYTES, readTickSlot } from '../../src/clock/protocol.js';
 import { RingQueue } from '../../src/clock/ring.js';
@@ -56,12 +57,7 @@ describe('heartbeat proofs from clock checkpoints', function () {
     expect(long.length, 'heartbeats with non-trivial proofs').to.be.at.least(3);
     let previous = GENESIS_OUTPUT;
     for (const t of ticks) {
-      const ok = reference.verify({
-        tickNumber: t.tickNumber,
-        previousOutput: previous,
-        batchHash: t.batchHash,
-        claim: t.vdfProof,
-      });
+      const ok = reference.verify({ ...vdfInputOfTick(t), previousOutput: previous });
       expect(ok, `tick ${t.tickNumber} (T ${t.vdfProof.iterations}) verifies`).to.equal(true);
       previous = t.vdfProof.output;
     }

@@ -6,6 +6,7 @@
  * and listeners.
  */
 import { expect } from 'chai';
+import { vdfInputOfTick } from '../../src/vdf/binding.js';
 import { merkleRoot } from '../../src/crypto/merkle.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
 import { MAX_BATCH_TRANSACTIONS } from '../../src/sequencer/limits.js';
@@ -69,12 +70,7 @@ describe('sequencer (end to end)', function () {
     for (const t of ticks) {
       expect(Buffer.from(t.previousOutput).equals(Buffer.from(prev)), `tick ${t.tickNumber} links`).to.equal(true);
       expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot(t.transactions.map((o) => o.txHash))))).to.equal(true);
-      const valid = reference.verify({
-        tickNumber: t.tickNumber,
-        previousOutput: t.previousOutput,
-        batchHash: t.batchHash,
-        claim: t.vdfProof,
-      });
+      const valid = reference.verify(vdfInputOfTick(t));
       expect(valid, `tick ${t.tickNumber} verifies`).to.equal(true);
       for (const o of t.transactions) {
         seen.push(o.sequenceNumber);
@@ -192,7 +188,7 @@ describe('sequencer (end to end)', function () {
     const resumed = (await seq2.getTick(before + 1))!;
     expect(Buffer.from(resumed.previousOutput).equals(Buffer.from(lastTick.vdfProof.output))).to.equal(true);
     expect(
-      reference.verify({ tickNumber: resumed.tickNumber, previousOutput: resumed.previousOutput, batchHash: resumed.batchHash, claim: resumed.vdfProof }),
+      reference.verify(vdfInputOfTick(resumed)),
     ).to.equal(true);
     expect(encodeArchiveRecord((await seq2.getTick(1))!)).to.equal(record1);
     expect((await seq2.findTransactions(first[1]!.txHash))[0]!.transaction.sequenceNumber).to.equal(2);
@@ -363,7 +359,7 @@ describe('sequencer (end to end)', function () {
     for (const t of ticks) {
       expect(t.transactions).to.have.length(0);
       expect(
-        reference.verify({ tickNumber: t.tickNumber, previousOutput: t.previousOutput, batchHash: t.batchHash, claim: t.vdfProof }),
+        reference.verify(vdfInputOfTick(t)),
         `tick ${t.tickNumber}`,
       ).to.equal(true);
     }

@@ -13,15 +13,24 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/tools.js';
 import type { VdfVectorFile } from '../../src/vdf/vectors.js';
+import type { Tick, Transaction } from '../../src/core/types.js';
+import { transactionHash } from '../../src/core/tx-hash.js';
+import { merkleRoot } from '../../src/crypto/merkle.js';
+import { restTick } from '../../src/rpc/convert.js';
+import { toJson } from '../../src/rpc/rest/json.js';
+import { headerOfTick } from '../../src/vdf/binding.js';
+import { GENESIS_OUTPUT, loadVdfEngine } from '../../src/vdf/index.js';
 
 const root = (p: string): string => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const vectors = JSON.parse(readFileSync(root('docs/vdf-vectors.json'), 'utf8')) as VdfVectorFile;
 
 const restTicks = vectors.vectors.map((v) => ({
   tick_number: v.tick_number,
-  timestamp: 1_700_000_000_000_000 + v.tick_number,
-  transaction_count: 0,
+  timestamp: v.timestamp,
+  first_sequence: v.first_sequence,
+  transaction_count: v.transaction_count,
   transaction_batch_hash: v.batch_hash,
+  ingestion_digest: v.ingestion_digest,
   vdf_iterations: v.iterations,
   previous_output: v.previous_output,
   vdf_proof: { input: v.input, output: v.output, proof: v.proof, iterations: v.iterations },
@@ -119,6 +128,50 @@ describe('vdf: browser verifier in headless Chromium', function () {
     expect(result.short).to.equal('BAD_LENGTH');
     expect(result.mismatchT).to.equal('BAD_TICK_JSON');
     expect(result.notObject).to.equal('BAD_TICK_JSON');
+    await page.close();
+  });
+  it('with ?transactions=true a tick is checked down to its transactions: Borsh hashes, batch hash, ingestion digest', async () => {
+    // A real v2 tick (tick 1 from genesis) carrying two transactions, one with a nonce above 2^53.
+    const engine = loadVdfEngine();
+    const txs: Transaction[] = [
+      { txId: 'browser-1', payload: new Uint8Array([1, 2, 3]), signature: new Uint8Array(64).fill(9), publicKey: new Uint8Array(32).fill(4), nonce: 2n ** 60n + 7n, timestamp: 5n },
+      { txId: 'browser-2 ✓', payload: new Uint8Array(0), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 1n, timestamp: 2n ** 63n },
+    ];
+    const timestamp = 1_767_225_600_000_000;
+    const transactions = txs.map((transaction, i) => ({ transaction, sequenceNumber: 41 + i, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 20 + i }));
+    const batchHash = merkleRoot(transactions.map((o) => o.txHash));
+    const header = headerOfTick({ tickNumber: 1, timestamp, batchHash, transactions });
+    const input = engine.hashToGroup(1, GENESIS_OUTPUT, header);
+    const output = engine.evaluate(input, 20);
+    const tick: Tick = { tickNumber: 1, timestamp, batchHash, transactions, previousOutput: GENESIS_OUTPUT, vdfProof: { input, output, proof: engine.prove(input, output, 20), iterations: 20 } };
+    const served = JSON.parse(toJson(restTick(tick, true)));
+    const page = await browser.newPage();
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => (window as unknown as { svcReady?: boolean }).svcReady === true, null, { timeout: 30000 });
+    const result = await page.evaluate((json) => {
+      type Verdict = { ok: boolean; code?: string; message?: string };
+      const v = (window as unknown as { svcVerifier: { verifyTick(j: unknown): Verdict } }).svcVerifier;
+      const t = json.tick;
+      const tx = (i: number, over: object) => ({ ...json, tick: { ...t, transactions: t.transactions.map((o: object, k: number) => (k === i ? { ...o, ...over } : o)) } });
+      const { transactions: _omit, ...bare } = t;
+      return {
+        ok: v.verifyTick(json),
+        bare: v.verifyTick({ ...json, tick: bare }),
+        payload: v.verifyTick(tx(0, { payload: 'ff' })),
+        nonce: v.verifyTick(tx(0, { nonce: '1152921504606846984' })), // 2^60 + 8: exact u64 strings matter
+        ingestion: v.verifyTick(tx(1, { ingestion_timestamp: t.transactions[1].ingestion_timestamp - 1 })),
+        batch: v.verifyTick({ ...json, tick: { ...t, transaction_batch_hash: 'ab'.repeat(32) } }),
+        time: v.verifyTick({ ...json, tick: { ...bare, timestamp: t.timestamp + 1 } }),
+      };
+    }, served);
+    expect(result.ok).to.deep.include({ ok: true });
+    expect(result.bare).to.deep.include({ ok: true });
+    expect(result.payload).to.deep.include({ ok: false, code: 'BAD_TICK_JSON' });
+    expect(result.payload.message).to.match(/do not hash to its tx_hash/);
+    expect(result.nonce.message).to.match(/do not hash to its tx_hash/);
+    expect(result.ingestion.message).to.match(/ingestion_digest does not match/);
+    expect(result.batch.message).to.match(/transaction_batch_hash is not the Merkle root/);
+    expect(result.time).to.deep.include({ ok: false, code: 'INVALID_PROOF' });
     await page.close();
   });
 });

@@ -14,7 +14,11 @@ const root = (p: string): string => fileURLToPath(new URL(`../../../${p}`, impor
 const vectors = JSON.parse(readFileSync(root('docs/vdf-vectors.json'), 'utf8')) as VdfVectorFile;
 const ticks = vectors.vectors.map((v) => ({
   tick_number: v.tick_number,
+  timestamp: v.timestamp,
+  first_sequence: v.first_sequence,
+  transaction_count: v.transaction_count,
   transaction_batch_hash: v.batch_hash,
+  ingestion_digest: v.ingestion_digest,
   vdf_iterations: v.iterations,
   previous_output: v.previous_output,
   vdf_proof: { input: v.input, output: v.output, proof: v.proof, iterations: v.iterations },

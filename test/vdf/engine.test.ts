@@ -77,7 +77,7 @@ describe('vdf: WASM engine vs BigInt reference', () => {
   it('a tick whose input is not hash-to-group of (tick, previous output, batch hash) fails', () => {
     const [tick] = makeTicks(wasm, [200], 3);
     expect(wasm.verify({ ...tick, tickNumber: 4 })).to.equal(false);
-    expect(ref.verify({ ...tick, batchHash: randomBytes(32) })).to.equal(false);
+    expect(ref.verify({ ...tick, header: randomBytes(32) })).to.equal(false);
     expect(wasm.verify({ ...tick, previousOutput: tick.claim.output })).to.equal(false);
   });
 

@@ -37,7 +37,7 @@ export function makeTicks(engine: VdfEngine, iterations: number[], firstTick = 1
     const input = engine.hashToGroup(tickNumber, previousOutput, batchHash);
     const output = engine.evaluate(input, t);
     const proof = engine.prove(input, output, t);
-    out.push({ tickNumber, previousOutput, batchHash, claim: { input, output, proof, iterations: t } });
+    out.push({ tickNumber, previousOutput, header: batchHash, claim: { input, output, proof, iterations: t } });
     previousOutput = output;
   });
   return out;

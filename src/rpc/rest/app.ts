@@ -71,9 +71,13 @@ export function createRestApp(options: RestAppOptions): Koa {
   router.get('/api/v1/tick/:number', async (ctx) => {
     const n = parseTickNumberText(ctx.params.number ?? '');
     if (!n.ok) return send(ctx, 400, { error: n.error });
+    const withTxs = ctx.query.transactions;
+    if (withTxs !== undefined && withTxs !== 'true' && withTxs !== 'false') {
+      return send(ctx, 400, { error: 'transactions must be true or false' });
+    }
     const tick = await sequencer.getTick(n.value);
     if (!tick) return send(ctx, 404, { error: `tick ${n.value} does not exist (yet)`, found: false });
-    send(ctx, 200, restTick(tick));
+    send(ctx, 200, restTick(tick, withTxs === 'true'));
   });
 
   router.get('/api/v1/ticks/recent', (ctx) => {

@@ -78,7 +78,7 @@ async function run() {
   const recent = await (await fetch('../api/v1/ticks/recent?limit=' + limit)).json();
   const numbers = recent.ticks.map((t) => t.tick_number).sort((a, b) => a - b);
   const ticks = [];
-  for (const n of numbers) ticks.push((await (await fetch('../api/v1/tick/' + n)).json()).tick);
+  for (const n of numbers) ticks.push((await (await fetch('../api/v1/tick/' + n + '?transactions=true')).json()).tick);
   let tampered = null;
   if ($('tamper').checked && ticks.length >= 2) {
     const k = Math.floor(ticks.length / 2);
