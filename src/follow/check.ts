@@ -8,24 +8,42 @@
  */
 import type { Tick } from '../core/types.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { bytesEqual, checkChain, type VdfTickInput } from '../vdf/index.js';
+import { vdfInputOfTick } from '../vdf/binding.js';
+import { bytesEqual, checkChain, isVdfError, type VdfTickInput } from '../vdf/index.js';
 import type { TickFailure } from './interface.js';
 
-/** The tick as the VDF verifiers take it (every field the construction commits to). */
-export function vdfInputOf(t: Tick): VdfTickInput {
-  return { tickNumber: t.tickNumber, previousOutput: t.previousOutput, batchHash: t.batchHash, claim: t.vdfProof };
+/**
+ * The tick as the VDF verifiers take it: src/vdf/binding.ts derives header_n from every
+ * served field (number, timestamp, first sequence, count, batch hash, ingestion digest),
+ * after checking sequence numbers follow one by one and no transaction was ingested after
+ * the tick's timestamp. A tick breaking those is a TickFailure.
+ */
+export function vdfInputOf(t: Tick): VdfTickInput | TickFailure {
+  try {
+    return vdfInputOfTick(t);
+  } catch (e) {
+    if (!isVdfError(e)) throw e;
+    return { tickNumber: t.tickNumber, code: e.code, message: e.message };
+  }
 }
+
+const isFailure = (x: VdfTickInput | TickFailure): x is TickFailure => 'code' in x;
 
 /** Where the chunk starts from: the last verified tick's VDF input and its last sequence number. */
 export interface ChunkContext {
-  before: VdfTickInput | undefined; // undefined: the chunk starts at tick 1
+  before: VdfTickInput | undefined; // undefined: the chunk starts at tick 1 (or the tick before did not parse: it failed)
   lastSequence: number;
 }
 
-/** Failures of `ticks` (consecutive, as received), sorted by tick number. */
-export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): TickFailure[] {
+/** The chunk's VDF inputs (for the pool) and its failures, sorted by tick number. */
+export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): { inputs: VdfTickInput[]; failures: TickFailure[] } {
   const failures: TickFailure[] = [];
-  const inputs = ticks.map(vdfInputOf);
+  const inputs: VdfTickInput[] = [];
+  for (const t of ticks) {
+    const v = vdfInputOf(t);
+    if (isFailure(v)) failures.push(v);
+    else inputs.push(v);
+  }
   const linked = ctx.before ? [ctx.before, ...inputs] : inputs;
   const shift = ctx.before ? 1 : 0;
   if (!ctx.before && ticks.length > 0 && ticks[0]!.tickNumber !== 1) {
@@ -47,7 +65,7 @@ export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): TickFailu
       failures.push({ tickNumber: t.tickNumber, code: 'BAD_BATCH_HASH', message: `tick ${t.tickNumber}: transaction_batch_hash is not the Merkle root of its ${n} transaction hash${n === 1 ? '' : 'es'}` });
     }
   }
-  return failures.sort((a, b) => a.tickNumber - b.tickNumber);
+  return { inputs, failures: failures.sort((a, b) => a.tickNumber - b.tickNumber) };
 }
 
 /** Last sequence number after `ticks`, from `lastSequence`. */

@@ -16,7 +16,7 @@
  * Submissions are forwarded to the leader over gRPC and answered with its answer.
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
+import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
 import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../cli/grpc.js';
 import { RateMeter } from '../sequencer/rate.js';
 import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/interface.js';
@@ -31,15 +31,8 @@ interface Chunk {
   verdict: Promise<TickFailure[]>;
 }
 
-/** Where the follower stands, for GET /status, /health and /metrics. */
-export interface FollowStatus {
-  leader: string;
-  connected: boolean;
-  leaderTick: number; // the leader's latest tick as far as known
-  storedTick: number; // last verified and stored tick
-  lagTicks: number;
-  reconnects: number;
-}
+/** Where the follower stands, for GET /api/v1/status and /metrics. */
+export type FollowStatus = FollowFigures;
 
 const WARM_TICKS = 4096;
 const STATUS_POLL_MS = 1000;
@@ -100,10 +93,9 @@ export class Follower implements Sequencer {
 
   /** Check the leader (reachable, speaks svc, same chain as the stored ticks), then follow. */
   async start(): Promise<void> {
-    const { head, last } = await this.log.open(WARM_TICKS, 100_000);
-    this.ctx = { before: last ? vdfInputOf(last) : undefined, lastSequence: head.lastSequence };
-    this.expected = head.tick + 1;
-    this.rate.record(head.lastSequence);
+    // Read-only until the leader is known to serve this chain: a refused start writes nothing.
+    const stored = await this.log.disk.loadHead();
+    const last = stored.tick > 0 ? await this.log.disk.readTick(stored.tick) : undefined;
     const leader = this.options.leader;
     let leaderHead: number;
     try {
@@ -130,6 +122,12 @@ export class Follower implements Sequencer {
         );
       }
     }
+    const { head } = await this.log.open(WARM_TICKS, 100_000);
+    const before = last ? vdfInputOf(last) : undefined;
+    if (before && 'code' in before) throw new FollowError(`the last stored tick ${before.tickNumber} does not bind: ${before.message}`);
+    this.ctx = { before, lastSequence: head.lastSequence };
+    this.expected = head.tick + 1;
+    this.rate.record(head.lastSequence);
     this.state = 'running';
     this.startedPerf = performance.now();
     this.startedAt = Date.now() * 1000;
@@ -152,7 +150,7 @@ export class Follower implements Sequencer {
   followStatus(): FollowStatus {
     const storedTick = this.log.head.tick;
     const leaderTick = Math.max(this.leaderTick, storedTick);
-    return { leader: this.options.leader, connected: this.connected, leaderTick, storedTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects };
+    return { leader: this.options.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects };
   }
 
   private async pollLeader(): Promise<void> {
@@ -240,13 +238,15 @@ export class Follower implements Sequencer {
   }
 
   private send(ticks: Tick[], failures: TickFailure[]): void {
-    const pre = [...failures, ...checkTicks(this.ctx, ticks)];
-    if (ticks.length > 0) this.ctx = { before: vdfInputOf(ticks[ticks.length - 1]!), lastSequence: lastSequenceAfter(this.ctx.lastSequence, ticks) };
-    const verdict = verifyBatchOnPool(this.options.pool, ticks.map(vdfInputOf)).then((v) => {
+    const checked = checkTicks(this.ctx, ticks);
+    const pre = [...failures, ...checked.failures];
+    const inputs = checked.inputs;
+    if (ticks.length > 0) this.ctx = { before: inputs.at(-1), lastSequence: lastSequenceAfter(this.ctx.lastSequence, ticks) };
+    const verdict = verifyBatchOnPool(this.options.pool, inputs).then((v) => {
       const out = [...pre];
       for (const i of v.invalid) {
         const e = v.errors?.find((x) => x.index === i);
-        const n = ticks[i]!.tickNumber;
+        const n = inputs[i]!.tickNumber;
         out.push({ tickNumber: n, code: e?.code ?? 'INVALID_PROOF', message: `tick ${n}: ${e?.message ?? 'the VDF proof does not verify'}` });
       }
       return out;
@@ -349,6 +349,7 @@ export class Follower implements Sequencer {
       uptimeSeconds: this.startedPerf === 0 ? 0 : Math.floor((performance.now() - this.startedPerf) / 1000),
       transactionsPerSecond: this.state === 'created' ? 0 : this.rate.rate(total),
       startedAt: this.startedAt,
+      follow: this.followStatus(),
     };
   }
 }

@@ -9,3 +9,4 @@ export { tickOfWire } from './wire-tick.js';
 export { followService } from './block-roots-service.js';
 export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
 export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, type WireBlockRoot } from './block-roots.js';
+export { registerFollowMetrics } from './metrics.js';

@@ -15,7 +15,7 @@ import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
-import { Follower, FollowError, probeLeader } from '../follow/index.js';
+import { Follower, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
 import { databaseError, faceError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
@@ -102,6 +102,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
+    if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
     const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
     for (const spec of options.faces ?? defaultFaces()) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
