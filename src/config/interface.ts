@@ -29,6 +29,7 @@ export interface NodeConfig {
   streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
   logLevel: LogLevel; // --log-level, default info
+  followDex: string | undefined; // --follow-dex URL: the leader's order book API, where a full node sends order book writes
   follow: string | undefined; // --follow HOST:PORT: run as a full node of the leader at this gRPC address (docs/full-node.md)
 }
 

@@ -10,3 +10,4 @@ export { followService } from './block-roots-service.js';
 export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
 export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, type WireBlockRoot } from './block-roots.js';
 export { registerFollowMetrics } from './metrics.js';
+export { dexForwarder, type DexForwarder, type LeaderIdentity } from './forward-http.js';

@@ -10,7 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
-import { followService, rootsCheckConsumer } from '../follow/index.js';
+import { dexForwarder, followService, rootsCheckConsumer } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -127,8 +127,10 @@ export const dexFace: FaceSpec = {
   name: 'dex',
   async start(ctx) {
     const runtime = await acquireChainRuntime(ctx);
+    const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
     try {
       const dex = await startDex({
+        ...(forwarder ? { follow: forwarder } : {}),
         db: ctx.db,
         pool: ctx.pool,
         sequencer: ctx.sequencer,
@@ -145,11 +147,13 @@ export const dexFace: FaceSpec = {
         address: dex.address,
         stopAccepting: () => dex.stopAccepting(),
         close: async () => {
+          forwarder?.close();
           await dex.close();
           await releaseChainRuntime(ctx);
         },
       };
     } catch (err) {
+      forwarder?.close();
       await releaseChainRuntime(ctx);
       throw err;
     }

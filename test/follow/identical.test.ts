@@ -15,6 +15,8 @@ import type { Transaction } from '../../src/core/types.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { SequencerClient, type WireTransaction } from '../support/grpc-client.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
+import { FLOW_BASE, FLOW_QUOTE, flowMarket } from '../support/order-flow.js';
+import { buildOrderBody, DexClient, fromHex, keyPairFromSeed, verifyReceipt, type OrderIntent } from '../../src/sdk/index.js';
 
 const LEADER_FLAGS = ['--idle-tick-ms', '20', '--vdf-iterations', '200', '--block-ms', '50', '--snapshot-txs', '50'];
 const FOLLOWER_FLAGS = ['--block-ms', '50', '--snapshot-txs', '50'];
@@ -92,7 +94,7 @@ describe('full node (svc node --follow) against a real leader', function () {
   it('two followers (live and late) store the leader ticks and compute identical blocks, roots and books; kill -9 of either side resumes with no gap', async () => {
     const leaderDb = dir();
     let leader = await spawn(leaderDb, LEADER_FLAGS);
-    const live = await spawn(dir(), [...FOLLOWER_FLAGS, '--follow', leader.addresses.grpc!]);
+    const live = await spawn(dir(), [...FOLLOWER_FLAGS, '--follow', leader.addresses.grpc!, '--follow-dex', `http://${leader.addresses.dex}`]);
 
     // The flow: 120 ticks' worth of orders, cancels, bad signatures and replays, in order.
     const groups = makeTicks(120, 11).map((t) => t.transactions.map((o) => o.transaction)).filter((g) => g.length > 0);
@@ -106,15 +108,25 @@ describe('full node (svc node --follow) against a real leader', function () {
     client.close();
     viaFollower.close();
 
+    // Order book writes on the follower's --dex-addr get the leader's answer and receipt.
+    const leaderKey = (await json<{ data: { sequencer_id: string; public_key_hex: string } }>(`http://${leader.addresses.dex}/health`)).data;
+    const viaDex = new DexClient(`http://${live.addresses.dex}`);
+    await flowMarket(`http://${live.addresses.dex}`);
+    const owner = keyPairFromSeed(new Uint8Array(32).fill(42));
+    const intent: OrderIntent = { orderId: 1n, owner: owner.publicKey, side: 'Buy', price: 101n, quantity: 3n, expiry: 0n, baseMint: FLOW_BASE, quoteMint: FLOW_QUOTE };
+    const placed = await viaDex.placeOrder(buildOrderBody(intent, owner.secretKey));
+    expect(placed.receipt.sequencer_id).to.equal(leaderKey.sequencer_id);
+    expect(verifyReceipt(placed.receipt, fromHex(leaderKey.public_key_hex))).to.equal(true);
+    const health = await json<{ data: { sequencer_id: string; leader: { sequencer_id: string } } }>(`http://${live.addresses.dex}/health`);
+    expect(health.data.leader.sequencer_id).to.equal(leaderKey.sequencer_id); // the leader's identity
+    expect(health.data.sequencer_id).to.not.equal(leaderKey.sequencer_id); // and its own
+    const refused = await fetch(`http://${live.addresses.dex}/orders`, { method: 'POST', body: '{"not":"an order"}', headers: { 'content-type': 'application/json' } });
+    const direct = await fetch(`http://${leader.addresses.dex}/orders`, { method: 'POST', body: '{"not":"an order"}', headers: { 'content-type': 'application/json' } });
+    expect(`${refused.status} ${await refused.text()}`).to.equal(`${direct.status} ${await direct.text()}`);
+
     const height = await expectSameState(leader, live);
     const late = await spawn(dir(), [...FOLLOWER_FLAGS, '--follow', leader.addresses.grpc!]);
     expect(await expectSameState(leader, late)).to.be.at.least(height);
-
-    // The follower's /health names the leader's sequencer and its own key.
-    const lh = await json<{ data: { sequencer_id: string } }>(`http://${leader.addresses.dex}/health`);
-    const fh = await json<{ data: { sequencer_id: string; leader?: { sequencer_id: string } } }>(`http://${late.addresses.dex}/health`);
-    expect(fh.data.sequencer_id).to.be.a('string');
-    void lh;
 
     // Follower kill -9: it resumes from its own store (same ticks, no re-download from 1).
     const lateDb = late.child.spawnargs[late.child.spawnargs.indexOf('--db-path') + 1]!;
