@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerFile } from '../pool/index.js';
 import type { ClockParams } from './clock-loop.js';
-import { BATCH_SLOT_BYTES, CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES } from './protocol.js';
+import { BATCH_SLOT_BYTES, CLOCK_DONE, CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, readTickSlot, writeTxSlot, type ClockTick } from './protocol.js';
 import { RingQueue } from './ring.js';
 
 export interface ClockThreadOptions {
@@ -64,7 +64,7 @@ export class ClockThread {
     return new Promise((resolve) => this.checkpointWaiters.set(tickNumber, resolve));
   }
 
-  /** Start both workers; resolves once the clock's engine is loaded and the chain runs. */
+  /** Start both workers; resolves once the batcher runs and the clock's engine is loaded and the chain runs. */
   start(onFailure: (err: Error) => void): Promise<void> {
     const batcher = new Worker(workerFile('batcher'), {
       workerData: {
@@ -90,10 +90,18 @@ export class ClockThread {
     this.worker = worker;
     let readyResolve: () => void = () => {};
     let readyReject: (e: Error) => void = () => {};
-    const ready = new Promise<void>((resolve, reject) => {
+    const clockReady = new Promise<void>((resolve, reject) => {
       readyResolve = resolve;
       readyReject = reject;
     });
+    // Both threads must be up before the sequencer takes transactions: a transaction
+    // handed to a batcher still loading would wait behind the clock's heartbeats.
+    let batcherResolve: () => void = () => {};
+    const batcherReady = new Promise<void>((resolve, reject) => {
+      batcherResolve = resolve;
+      clockReady.catch(reject);
+    });
+    const ready = Promise.all([clockReady, batcherReady]).then(() => undefined);
     const fail = (err: Error): void => {
       if (this.failure) return;
       this.failure = err;
@@ -117,7 +125,8 @@ export class ClockThread {
     });
     worker.on('error', (err) => fail(err));
     batcher.on('message', (m: { type: string; message?: string }) => {
-      if (m.type === 'error') fail(new Error(`batcher worker failed: ${m.message}`));
+      if (m.type === 'ready') batcherResolve();
+      else if (m.type === 'error') fail(new Error(`batcher worker failed: ${m.message}`));
     });
     batcher.on('error', (err) => fail(err));
     const exited = (w: Worker, name: string) =>
@@ -134,6 +143,56 @@ export class ClockThread {
   /** The tick being squared now. */
   currentTick(): number {
     return this.control.currentTick();
+  }
+
+  // The ring contract (protocol.ts) stays in src/clock: the sequencer hands over
+  // transactions and takes closed ticks through these, never through slot layouts.
+
+  /** Transactions handed over and not yet in a tick the clock started (ring + ready batch). */
+  queued(): { transactions: number; batches: number } {
+    return { transactions: this.txRing.size(), batches: this.batchRing.size() };
+  }
+
+  /**
+   * Hand transactions to the batcher while the ring has room; returns how many were taken
+   * (from the front of `count` items that `at(i)` describes).
+   */
+  offer(count: number, at: (i: number) => { sequence: number; ingestionTimestamp: number; fullHash: Uint8Array }): number {
+    const ring = this.txRing;
+    const k = Math.min(count, ring.free());
+    for (let i = 0; i < k; i++) {
+      const e = at(i);
+      writeTxSlot(ring, i, e.sequence, e.ingestionTimestamp, e.fullHash);
+    }
+    ring.publish(k);
+    return k;
+  }
+
+  /** Resolves once the transaction ring has room (true) or after `timeoutMs` (false). */
+  waitForRoom(timeoutMs: number): Promise<boolean> {
+    return this.txRing.waitForSpaceAsync(timeoutMs);
+  }
+
+  /** Up to `max` closed ticks, oldest first, copied out of the tick ring. */
+  takeClosed(max: number): ClockTick[] {
+    const ring = this.tickRing;
+    const n = Math.min(ring.size(), max);
+    const out = new Array<ClockTick>(n);
+    for (let k = 0; k < n; k++) out[k] = readTickSlot(ring, k);
+    ring.release(n);
+    return out;
+  }
+
+  /** True once the clock has finished and every tick it closed was taken. */
+  drained(): boolean {
+    // State first, then the ring: the clock publishes its last tick before it reports
+    // DONE, so an empty ring seen after DONE is really empty.
+    return this.control.state() >= CLOCK_DONE && this.tickRing.size() === 0;
+  }
+
+  /** Resolves once a closed tick waits (true) or after `timeoutMs` (false). */
+  waitForClosed(timeoutMs: number): Promise<boolean> {
+    return this.tickRing.waitForDataAsync(timeoutMs);
   }
 
   /** Ask both threads to tick out what is queued and exit; resolves when both are gone. */

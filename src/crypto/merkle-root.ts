@@ -29,19 +29,14 @@ export function rootOfLeafHashesWith(sha256: Sha256, hashes: readonly Uint8Array
   return level[0]!;
 }
 
-/** Root over 32-byte items (transaction full hashes): leaves SHA-256(0x00 || item). */
+/** Root over the leaf data in order (transaction full hashes): leaves SHA-256(0x00 || d). */
 export function merkleRootWith(sha256: Sha256, items: readonly Uint8Array[]): Uint8Array {
-  const scratch = new Uint8Array(33);
   return rootOfLeafHashesWith(
     sha256,
     items.map((d) => {
-      if (d.length !== 32) {
-        const buf = new Uint8Array(1 + d.length);
-        buf.set(d, 1);
-        return sha256(buf);
-      }
-      scratch.set(d, 1);
-      return sha256(scratch);
+      const buf = new Uint8Array(1 + d.length);
+      buf.set(d, 1);
+      return sha256(buf);
     }),
   );
 }

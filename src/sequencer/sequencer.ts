@@ -4,19 +4,21 @@
  *
  * Flow of one transaction:
  *   submit -> validate -> copy -> hash -> replay check -> capacity check -> sequence
- *   number -> queue (body, main thread) + write-ahead group (LevelDB) + tx ring (hash and
- *   sequence number only) -> resolves when the write-ahead group is written.
+ *   number -> queue (body, main thread) + write-ahead group (LevelDB) + the clock's
+ *   transaction ring (hash, sequence number, ingestion time: ClockThread.offer) -> resolves
+ *   when the write-ahead group is written.
  * Flow of one tick:
- *   clock closes it -> tick ring -> pump: heartbeat proof from the pool if needed ->
- *   join the bodies from the queue -> one LevelDB batch for every tick that arrived
- *   (records, tx index, head, write-ahead deletions) -> memory window -> listeners.
+ *   batcher forms and hashes the batch, clock closes the tick (src/clock) -> pump:
+ *   ClockThread.takeClosed -> staging.ts (pool proof if needed, in order) -> join the
+ *   bodies from the queue -> TickLog.append (src/store/tick-log.ts: one LevelDB batch for
+ *   every tick that arrived, with the write-ahead deletions) -> memory window -> listeners.
  * Nothing is visible (status, queries, listeners) before the batch that holds it is
  * written, and ticks are published strictly in order.
  */
 import { sha256 } from '../crypto/sha256.js';
 import { ClockThread } from '../clock/clock-thread.js';
 import { nowMicros } from '../clock/clock-loop.js';
-import { CLOCK_DONE, readTickSlot, writeTxSlot, type ClockTick } from '../clock/protocol.js';
+import type { ClockTick } from '../clock/protocol.js';
 import type { Head } from '../store/disk-store.js';
 import { TickLog } from '../store/tick-log.js';
 import { WriteAheadLog, type WalEntry } from '../store/wal.js';
@@ -24,6 +26,7 @@ import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
 import { SubmitError, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
 import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
+import { ProofStaging } from './staging.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from './replay.js';
@@ -51,7 +54,6 @@ export const WARM_TICKS = 10_000;
 const TX_RING_SLOTS = 65_536;
 const TICK_RING_SLOTS = 16_384;
 const MAX_TICKS_PER_COMMIT = 1024;
-const MAX_STAGED = 16_384;
 /**
  * Linger (see clock-loop.ts and docs/sequencer.md "Cadence"): after a tick with
  * transactions, LINGER_TICKS empty ticks always close trivially (about 127 squarings,
@@ -65,13 +67,6 @@ const MAX_STAGED = 16_384;
 export const LINGER_TICKS = 8;
 export const LINGER_MAX_MS = 250;
 
-/** A closed tick waiting for its proof (heartbeats) and its turn to be stored. */
-interface StagedTick {
-  tick: ClockTick;
-  ready: boolean;
-  proof?: Promise<void>;
-  error?: Error;
-}
 
 /** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
 function refusal(code: SubmitError['code'], message: string): SubmitError {
@@ -212,7 +207,7 @@ export class TickSequencer implements Sequencer {
     await this.wal.flushed();
     while (this.sent < this.pending.length && !clock.failure) {
       this.pushToClock();
-      if (this.sent < this.pending.length) await clock.txRing.waitForSpaceAsync(100);
+      if (this.sent < this.pending.length) await clock.waitForRoom(100);
     }
     await clock.stop(); // the clock ticks out what it holds, then exits
     await this.pumpDone; // every tick it produced is stored and published
@@ -291,25 +286,18 @@ export class TickSequencer implements Sequencer {
   /** The tick a transaction accepted now will most likely land in. */
   private expectedTick(): number {
     const clock = this.clock!;
-    const ahead = this.pending.length - this.sent + clock.txRing.size();
+    const queued = clock.queued();
+    const ahead = this.pending.length - this.sent + queued.transactions;
     // A batch already waiting for the clock takes the next tick.
-    return Math.max(clock.currentTick(), this.log.head.tick) + 1 + clock.batchRing.size() + Math.floor(ahead / MAX_TX_PER_TICK);
+    return Math.max(clock.currentTick(), this.log.head.tick) + 1 + queued.batches + Math.floor(ahead / MAX_TX_PER_TICK);
   }
 
   /** Hand queued transactions (hash and sequence number) to the clock while its ring has room. */
   private pushToClock(): void {
     const clock = this.clock;
     if (!clock) return;
-    const ring = clock.txRing;
-    const free = ring.free();
-    let k = 0;
-    while (this.sent < this.pending.length && k < free) {
-      const e = this.pending.at(this.sent);
-      writeTxSlot(ring, k, e.sequence, e.ingestionTimestamp, e.fullHash);
-      this.sent++;
-      k++;
-    }
-    ring.publish(k);
+    const sent = this.sent;
+    this.sent += clock.offer(this.pending.length - sent, (i) => this.pending.at(sent + i));
   }
 
   async submit(tx: Transaction): Promise<SubmitResult> {
@@ -350,59 +338,33 @@ export class TickSequencer implements Sequencer {
   // ---------------------------------------------------------------- ticks
 
   /**
-   * Drain the tick ring into a staging queue, starting each heartbeat's pool proof as
-   * soon as the tick is read (proofs run in parallel), and commit the longest prefix
-   * whose proofs are ready: group commit, strictly in tick order.
+   * Take the clock's closed ticks into proof staging (each heartbeat's pool proof starts
+   * at once; proofs run in parallel) and commit the longest prefix whose proofs are
+   * ready: group commit, strictly in tick order.
    */
   private async pump(): Promise<void> {
     const clock = this.clock!;
-    const ring = clock.tickRing;
-    const staged: StagedTick[] = [];
+    const staging = new ProofStaging((tick) => {
+      const claim = { input: tick.input, output: tick.output, iterations: tick.iterations };
+      return tick.hasCheckpoints
+        ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
+        : this.prover(claim);
+    });
     for (;;) {
-      // 1. Everything the clock has closed so far moves to the staging queue.
-      const n = Math.min(ring.size(), MAX_STAGED - staged.length);
-      for (let k = 0; k < n; k++) {
-        const tick = readTickSlot(ring, k);
-        const item: StagedTick = { tick, ready: !tick.proofPending };
-        if (tick.proofPending) {
-          const claim = { input: tick.input, output: tick.output, iterations: tick.iterations };
-          const proving = tick.hasCheckpoints
-            ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
-            : this.prover(claim);
-          item.proof = proving.then(
-            (proof) => {
-              tick.proof = proof;
-              item.ready = true;
-            },
-            (err: unknown) => {
-              item.error = err instanceof Error ? err : new Error(String(err));
-              item.ready = true;
-            },
-          );
-        }
-        staged.push(item);
-      }
-      ring.release(n);
-      if (staged.length === 0) {
-        // State first, then the ring: the clock publishes its last tick before it
-        // reports DONE, so an empty ring seen after DONE is really empty.
-        if (this.failure) return;
-        if (clock.control.state() >= CLOCK_DONE && ring.size() === 0) return;
-        await ring.waitForDataAsync(100);
+      // 1. Everything the clock has closed so far is staged (pool proofs start now).
+      for (const tick of clock.takeClosed(staging.room())) staging.add(tick);
+      if (staging.size === 0) {
+        if (this.failure || clock.drained()) return;
+        await clock.waitForClosed(100);
         continue;
       }
       // 2. Commit the ready prefix, or wait for the first pending proof.
-      let ready = 0;
-      while (ready < staged.length && ready < MAX_TICKS_PER_COMMIT && staged[ready]!.ready) {
-        const failed = staged[ready]!.error;
-        if (failed) throw new Error(`heartbeat proof of tick ${staged[ready]!.tick.tickNumber} failed: ${failed.message}`);
-        ready++;
-      }
-      if (ready === 0) {
-        await staged[0]!.proof;
+      const ready = staging.takeReady(MAX_TICKS_PER_COMMIT);
+      if (ready.length === 0) {
+        await staging.firstSettled();
         continue;
       }
-      await this.commit(staged.splice(0, ready).map((s) => s.tick));
+      await this.commit(ready);
       if (this.failure) return;
     }
   }
