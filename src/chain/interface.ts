@@ -203,6 +203,8 @@ export interface ChainConsumerContext {
   config: NodeConfig;
   logger: Logger;
   registry: Registry; // the node's /metrics registry
+  /** Stop the node for good with this error (a full node's chain differs from its leader's). */
+  fail?: (err: Error) => void;
 }
 
 /** A consumer of the stored chain started with the rpc face (e.g. the NATS JetStream producer). */

@@ -26,10 +26,18 @@ const command: Command = {
       console.error(`svc node: ${err.message}`);
       return 1;
     }
-    const signalled = await new Promise<NodeJS.Signals>((resolve) => {
+    const signalled = await new Promise<NodeJS.Signals | Error>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      void node.failed.then(resolve);
     });
+    if (signalled instanceof Error) {
+      // A full node whose leader served a tick that fails verification: say which, exit 1.
+      console.error(`svc node: ${signalled.message}`);
+      await node.close();
+      setTimeout(() => process.exit(1), 1000).unref();
+      return 1;
+    }
     const again = () => process.exit(130);
     process.once('SIGINT', again);
     process.once('SIGTERM', again);

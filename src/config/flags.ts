@@ -81,6 +81,27 @@ export function parseMqUrl(text: string): string | undefined {
   return t;
 }
 
+/** `host:port` (or grpc://host:port) of a leader's gRPC face; empty = not a follower. */
+export function parseFollow(text: string): string | undefined {
+  const t = text.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
+  if (t === '') return undefined;
+  return formatAddress(parseAddress(t));
+}
+
+/** http(s)://host:port of a leader's order book API; empty = none. */
+export function parseHttpUrl(text: string): string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(t);
+  } catch {
+    throw new Error(`expected http://host:port, got '${t}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`expected http://host:port, got '${t}'`);
+  return t.replace(/\/+$/, '');
+}
+
 function logLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
@@ -109,6 +130,8 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://host:port); off when empty', parse: parseMqUrl }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
+  spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it", parse: parseFollow }),
+  spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 

@@ -30,6 +30,8 @@ export interface NodeConfig {
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   logLevel: LogLevel; // --log-level, default info
+  followDex: string | undefined; // --follow-dex URL: the leader's order book API, where a full node sends order book writes
+  follow: string | undefined; // --follow HOST:PORT: run as a full node of the leader at this gRPC address (docs/full-node.md)
 }
 
 /** Result of parsing: a config, a request for help, or a user error to print. */

@@ -66,4 +66,15 @@ export interface SequencerStatus {
   uptimeSeconds: number;
   transactionsPerSecond: number; // measured current rate
   startedAt: number; // microseconds
+  /** A full node's standing against its leader (svc node --follow); absent on a leader. */
+  follow?: FollowFigures;
+}
+
+/** Where a full node stands against its leader (src/follow). */
+export interface FollowFigures {
+  leader: string; // the leader's gRPC address
+  connected: boolean; // the tick stream is up
+  leaderTick: number; // the leader's latest tick, as far as known
+  lagTicks: number; // leaderTick - the last verified and stored tick
+  reconnects: number;
 }

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { isClientDisconnect } from '../log/index.js';
 import { toBase58, toHex } from '../sdk/bytes.js';
 import type { HealthView } from '../sdk/client.js';
+import type { DexFollowHooks } from './interface.js';
 import { ApiError, ClientGoneError } from './errors.js';
 import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonText } from './http-json.js';
 import { openApiDocument } from './openapi.js';
@@ -37,6 +38,8 @@ export interface HttpOptions {
   logger?: Logger;
   /** Called once per request whose client went away mid-body (the node's aborted-requests counter). */
   onClientGone?: () => void;
+  /** A full node's hooks: writes go to the leader; /health names it. */
+  follow?: DexFollowHooks;
 }
 
 /** A client that went away mid-body: debug log and counter, never an error line. */
@@ -104,7 +107,7 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
       tick_number: service.state.lastTick,
       markets: service.state.markets.size,
     };
-    ok(ctx, health);
+    ok(ctx, opts.follow ? { ...health, leader: opts.follow.leader() } : health);
   });
 
   router.get('/openapi.json', (ctx) => {
@@ -178,6 +181,7 @@ export function createHandler(service: DexService, opts: HttpOptions = {}): (req
     }
   };
   return (req, res) => {
+    if (opts.follow?.intercept(req, res)) return;
     if (req.method === 'POST' && req.url === '/orders') void placeOrder(req, res);
     else void koa(req, res);
   };

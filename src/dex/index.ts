@@ -79,6 +79,7 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
     ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.onClientGone ? { onClientGone: deps.onClientGone } : {}),
+    ...(deps.follow ? { follow: deps.follow } : {}),
   });
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;

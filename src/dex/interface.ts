@@ -76,6 +76,14 @@ export interface MarketInfo {
   createdSeq: bigint;
 }
 
+/** What a full node adds to the order book face (src/follow/forward-http.ts). */
+export interface DexFollowHooks {
+  /** Handle the request (a write sent to the leader) and return true, or false to serve it here. */
+  intercept(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): boolean;
+  /** Shown as `leader` on GET /health. */
+  leader(): object;
+}
+
 export interface DexDeps {
   db: Database;
   pool: Piscina;
@@ -93,6 +101,8 @@ export interface DexDeps {
    * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
    */
   signatureThreads?: number;
+  /** A full node's hooks (src/follow): writes relayed to the leader, the leader's identity on /health. */
+  follow?: DexFollowHooks;
   /**
    * The node's shared applier of stored ticks (started by its owner, e.g. the chain, which
    * restores the engine from a snapshot). Without it the face makes its own and replays

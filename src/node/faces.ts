@@ -10,6 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
+import { dexForwarder, followService, rootsCheckConsumer } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -27,7 +28,7 @@ import type { FaceSpec, NodeContext } from './interface.js';
  * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
  */
 export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
-export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer];
+export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer, rootsCheckConsumer];
 
 /** The per-node shared order book engine and chain, reference counted by the faces using it. */
 interface Shared {
@@ -101,6 +102,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
+        followService(() => s.ready?.chain),
       ],
     });
     return {
@@ -126,12 +128,16 @@ export const dexFace: FaceSpec = {
   name: 'dex',
   async start(ctx) {
     const runtime = await acquireChainRuntime(ctx);
+    const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
     try {
       const { gateways, queueCapacity, logLevel } = ctx.config;
-      const start = gateways > 0
+      // A full node relays writes to its leader from the node process (the forwarder hook lives in
+      // the in-process handler), so it serves the order book without gateways.
+      const start = gateways > 0 && forwarder === undefined
         ? (deps: DexDeps) => startGatewayFace({ ...deps, gateways, logLevel, maxInflight: Math.max(1, Math.floor(queueCapacity / gateways)) })
         : startDex;
       const dex = await start({
+        ...(forwarder ? { follow: forwarder } : {}),
         db: ctx.db,
         pool: ctx.pool,
         sequencer: ctx.sequencer,
@@ -148,11 +154,13 @@ export const dexFace: FaceSpec = {
         address: dex.address,
         stopAccepting: () => dex.stopAccepting(),
         close: async () => {
+          forwarder?.close();
           await dex.close();
           await releaseChainRuntime(ctx);
         },
       };
     } catch (err) {
+      forwarder?.close();
       await releaseChainRuntime(ctx);
       throw err;
     }
@@ -178,7 +186,7 @@ export const rpcFace: FaceSpec = {
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
-        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry });
+        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail });
         if (started) consumers.push(started);
       }
       const running = face;

@@ -15,8 +15,9 @@ import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
-import { databaseError, faceError } from './errors.js';
+import { Follower, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
+import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+import { databaseError, faceError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
 
@@ -32,6 +33,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   let pool: Piscina | undefined;
   let sequencer: Sequencer | undefined;
   let metrics: NodeMetrics | undefined;
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
 
   const closeAll = async (): Promise<void> => {
     for (const face of faces) face.stopAccepting();
@@ -57,10 +60,29 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   };
 
   try {
+    const leader = config.follow;
+    if (leader !== undefined) {
+      // Before anything is written: a leader that does not answer, or is no svc node, stops us here.
+      await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) => Promise.reject(err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err));
+    }
     const opened = await step('opening the database', () => openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))));
     db = opened;
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
-    const create = options.createSequencer ?? createSequencer;
+    const follower = (o: SequencerOptions): Sequencer =>
+      new Follower({
+        leader: leader!,
+        db: o.db,
+        pool: o.pool,
+        retainTicks: o.retainTicks,
+        ...(o.retainBytes !== undefined ? { retainBytes: o.retainBytes } : {}),
+        onFatal: (err) => {
+          logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');
+          reportFailure(err);
+        },
+        onError: (err) => logger.error({ err }, 'follower error'),
+        onInfo: (fields, message) => logger.info(fields, message),
+      });
+    const create = options.createSequencer ?? (leader !== undefined ? follower : createSequencer);
     const created = await create({
       db: opened,
       pool,
@@ -72,13 +94,16 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       onError: (err) => logger.error({ err }, 'sequencer error'),
     });
     sequencer = created;
-    await step('resuming the chain (stored ticks, write-ahead log)', () => created.start());
+    await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => created.start()).catch((err: unknown) =>
+      Promise.reject(err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err),
+    );
     const running = faces;
     metrics = createMetrics({
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
-    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics };
+    if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
     for (const spec of options.faces ?? defaultFaces()) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
@@ -101,6 +126,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   return {
     addresses,
     sequencer: started,
+    failed,
     close() {
       closing ??= (async () => {
         logger.info('shutting down');

@@ -23,6 +23,9 @@ export function restStatus(s: SequencerStatus) {
     pending_transactions: s.pendingTransactions,
     transactions_per_second: s.transactionsPerSecond,
     uptime_seconds: Math.floor(s.uptimeSeconds),
+    ...(s.follow
+      ? { follow: { leader: s.follow.leader, connected: s.follow.connected, leader_tick: s.follow.leaderTick, lag_ticks: s.follow.lagTicks, reconnects: s.follow.reconnects } }
+      : {}),
   };
 }
 

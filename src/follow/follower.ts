@@ -1,0 +1,368 @@
+/**
+ * The follower: a Sequencer whose ticks come from a leader (`svc node --follow`). It takes
+ * the leader's StreamTicks from its own last stored tick + 1, checks every tick (wire
+ * hashes on arrival; chaining, sequence numbers and batch hash in check.ts; VDF proofs in
+ * batches on the pool), and appends to its own TickLog only the ticks that passed, in
+ * order. So the order book and the chain, which read the TickLog through the Sequencer
+ * read interface, never see an unverified tick.
+ *
+ * Flow: received (not yet checked) -> chunks in flight (proofs on the pool, at most one per
+ * pool thread + 1) -> verdicts taken in tick order -> append. Live ticks go as they arrive
+ * (a chunk of one); a backlog (catch-up) goes in chunks of `chunkTicks`, and the stream is
+ * paused while the backlog is large. A failure stops the follower for good (onFatal): the
+ * ticks before the bad one are stored, nothing of it or after it. The stream ending or
+ * failing (leader gone) reconnects with backoff from the next tick due: no gap, no duplicate.
+ *
+ * Submissions are forwarded to the leader over gRPC and answered with its answer.
+ */
+import type * as grpc from '@grpc/grpc-js';
+import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
+import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../cli/grpc.js';
+import { RateMeter } from '../sequencer/rate.js';
+import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/interface.js';
+import { TickLog } from '../store/tick-log.js';
+import { bytesToHex, GENESIS_OUTPUT, verifyBatchOnPool } from '../vdf/index.js';
+import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './check.js';
+import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+import { tickOfWire } from './wire-tick.js';
+
+interface Chunk {
+  ticks: Tick[];
+  verdict: Promise<TickFailure[]>;
+}
+
+/** Where the follower stands, for GET /api/v1/status and /metrics. */
+export type FollowStatus = FollowFigures;
+
+const WARM_TICKS = 4096;
+const STATUS_POLL_MS = 1000;
+
+function submitCode(err: unknown): SubmitErrorCode {
+  const code = (err as { code?: number }).code;
+  // grpc status numbers: 3 INVALID_ARGUMENT, 6 ALREADY_EXISTS, 8 RESOURCE_EXHAUSTED.
+  return code === 3 ? 'INVALID_ARGUMENT' : code === 6 ? 'ALREADY_EXISTS' : code === 8 ? 'RESOURCE_EXHAUSTED' : 'UNAVAILABLE';
+}
+
+function wireTx(tx: Transaction): WireTransaction {
+  return {
+    tx_id: tx.txId,
+    payload: Buffer.from(tx.payload),
+    signature: Buffer.from(tx.signature),
+    public_key: Buffer.from(tx.publicKey),
+    nonce: tx.nonce.toString(),
+    timestamp: tx.timestamp.toString(),
+  };
+}
+
+function resultOf(r: WireSubmitResponse): SubmitResult {
+  return { sequenceNumber: Number(r.sequence_number), expectedTick: Number(r.expected_tick), txHash: r.tx_hash };
+}
+
+export class Follower implements Sequencer {
+  private readonly log: TickLog;
+  private readonly client: NodeClient;
+  private readonly rate = new RateMeter();
+  private readonly chunkTicks: number;
+  private readonly maxInflight: number;
+  private state: 'created' | 'running' | 'stopping' | 'stopped' | 'failed' = 'created';
+  private stream: grpc.ClientReadableStream<WireTick> | undefined;
+  private paused = false;
+  private connected = false;
+  private expected = 1; // next tick due from the leader
+  private received: Tick[] = [];
+  private receivedFailure: TickFailure | undefined;
+  private inflight: Chunk[] = [];
+  private ctx: ChunkContext = { before: undefined, lastSequence: 0 };
+  private draining: Promise<void> = Promise.resolve();
+  private dispatchScheduled = false;
+  private leaderTick = 0;
+  private reconnects = 0;
+  private retryMs: number;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private startedPerf = 0;
+  private startedAt = 0; // microseconds, wall clock (status only, never in state transitions)
+
+  constructor(private readonly options: FollowerOptions) {
+    this.log = new TickLog(options.db, { retainTicks: options.retainTicks, retainBytes: options.retainBytes, onListenerError: (err) => options.onError?.(err) });
+    this.client = new NodeClient(options.leader);
+    this.chunkTicks = options.chunkTicks ?? 256;
+    this.maxInflight = Math.max(1, options.pool.options.maxThreads ?? options.pool.threads.length) + 1;
+    this.retryMs = options.retryMinMs ?? 100;
+  }
+
+  /** Check the leader (reachable, speaks svc, same chain as the stored ticks), then follow. */
+  async start(): Promise<void> {
+    // Read-only until the leader is known to serve this chain: a refused start writes nothing.
+    const stored = await this.log.disk.loadHead();
+    const last = stored.tick > 0 ? await this.log.disk.readTick(stored.tick) : undefined;
+    const leader = this.options.leader;
+    let leaderHead: number;
+    try {
+      leaderHead = Number((await this.client.status()).current_tick);
+      if (!Number.isSafeInteger(leaderHead)) throw new Error(`its GetStatus answer has no current_tick`);
+    } catch (err) {
+      this.client.close();
+      throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
+    }
+    this.leaderTick = leaderHead;
+    // Same chain: the leader's copy of our last tick (or its tick 1 from genesis) must match.
+    const probe = last ? last.tickNumber : leaderHead >= 1 ? 1 : 0;
+    if (probe > 0) {
+      const theirs = await this.client.getTick(probe).catch(() => undefined);
+      const ok = last ? theirs?.vdf_proof?.output === bytesToHex(last.vdfProof.output) : theirs?.previous_output === bytesToHex(GENESIS_OUTPUT);
+      if (!ok) {
+        this.client.close();
+        throw new FollowError(
+          last
+            ? `the leader at ${leader} serves another chain: its tick ${probe} ${theirs ? 'differs from' : 'is missing, unlike'} the one stored in --db-path (genesis mismatch); use a fresh --db-path for this leader`
+            : `the leader at ${leader} serves another chain: its tick 1 does not start from the genesis output`,
+          probe,
+          'GENESIS_MISMATCH',
+        );
+      }
+    }
+    const { head } = await this.log.open(WARM_TICKS, 100_000);
+    const before = last ? vdfInputOf(last) : undefined;
+    if (before && 'code' in before) throw new FollowError(`the last stored tick ${before.tickNumber} does not bind: ${before.message}`);
+    this.ctx = { before, lastSequence: head.lastSequence };
+    this.expected = head.tick + 1;
+    this.rate.record(head.lastSequence);
+    this.state = 'running';
+    this.startedPerf = performance.now();
+    this.startedAt = Date.now() * 1000;
+    this.connect();
+    this.pollTimer = setInterval(() => void this.pollLeader(), STATUS_POLL_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    if (this.state !== 'failed') this.state = 'stopping';
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pollTimer);
+    this.stream?.cancel();
+    this.stream = undefined;
+    await this.draining.catch(() => undefined);
+    this.client.close();
+    this.state = 'stopped';
+  }
+
+  followStatus(): FollowStatus {
+    const storedTick = this.log.head.tick;
+    const leaderTick = Math.max(this.leaderTick, storedTick);
+    return { leader: this.options.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects };
+  }
+
+  private async pollLeader(): Promise<void> {
+    if (this.state !== 'running') return;
+    try {
+      this.leaderTick = Math.max(this.leaderTick, Number((await this.client.status()).current_tick));
+    } catch {
+      // the stream's own error handling reports and retries
+    }
+  }
+
+  private connect(): void {
+    if (this.state !== 'running') return;
+    const s = this.client.streamTicks(this.expected);
+    this.stream = s;
+    this.paused = false;
+    s.on('data', (w: WireTick) => this.onWire(s, w));
+    s.on('error', (err: Error) => this.onStreamEnd(s, err));
+    s.on('end', () => this.onStreamEnd(s, undefined));
+  }
+
+  private onStreamEnd(s: grpc.ClientReadableStream<WireTick>, err: Error | undefined): void {
+    if (s !== this.stream || this.state !== 'running') return;
+    this.stream = undefined;
+    this.connected = false;
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
+    this.reconnects++;
+    this.options.onInfo?.({ leader: this.options.leader, next: this.expected, retryMs: wait, err: err?.message }, 'follower: the leader stream ended; reconnecting');
+    this.retryTimer = setTimeout(() => this.connect(), wait);
+    this.retryTimer.unref?.();
+  }
+
+  private onWire(s: grpc.ClientReadableStream<WireTick>, w: WireTick): void {
+    if (s !== this.stream || this.state !== 'running' || this.receivedFailure) return;
+    this.connected = true;
+    this.retryMs = this.options.retryMinMs ?? 100;
+    const t = tickOfWire(w);
+    if (!('vdfProof' in t)) return this.refuseReceived(t);
+    if (t.tickNumber < this.expected) return; // already have it (a leader that resent)
+    if (t.tickNumber > this.expected) {
+      return this.refuseReceived({ tickNumber: this.expected, code: 'MISSING_TICK', message: `the leader sent tick ${t.tickNumber} where tick ${this.expected} was due` });
+    }
+    this.expected++;
+    if (t.tickNumber > this.leaderTick) this.leaderTick = t.tickNumber;
+    this.received.push(t);
+    if (!this.paused && this.received.length >= this.chunkTicks * 2) {
+      this.paused = true;
+      s.pause();
+    }
+    this.scheduleDispatch();
+  }
+
+  /** A tick that cannot even be read: check what came before it, then stop on it. */
+  private refuseReceived(f: TickFailure): void {
+    this.receivedFailure = f;
+    this.stream?.cancel();
+    this.stream = undefined;
+    this.scheduleDispatch();
+  }
+
+  /** Dispatch after the current I/O callback, so a burst of messages makes one chunk. */
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.received.length > 0 && this.inflight.length < this.maxInflight && this.state !== 'failed') {
+      this.send(this.received.splice(0, this.chunkTicks), []);
+    }
+    if (this.received.length === 0 && this.receivedFailure && this.inflight.length < this.maxInflight && this.state === 'running') {
+      const f = this.receivedFailure;
+      this.receivedFailure = undefined;
+      this.send([], [f]);
+    }
+    if (this.paused && this.received.length < this.chunkTicks && this.stream) {
+      this.paused = false;
+      this.stream.resume();
+    }
+  }
+
+  private send(ticks: Tick[], failures: TickFailure[]): void {
+    const checked = checkTicks(this.ctx, ticks);
+    const pre = [...failures, ...checked.failures];
+    const inputs = checked.inputs;
+    if (ticks.length > 0) this.ctx = { before: inputs.at(-1), lastSequence: lastSequenceAfter(this.ctx.lastSequence, ticks) };
+    const verdict = verifyBatchOnPool(this.options.pool, inputs).then((v) => {
+      const out = [...pre];
+      for (const i of v.invalid) {
+        const e = v.errors?.find((x) => x.index === i);
+        const n = inputs[i]!.tickNumber;
+        out.push({ tickNumber: n, code: e?.code ?? 'INVALID_PROOF', message: `tick ${n}: ${e?.message ?? 'the VDF proof does not verify'}` });
+      }
+      return out;
+    });
+    verdict.catch(() => undefined);
+    const chunk: Chunk = { ticks, verdict };
+    this.inflight.push(chunk);
+    this.draining = this.draining.then(() => this.settle(chunk)).catch((err: unknown) => this.fail(new FollowError(`the follower failed storing verified ticks: ${(err as Error).message}`)));
+  }
+
+  /** Take the oldest chunk's verdict: store what passed, stop on the first failure. */
+  private async settle(chunk: Chunk): Promise<void> {
+    let failures: TickFailure[];
+    try {
+      failures = await chunk.verdict;
+    } catch (err) {
+      failures = [{ tickNumber: chunk.ticks[0]?.tickNumber ?? this.expected, code: 'VERIFY_ERROR', message: `verification failed to run: ${(err as Error).message}` }];
+    }
+    if (this.state === 'failed') return;
+    const bad = failures.reduce<TickFailure | undefined>((a, f) => (!a || f.tickNumber < a.tickNumber ? f : a), undefined);
+    const good = bad ? chunk.ticks.filter((t) => t.tickNumber < bad.tickNumber) : chunk.ticks;
+    if (good.length > 0) {
+      const head = { tick: good[good.length - 1]!.tickNumber, lastSequence: lastSequenceAfter(this.log.head.lastSequence, good) };
+      await this.log.append(good, head);
+      this.rate.record(head.lastSequence);
+    }
+    this.inflight.shift();
+    if (bad) {
+      this.fail(new FollowError(`tick ${bad.tickNumber} from the leader at ${this.options.leader} fails verification: ${bad.code}: ${bad.message}; the follower stopped (ticks up to ${this.log.head.tick} are verified and stored, nothing of tick ${bad.tickNumber})`, bad.tickNumber, bad.code));
+      return;
+    }
+    if (this.state === 'running') this.dispatch();
+  }
+
+  /** Stop for good: no more ticks are taken or stored. */
+  fail(err: FollowError): void {
+    if (this.state === 'failed' || this.state === 'stopped') return;
+    this.state = 'failed';
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pollTimer);
+    this.stream?.cancel();
+    this.stream = undefined;
+    this.received = [];
+    this.options.onFatal(err);
+  }
+
+  // --- submissions: forwarded to the leader, answered with its answer ---
+
+  async submit(tx: Transaction): Promise<SubmitResult> {
+    try {
+      return resultOf(await this.client.submit(wireTx(tx)));
+    } catch (err) {
+      throw new SubmitError(submitCode(err), `the leader at ${this.options.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+    }
+  }
+
+  async submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>> {
+    try {
+      const { responses, itemErrors } = await this.client.submitBatch(txs.map(wireTx));
+      const errors = new Map(itemErrors.map((e) => [e.index, e]));
+      return txs.map((_, i) => {
+        const e = errors.get(i);
+        if (e) return new SubmitError((['INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'ALREADY_EXISTS', 'UNAVAILABLE'].includes(e.code) ? e.code : 'UNAVAILABLE') as SubmitErrorCode, e.message);
+        return resultOf(responses[i]!);
+      });
+    } catch (err) {
+      const e = new SubmitError(submitCode(err), `the leader at ${this.options.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+      return txs.map(() => e);
+    }
+  }
+
+  // --- reads: the verified ticks in the follower's own store ---
+
+  getTick(tickNumber: number): Promise<Tick | undefined> {
+    return this.log.getTick(tickNumber);
+  }
+
+  findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    return this.log.findTransactions(txHash8);
+  }
+
+  recentTicks(limit: number, offset: number): TickSummary[] {
+    return this.log.recentTicks(limit, offset);
+  }
+
+  readTicks(from: number, to: number): AsyncIterable<Tick> {
+    return this.log.readTicks(from, to);
+  }
+
+  onTick(listener: TickListener): () => void {
+    return this.log.onTick(listener);
+  }
+
+  status(): SequencerStatus {
+    const total = this.log.head.lastSequence;
+    return {
+      currentTick: this.log.head.tick,
+      totalTransactions: total,
+      pendingTransactions: 0,
+      uptimeSeconds: this.startedPerf === 0 ? 0 : Math.floor((performance.now() - this.startedPerf) / 1000),
+      transactionsPerSecond: this.state === 'created' ? 0 : this.rate.rate(total),
+      startedAt: this.startedAt,
+      follow: this.followStatus(),
+    };
+  }
+}
+
+/** Is an svc node answering at `leader`? Writes nothing; throws FollowError with the reason. */
+export async function probeLeader(leader: string): Promise<void> {
+  const client = new NodeClient(leader);
+  try {
+    const s = await client.status();
+    if (!Number.isSafeInteger(Number(s.current_tick))) throw new Error('its GetStatus answer has no current_tick');
+  } catch (err) {
+    throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Full nodes (issue 9, docs/full-node.md): a Follower is a Sequencer fed by a leader's
+ * verified ticks; the node runs its usual faces on it.
+ */
+export { Follower, probeLeader, type FollowStatus } from './follower.js';
+export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
+export { tickOfWire } from './wire-tick.js';
+export { followService } from './block-roots-service.js';
+export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
+export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, type WireBlockRoot } from './block-roots.js';
+export { registerFollowMetrics } from './metrics.js';
+export { dexForwarder, type DexForwarder, type LeaderIdentity } from './forward-http.js';

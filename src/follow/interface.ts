@@ -1,0 +1,45 @@
+/**
+ * Types of the full node's follower (issue 9, docs/full-node.md): what it needs to start,
+ * and the failures that stop it. A follower is a Sequencer (src/sequencer/interface.ts)
+ * whose ticks come from a leader over gRPC StreamTicks, verified before they are stored.
+ */
+import type { Piscina } from 'piscina';
+import type { Database } from '../db/index.js';
+
+export interface FollowerOptions {
+  leader: string; // the leader's gRPC address, host:port (--follow / SVC_FOLLOW)
+  db: Database;
+  pool: Piscina; // batch VDF verification runs here, split across its threads
+  retainTicks: number;
+  retainBytes?: number;
+  /** The follower stopped for good (a tick or block that fails verification): the node exits naming it. */
+  onFatal: (err: FollowError) => void;
+  /** Errors no caller receives (a tick listener that threw, a retry of the leader connection). */
+  onError?: (err: Error) => void;
+  /** Log of reconnections and progress; optional. */
+  onInfo?: (fields: Record<string, unknown>, message: string) => void;
+  /** Ticks per verification chunk (default 256); live ticks go as they arrive. */
+  chunkTicks?: number;
+  /** First and longest wait between reconnection attempts, ms (default 100 and 5000). */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+/** Why a tick from the leader was refused. */
+export interface TickFailure {
+  tickNumber: number;
+  code: string; // INVALID_PROOF, BAD_BATCH_HASH, BAD_TX_HASH, CHAIN_BREAK, BAD_GENESIS, BAD_SEQUENCE, MISSING_TICK, ...
+  message: string;
+}
+
+/** A failure for good: the follower stopped and stored nothing of the tick it names. */
+export class FollowError extends Error {
+  override readonly name = 'FollowError';
+  constructor(
+    message: string,
+    readonly tickNumber?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}

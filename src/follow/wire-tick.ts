@@ -1,0 +1,61 @@
+/**
+ * A tick as the leader's StreamTicks sends it (proto-loader objects: u64 as decimal
+ * strings, bytes as Buffers, 8-hex tx_hash) -> the domain Tick the store keeps, with each
+ * transaction's full SHA-256 recomputed from its bytes. A wire tx_hash that is not the
+ * start of that hash, or a field that does not parse, is a TickFailure naming the tick.
+ */
+import { shortHash, transactionHash } from '../core/tx-hash.js';
+import type { OrderedTransaction, Tick } from '../core/types.js';
+import type { WireTick } from '../cli/grpc.js';
+import { hexToBytes } from '../vdf/index.js';
+import type { TickFailure } from './interface.js';
+
+const ELEMENT = 256;
+
+function safeInt(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new Error(`${what} is not a whole number below 2^53: '${text}'`);
+  return n;
+}
+
+function bytes(text: string | undefined, length: number, what: string): Uint8Array {
+  if (typeof text !== 'string') throw new Error(`${what} is missing`);
+  return hexToBytes(text, length, what);
+}
+
+export function tickOfWire(w: WireTick): Tick | TickFailure {
+  const tickNumber = Number(w.tick_number);
+  try {
+    const n = safeInt(w.tick_number, 'tick_number');
+    const transactions: OrderedTransaction[] = [];
+    for (const [i, o] of (w.transactions ?? []).entries()) {
+      const t = o.transaction;
+      if (!t) throw new Error(`transaction ${i} is empty`);
+      const transaction = {
+        txId: t.tx_id,
+        payload: new Uint8Array(t.payload),
+        signature: new Uint8Array(t.signature),
+        publicKey: new Uint8Array(t.public_key),
+        nonce: BigInt(t.nonce),
+        timestamp: BigInt(t.timestamp),
+      };
+      const txHash = transactionHash(transaction);
+      if (shortHash(txHash) !== String(o.tx_hash).toLowerCase()) {
+        return { tickNumber: n, code: 'BAD_TX_HASH', message: `tick ${n}: transaction ${i} (${t.tx_id}) has tx_hash ${o.tx_hash}, but its bytes hash to ${shortHash(txHash)}` };
+      }
+      transactions.push({ transaction, sequenceNumber: safeInt(o.sequence_number, 'sequence_number'), txHash, ingestionTimestamp: safeInt(o.ingestion_timestamp, 'ingestion_timestamp') });
+    }
+    const p = w.vdf_proof;
+    if (!p) throw new Error('vdf_proof is missing');
+    return {
+      tickNumber: n,
+      vdfProof: { input: bytes(p.input, ELEMENT, 'vdf_proof.input'), output: bytes(p.output, ELEMENT, 'vdf_proof.output'), proof: bytes(p.proof, ELEMENT, 'vdf_proof.proof'), iterations: safeInt(p.iterations, 'vdf_proof.iterations') },
+      transactions,
+      batchHash: bytes(w.transaction_batch_hash, 32, 'transaction_batch_hash'),
+      timestamp: safeInt(w.timestamp, 'timestamp'),
+      previousOutput: bytes(w.previous_output, ELEMENT, 'previous_output'),
+    };
+  } catch (err) {
+    return { tickNumber: Number.isFinite(tickNumber) ? tickNumber : 0, code: 'BAD_TICK', message: `tick ${w.tick_number}: ${(err as Error).message}` };
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Full node faults (issue 9) against a fake leader serving a real leader's recorded ticks
+ * and block roots, corrupted on purpose: a bad VDF proof, a batch hash that does not match
+ * the transactions, a state root that differs. The follower (a real startNode with its
+ * faces, in process) stops with an error naming the tick or block and stores nothing of
+ * the bad tick. A leader whose stream ends is followed again from the next tick (no gap,
+ * no duplicate). Bad leaders at start: not answering, not gRPC, another chain: a clear
+ * StartupError and no tick written.
+ */
+import { expect } from 'chai';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import type { AddressInfo } from 'node:net';
+import { nodeConfig } from '../../src/config/index.js';
+import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
+import type { Tick } from '../../src/core/types.js';
+import { openDatabase } from '../../src/db/index.js';
+import { FollowError, loadFollowPackage, type WireBlockRoot } from '../../src/follow/index.js';
+import { silentLogger } from '../../src/log/index.js';
+import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
+import { TickLog } from '../../src/store/tick-log.js';
+import type { WireTick } from '../../src/cli/grpc.js';
+import { makeTicks } from '../chain/support/flow.js';
+import { fakeLeader, wireOf } from './support/fake-leader.js';
+
+const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
+const FLAGS = ['--block-ms', '50', '--snapshot-txs', '50'];
+
+async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function storedHead(dbPath: string): Promise<number> {
+  const db = await openDatabase(dbPath);
+  try {
+    const log = new TickLog(db, { retainTicks: 10 });
+    return (await log.open(0, 0)).head.tick;
+  } finally {
+    await db.close();
+  }
+}
+
+describe('full node faults (fake leader, corrupted stream)', function () {
+  this.timeout(180_000);
+  const dirs: string[] = [];
+  const dir = (): string => {
+    const d = mkdtempSync(join(tmpdir(), 'svc-follow-fault-'));
+    dirs.push(d);
+    return d;
+  };
+  let ticks: WireTick[] = [];
+  let roots: WireBlockRoot[] = [];
+  let busy: number[] = []; // tick numbers with transactions
+
+  before(async () => {
+    // Record a real leader: ticks with orders and cancels, and its block roots.
+    const leader = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', dir(), '--idle-tick-ms', '20', '--vdf-iterations', '200']), { logger: silentLogger(), print: () => undefined, poolThreads: 1 });
+    try {
+      for (const t of makeTicks(40, 5)) {
+        if (t.transactions.length === 0) continue;
+        await leader.sequencer.submitBatch(t.transactions.map((o) => o.transaction));
+        await new Promise((r) => setTimeout(r, 30)); // spread over several blocks
+      }
+      const rpc = leader.addresses.rpc!;
+      const height = await until('3 blocks', async () => {
+        const s = (await (await fetch(`http://${rpc}/status`)).json()) as { block_height: number };
+        return s.block_height >= 3 ? s.block_height : undefined;
+      });
+      const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
+      const client = new pkg.svc.follow.v1.FollowService(leader.addresses.grpc!, grpc.credentials.createInsecure()) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
+      roots = await new Promise<WireBlockRoot[]>((resolve, reject) => {
+        const got: WireBlockRoot[] = [];
+        const s = client.StreamBlockRoots({ from_height: '1' });
+        s.on('data', (r: WireBlockRoot) => {
+          got.push(r);
+          if (got.length === height) {
+            s.cancel();
+            resolve(got);
+          }
+        });
+        s.on('error', (e: grpc.ServiceError) => (e.code === grpc.status.CANCELLED ? undefined : reject(e)));
+      });
+      client.close();
+      const recorded: Tick[] = [];
+      for await (const t of leader.sequencer.readTicks(1, leader.sequencer.status().currentTick)) recorded.push(t);
+      ticks = recorded.map(wireOf);
+      busy = recorded.filter((t) => t.transactions.length > 0).map((t) => t.tickNumber);
+    } finally {
+      await leader.close();
+    }
+    expect(busy.length).to.be.greaterThan(2);
+  });
+
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function follow(leaderTicks: WireTick[], leaderRoots: WireBlockRoot[], options: { endFirstAfter?: number } = {}) {
+    const leader = await fakeLeader(leaderTicks, leaderRoots, options);
+    const db = dir();
+    const node = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader.address]), { logger: silentLogger(), print: () => undefined, poolThreads: 2 });
+    return { leader, node, db };
+  }
+
+  async function failure(node: NodeHandle): Promise<FollowError> {
+    const err = await Promise.race([node.failed, new Promise<undefined>((r) => setTimeout(() => r(undefined), 60_000))]);
+    expect(err, 'the follower did not stop').to.be.instanceOf(FollowError);
+    return err as FollowError;
+  }
+
+  const copy = (): WireTick[] => ticks.map((t) => structuredClone(t));
+
+  it('follows a clean stream to the end, and after the leader stream ends resumes from the next tick (no gap, no duplicate), every block root agreeing', async () => {
+    const { leader, node, db } = await follow(ticks, roots, { endFirstAfter: 5 });
+    await until('all ticks', () => (node.sequencer.status().currentTick === ticks.length ? true : undefined));
+    expect(leader.streamStarts.slice(0, 2)).to.deep.equal([1, 6]);
+    // Its lag, on GET /api/v1/status and /metrics.
+    const status = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; follow: { leader: string; leader_tick: number; lag_ticks: number; reconnects: number } };
+    expect(status.latest_tick).to.equal(ticks.length);
+    expect(status.follow).to.include({ leader: leader.address, leader_tick: ticks.length, lag_ticks: 0 });
+    expect(status.follow.reconnects).to.be.at.least(1);
+    expect(await (await fetch(`http://${node.addresses.rest}/metrics`)).text()).to.match(/^svc_follow_lag_ticks 0$/m);
+    // Every block compared equal: the node is still running after its root check saw them all.
+    const rpcHeight = await until('the blocks', async () => {
+      const s = (await (await fetch(`http://${node.addresses.rpc}/status`)).json()) as { block_height: number; state_root: number[] };
+      return s.block_height >= roots.length - 1 ? s : undefined; // the last block may stay open: no tick after it closes it
+    });
+    const h = Math.min(rpcHeight.block_height, roots.length);
+    const detail = (await (await fetch(`http://${node.addresses.rpc}/blocks/${h}`)).json()) as { block: { state_root: number[] } };
+    expect(Buffer.from(detail.block.state_root).toString('hex')).to.equal(roots[h - 1]!.state_root);
+    const stillRunning = await Promise.race([node.failed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 500))]);
+    expect(stillRunning).to.equal(true);
+    await node.close();
+    await leader.close();
+    expect(await storedHead(db)).to.equal(ticks.length);
+  });
+
+  it('a bad VDF proof stops it naming the tick; nothing of that tick is stored', async () => {
+    const bad = busy[1]!;
+    const t = copy();
+    const p = t[bad - 1]!.vdf_proof;
+    p.proof = (p.proof[0] === '0' ? '1' : '0') + p.proof.slice(1);
+    const { leader, node, db } = await follow(t, roots);
+    const err = await failure(node);
+    expect(err.tickNumber).to.equal(bad);
+    expect(err.message).to.match(new RegExp(`tick ${bad}\\b`));
+    expect(await node.sequencer.getTick(bad)).to.equal(undefined);
+    await node.close();
+    await leader.close();
+    expect(await storedHead(db)).to.equal(bad - 1);
+  });
+
+  it('a batch hash that does not match the transactions stops it naming the tick', async () => {
+    const bad = busy[2]!;
+    const t = copy();
+    const o = t[bad - 1]!.transactions[0]!;
+    o.transaction.payload = Buffer.from(o.transaction.payload);
+    o.transaction.payload[o.transaction.payload.length - 1]! ^= 1;
+    const tx = o.transaction;
+    o.tx_hash = shortHash(transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) }));
+    const { leader, node, db } = await follow(t, roots);
+    const err = await failure(node);
+    expect(err.tickNumber).to.equal(bad);
+    expect(err.code).to.equal('BAD_BATCH_HASH');
+    await node.close();
+    await leader.close();
+    expect(await storedHead(db)).to.equal(bad - 1);
+  });
+
+  it('a state root that differs from the leader stops it naming the block', async () => {
+    const r = roots.map((x) => ({ ...x }));
+    r[1]!.state_root = '00'.repeat(32);
+    const { leader, node } = await follow(ticks, r);
+    const err = await failure(node);
+    expect(err.code).to.equal('STATE_ROOT_MISMATCH');
+    expect(err.message).to.match(/^block 2: its state_root/);
+    await node.close();
+    await leader.close();
+  });
+
+  it('refuses at start, writing no tick: a leader that does not answer, one that is not gRPC, one on another chain', async () => {
+    const http = createServer((_q, s) => s.end('hello')).listen(0, '127.0.0.1');
+    await new Promise((r) => http.once('listening', r));
+    const httpPort = (http.address() as AddressInfo).port;
+    const closed = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => closed.once('listening', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const other = copy();
+    other[0]!.previous_output = '11'.repeat(256);
+    const otherLeader = await fakeLeader(other, roots);
+    try {
+      for (const [leader, why] of [
+        [`127.0.0.1:${closedPort}`, /does not answer as an svc node.*refused|does not answer as an svc node/],
+        [`127.0.0.1:${httpPort}`, /does not answer as an svc node/],
+        [otherLeader.address, /serves another chain/],
+      ] as const) {
+        const db = dir();
+        const err = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader]), { logger: silentLogger(), print: () => undefined, poolThreads: 1 }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err, leader).to.be.instanceOf(StartupError);
+        expect((err as Error).message).to.match(why);
+        expect(await storedHead(db).catch(() => 0)).to.equal(0);
+      }
+    } finally {
+      http.close();
+      await otherLeader.close();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * A fake leader for the full node's fault tests: a real gRPC server (grpc-js, the
+ * project's protos) that serves recorded ticks (GetStatus, GetTick, StreamTicks from
+ * start_tick, then stays open as a live stream would) and recorded block roots
+ * (FollowService.StreamBlockRoots), after letting the test corrupt any of them.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { ServiceDefinition } from '@grpc/proto-loader';
+import { shortHash } from '../../../src/core/tx-hash.js';
+import type { Tick } from '../../../src/core/types.js';
+import type { WireTick } from '../../../src/cli/grpc.js';
+import { FOLLOW_SERVICE, loadFollowPackage, type WireBlockRoot } from '../../../src/follow/index.js';
+import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/rpc/proto.js';
+import { bytesToHex } from '../../../src/vdf/index.js';
+
+export function wireOf(t: Tick): WireTick {
+  return {
+    tick_number: String(t.tickNumber),
+    vdf_proof: { input: bytesToHex(t.vdfProof.input), output: bytesToHex(t.vdfProof.output), proof: bytesToHex(t.vdfProof.proof), iterations: String(t.vdfProof.iterations) },
+    transactions: t.transactions.map((o) => ({
+      transaction: {
+        tx_id: o.transaction.txId,
+        payload: Buffer.from(o.transaction.payload),
+        signature: Buffer.from(o.transaction.signature),
+        public_key: Buffer.from(o.transaction.publicKey),
+        nonce: o.transaction.nonce.toString(),
+        timestamp: o.transaction.timestamp.toString(),
+      },
+      sequence_number: String(o.sequenceNumber),
+      tx_hash: shortHash(o.txHash),
+      ingestion_timestamp: String(o.ingestionTimestamp),
+    })),
+    transaction_batch_hash: bytesToHex(t.batchHash),
+    timestamp: String(t.timestamp),
+    previous_output: bytesToHex(t.previousOutput),
+  };
+}
+
+export interface FakeLeader {
+  address: string;
+  /** StreamTicks calls received (start ticks). */
+  streamStarts: number[];
+  close(): Promise<void>;
+}
+
+/** `endFirstAfter`: the first StreamTicks call ends after this many ticks (a leader going away). */
+export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], options: { endFirstAfter?: number } = {}): Promise<FakeLeader> {
+  const server = new grpc.Server();
+  const streamStarts: number[] = [];
+  const open = new Set<grpc.ServerWritableStream<unknown, unknown>>();
+  const seq = loadSequencerPackage()[SEQUENCER_SERVICE] as ServiceDefinition;
+  server.addService(seq as unknown as grpc.ServiceDefinition, {
+    GetStatus: (_call: unknown, cb: grpc.sendUnaryData<object>) =>
+      cb(null, { current_tick: String(ticks.length), total_transactions: '0', pending_transactions: '0', uptime_seconds: '1', transactions_per_second: 0 }),
+    GetTick: (call: grpc.ServerUnaryCall<{ tick_number: string }, object>, cb: grpc.sendUnaryData<object>) => {
+      const t = ticks[Number(call.request.tick_number) - 1];
+      cb(null, t ? { found: true, tick: t } : { found: false });
+    },
+    StreamTicks: (call: grpc.ServerWritableStream<{ start_tick: string }, WireTick>) => {
+      const from = Math.max(1, Number(call.request.start_tick));
+      streamStarts.push(from);
+      open.add(call as grpc.ServerWritableStream<unknown, unknown>);
+      call.on('cancelled', () => open.delete(call as grpc.ServerWritableStream<unknown, unknown>));
+      const first = streamStarts.length === 1 && options.endFirstAfter !== undefined;
+      for (const t of ticks.slice(from - 1, first ? from - 1 + options.endFirstAfter! : undefined)) call.write(t);
+      if (first) call.end();
+    },
+  });
+  const follow = loadFollowPackage()[FOLLOW_SERVICE] as ServiceDefinition;
+  server.addService(follow as unknown as grpc.ServiceDefinition, {
+    StreamBlockRoots: (call: grpc.ServerWritableStream<{ from_height: string }, WireBlockRoot>) => {
+      const from = Math.max(1, Number(call.request.from_height));
+      open.add(call as grpc.ServerWritableStream<unknown, unknown>);
+      call.on('cancelled', () => open.delete(call as grpc.ServerWritableStream<unknown, unknown>));
+      for (const r of roots.slice(from - 1)) call.write(r);
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  return {
+    address: `127.0.0.1:${port}`,
+    streamStarts,
+    close: () =>
+      new Promise((resolve) => {
+        for (const c of open) c.end();
+        server.tryShutdown(() => resolve());
+        setTimeout(() => server.forceShutdown(), 2000).unref();
+      }),
+  };
+}
