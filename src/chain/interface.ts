@@ -17,6 +17,7 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { NodeConfig } from '../config/interface.js';
+import type { Database } from '../db/index.js';
 
 export type MarketKind = 'Spot' | 'Perp';
 
@@ -200,6 +201,7 @@ export type RpcRouteHook = (router: Router, chain: ChainReader) => void;
 /** What a chain consumer started by the node gets. */
 export interface ChainConsumerContext {
   chain: ChainReader;
+  db: Database; // the node's LevelDB: a consumer keeps its own position in its own sublevel
   config: NodeConfig;
   logger: Logger;
   registry: Registry; // the node's /metrics registry

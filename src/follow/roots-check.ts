@@ -6,8 +6,13 @@
  *
  * Started with the chain (a ChainConsumerSpec of the rpc face) when --follow is set. The
  * leader stream reconnects with backoff; it is paused while the leader is far ahead of
- * this node's own blocks (catch-up), so memory stays bounded. After a restart it compares
- * again from a few blocks before the latest stored one.
+ * this node's own blocks (catch-up), and this node's own blocks wait while they are far
+ * ahead of the leader's, so memory stays bounded either way.
+ *
+ * The last compared height is kept in the node's database (`follow-meta` / `matched`), and
+ * the check starts after it: every block is compared once, including the blocks this node
+ * built before the check started (the faces start one after another while ticks already
+ * arrive) or before a kill -9. Losing that write only means comparing some blocks again.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { ChainConsumerSpec, ChainReader, Follower as ChainFollower } from '../chain/interface.js';
@@ -15,12 +20,18 @@ import { grpcTarget } from '../cli/grpc.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
 import { FollowError } from './interface.js';
 
-const RECHECK_BLOCKS = 16;
 const PAUSE_AT = 4096;
+
+/** Where the last compared height is kept (the node's LevelDB in the node; a map in tests). */
+export interface MatchedHeightStore {
+  load(): Promise<number>; // 0 when none was stored
+  save(height: number): Promise<void>;
+}
 
 export interface RootsCheckOptions {
   leader: string;
   chain: ChainReader;
+  matched: MatchedHeightStore;
   onFatal(err: FollowError): void;
   onInfo?(fields: Record<string, unknown>, message: string): void;
   retryMaxMs?: number;
@@ -30,20 +41,21 @@ export class RootsCheck {
   private readonly client: grpc.Client & { StreamBlockRoots(req: object): grpc.ClientReadableStream<WireBlockRoot> };
   private readonly leaderRoots = new Map<number, WireBlockRoot>();
   private readonly ownRoots = new Map<number, WireBlockRoot>();
-  private next: number; // next height to compare
-  private leaderNext: number; // next height due from the leader
+  private next = 1; // next height to compare
+  private leaderNext = 1; // next height due from the leader
   private stream: grpc.ClientReadableStream<WireBlockRoot> | undefined;
   private own: ChainFollower | undefined;
   private paused = false;
   private stopped = false;
   private retryMs = 100;
   private timer: NodeJS.Timeout | undefined;
+  private ownWaiting: (() => void) | undefined; // own blocks wait while PAUSE_AT are uncompared
+  private saving: Promise<void> | undefined;
+  private savedHeight = 0;
 
   constructor(private readonly options: RootsCheckOptions) {
     const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
     this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(options.leader), grpc.credentials.createInsecure()) as unknown as RootsCheck['client'];
-    this.next = Math.max(1, options.chain.latestHeight() - RECHECK_BLOCKS);
-    this.leaderNext = this.next;
   }
 
   /** Blocks compared and equal so far (the last height). */
@@ -51,20 +63,30 @@ export class RootsCheck {
     return this.next - 1;
   }
 
-  start(): void {
+  /** Compare from the block after the last one compared (stored), or from block 1. */
+  async start(): Promise<void> {
+    this.savedHeight = await this.options.matched.load();
+    this.next = this.savedHeight + 1;
+    this.leaderNext = this.next;
+    if (this.stopped) return;
     this.own = this.options.chain.followBlocks(this.next, (d) => {
       this.ownRoots.set(d.block.height, blockRootOf(d));
       this.compare();
+      if (this.ownRoots.size < PAUSE_AT || this.stopped) return undefined;
+      return new Promise<void>((resolve) => (this.ownWaiting = resolve));
     });
     this.connect();
   }
 
-  stop(): void {
+  /** Stop, after the last compared height is saved. */
+  async stop(): Promise<void> {
     this.stopped = true;
+    this.ownWaiting?.();
     clearTimeout(this.timer);
     this.own?.stop();
     this.stream?.cancel();
     this.client.close();
+    await this.saving;
   }
 
   private connect(): void {
@@ -116,11 +138,33 @@ export class RootsCheck {
       this.paused = false;
       this.stream.resume();
     }
+    if (this.ownWaiting && this.ownRoots.size < PAUSE_AT / 4) {
+      const resume = this.ownWaiting;
+      this.ownWaiting = undefined;
+      resume();
+    }
+    this.save();
+  }
+
+  /** Keep the last compared height; one write at a time, the newest height wins. */
+  private save(): void {
+    if (this.saving || this.matchedHeight <= this.savedHeight) return;
+    const height = this.matchedHeight;
+    this.saving = this.options.matched
+      .save(height)
+      .then(
+        () => void (this.savedHeight = height),
+        (err: unknown) => this.options.onInfo?.({ err: err instanceof Error ? err.message : String(err) }, 'follower: could not keep the last compared block height'),
+      )
+      .finally(() => {
+        this.saving = undefined;
+        if (!this.stopped) this.save();
+      });
   }
 
   private fail(err: FollowError, height: number): void {
     Object.assign(err, { blockHeight: height });
-    this.stop();
+    void this.stop();
     this.options.onFatal(err);
   }
 }
@@ -131,18 +175,23 @@ export const rootsCheckConsumer: ChainConsumerSpec = {
   async start(ctx) {
     const leader = ctx.config.follow;
     if (leader === undefined) return undefined;
+    const meta = ctx.db.sublevel<string, string>('follow-meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     const check = new RootsCheck({
       leader,
       chain: ctx.chain,
+      matched: {
+        load: async () => Number((await meta.get('matched')) ?? 0),
+        save: (height) => meta.put('matched', String(height)),
+      },
       onFatal: (err) => {
         ctx.logger.error({ err, code: err.code }, 'follower stopped');
         ctx.fail?.(err);
       },
       onInfo: (fields, message) => ctx.logger.info(fields, message),
     });
-    check.start();
+    await check.start();
     return {
-      close: async () => check.stop(),
+      close: () => check.stop(),
     };
   },
 };

@@ -186,7 +186,7 @@ export const rpcFace: FaceSpec = {
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
-        const started = await c.start({ chain: runtime.chain, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail });
+        const started = await c.start({ chain: runtime.chain, db: ctx.db, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail });
         if (started) consumers.push(started);
       }
       const running = face;

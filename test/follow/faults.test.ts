@@ -21,13 +21,16 @@ import { openDatabase } from '../../src/db/index.js';
 import { FollowError, loadFollowPackage, type WireBlockRoot } from '../../src/follow/index.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
+import { dexFace, grpcFace, restFace, rpcFace } from '../../src/node/faces.js';
+import type { FaceSpec } from '../../src/node/interface.js';
 import { TickLog } from '../../src/store/tick-log.js';
 import type { WireTick } from '../../src/cli/grpc.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { fakeLeader, wireOf } from './support/fake-leader.js';
 
 const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
-const FLAGS = ['--block-ms', '50', '--snapshot-txs', '50'];
+// In-process order book (no gateway processes): these nodes test the follower, and start faster.
+const FLAGS = ['--block-ms', '50', '--snapshot-txs', '50', '--gateways', '0'];
 
 async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
@@ -104,11 +107,30 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  async function follow(leaderTicks: WireTick[], leaderRoots: WireBlockRoot[], options: { endFirstAfter?: number } = {}) {
+  async function follow(leaderTicks: WireTick[], leaderRoots: WireBlockRoot[], options: { endFirstAfter?: number; faces?: FaceSpec[]; db?: string } = {}) {
     const leader = await fakeLeader(leaderTicks, leaderRoots, options);
-    const db = dir();
-    const node = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader.address]), { logger: silentLogger(), print: () => undefined, poolThreads: 2 });
+    const db = options.db ?? dir();
+    const node = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader.address]), { logger: silentLogger(), print: () => undefined, poolThreads: 2, ...(options.faces ? { faces: options.faces } : {}) });
     return { leader, node, db };
+  }
+
+  /** The rpc face (and with it the block roots check) started only once every tick is stored and its blocks built. */
+  const lateRpcFace: FaceSpec = {
+    name: 'rpc',
+    async start(ctx) {
+      await until('every tick before the rpc face', () => (ctx.sequencer.status().currentTick === ticks.length ? true : undefined));
+      await new Promise((r) => setTimeout(r, 300)); // the chain applies the last ticks
+      return rpcFace.start(ctx);
+    },
+  };
+
+  async function matchedHeight(dbPath: string): Promise<number> {
+    const db = await openDatabase(dbPath);
+    try {
+      return Number(await db.sublevel<string, string>('follow-meta', { valueEncoding: 'utf8' }).get('matched'));
+    } finally {
+      await db.close();
+    }
   }
 
   async function failure(node: NodeHandle): Promise<FollowError> {
@@ -142,6 +164,8 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     await node.close();
     await leader.close();
     expect(await storedHead(db)).to.equal(ticks.length);
+    // The last compared block is kept: a restart compares from the block after it.
+    expect(await matchedHeight(db)).to.be.at.least(h);
   });
 
   it('a bad VDF proof stops it naming the tick; nothing of that tick is stored', async () => {
@@ -185,6 +209,28 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     expect(err.message).to.match(/^block 2: its state_root/);
     await node.close();
     await leader.close();
+  });
+
+  it('compares the blocks built before the check started (faces start late), and after a restart those not compared yet', async () => {
+    const r = roots.map((x) => ({ ...x }));
+    r[1]!.state_root = '00'.repeat(32);
+    const { leader, node } = await follow(ticks, r, { faces: [grpcFace, restFace, dexFace, lateRpcFace] });
+    const err = await failure(node);
+    expect(err.code).to.equal('STATE_ROOT_MISMATCH');
+    expect(err.message).to.match(/^block 2: /);
+    await node.close();
+    await leader.close();
+    // A node that stored its blocks with no check at all (no rpc face), then restarts with one.
+    const db = dir();
+    const first = await follow(ticks, roots, { db, faces: [grpcFace, restFace, dexFace] });
+    await until('all ticks', () => (first.node.sequencer.status().currentTick === ticks.length ? true : undefined));
+    await first.node.close();
+    await first.leader.close();
+    const again = await follow(ticks, r, { db });
+    const err2 = await failure(again.node);
+    expect(err2.message).to.match(/^block 2: /);
+    await again.node.close();
+    await again.leader.close();
   });
 
   it('refuses at start, writing no tick: a leader that does not answer, one that is not gRPC, one on another chain', async () => {
