@@ -151,7 +151,7 @@ async function runChain(ticks: Tick[]): Promise<Run & { blocks: number }> {
     const store = new ChainStore(db);
     let chain: Chain | undefined;
     const applier = new TickApplier(source, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain!.flushed() });
-    chain = new Chain({ store, applier, builder: new BlockBuilder(200), snapshotTxs: 1e12 });
+    chain = new Chain({ store, applier, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
     const run = await timedAsync(async () => {
       await applier.start();
       await chain!.flushed();

@@ -214,7 +214,7 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
     };
     let chain: Chain | undefined;
     const applier = new TickApplier(source, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain!.flushed() });
-    chain = new Chain({ store: new ChainStore(db), applier, builder: new BlockBuilder(200), snapshotTxs: 1e12 });
+    chain = new Chain({ store: new ChainStore(db), applier, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
     const ids: string[] = [];
     let k = 0;
     chain.onTransactions((b) => {

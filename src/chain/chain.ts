@@ -4,10 +4,12 @@
  * to the listeners (WebSocket, StreamTx, the message queue), to the REST reads and to
  * SubmitTx answers. Implements the ChainReader surface (interface.ts).
  *
- * Snapshots: once at least `snapshotTxs` order book transactions (and a quarter of the
+ * Snapshots: once at least `snapshotTxs` order book transactions, or at least
+ * `snapshotTicks` ticks, were applied since the last one (and, either way, a quarter of the
  * state's size, so the O(state) cost of a snapshot is spread over at least as many
- * transactions) were applied since the last one, the write of that tick also stores a
- * snapshot of the engine and the builder; and on close. A restart restores the latest
+ * transactions or ticks), the write of that tick also stores a snapshot of the engine and
+ * the builder; and on close. The tick count bounds a restart's replay on a chain with few
+ * order book transactions (each tick replayed costs a read and a decode even when empty). A restart restores the latest
  * snapshot and replays only the ticks after it (re-deriving, byte for byte, whatever
  * records of those ticks were already stored).
  */
@@ -57,6 +59,7 @@ export interface ChainDeps {
   applier: TickApplier;
   builder: BlockBuilder;
   snapshotTxs: number;
+  snapshotTicks: number;
   logger?: Logger;
   /** Tick of the snapshot the engine and builder were restored from (0: none). */
   restoredTick?: number;
@@ -73,7 +76,9 @@ export class Chain implements ChainReader {
   private readonly applier: TickApplier;
   private readonly logger: Logger | undefined;
   private readonly snapshotTxs: number;
+  private readonly snapshotTicks: number;
   private txsSinceSnapshot = 0;
+  private ticksSinceSnapshot = 0;
   /** continuum_sequence of the last transaction derived (stored or about to be). */
   private derivedLastSequence = 0n;
   private unsubscribe: (() => void) | undefined;
@@ -96,6 +101,7 @@ export class Chain implements ChainReader {
     this.applier = deps.applier;
     this.logger = deps.logger;
     this.snapshotTxs = deps.snapshotTxs;
+    this.snapshotTicks = deps.snapshotTicks;
     this.figures = this.currentFigures(0n);
     this.unsubscribe = deps.applier.onApplied((r) => this.onApplied(r));
     deps.applier.requestRootBefore((tick) => this.builder.closes(tick));
@@ -160,7 +166,12 @@ export class Chain implements ChainReader {
       this.txsSinceSnapshot += b.transactions.length;
     }
     if (ops.length > 0) s.putHead(ops, record.tick.tickNumber, this.builder.producedHeight);
-    if (this.txsSinceSnapshot > 0 && this.txsSinceSnapshot >= Math.max(this.snapshotTxs, this.applier.engine.state.usedIdCount / 4)) {
+    this.ticksSinceSnapshot++;
+    const quarterOfState = this.applier.engine.state.usedIdCount / 4;
+    if (
+      (this.txsSinceSnapshot > 0 && this.txsSinceSnapshot >= Math.max(this.snapshotTxs, quarterOfState)) ||
+      this.ticksSinceSnapshot >= Math.max(this.snapshotTicks, quarterOfState)
+    ) {
       this.addSnapshot(ops, record.tick.tickNumber);
     }
     job.figures = this.currentFigures(this.derivedLastSequence);
@@ -196,6 +207,7 @@ export class Chain implements ChainReader {
     const builder = JSON.stringify(this.builder.exportState());
     this.store.putSnapshot(ops, { tick, builder, engine });
     this.txsSinceSnapshot = 0;
+    this.ticksSinceSnapshot = 0;
     this.logger?.info({ tick, bytes: engine.length + builder.length, ms: Math.round(performance.now() - t0) }, 'chain: state snapshot');
   }
 

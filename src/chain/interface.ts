@@ -221,6 +221,8 @@ export interface ChainOptions {
   blockMs: number; // --block-ms: block interval on tick timestamps (default 200)
   /** Order book transactions applied between state snapshots, at least (--snapshot-txs). */
   snapshotTxs: number;
+  /** Ticks applied between state snapshots, at least, when fewer transactions came (--snapshot-ticks). */
+  snapshotTicks: number;
 }
 
 export const DEFAULT_BLOCK_MS = 200;

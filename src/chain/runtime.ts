@@ -28,6 +28,7 @@ export interface ChainRuntimeDeps {
   sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch'>;
   blockMs: number;
   snapshotTxs: number;
+  snapshotTicks: number;
   logger?: Logger;
   /** Threads of a pool of its own for ed25519 checks and receipt signatures (default 2, env SVC_DEX_SIGNATURE_THREADS). */
   signatureThreads?: number;
@@ -73,7 +74,7 @@ export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRu
   const verifier = new BatchVerifier(signaturePool ?? deps.pool);
   let chain: Chain | undefined;
   const applier = new TickApplier(deps.sequencer, engine, verifier, { ...(log ? { logger: log } : {}), throttle: () => chain!.flushed() });
-  chain = new Chain({ store, applier, builder, snapshotTxs: deps.snapshotTxs, ...(log ? { logger: log } : {}) });
+  chain = new Chain({ store, applier, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
   const gateway = new OrderBookGateway(deps.sequencer, applier, verifier);
   try {
     await chain.init();

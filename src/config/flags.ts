@@ -125,6 +125,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
   spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks stream whose client takes nothing for this long (its queued ticks are freed)', parse: integer(1000, 3_600_000) }),
   spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
+  spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: '2000', help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),

@@ -25,6 +25,7 @@ export interface NodeConfig {
   streamStallMs: number; // --stream-stall-ms, default 30,000: reset a tick stream without progress this long
   blockMs: number; // --block-ms, default 200
   snapshotTxs: number; // --snapshot-txs, default 10,000
+  snapshotTicks: number; // --snapshot-ticks, default 2,000
   submitTxRate: number; // --submit-tx-rate, default 1000 per second per client address
   streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default

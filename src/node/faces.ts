@@ -60,6 +60,7 @@ export async function acquireChainRuntime(ctx: NodeContext): Promise<ChainRuntim
     sequencer: ctx.sequencer,
     blockMs: ctx.config.blockMs,
     snapshotTxs: ctx.config.snapshotTxs,
+    snapshotTicks: ctx.config.snapshotTicks,
     logger: ctx.logger,
   }).then((r) => (s.ready = r));
   try {
