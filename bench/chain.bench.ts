@@ -32,8 +32,8 @@ import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
 import { OrderBookEngine } from '../src/dex/engine.js';
 import { silentLogger } from '../src/log/index.js';
-import { acquireChainRuntime, defaultFaces, releaseChainRuntime } from '../src/node/faces.js';
-import { startNode, type FaceSpec, type NodeHandle } from '../src/node/index.js';
+import { defaultFaces } from '../src/node/faces.js';
+import { startNode, type NodeHandle } from '../src/node/index.js';
 import type { SequencerStatus } from '../src/core/types.js';
 import { benchBuild, recordedFlow } from './chain-build.js';
 import { benchMq } from './chain-mq.bench.js';
@@ -43,6 +43,7 @@ import type { HttpJob, HttpResult } from './support/http-gen.js';
 import { runChild } from './support/processes.js';
 import { median, percentile } from './support/stats.js';
 import type { WsJob, WsSample } from './support/ws-clients.js';
+import { runtimeProbe } from '../test/chain/support/node.js';
 
 const env = (k: string, d: string) => process.env[k] ?? d;
 const TICKS = Number(env('CHAIN_BENCH_TICKS', '20000'));
@@ -76,17 +77,10 @@ function startChild<J, R>(module: string, job: J): { ready: Promise<void>; resul
 
 /** A whole node in this process, and its chain runtime (for the node-side timestamps). */
 async function startBenchNode(dir: string): Promise<{ close(): Promise<void>; addresses: Record<string, string>; runtime: ChainRuntime; sequencer: NodeHandle['sequencer'] }> {
-  let runtime!: ChainRuntime;
-  const probe: FaceSpec = {
-    name: 'probe',
-    async start(ctx) {
-      runtime = await acquireChainRuntime(ctx);
-      return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
-    },
-  };
+  const probe = runtimeProbe();
   const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--stream-tx-rate', '0', '--log-level', 'warn']);
-  const node = await startNode(config, { faces: [...defaultFaces(), probe], print: () => undefined });
-  return { close: () => node.close(), addresses: node.addresses, runtime, sequencer: node.sequencer };
+  const node = await startNode(config, { faces: [...defaultFaces(), probe.face], print: () => undefined });
+  return { close: () => node.close(), addresses: node.addresses, runtime: probe.runtime(), sequencer: node.sequencer };
 }
 
 const MINT_A = Array.from(new Uint8Array(32).fill(201));

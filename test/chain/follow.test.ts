@@ -7,11 +7,9 @@
 import { expect } from 'chai';
 import { signedOrderRequest } from '../../src/chain/grpc/client.js';
 import type { BlockDetail, ChainReader, TransactionBatch } from '../../src/chain/interface.js';
-import type { ChainRuntime } from '../../src/chain/runtime.js';
-import { acquireChainRuntime, defaultFaces, releaseChainRuntime } from '../../src/node/faces.js';
-import type { FaceSpec } from '../../src/node/index.js';
+import { defaultFaces } from '../../src/node/faces.js';
 import { keyOf, mintOf } from './support/flow.js';
-import { startChainNode, type ChainNode } from './support/node.js';
+import { runtimeProbe, startChainNode, type ChainNode } from './support/node.js';
 
 describe('chain: ChainReader follow and read', function () {
   this.timeout(120_000);
@@ -27,16 +25,9 @@ describe('chain: ChainReader follow and read', function () {
     );
 
   before(async () => {
-    let runtime!: ChainRuntime;
-    const probe: FaceSpec = {
-      name: 'probe',
-      async start(ctx) {
-        runtime = await acquireChainRuntime(ctx);
-        return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
-      },
-    };
-    n = await startChainNode({ faces: [...defaultFaces(), probe] });
-    chain = runtime.chain;
+    const probe = runtimeProbe();
+    n = await startChainNode({ faces: [...defaultFaces(), probe.face] });
+    chain = probe.runtime().chain;
     await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
     await wave(20);
   });

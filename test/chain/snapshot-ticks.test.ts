@@ -4,29 +4,20 @@
  * genesis: 5.2 s for 20,000 empty ticks on a follower).
  */
 import { expect } from 'chai';
-import type { ChainRuntime } from '../../src/chain/runtime.js';
-import { acquireChainRuntime, defaultFaces, releaseChainRuntime } from '../../src/node/faces.js';
-import type { FaceSpec } from '../../src/node/index.js';
-import { startChainNode } from './support/node.js';
+import { defaultFaces } from '../../src/node/faces.js';
+import { runtimeProbe, startChainNode } from './support/node.js';
 
 describe('chain: snapshots every --snapshot-ticks ticks', function () {
   this.timeout(60_000);
 
   it('snapshots a chain without order book transactions every N ticks (restarts load the latest: test/chain/e2e.test.ts)', async () => {
-    let runtime!: ChainRuntime;
-    const probe: FaceSpec = {
-      name: 'probe',
-      async start(ctx) {
-        runtime = await acquireChainRuntime(ctx);
-        return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
-      },
-    };
-    const n = await startChainNode({ args: ['--idle-tick-ms', '2', '--snapshot-ticks', '40'], faces: [...defaultFaces(), probe] });
+    const probe = runtimeProbe();
+    const n = await startChainNode({ args: ['--idle-tick-ms', '2', '--snapshot-ticks', '40'], faces: [...defaultFaces(), probe.face] });
     const seen = new Set<number>();
     try {
       const until = Date.now() + 30_000;
       while (seen.size < 3 && Date.now() < until) {
-        const snap = await runtime.chain.store.loadSnapshot();
+        const snap = await probe.runtime().chain.store.loadSnapshot();
         if (snap) seen.add(snap.tick);
         await new Promise((r) => setTimeout(r, 20));
       }

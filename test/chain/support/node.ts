@@ -9,7 +9,27 @@ import { join } from 'node:path';
 import { ChainClient } from '../../../src/chain/grpc/client.js';
 import { nodeConfig } from '../../../src/config/index.js';
 import { silentLogger } from '../../../src/log/index.js';
+import type { ChainRuntime } from '../../../src/chain/runtime.js';
+import { acquireChainRuntime, releaseChainRuntime } from '../../../src/node/faces.js';
 import { startNode, type FaceSpec, type NodeHandle } from '../../../src/node/index.js';
+
+/** A face that only holds the node's chain runtime, to reach it from a test or a bench. */
+export function runtimeProbe(): { face: FaceSpec; runtime(): ChainRuntime } {
+  let runtime: ChainRuntime | undefined;
+  return {
+    face: {
+      name: 'probe',
+      async start(ctx) {
+        runtime = await acquireChainRuntime(ctx);
+        return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
+      },
+    },
+    runtime: () => {
+      if (!runtime) throw new Error('the probe face has not started');
+      return runtime;
+    },
+  };
+}
 
 export interface ChainNode {
   node: NodeHandle;
