@@ -7,18 +7,22 @@
  *
  * A gateway that dies (kill -9, crash) is forked again (after a second if it died young, so
  * a gateway that cannot start does not spin); the others keep serving meanwhile.
+ *
+ * The processes are forked at once and boot in parallel with the node's own start; each is
+ * told GO once it said BOOTED and `released` resolved (interface.ts). If `released`
+ * rejects (the node failed to start) they are stopped and the set rejects with that error.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type GatewaySet, type ListenFailed } from './interface.js';
+import { BOOTED, CLIENT_GONE, GO, LISTEN_FAILED, type GatewayProcessConfig, type GatewaySet, type ListenFailed } from './interface.js';
 
 const PROCESS_FILE = fileURLToPath(new URL('./process.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const YOUNG_MS = 5_000;
 const STOP_GRACE_MS = 10_000;
 
-export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, logger?: Logger, onClientGone?: () => void): Promise<GatewaySet> {
+export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, released: Promise<void>, logger?: Logger, onClientGone?: () => void): Promise<GatewaySet> {
   if (!cluster.isPrimary) throw new Error('gateways are forked by the primary process only');
   cluster.setupPrimary({ exec: PROCESS_FILE, args: [], silent: false });
   const workers = new Set<Worker>();
@@ -31,15 +35,28 @@ export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, 
     const w = cluster.fork({ SVC_GATEWAY: JSON.stringify(cfg) });
     workers.add(w);
     let listenFailed: Error | undefined;
+    let booted!: () => void;
+    const bootedOnce = new Promise<void>((resolve) => (booted = resolve));
     w.on('message', (m: unknown) => {
       if (m === CLIENT_GONE) onClientGone?.();
+      else if (m === BOOTED) booted();
       else if ((m as ListenFailed | undefined)?.type === LISTEN_FAILED) {
         const f = m as ListenFailed;
         listenFailed = Object.assign(new Error(f.message), f.code ? { code: f.code } : {});
       }
     });
+    let timer: NodeJS.Timeout | undefined;
     const listening = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      // The start-up bound counts from the node's release: a gateway that has not booted and
+      // listened by then plus START_TIMEOUT_MS fails the start.
+      released.then(
+        () => (timer = setTimeout(() => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)),
+        (err: unknown) => reject(err),
+      );
+      Promise.all([released, bootedOnce]).then(
+        () => (w.isDead() ? undefined : w.send(GO, () => undefined)), // a send to a gateway that just died: its 'exit' handles it
+        () => undefined,
+      );
       w.once('listening', (a: { address: string | null; port: number; addressType: number | string }) => {
         clearTimeout(timer);
         const host = a.address ?? cfg.host;

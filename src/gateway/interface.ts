@@ -7,6 +7,21 @@ import type { LogLevel } from '../config/interface.js';
 /** IPC message of a gateway to the primary: a client went away mid-body (the node's aborted counter). */
 export const CLIENT_GONE = 'svc-gateway:client-gone';
 
+/**
+ * IPC message of the primary to a gateway: the channel and the order book socket are up,
+ * connect and listen. Gateways are forked first thing at node start and boot (module
+ * loading) while the node opens its database and restores its state; they load the node
+ * key only after this, once the node process has created it.
+ */
+export const GO = 'svc-gateway:go';
+
+/**
+ * IPC message of a gateway to the primary: booted and listening for GO. The primary sends
+ * GO only after it: an IPC message that arrives before a process has a 'message' listener
+ * (while its modules load) is dropped.
+ */
+export const BOOTED = 'svc-gateway:booted';
+
 /** IPC message of a gateway that could not listen: `{ type: LISTEN_FAILED, code, message }`. */
 export const LISTEN_FAILED = 'svc-gateway:listen-failed';
 

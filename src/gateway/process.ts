@@ -1,8 +1,9 @@
 /**
  * Entry point of one gateway process (a node:cluster worker forked by cluster.ts; not run
  * by hand). Its settings come in the SVC_GATEWAY environment variable (GatewayProcessConfig
- * as JSON). It connects to the sequencer process's channel, loads the node key (receipts),
- * and listens on the order book port, which node:cluster shares between the gateways.
+ * as JSON). Once the primary says GO (interface.ts) it loads the node key (receipts),
+ * connects to the sequencer process's channel, and listens on the order book port, which
+ * node:cluster shares between the gateways.
  *
  * It exits when the channel closes (the sequencer process stopped or died) and, on SIGTERM
  * (sent by the node process when it stops), once it stopped accepting and answered the
@@ -14,11 +15,28 @@ import { createLogger } from '../log/index.js';
 import { loadOrCreateNodeKey } from '../dex/node-key.js';
 import { SequencerChannel } from './channel.js';
 import { createGatewayHandler } from './http.js';
-import { CLIENT_GONE, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';
+import { BOOTED, CLIENT_GONE, GO, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';
+
+/** Says BOOTED, then resolves on the primary's GO (at once without an IPC channel: run by hand). */
+function released(): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown): void => {
+      if (m !== GO) return;
+      process.off('message', onMessage);
+      resolve();
+    };
+    process.on('message', onMessage);
+    send(BOOTED);
+  });
+}
 
 async function main(): Promise<void> {
   const cfg = JSON.parse(process.env.SVC_GATEWAY ?? '') as GatewayProcessConfig;
   const logger = createLogger(cfg.logLevel).child({ gateway: process.pid });
+  // Booted (modules loaded) while the node process starts; wait until its channel is up.
+  await released();
   const key = await loadOrCreateNodeKey(cfg.dbPath);
   const channel = await SequencerChannel.connect(cfg.channelPath, cfg.maxInflight);
   const handler = createGatewayHandler({ channel, key, upstreamSocket: cfg.httpPath, bodyLimit: cfg.bodyLimit, logger, onClientGone: () => process.send?.(CLIENT_GONE) });

@@ -17,10 +17,10 @@ import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
 import { formatAddress } from '../config/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
-import { startGatewayFace } from '../gateway/index.js';
+import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { startRestFace } from '../rpc/rest/server.js';
-import type { FaceSpec, NodeContext } from './interface.js';
+import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
 /**
  * Hooks of the chain face (--rpc-addr): extra routes on its HTTP server (the explorer page
@@ -124,49 +124,83 @@ export const restFace: FaceSpec = {
   },
 };
 
-/** The order book API (spec/2) on --dex-addr, on the node's shared engine. */
+/**
+ * The order book API (spec/2) on --dex-addr, on the node's shared engine: behind gateway
+ * processes (forked in prepare, so they boot while the node starts), or in this process with
+ * `--gateways 0` and on a full node that relays writes (the relay hook lives in the
+ * in-process handler).
+ */
 export const dexFace: FaceSpec = {
   name: 'dex',
-  async start(ctx) {
-    const runtime = await acquireChainRuntime(ctx);
-    const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
-    try {
-      const { gateways, queueCapacity, logLevel } = ctx.config;
-      // A full node relays writes to its leader from the node process (the forwarder hook lives in
-      // the in-process handler), so it serves the order book without gateways.
-      const start = gateways > 0 && forwarder === undefined
-        ? (deps: DexDeps) => startGatewayFace({ ...deps, gateways, logLevel, maxInflight: Math.max(1, Math.floor(queueCapacity / gateways)) })
-        : startDex;
-      const dex = await start({
-        ...(forwarder ? { follow: forwarder } : {}),
-        db: ctx.db,
-        pool: ctx.pool,
-        sequencer: ctx.sequencer,
-        logger: ctx.logger,
-        dbPath: ctx.config.dbPath,
-        addr: formatAddress(ctx.config.dexAddr),
-        applier: runtime.applier,
-        gateway: runtime.gateway,
-        verifier: runtime.verifier,
-        onClientGone: () => ctx.metrics.requestAborted('dex'),
-      });
-      return {
-        name: 'dex',
-        address: dex.address,
-        stopAccepting: () => dex.stopAccepting(),
-        close: async () => {
-          forwarder?.close();
-          await dex.close();
-          await releaseChainRuntime(ctx);
-        },
-      };
-    } catch (err) {
-      forwarder?.close();
-      await releaseChainRuntime(ctx);
-      throw err;
-    }
+  start(ctx) {
+    return dexFace.prepare!(ctx.config, ctx.logger).start(ctx);
+  },
+  prepare(config, logger) {
+    const relays = config.follow !== undefined && config.followDex !== undefined;
+    let onClientGone = (): void => undefined;
+    const gateways =
+      config.gateways > 0 && !relays
+        ? prepareGatewayFace({
+            gateways: config.gateways,
+            maxInflight: Math.max(1, Math.floor(config.queueCapacity / config.gateways)),
+            logLevel: config.logLevel,
+            addr: formatAddress(config.dexAddr),
+            dbPath: config.dbPath,
+            logger,
+            onClientGone: () => onClientGone(),
+          })
+        : undefined;
+    return {
+      start(ctx) {
+        onClientGone = () => ctx.metrics.requestAborted('dex');
+        return startDexFace(ctx, gateways);
+      },
+      abort: async () => gateways?.abort(),
+    };
   },
 };
+
+async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | undefined): Promise<RunningFace> {
+  let runtime: ChainRuntime;
+  try {
+    runtime = await acquireChainRuntime(ctx);
+  } catch (err) {
+    await gateways?.abort();
+    throw err;
+  }
+  const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
+  try {
+    const deps: DexDeps = {
+      ...(forwarder ? { follow: forwarder } : {}),
+      db: ctx.db,
+      pool: ctx.pool,
+      sequencer: ctx.sequencer,
+      logger: ctx.logger,
+      dbPath: ctx.config.dbPath,
+      addr: formatAddress(ctx.config.dexAddr),
+      applier: runtime.applier,
+      gateway: runtime.gateway,
+      verifier: runtime.verifier,
+      onClientGone: () => ctx.metrics.requestAborted('dex'),
+    };
+    const dex = gateways ? await gateways.start(deps) : await startDex(deps);
+    return {
+      name: 'dex',
+      address: dex.address,
+      stopAccepting: () => dex.stopAccepting(),
+      close: async () => {
+        forwarder?.close();
+        await dex.close();
+        await releaseChainRuntime(ctx);
+      },
+    };
+  } catch (err) {
+    forwarder?.close();
+    await gateways?.abort();
+    await releaseChainRuntime(ctx);
+    throw err;
+  }
+}
 
 /** The chain explorer (spec/3) on --rpc-addr: REST, WS /ws/blocks, the hooks' routes, the chain consumers. */
 export const rpcFace: FaceSpec = {

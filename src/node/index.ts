@@ -19,9 +19,9 @@ import { Follower, FollowError, probeLeader, registerFollowMetrics } from '../fo
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
 import { databaseError, faceError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
-import type { NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
+import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 
-export type { FaceSpec, NodeContext, NodeHandle, RunningFace, StartNodeOptions } from './interface.js';
+export type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 export { defaultFaces, grpcFace, restFace } from './faces.js';
 export { StartupError } from './errors.js';
 
@@ -35,6 +35,10 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   let metrics: NodeMetrics | undefined;
   let reportFailure: (err: Error) => void = () => undefined;
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
+  const specs = options.faces ?? defaultFaces();
+  // Faces that can begin now (gateway processes boot while the database opens and the state is restored).
+  const prepared = new Map<FaceSpec, PreparedFace>();
+  for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));
 
   const closeAll = async (): Promise<void> => {
     for (const face of faces) face.stopAccepting();
@@ -104,10 +108,13 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     });
     if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
     const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
-    for (const spec of options.faces ?? defaultFaces()) {
+    for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
-      faces.push(await step(`starting the ${spec.name} face`, () => spec.start(ctx)).catch((err: unknown) => Promise.reject(faceError(spec.name, address, err))));
+      const early = prepared.get(spec);
+      prepared.delete(spec);
+      const start = early ? () => early.start(ctx) : () => spec.start(ctx);
+      faces.push(await step(`starting the ${spec.name} face`, start).catch((err: unknown) => Promise.reject(faceError(spec.name, address, err))));
     }
     for (const face of faces) {
       print(`listening ${face.name} ${face.address}`);
@@ -115,6 +122,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     }
   } catch (err) {
     logger.error({ err }, 'node failed to start');
+    for (const early of prepared.values()) await early.abort().catch((e: unknown) => logger.error({ err: e }, 'face abort failed'));
     await closeAll();
     throw err;
   }

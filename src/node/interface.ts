@@ -37,6 +37,18 @@ export interface RunningFace {
 export interface FaceSpec {
   name: string;
   start(ctx: NodeContext): Promise<RunningFace>;
+  /**
+   * Optional: begin, from the config alone, what is slow and needs nothing the node opens
+   * (forking processes), first thing in startNode; the node then starts the face through
+   * the prepared one, or aborts it if the node fails to start before its turn.
+   */
+  prepare?(config: NodeConfig, logger: Logger): PreparedFace;
+}
+
+/** A face begun before the node opened anything (FaceSpec.prepare). */
+export interface PreparedFace {
+  start(ctx: NodeContext): Promise<RunningFace>;
+  abort(): Promise<void>;
 }
 
 export interface StartNodeOptions {
