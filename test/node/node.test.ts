@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log/index.js';
+import cluster from 'node:cluster';
+import { dexFace } from '../../src/node/faces.js';
 import { startNode, type FaceSpec } from '../../src/node/index.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { SequencerClient, wireTx } from '../support/grpc-client.js';
@@ -84,5 +86,23 @@ describe('node runner (startNode)', () => {
 
     expect(closed).to.deep.equal(['extra']);
     expect(stopped).to.equal(true);
+  });
+
+  it('stops the gateway processes it forked first thing when a face before the order book fails', async () => {
+    let forked = 0;
+    const broken: FaceSpec = {
+      name: 'broken',
+      start: async () => {
+        forked = Object.keys(cluster.workers ?? {}).length;
+        throw new Error('port in use');
+      },
+    };
+    const config = nodeConfig(['--db-path', dir, '--dex-addr', '127.0.0.1:0', '--gateways', '2']);
+    await startNode(config, { logger: silentLogger(), print: () => undefined, createSequencer: () => new FakeSequencer(), faces: [broken, dexFace], poolThreads: 1 }).then(
+      () => expect.fail('should not start'),
+      (err: Error) => expect(err.message).to.match(/the broken face failed to start/),
+    );
+    expect(forked, 'dexFace.prepare forked two gateways before the broken face ran').to.equal(2);
+    expect(Object.keys(cluster.workers ?? {})).to.deep.equal([]);
   });
 });
