@@ -1,7 +1,7 @@
 /** `svc status`: the node's current tick, transactions, rate and uptime (gRPC GetStatus). */
 import { single } from './command.js';
 import { formatDuration } from '../log/progress.js';
-import { GRPC_URL_OPTION, NodeClient } from './grpc.js';
+import { GRPC_URL_OPTION, nodeClient } from './grpc.js';
 import { optional, UsageError } from './options.js';
 
 export default single({
@@ -14,7 +14,7 @@ export default single({
   },
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     try {
       const s = await client.status();
       const out = {

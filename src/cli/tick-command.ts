@@ -5,7 +5,7 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { group, type Subcommand } from './command.js';
 import { describeBytes, isoMicros, shortHex, tickJson, tickLine } from './format.js';
-import { explain, GRPC_URL_OPTION, NodeClient, type WireTick } from './grpc.js';
+import { explain, GRPC_URL_OPTION, nodeClient, type WireTick } from './grpc.js';
 import { CommandFailure, optional, UsageError, wholeNumber } from './options.js';
 
 const MAX_TICK = Number.MAX_SAFE_INTEGER;
@@ -41,7 +41,7 @@ const get: Subcommand = {
   async run(v, positionals) {
     if (positionals.length !== 1) throw new UsageError('give one tick number N');
     const n = wholeNumber(positionals[0]!, 'N', 1, MAX_TICK);
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     try {
       const tick = await client.getTick(n);
       if (!tick) throw new CommandFailure(`tick ${n} does not exist on ${client.target} (yet)`);
@@ -71,7 +71,7 @@ const watch: Subcommand = {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const from = optional(v, 'from') === undefined ? 0 : wholeNumber(optional(v, 'from')!, '--from', 1, MAX_TICK);
     const count = optional(v, 'count') === undefined ? Infinity : wholeNumber(optional(v, 'count')!, '--count', 1);
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     const stream = client.streamTicks(from);
     let shown = 0;
     try {

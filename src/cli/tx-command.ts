@@ -10,7 +10,7 @@ import { fromHex } from '../sdk/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 import { group, type Subcommand } from './command.js';
 import { describeBytes, isoMicros, transactionLookupJson } from './format.js';
-import { GRPC_URL_OPTION, NodeClient, type WireSubmitResponse, type WireTransaction } from './grpc.js';
+import { GRPC_URL_OPTION, nodeClient, type NodeClient, type WireSubmitResponse, type WireTransaction } from './grpc.js';
 import { readFileOrStdin } from './input.js';
 import { CommandFailure, optional, u64Text, UsageError, type Values } from './options.js';
 
@@ -159,7 +159,7 @@ const send: Subcommand = {
       throw new UsageError('--file takes the transactions from the file: give no transaction flags with it');
     }
     const txs = file !== undefined ? parseTransactionsFile(await readFileOrStdin(file), file === '-' ? 'stdin' : file) : [await fromFlags(v)];
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     let failed = 0;
     try {
       const results: Array<{ tx: WireTransaction; ok?: WireSubmitResponse; error?: string }> = [];
@@ -209,7 +209,7 @@ const get: Subcommand = {
   async run(v, positionals) {
     if (positionals.length !== 1) throw new UsageError('give one TX_HASH (8 hex characters)');
     const hash = positionals[0]!;
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     try {
       const r = await client.getTransaction(hash);
       if (!r.found || !r.transaction) throw new CommandFailure(`no transaction with hash ${hash} in a tick on ${client.target} (yet)`);

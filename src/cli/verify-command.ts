@@ -12,7 +12,7 @@ import { createPool } from '../pool/index.js';
 import { checkChain, verifyBatchOnPool, type VdfTickInput } from '../vdf/index.js';
 import { formatDuration } from '../log/progress.js';
 import { single } from './command.js';
-import { explain, GRPC_URL_OPTION, NodeClient, type WireTick } from './grpc.js';
+import { explain, GRPC_URL_OPTION, nodeClient, type WireTick } from './grpc.js';
 import { CommandFailure, optional, UsageError, wholeNumber } from './options.js';
 import { createProgressBar } from './progress-bar.js';
 import { checkBatchHash, tickInputOf, type TickFailure } from './tick-check.js';
@@ -73,7 +73,7 @@ export default single({
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const from = wholeNumber(optional(v, 'from')!, '--from', 1);
     const threads = optional(v, 'threads') === undefined ? availableParallelism() : wholeNumber(optional(v, 'threads')!, '--threads', 1, 1024);
-    const client = new NodeClient(optional(v, 'grpc-url')!);
+    const client = nodeClient(optional(v, 'grpc-url')!);
     const started = performance.now();
     let pool: Piscina | undefined;
     try {

@@ -16,7 +16,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { ChainConsumerSpec, ChainReader, Follower as ChainFollower } from '../chain/interface.js';
-import { grpcTarget } from '../cli/grpc.js';
+import { grpcTarget } from '../rpc/grpc/client.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
 import { FollowError } from './interface.js';
 
@@ -55,7 +55,7 @@ export class RootsCheck {
 
   constructor(private readonly options: RootsCheckOptions) {
     const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-    this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(options.leader), grpc.credentials.createInsecure()) as unknown as RootsCheck['client'];
+    this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(options.leader, '--follow'), grpc.credentials.createInsecure()) as unknown as RootsCheck['client'];
   }
 
   /** Blocks compared and equal so far (the last height). */

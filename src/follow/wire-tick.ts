@@ -6,7 +6,7 @@
  */
 import { shortHash, transactionHash } from '../core/tx-hash.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
-import type { WireTick } from '../cli/grpc.js';
+import type { WireTick } from '../rpc/grpc/client.js';
 import { hexToBytes } from '../vdf/index.js';
 import type { TickFailure } from './interface.js';
 

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeClient, type WireTick } from '../../src/cli/grpc.js';
+import { NodeClient, type WireTick } from '../../src/rpc/grpc/client.js';
 import { sequencerServiceDefinition } from '../../src/rpc/proto.js';
 import { SequencerClient, wireTx } from '../support/grpc-client.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';

@@ -24,7 +24,7 @@ import { startNode, StartupError, type NodeHandle } from '../../src/node/index.j
 import { dexFace, grpcFace, restFace, rpcFace } from '../../src/node/faces.js';
 import type { FaceSpec } from '../../src/node/interface.js';
 import { TickLog } from '../../src/store/tick-log.js';
-import type { WireTick } from '../../src/cli/grpc.js';
+import type { WireTick } from '../../src/rpc/grpc/client.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { fakeLeader, wireOf } from './support/fake-leader.js';
 

@@ -7,8 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { LOADER_OPTIONS, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
 
-export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/cli/grpc.js';
-import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/cli/grpc.js';
+export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';
+import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
 

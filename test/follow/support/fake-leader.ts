@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
 import { shortHash } from '../../../src/core/tx-hash.js';
 import type { Tick } from '../../../src/core/types.js';
-import type { WireTick } from '../../../src/cli/grpc.js';
+import type { WireTick } from '../../../src/rpc/grpc/client.js';
 import { FOLLOW_SERVICE, loadFollowPackage, type WireBlockRoot } from '../../../src/follow/index.js';
 import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/rpc/proto.js';
 import { bytesToHex } from '../../../src/vdf/index.js';
