@@ -2,19 +2,26 @@
  * Every decode of client input is bounded by its length before any work that grows faster
  * than linearly (Base58 is quadratic, BigInt parsing of decimal text too): the order book's
  * request parsers and the SDK's receipt reader refuse oversized fields at a cost independent
- * of their length. Measured as CPU time of this (single) thread.
+ * of their length. Measured as the best of several timed rounds on this thread.
  */
 import { expect } from 'chai';
 import { parseCancel, parseCreateMarket, parsePlaceOrder } from '../../src/dex/validate.js';
 import { ApiError } from '../../src/dex/errors.js';
 import { fromBase58Key, toBase58, verifyReceiptDetailed, type Receipt } from '../../src/sdk/index.js';
 
-/** Mean CPU milliseconds of `fn` over `runs` calls (user + system of this process). */
-function cpuMs(runs: number, fn: () => void): number {
-  const t0 = process.cpuUsage();
-  for (let i = 0; i < runs; i++) fn();
-  const d = process.cpuUsage(t0);
-  return (d.user + d.system) / 1000 / runs;
+/**
+ * Milliseconds per call of `fn`: the best of 7 rounds of `runs` calls, wall time on this
+ * thread. The best round is what the code costs; the others are what the machine did
+ * meanwhile (process.cpuUsage would also count the worker threads of other tests).
+ */
+function bestMs(runs: number, fn: () => void): number {
+  let best = Infinity;
+  for (let round = 0; round < 7; round++) {
+    const t0 = performance.now();
+    for (let i = 0; i < runs; i++) fn();
+    best = Math.min(best, (performance.now() - t0) / runs);
+  }
+  return best;
 }
 
 function refusedWith(fn: () => unknown, code: string): void {
@@ -35,11 +42,11 @@ const order = (over: Record<string, unknown>) =>
 
 describe('hostile: decodes are bounded by length first', () => {
   for (const field of ['owner', 'base_mint', 'quote_mint']) {
-    it(`POST /orders with ${field} = '2' x 15,800 is refused (400 INVALID_FIELD) in under 1 ms of CPU`, () => {
+    it(`POST /orders with ${field} = '2' x 15,800 is refused (400 INVALID_FIELD) in under 1 ms`, () => {
       const body = order({ [field]: LONG });
       expect(body.length).to.be.lessThan(16 * 1024);
       refusedWith(() => parsePlaceOrder(JSON.parse(body)), 'INVALID_FIELD');
-      const ms = cpuMs(10, () => {
+      const ms = bestMs(10, () => {
         try {
           parsePlaceOrder(JSON.parse(body));
         } catch {
@@ -55,7 +62,7 @@ describe('hostile: decodes are bounded by length first', () => {
     const market = JSON.stringify({ base_mint: LONG, quote_mint: LONG, name: 'X' });
     refusedWith(() => parseCancel(JSON.parse(cancel)), 'INVALID_FIELD');
     refusedWith(() => parseCreateMarket(JSON.parse(market)), 'INVALID_FIELD');
-    const ms = cpuMs(10, () => {
+    const ms = bestMs(10, () => {
       for (const [parse, body] of [[parseCancel, cancel], [parseCreateMarket, market]] as const) {
         try {
           parse(JSON.parse(body));
@@ -77,7 +84,7 @@ describe('hostile: decodes are bounded by length first', () => {
       expect(() => fromBase58Key(bad, 'owner'), JSON.stringify(bad)).to.throw(TypeError);
     }
     expect(fromBase58Key(KEY).length).to.equal(32);
-    const ms = cpuMs(5, () => expect(() => fromBase58Key('z'.repeat(50_000))).to.throw(TypeError));
+    const ms = bestMs(5, () => expect(() => fromBase58Key('z'.repeat(50_000))).to.throw(TypeError));
     expect(ms).to.be.lessThan(1);
   });
 
@@ -96,7 +103,7 @@ describe('hostile: decodes are bounded by length first', () => {
     const verdict = verifyReceiptDetailed(huge, new Uint8Array(32));
     expect(verdict.valid).to.equal(false);
     expect(verdict.reason).to.match(/malformed receipt/);
-    const ms = cpuMs(5, () => verifyReceiptDetailed(huge, new Uint8Array(32)));
+    const ms = bestMs(5, () => verifyReceiptDetailed(huge, new Uint8Array(32)));
     expect(ms, `${ms.toFixed(3)} ms`).to.be.lessThan(1);
   });
 });
