@@ -7,7 +7,8 @@
  *
  * It knows nothing of the clock: the leader's sequencer appends the ticks its clock
  * closes, and a follower (issue 9) can append ticks it verified from a leader and serve
- * the same reads.
+ * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
+ * its ticks are then T..head, and reads below T answer not found.
  */
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
