@@ -65,7 +65,7 @@ export function streamSnapshotHandler(source: SnapshotSource, open: Set<Call>, s
     open.add(call);
     const gone = (): boolean => call.cancelled || call.destroyed || stopping();
     const write = async (chunk: WireSnapshotChunk): Promise<void> => {
-      if (!call.write(chunk)) await Promise.race([once(call, 'drain'), once(call, 'close')]);
+      if (!call.write(chunk)) await Promise.race([once(call, 'drain'), once(call, 'close'), once(call, 'cancelled')]);
     };
     void (async () => {
       const bytes = await source.bytes();

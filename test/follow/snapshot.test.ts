@@ -6,7 +6,8 @@
  * serves (every block produced after T, the one open at T included) and every book equal
  * the leader's byte for byte. A fake leader serving a tampered snapshot (decodable, its
  * SHA-256 right) makes the follower stop at the first block after T; bytes that do not
- * match the announced SHA-256, or fewer than announced, are refused at start with nothing
+ * match the announced SHA-256, fewer or more than announced, open block records that do not
+ * fit the snapshot, or a tick T whose proof fails, are refused at start with nothing
  * written; a leader with no snapshot yet is a clear error.
  */
 import { expect } from 'chai';
@@ -193,8 +194,8 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
   });
 
   /** Start a follower of a fake leader serving these snapshot messages: it must refuse at start, writing nothing. */
-  async function refusedAtStart(messages: WireSnapshotChunk[], why: RegExp): Promise<void> {
-    const fake = await fakeLeader(recorded.ticks, recorded.roots, { snapshot: messages });
+  async function refusedAtStart(messages: WireSnapshotChunk[], why: RegExp, ticks = recorded.ticks): Promise<void> {
+    const fake = await fakeLeader(ticks, recorded.roots, { snapshot: messages });
     const db = dir();
     try {
       const err = await start([...CHAIN, '--db-path', db, '--follow', fake.address, '--follow-from', 'snapshot']).then(
@@ -226,6 +227,17 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     more.push({ data: Buffer.from([1, 2, 3]) });
     await refusedAtStart(more, new RegExp(`is refused: it sends more than the ${bytes.length} bytes it announced`));
     await refusedAtStart([{ info: wireSnapshotInfo({ ...info, totalBytes: 2 * 1024 ** 3 }) }], /is refused: it announces 2147483648 bytes, above the limit/);
+    const after = [...messagesOf(info, bytes, open), { data: Buffer.from([1]) }];
+    await refusedAtStart(after, /is refused: (snapshot bytes arrived after its open block records|it sends more than the \d+ bytes it announced)/);
+    await refusedAtStart(messagesOf(info, bytes, { transactions: [...open.transactions, open.transactions[0] ?? '{}'], events: open.events }), /is refused: the records of its open block do not fit it: /);
+  });
+
+  it('a tick T whose VDF proof does not verify is refused at start with nothing written', async () => {
+    const { info, bytes, open } = recorded.snapshot;
+    const ticks = recorded.ticks.map((t) => structuredClone(t));
+    const p = ticks[info.tick - 1]!.vdf_proof;
+    p.proof = (p.proof[0] === '0' ? '1' : '0') + p.proof.slice(1);
+    await refusedAtStart(messagesOf(info, bytes, open), new RegExp(`\\(tick ${info.tick}\\) is refused: tick ${info.tick} fails verification: `), ticks);
   });
 
   it('a leader with no snapshot yet: a clear error at start', async () => {
