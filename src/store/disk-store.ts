@@ -91,7 +91,7 @@ export class DiskTickStore {
     return { tick: Number(last[0]), lastSequence };
   }
 
-  /** The first tick and the sequence number after it of a store seeded from a snapshot; undefined for a store from tick 1. */
+  /** The first tick of a store seeded from a snapshot and the last sequence number at it; undefined for a store from tick 1. */
   async loadBase(): Promise<Head | undefined> {
     const text = await this.meta.get('base');
     if (text === undefined) return undefined;
