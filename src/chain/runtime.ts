@@ -20,7 +20,7 @@ import { createPool } from '../pool/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import { BlockBuilder, type BuilderState } from './builder.js';
 import { Chain } from './chain.js';
-import { ChainStore } from './store.js';
+import { ChainStore, type StoredSnapshot } from './store.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
@@ -43,6 +43,18 @@ export interface ChainRuntime {
   close(): Promise<void>;
 }
 
+/**
+ * The engine and the block builder's state of a stored snapshot; throws if it does not
+ * decode or its parts disagree on the tick (also the check of a snapshot fetched from a
+ * leader, src/follow/snapshot-bootstrap.ts).
+ */
+export function restoreSnapshot(snap: StoredSnapshot): { engine: OrderBookEngine; builderState: BuilderState } {
+  const engine = new OrderBookEngine(decodeSnapshot(snap.engine));
+  const builderState = JSON.parse(snap.builder) as BuilderState;
+  if (engine.lastTick !== snap.tick || builderState.lastTick !== snap.tick) throw new Error(`chain snapshot is inconsistent (tick ${snap.tick}, engine ${engine.lastTick}, builder ${builderState.lastTick})`);
+  return { engine, builderState };
+}
+
 export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRuntime> {
   const log = deps.logger;
   const store = new ChainStore(deps.db);
@@ -62,9 +74,7 @@ export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRu
   const snap = await store.loadSnapshot();
   if (snap) {
     const t0 = performance.now();
-    engine = new OrderBookEngine(decodeSnapshot(snap.engine));
-    builderState = JSON.parse(snap.builder) as BuilderState;
-    if (engine.lastTick !== snap.tick || builderState.lastTick !== snap.tick) throw new Error(`chain snapshot is inconsistent (tick ${snap.tick}, engine ${engine.lastTick}, builder ${builderState.lastTick})`);
+    ({ engine, builderState } = restoreSnapshot(snap));
     log?.info({ tick: snap.tick, ms: Math.round(performance.now() - t0) }, 'chain: restored the order book and the block builder from a snapshot');
   }
   const builder = new BlockBuilder(deps.blockMs, builderState);

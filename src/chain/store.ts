@@ -46,6 +46,28 @@ export interface StoredSnapshot {
   engine: Uint8Array;
 }
 
+/** The `chain-meta` / `snapshot` value: u64 LE tick | u32 LE n | builder JSON (n bytes) | engine snapshot. */
+export function encodeStoredSnapshot(s: StoredSnapshot): Uint8Array {
+  const builder = new TextEncoder().encode(s.builder);
+  const out = new Uint8Array(12 + builder.length + s.engine.length);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, BigInt(s.tick), true);
+  view.setUint32(8, builder.length, true);
+  out.set(builder, 12);
+  out.set(s.engine, 12 + builder.length);
+  return out;
+}
+
+/** The inverse of encodeStoredSnapshot; throws on bytes too short for their own lengths (a snapshot from another node). */
+export function decodeStoredSnapshot(v: Uint8Array): StoredSnapshot {
+  if (v.byteLength < 12) throw new Error(`a chain snapshot has at least 12 bytes, this one ${v.byteLength}`);
+  const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
+  const tick = Number(view.getBigUint64(0, true));
+  const n = view.getUint32(8, true);
+  if (12 + n > v.byteLength) throw new Error(`a chain snapshot's builder state of ${n} bytes overruns its ${v.byteLength} bytes`);
+  return { tick, builder: new TextDecoder().decode(v.subarray(12, 12 + n)), engine: v.subarray(12 + n) };
+}
+
 interface Job {
   ops: ChainOp[];
   done: () => void;
@@ -118,25 +140,19 @@ export class ChainStore {
   }
 
   putSnapshot(ops: ChainOp[], s: StoredSnapshot): void {
-    const builder = new TextEncoder().encode(s.builder);
-    const out = new Uint8Array(12 + builder.length + s.engine.length);
-    const view = new DataView(out.buffer);
-    view.setBigUint64(0, BigInt(s.tick), true);
-    view.setUint32(8, builder.length, true);
-    out.set(builder, 12);
-    out.set(s.engine, 12 + builder.length);
-    ops.push({ type: 'put', sublevel: this.meta, key: 'snapshot', value: out });
+    ops.push({ type: 'put', sublevel: this.meta, key: 'snapshot', value: encodeStoredSnapshot(s) });
   }
 
   // ------------------------------------------------------------------ reads
 
   async loadSnapshot(): Promise<StoredSnapshot | undefined> {
     const v = await this.meta.get('snapshot');
-    if (v === undefined) return undefined;
-    const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
-    const tick = Number(view.getBigUint64(0, true));
-    const n = view.getUint32(8, true);
-    return { tick, builder: new TextDecoder().decode(v.subarray(12, 12 + n)), engine: v.subarray(12 + n) };
+    return v === undefined ? undefined : decodeStoredSnapshot(v);
+  }
+
+  /** The stored snapshot's bytes as they are (what StreamSnapshot sends), or undefined. */
+  snapshotBytes(): Promise<Uint8Array | undefined> {
+    return this.meta.get('snapshot');
   }
 
   async loadHead(): Promise<{ tick: number; height: number } | undefined> {

@@ -102,6 +102,12 @@ export function parseHttpUrl(text: string): string | undefined {
   return t.replace(/\/+$/, '');
 }
 
+function followFrom(text: string): 'genesis' | 'snapshot' {
+  const t = text.trim().toLowerCase();
+  if (t !== 'genesis' && t !== 'snapshot') throw new Error(`expected genesis or snapshot, got '${text}'`);
+  return t;
+}
+
 function logLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
@@ -133,6 +139,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
   spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it", parse: parseFollow }),
   spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
+  spec({ flag: 'follow-from', key: 'followFrom', defaultValue: 'genesis', help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)", parse: followFrom }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 

@@ -32,6 +32,7 @@ export interface NodeConfig {
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   logLevel: LogLevel; // --log-level, default info
   followDex: string | undefined; // --follow-dex URL: the leader's order book API, where a full node sends order book writes
+  followFrom: 'genesis' | 'snapshot'; // --follow-from, default genesis: where a full node on an empty --db-path starts (docs/full-node.md)
   follow: string | undefined; // --follow HOST:PORT: run as a full node of the leader at this gRPC address (docs/full-node.md)
 }
 

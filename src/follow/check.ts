@@ -33,6 +33,8 @@ const isFailure = (x: VdfTickInput | TickFailure): x is TickFailure => 'code' in
 export interface ChunkContext {
   before: VdfTickInput | undefined; // undefined: the chunk starts at tick 1 (or the tick before did not parse: it failed)
   lastSequence: number;
+  /** Where a chunk without `before` starts: 1 (default), or tick T of a snapshot (snapshot-bootstrap.ts), whose link to T-1 is not checked. */
+  firstTick?: number;
 }
 
 /** The chunk's VDF inputs (for the pool) and its failures, sorted by tick number. */
@@ -46,8 +48,9 @@ export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): { inputs:
   }
   const linked = ctx.before ? [ctx.before, ...inputs] : inputs;
   const shift = ctx.before ? 1 : 0;
-  if (!ctx.before && ticks.length > 0 && ticks[0]!.tickNumber !== 1) {
-    failures.push({ tickNumber: ticks[0]!.tickNumber, code: 'MISSING_TICK', message: `the leader sent tick ${ticks[0]!.tickNumber} where tick 1 was due` });
+  const first = ctx.firstTick ?? 1;
+  if (!ctx.before && ticks.length > 0 && ticks[0]!.tickNumber !== first) {
+    failures.push({ tickNumber: ticks[0]!.tickNumber, code: 'MISSING_TICK', message: `the leader sent tick ${ticks[0]!.tickNumber} where tick ${first} was due` });
   }
   const chain = checkChain(linked);
   for (const f of [...chain.broken, ...chain.gaps]) if (f.index >= shift) failures.push({ tickNumber: f.tickNumber, code: f.code, message: `tick ${f.tickNumber}: ${f.message}` });

@@ -14,6 +14,9 @@
  * failing (leader gone) reconnects with backoff from the next tick due: no gap, no duplicate.
  *
  * Submissions are forwarded to the leader over gRPC and answered with its answer.
+ *
+ * With `fromSnapshot` on an empty store, start() first seeds it from the leader's chain
+ * snapshot at tick T (snapshot-bootstrap.ts) and then follows from T+1 as after a restart.
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
@@ -24,6 +27,7 @@ import { TickLog } from '../store/tick-log.js';
 import { bytesToHex, GENESIS_OUTPUT, verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './check.js';
 import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+import { seedFromSnapshot } from './snapshot-bootstrap.js';
 import { tickOfWire } from './wire-tick.js';
 
 interface Chunk {
@@ -94,8 +98,7 @@ export class Follower implements Sequencer {
   /** Check the leader (reachable, speaks svc, same chain as the stored ticks), then follow. */
   async start(): Promise<void> {
     // Read-only until the leader is known to serve this chain: a refused start writes nothing.
-    const stored = await this.log.disk.loadHead();
-    const last = stored.tick > 0 ? await this.log.disk.readTick(stored.tick) : undefined;
+    let stored = await this.log.disk.loadHead();
     const leader = this.options.leader;
     let leaderHead: number;
     try {
@@ -106,6 +109,17 @@ export class Follower implements Sequencer {
       throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
     }
     this.leaderTick = leaderHead;
+    if (this.options.fromSnapshot && stored.tick > 0) {
+      this.options.onInfo?.({ leader, storedTick: stored.tick }, 'follower: --follow-from snapshot is ignored: --db-path already holds ticks; resuming from them');
+    } else if (this.options.fromSnapshot) {
+      try {
+        stored = await seedFromSnapshot({ leader, client: this.client, db: this.options.db, log: this.log, pool: this.options.pool, ...(this.options.onInfo ? { onInfo: this.options.onInfo } : {}) });
+      } catch (err) {
+        this.client.close();
+        throw err;
+      }
+    }
+    const last = stored.tick > 0 ? await this.log.disk.readTick(stored.tick) : undefined;
     // Same chain: the leader's copy of our last tick (or its tick 1 from genesis) must match.
     const probe = last ? last.tickNumber : leaderHead >= 1 ? 1 : 0;
     if (probe > 0) {

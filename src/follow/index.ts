@@ -11,3 +11,7 @@ export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
 export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, type WireBlockRoot } from './block-roots.js';
 export { registerFollowMetrics } from './metrics.js';
 export { dexForwarder, type DexForwarder, type LeaderIdentity } from './forward-http.js';
+export { fetchSnapshot } from './snapshot-client.js';
+export { seedFromSnapshot } from './snapshot-bootstrap.js';
+export { snapshotSource, describeSnapshot, MAX_SNAPSHOT_STREAMS, type SnapshotSource } from './snapshot-service.js';
+export { SNAPSHOT_CHUNK_BYTES, MAX_SNAPSHOT_BYTES, parseSnapshotInfo, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk, type WireSnapshotInfo } from './snapshot-wire.js';

@@ -11,6 +11,8 @@ export interface FollowerOptions {
   db: Database;
   pool: Piscina; // batch VDF verification runs here, split across its threads
   retainTicks: number;
+  /** --follow-from snapshot: an empty --db-path starts from the leader's snapshot (snapshot-bootstrap.ts), not from tick 1. */
+  fromSnapshot?: boolean;
   retainBytes?: number;
   /** The follower stopped for good (a tick or block that fails verification): the node exits naming it. */
   onFatal: (err: FollowError) => void;

@@ -10,7 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
-import { dexForwarder, followService, rootsCheckConsumer } from '../follow/index.js';
+import { dexForwarder, followService, rootsCheckConsumer, snapshotSource } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -103,7 +103,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService(() => s.ready?.chain),
+        followService(() => s.ready?.chain, snapshotSource(ctx.db)),
       ],
     });
     return {

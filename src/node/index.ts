@@ -78,6 +78,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
         db: o.db,
         pool: o.pool,
         retainTicks: o.retainTicks,
+        fromSnapshot: config.followFrom === 'snapshot',
         ...(o.retainBytes !== undefined ? { retainBytes: o.retainBytes } : {}),
         onFatal: (err) => {
           logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');

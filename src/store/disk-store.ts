@@ -5,6 +5,8 @@
  *   ticks    <tick number, 16 decimal digits>          -> archived tick record (JSON text)
  *   txindex  <8-hex tx_hash>:<sequence, 16 digits>     -> tick number (decimal text)
  *   seqmeta  "head"                                    -> {"tick":n,"last_sequence":s}
+ *   seqmeta  "base"                                    -> {"tick":T,"last_sequence":s}: only in a store
+ *            seeded from a leader's snapshot (src/follow/snapshot-bootstrap.ts): its first tick is T, not 1
  *
  * `writeTicks` puts a run of consecutive ticks, their index entries, the new head and
  * any extra operations (write-ahead deletions) in ONE atomic batch: a group commit, and
@@ -29,7 +31,8 @@ export function binarySublevel(db: Database, name: string) {
   return db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
 }
 
-type BatchOp =
+/** One operation of a tick batch; also what a caller adds to it (write-ahead deletions, a snapshot seed's records). */
+export type BatchOp =
   | { type: 'put'; sublevel: TextSublevel; key: string; value: string }
   | { type: 'put'; sublevel: Sublevel; key: string; value: Uint8Array }
   | { type: 'del'; sublevel: Sublevel; key: string };
@@ -47,11 +50,9 @@ function batchWrite(db: Database, ops: BatchOp[]): Promise<void> {
 export const pad16 = (n: number): string => String(n).padStart(16, '0');
 
 /** A batch operation this store does not own (e.g. write-ahead deletions). */
-export interface ExtraOp {
-  type: 'del';
-  sublevel: Sublevel;
-  key: string;
-}
+export type ExtraOp = BatchOp;
+
+const EMPTY_TRANSACTIONS = Buffer.from('"transactions":[]');
 
 export interface Head {
   tick: number; // last durable tick (0: none)
@@ -88,6 +89,34 @@ export class DiskTickStore {
       }
     }
     return { tick: Number(last[0]), lastSequence };
+  }
+
+  /** The first tick of a store seeded from a snapshot and the last sequence number at it; undefined for a store from tick 1. */
+  async loadBase(): Promise<Head | undefined> {
+    const text = await this.meta.get('base');
+    if (text === undefined) return undefined;
+    const h = JSON.parse(text) as { tick: number; last_sequence: number };
+    return { tick: h.tick, lastSequence: h.last_sequence };
+  }
+
+  /** The seqmeta "base" record, for the batch that writes a seeded store's first tick. */
+  baseOp(base: Head): BatchOp {
+    return { type: 'put', sublevel: this.meta, key: 'base', value: JSON.stringify({ tick: base.tick, last_sequence: base.lastSequence }) };
+  }
+
+  /**
+   * The highest sequence number in the stored ticks up to `tick` (0: none): the last tick
+   * at or before it with transactions, scanned back on raw records (an empty tick is
+   * skipped without decoding it), else the base's. Costs one read per empty tick between
+   * them; used only to serve a snapshot (StreamSnapshot), not on the tick path.
+   */
+  async lastSequenceAt(tick: number): Promise<number> {
+    for await (const value of this.ticks.values({ lte: pad16(tick), reverse: true })) {
+      if (Buffer.from(value.buffer, value.byteOffset, value.byteLength).includes(EMPTY_TRANSACTIONS)) continue;
+      const t = decodeArchiveRecord(value);
+      if (t.transactions.length > 0) return t.transactions[t.transactions.length - 1]!.sequenceNumber;
+    }
+    return (await this.loadBase())?.lastSequence ?? 0;
   }
 
   /**

@@ -7,7 +7,8 @@
  *
  * It knows nothing of the clock: the leader's sequencer appends the ticks its clock
  * closes, and a follower (issue 9) can append ticks it verified from a leader and serve
- * the same reads.
+ * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
+ * its ticks are then T..head, and reads below T answer not found.
  */
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
@@ -29,6 +30,7 @@ export class TickLog {
   readonly disk: DiskTickStore;
   private readonly memory: MemoryTickStore;
   private headValue: Head = { tick: 0, lastSequence: 0 };
+  private first = 1; // first stored tick: 1, or T for a store seeded from a snapshot (seed())
   private readonly listeners = new Set<TickLogListener>();
 
   constructor(
@@ -47,6 +49,7 @@ export class TickLog {
   async open(warmTicks: number, maxTransactions: number): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
     const head = await this.disk.loadHead();
     await this.checkFormat(head);
+    this.first = (await this.disk.loadBase())?.tick ?? 1;
     let last: Tick | undefined;
     if (head.tick > 0) {
       last = await this.disk.readTick(head.tick);
@@ -74,6 +77,25 @@ export class TickLog {
       `the database under --db-path holds ${head.tick} ticks of the ${format ?? 'svc-vdf-v1'} construction, and this node writes ${TICK_FORMAT} ` +
         '(docs/vdf.md "What a tick\'s VDF input binds"): start with a new --db-path, or move the old one away to keep it',
     );
+  }
+
+  /**
+   * Start an empty store at tick T (a full node started from a leader's snapshot): tick T,
+   * its index entries, the head, the `base` record and the tick format, with `extra` (the
+   * chain's snapshot and head), in one atomic batch: after a crash the store is either
+   * still empty or seeded. Reads of ticks below T answer not found. Call before open().
+   */
+  async seed(tick: Tick, head: Head, extra: ExtraOp[]): Promise<void> {
+    const stored = await this.disk.loadHead();
+    if (stored.tick !== 0 || this.headValue.tick !== 0) throw new Error(`a tick store that holds ticks (up to ${stored.tick}) cannot be seeded`);
+    if (head.tick !== tick.tickNumber) throw new Error(`seed: head ${head.tick} is not tick ${tick.tickNumber}`);
+    const format: ExtraOp = { type: 'put', sublevel: this.disk.meta, key: FORMAT_KEY, value: TICK_FORMAT };
+    await this.disk.writeTicks([tick], undefined, head, [this.disk.baseOp(head), format, ...extra]);
+  }
+
+  /** First stored tick (1, or the snapshot's tick of a seeded store). */
+  get firstTick(): number {
+    return this.first;
   }
 
   /** Latest durable tick and sequence number. */
@@ -117,7 +139,7 @@ export class TickLog {
   }
 
   async getTick(tickNumber: number): Promise<Tick | undefined> {
-    if (!Number.isSafeInteger(tickNumber) || tickNumber < 1 || tickNumber > this.headValue.tick) return undefined;
+    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.headValue.tick) return undefined;
     return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
   }
 
@@ -147,7 +169,7 @@ export class TickLog {
   /** Durable ticks in [from, to], oldest first, from memory or disk. */
   async *readTicks(from: number, to: number): AsyncIterable<Tick> {
     if (!Number.isFinite(from) || !Number.isFinite(to)) return;
-    let n = Math.max(1, Math.ceil(from));
+    let n = Math.max(this.first, Math.ceil(from));
     const hi = Math.min(Math.floor(to), this.headValue.tick);
     while (n <= hi) {
       const t = this.memory.get(n);

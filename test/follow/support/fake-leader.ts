@@ -2,14 +2,16 @@
  * A fake leader for the full node's fault tests: a real gRPC server (grpc-js, the
  * project's protos) that serves recorded ticks (GetStatus, GetTick, StreamTicks from
  * start_tick, then stays open as a live stream would) and recorded block roots
- * (FollowService.StreamBlockRoots), after letting the test corrupt any of them.
+ * (FollowService.StreamBlockRoots), after letting the test corrupt any of them; and, if
+ * given, a chain snapshot (FollowService.StreamSnapshot) as recorded or tampered messages,
+ * or an error status.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
 import { shortHash } from '../../../src/core/tx-hash.js';
 import type { Tick } from '../../../src/core/types.js';
 import type { WireTick } from '../../../src/rpc/grpc/client.js';
-import { FOLLOW_SERVICE, loadFollowPackage, type WireBlockRoot } from '../../../src/follow/index.js';
+import { FOLLOW_SERVICE, loadFollowPackage, type WireBlockRoot, type WireSnapshotChunk } from '../../../src/follow/index.js';
 import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/rpc/proto.js';
 import { bytesToHex } from '../../../src/vdf/index.js';
 
@@ -44,7 +46,13 @@ export interface FakeLeader {
 }
 
 /** `endFirstAfter`: the first StreamTicks call ends after this many ticks (a leader going away). */
-export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], options: { endFirstAfter?: number } = {}): Promise<FakeLeader> {
+export interface FakeLeaderOptions {
+  endFirstAfter?: number;
+  /** StreamSnapshot: these messages, then the end; or this error status. */
+  snapshot?: WireSnapshotChunk[] | { code: grpc.status; details: string };
+}
+
+export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], options: FakeLeaderOptions = {}): Promise<FakeLeader> {
   const server = new grpc.Server();
   const streamStarts: number[] = [];
   const open = new Set<grpc.ServerWritableStream<unknown, unknown>>();
@@ -73,6 +81,13 @@ export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], opti
       open.add(call as grpc.ServerWritableStream<unknown, unknown>);
       call.on('cancelled', () => open.delete(call as grpc.ServerWritableStream<unknown, unknown>));
       for (const r of roots.slice(from - 1)) call.write(r);
+    },
+    StreamSnapshot: (call: grpc.ServerWritableStream<object, WireSnapshotChunk>) => {
+      const s = options.snapshot;
+      if (s === undefined) return call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'no snapshot in this fake leader' });
+      if (!Array.isArray(s)) return call.emit('error', s);
+      for (const m of s) call.write(m);
+      call.end();
     },
   });
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
