@@ -77,7 +77,13 @@ export function parseNodeConfig(argv: string[], env: Record<string, string | und
       return { kind: 'error', message: `invalid ${source}: ${(err as Error).message}` };
     }
   }
-  return { kind: 'config', config: config as NodeConfig };
+  const parsed = config as NodeConfig;
+  // Flags that only mean something on a full node: refused rather than silently ignored.
+  if (parsed.follow === undefined) {
+    if (parsed.followDex !== undefined) return { kind: 'error', message: '--follow-dex needs --follow (it names the leader\'s order book API of a full node)' };
+    if (parsed.followFrom === 'snapshot') return { kind: 'error', message: '--follow-from snapshot needs --follow (a leader starts from its own store)' };
+  }
+  return { kind: 'config', config: parsed };
 }
 
 /** Parse or throw: for programmatic use (tests, benchmarks). */

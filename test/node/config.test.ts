@@ -43,6 +43,10 @@ describe('node configuration', () => {
     [['positional'], {}, /positional/i],
     [[], { SVC_VDF_ITERATIONS: 'many' }, /SVC_VDF_ITERATIONS.*whole number/],
     [['--db-path', ''], {}, /--db-path/],
+    [['--follow-dex', 'http://127.0.0.1:8081'], {}, /^--follow-dex needs --follow/],
+    [['--follow-from', 'snapshot'], {}, /^--follow-from snapshot needs --follow/],
+    [[], { SVC_FOLLOW_FROM: 'snapshot' }, /^--follow-from snapshot needs --follow/],
+    [['--follow', '127.0.0.1:9090', '--follow-from', 'later'], {}, /^invalid --follow-from: expected genesis or snapshot/],
   ];
   for (const [argv, env, message] of bad) {
     it(`refuses ${JSON.stringify(argv)} ${JSON.stringify(env)} with a clear message`, () => {
