@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import type { WireTick } from '../../src/rpc/grpc/client.js';
+import { NodeClient, type WireTick } from '../../src/rpc/grpc/client.js';
 import { decodeStoredSnapshot, encodeStoredSnapshot } from '../../src/chain/store.js';
 import { nodeConfig } from '../../src/config/index.js';
 import type { Tick, Transaction } from '../../src/core/types.js';
@@ -166,6 +166,17 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     const again = await start([...CHAIN, '--db-path', followerDb, '--follow', leader.addresses.grpc!, '--follow-from', 'snapshot']);
     expect(again.sequencer.status().currentTick).to.be.at.least(leaderTick);
     expect(await again.sequencer.getTick(first - 1)).to.equal(undefined);
+    // StreamTicks from below its first tick: OUT_OF_RANGE naming it, not a broken stream.
+    const reader = new NodeClient(again.addresses.grpc!);
+    const refused = await new Promise<grpc.ServiceError>((resolve, reject) => {
+      const s = reader.streamTicks(1);
+      s.on('data', () => reject(new Error('a tick below the first was streamed')));
+      s.on('error', resolve);
+      s.on('end', () => reject(new Error('the stream ended without an error')));
+    });
+    reader.close();
+    expect(refused.code).to.equal(grpc.status.OUT_OF_RANGE);
+    expect(refused.details).to.include(`start at tick ${first}`);
     expect(await text(`http://${again.addresses.rpc}/blocks/${top}`)).to.equal(await text(`http://${leader.addresses.rpc}/blocks/${top}`));
     await again.close();
   });

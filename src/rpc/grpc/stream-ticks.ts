@@ -177,6 +177,10 @@ export class TickStreamSession {
       const ticks = await this.read(next, next + Math.max(1, room) - 1);
       if (this.released) break;
       for (const tick of ticks) {
+        if (tick.tickNumber > next) {
+          // A store seeded from a snapshot (a full node's --follow-from snapshot) starts after tick 1.
+          return this.finish(grpcStatus.OUT_OF_RANGE, `this node's ticks start at tick ${tick.tickNumber} (it started from a snapshot): ask from ${tick.tickNumber} on, or ask a node that holds tick ${next}`);
+        }
         if (tick.tickNumber !== next) return this.finish(grpcStatus.INTERNAL, `tick store returned tick ${tick.tickNumber} where ${next} was expected`);
         this.write(feed.get(next) ?? encodeTick(tick));
         next++;
