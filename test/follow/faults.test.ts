@@ -26,21 +26,12 @@ import type { FaceSpec } from '../../src/node/interface.js';
 import { TickLog } from '../../src/store/tick-log.js';
 import type { WireTick } from '../../src/rpc/grpc/client.js';
 import { makeTicks } from '../chain/support/flow.js';
+import { until } from '../support/until.js';
 import { fakeLeader, wireOf } from './support/fake-leader.js';
 
 const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
 // In-process order book (no gateway processes): these nodes test the follower, and start faster.
 const FLAGS = ['--block-ms', '50', '--snapshot-txs', '50', '--gateways', '0'];
-
-async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function storedHead(dbPath: string): Promise<number> {
   const db = await openDatabase(dbPath);

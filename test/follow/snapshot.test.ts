@@ -27,22 +27,13 @@ import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { makeTicks } from '../chain/support/flow.js';
+import { until } from '../support/until.js';
 import { fakeLeader, wireOf } from './support/fake-leader.js';
 
 const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
 const CHAIN = ['--block-ms', '50', '--gateways', '0'];
 const LEADER = [...CHAIN, '--idle-tick-ms', '20', '--vdf-iterations', '200', '--snapshot-txs', '20', '--snapshot-ticks', '40'];
 const QUIET = { logger: silentLogger(), print: () => undefined, poolThreads: 1 };
-
-async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function text(url: string): Promise<string> {
   const r = await fetch(url);
