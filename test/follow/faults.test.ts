@@ -12,13 +12,12 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as grpc from '@grpc/grpc-js';
 import type { AddressInfo } from 'node:net';
 import { nodeConfig } from '../../src/config/index.js';
 import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import type { Tick } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
-import { FollowError, loadFollowPackage, type WireBlockRoot } from '../../src/follow/index.js';
+import { FollowError, type WireBlockRoot } from '../../src/follow/index.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { dexFace, grpcFace, restFace, rpcFace } from '../../src/node/faces.js';
@@ -27,7 +26,7 @@ import { TickLog } from '../../src/store/tick-log.js';
 import type { WireTick } from '../../src/rpc/grpc/client.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { until } from '../support/until.js';
-import { fakeLeader, wireOf } from './support/fake-leader.js';
+import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
 const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
 // In-process order book (no gateway processes): these nodes test the follower, and start faster.
@@ -69,21 +68,7 @@ describe('full node faults (fake leader, corrupted stream)', function () {
         const s = (await (await fetch(`http://${rpc}/status`)).json()) as { block_height: number };
         return s.block_height >= 3 ? s.block_height : undefined;
       });
-      const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-      const client = new pkg.svc.follow.v1.FollowService(leader.addresses.grpc!, grpc.credentials.createInsecure()) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
-      roots = await new Promise<WireBlockRoot[]>((resolve, reject) => {
-        const got: WireBlockRoot[] = [];
-        const s = client.StreamBlockRoots({ from_height: '1' });
-        s.on('data', (r: WireBlockRoot) => {
-          got.push(r);
-          if (got.length === height) {
-            s.cancel();
-            resolve(got);
-          }
-        });
-        s.on('error', (e: grpc.ServiceError) => (e.code === grpc.status.CANCELLED ? undefined : reject(e)));
-      });
-      client.close();
+      roots = await recordBlockRoots(leader.addresses.grpc!, height);
       const recorded: Tick[] = [];
       for await (const t of leader.sequencer.readTicks(1, leader.sequencer.status().currentTick)) recorded.push(t);
       ticks = recorded.map(wireOf);

@@ -21,14 +21,14 @@ import { decodeStoredSnapshot, encodeStoredSnapshot } from '../../src/chain/stor
 import { nodeConfig } from '../../src/config/index.js';
 import type { Tick, Transaction } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
-import { fetchSnapshot, FollowError, loadFollowPackage, SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireBlockRoot, type WireSnapshotChunk } from '../../src/follow/index.js';
+import { fetchSnapshot, FollowError, SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireBlockRoot, type WireSnapshotChunk } from '../../src/follow/index.js';
 import type { OpenRecords } from '../../src/chain/open-records.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { until } from '../support/until.js';
-import { fakeLeader, wireOf } from './support/fake-leader.js';
+import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
 const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
 const CHAIN = ['--block-ms', '50', '--gateways', '0'];
@@ -134,21 +134,7 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     // Recorded for the fake leader below: the snapshot before the second half, every tick and block root.
     const ticks: Tick[] = [];
     for await (const t of leader.sequencer.readTicks(1, leaderTick)) ticks.push(t);
-    const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-    const client = new pkg.svc.follow.v1.FollowService(leader.addresses.grpc!, grpc.credentials.createInsecure()) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
-    const roots = await new Promise<WireBlockRoot[]>((resolve, reject) => {
-      const got: WireBlockRoot[] = [];
-      const s = client.StreamBlockRoots({ from_height: '1' });
-      s.on('data', (r: WireBlockRoot) => {
-        got.push(r);
-        if (got.length === top) {
-          s.cancel();
-          resolve(got);
-        }
-      });
-      s.on('error', (e: grpc.ServiceError) => (e.code === grpc.status.CANCELLED ? undefined : reject(e)));
-    });
-    client.close();
+    const roots = await recordBlockRoots(leader.addresses.grpc!, top);
     recorded = { snapshot, ticks: ticks.map(wireOf), roots };
     expect(roots.length).to.be.greaterThan(snapshot.info.producedHeight);
 

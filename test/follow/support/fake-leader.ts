@@ -102,3 +102,25 @@ export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], opti
       }),
   };
 }
+
+/** The first `count` block roots a real node serves on FollowService/StreamBlockRoots (what a fake leader replays). */
+export async function recordBlockRoots(grpcAddress: string, count: number): Promise<WireBlockRoot[]> {
+  const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
+  const client = new pkg.svc.follow.v1.FollowService(grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
+  try {
+    return await new Promise<WireBlockRoot[]>((resolve, reject) => {
+      const got: WireBlockRoot[] = [];
+      const s = client.StreamBlockRoots({ from_height: '1' });
+      s.on('data', (r: WireBlockRoot) => {
+        got.push(r);
+        if (got.length === count) {
+          s.cancel();
+          resolve(got);
+        }
+      });
+      s.on('error', (e: grpc.ServiceError) => (e.code === grpc.status.CANCELLED ? undefined : reject(e)));
+    });
+  } finally {
+    client.close();
+  }
+}
