@@ -20,7 +20,7 @@ import type { BuilderState } from '../chain/builder.js';
 import { readOpenRecords, type OpenRecords } from '../chain/open-records.js';
 import { ChainStore, decodeStoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
-import { DiskTickStore } from '../store/disk-store.js';
+import { DiskTickStore, type Head } from '../store/disk-store.js';
 import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-wire.js';
 
 export const MAX_SNAPSHOT_STREAMS = 4;
@@ -36,7 +36,16 @@ export interface SnapshotSource {
 export function snapshotSource(db: Database): SnapshotSource {
   const chain = new ChainStore(db);
   const ticks = new DiskTickStore(db);
-  return { bytes: () => chain.snapshotBytes(), lastSequenceAt: (tick) => ticks.lastSequenceAt(tick), openRecords: (builder) => readOpenRecords(chain, builder) };
+  // The answer for a snapshot's tick never changes, and snapshots only move forward: the
+  // next scan stops at the last one (a chain of idle ticks is not read again per request).
+  let known: Head | undefined;
+  const lastSequenceAt = async (tick: number): Promise<number> => {
+    if (known?.tick === tick) return known.lastSequence;
+    const lastSequence = await ticks.lastSequenceAt(tick, known);
+    known = { tick, lastSequence };
+    return lastSequence;
+  };
+  return { bytes: () => chain.snapshotBytes(), lastSequenceAt, openRecords: (builder) => readOpenRecords(chain, builder) };
 }
 
 /** The description of snapshot bytes (their tick, digest and the builder's heights). */

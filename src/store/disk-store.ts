@@ -108,14 +108,17 @@ export class DiskTickStore {
    * The highest sequence number in the stored ticks up to `tick` (0: none): the last tick
    * at or before it with transactions, scanned back on raw records (an empty tick is
    * skipped without decoding it), else the base's. Costs one read per empty tick between
-   * them; used only to serve a snapshot (StreamSnapshot), not on the tick path.
+   * them; used only to serve a snapshot (StreamSnapshot), not on the tick path. With
+   * `known` (the answer for an earlier tick) the scan stops there.
    */
-  async lastSequenceAt(tick: number): Promise<number> {
-    for await (const value of this.ticks.values({ lte: pad16(tick), reverse: true })) {
+  async lastSequenceAt(tick: number, known?: Head): Promise<number> {
+    const floor = known !== undefined && known.tick < tick ? known : undefined;
+    for await (const value of this.ticks.values({ lte: pad16(tick), ...(floor ? { gt: pad16(floor.tick) } : {}), reverse: true })) {
       if (Buffer.from(value.buffer, value.byteOffset, value.byteLength).includes(EMPTY_TRANSACTIONS)) continue;
       const t = decodeArchiveRecord(value);
       if (t.transactions.length > 0) return t.transactions[t.transactions.length - 1]!.sequenceNumber;
     }
+    if (floor) return floor.lastSequence;
     return (await this.loadBase())?.lastSequence ?? 0;
   }
 

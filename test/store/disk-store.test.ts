@@ -25,6 +25,20 @@ describe('store/disk-store', () => {
     expect(await disk.lookup('00000000')).to.deep.equal([]);
   });
 
+  it('lastSequenceAt: the last sequence number up to a tick, scanning back over empty ticks, stopping at a known answer', async () => {
+    const disk = new DiskTickStore(t.db);
+    // Transactions only in ticks 2 (sequences 1-2) and 5 (3-5); the rest are empty.
+    const chain = makeChain(9, (n) => (n === 2 ? 2 : n === 5 ? 3 : 0));
+    await disk.writeTicks(chain, undefined, { tick: 9, lastSequence: 5 });
+    expect(await disk.lastSequenceAt(1)).to.equal(0);
+    expect(await disk.lastSequenceAt(4)).to.equal(2);
+    expect(await disk.lastSequenceAt(9)).to.equal(5);
+    // A known answer for tick 6 bounds the scan: nothing busy after it, so its answer stands
+    // (a wrong one here shows that the ticks at or before 6 were not read again).
+    expect(await disk.lastSequenceAt(9, { tick: 6, lastSequence: 77 })).to.equal(77);
+    expect(await disk.lastSequenceAt(9, { tick: 4, lastSequence: 2 })).to.equal(5);
+  });
+
   it('writes and reads ticks, ranges and the head', async () => {
     const disk = new DiskTickStore(t.db);
     const chain = makeChain(30, (n) => n % 3);
