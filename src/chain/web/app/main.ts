@@ -154,12 +154,17 @@ async function refreshStats(): Promise<void> {
 
 let wasOffline = false;
 
+/** Take the newest blocks from the REST into the list (it keeps each height once, in order). */
+function fillFromRest(count: number): void {
+  api.blocks(Math.min(LIST_SIZE, Math.max(1, count))).then((list) => list.reverse().forEach((b) => addToList(b, true)), () => undefined);
+}
+
 function onLive(state: LiveState): void {
   if (state === 'offline') wasOffline = true;
   if (state === 'live' && wasOffline) {
     // Blocks produced while the socket was down: the list takes them from the REST.
     wasOffline = false;
-    api.blocks(LIST_SIZE).then((list) => list.reverse().forEach((b) => addToList(b, true)), () => undefined);
+    fillFromRest(LIST_SIZE);
   }
   live.dataset.state = state;
   live.querySelector('span')!.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
@@ -167,6 +172,10 @@ function onLive(state: LiveState): void {
 
 /** A newer block never replaces the one being read (a click on Verify must land): it is offered. */
 function onBlock(d: BlockDetail): void {
+  // A block that is not the next of the list (blocks made between a reconnect's REST read
+  // and the socket's first block): the hole is filled from the REST too.
+  const top = listed.size > 0 ? Math.max(...listed.keys()) : 0;
+  if (top > 0 && d.block.height > top + 1) fillFromRest(d.block.height - top);
   addToList(d.block, true);
   void refreshStats();
   if (view.dataset.view === 'empty') return showBlock(d); // the first block of the chain
