@@ -9,9 +9,6 @@
  */
 import { expect } from 'chai';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { nodeConfig } from '../../src/config/index.js';
 import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
@@ -25,6 +22,7 @@ import type { FaceSpec } from '../../src/node/interface.js';
 import { TickLog } from '../../src/store/tick-log.js';
 import type { WireTick } from '../../src/rpc/grpc/client.js';
 import { makeTicks } from '../chain/support/flow.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
@@ -44,12 +42,8 @@ async function storedHead(dbPath: string): Promise<number> {
 
 describe('full node faults (fake leader, corrupted stream)', function () {
   this.timeout(180_000);
-  const dirs: string[] = [];
-  const dir = (): string => {
-    const d = mkdtempSync(join(tmpdir(), 'svc-follow-fault-'));
-    dirs.push(d);
-    return d;
-  };
+  const temp = tempDirs('svc-follow-fault-');
+  const dir = (): string => temp.make();
   let ticks: WireTick[] = [];
   let roots: WireBlockRoot[] = [];
   let busy: number[] = []; // tick numbers with transactions
@@ -80,7 +74,7 @@ describe('full node faults (fake leader, corrupted stream)', function () {
   });
 
   after(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    temp.removeAll();
   });
 
   async function follow(leaderTicks: WireTick[], leaderRoots: WireBlockRoot[], options: { endFirstAfter?: number; faces?: FaceSpec[]; db?: string } = {}) {

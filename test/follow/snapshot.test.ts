@@ -12,9 +12,6 @@
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { NodeClient, type WireTick } from '../../src/rpc/grpc/client.js';
 import { decodeStoredSnapshot, encodeStoredSnapshot } from '../../src/chain/store.js';
@@ -27,6 +24,7 @@ import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { makeTicks } from '../chain/support/flow.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
@@ -53,12 +51,8 @@ function messagesOf(info: SnapshotInfo, bytes: Uint8Array, open: OpenRecords): W
 
 describe('full node started from a leader snapshot (--follow-from snapshot)', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const dir = (): string => {
-    const d = mkdtempSync(join(tmpdir(), 'svc-follow-snap-'));
-    dirs.push(d);
-    return d;
-  };
+  const temp = tempDirs('svc-follow-snap-');
+  const dir = (): string => temp.make();
   const nodes: NodeHandle[] = [];
   const start = async (args: string[]): Promise<NodeHandle> => {
     const n = await startNode(nodeConfig([...PORTS, ...args]), QUIET);
@@ -71,7 +65,7 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
 
   after(async () => {
     for (const n of nodes) await n.close().catch(() => undefined);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    temp.removeAll();
   });
 
   it('starts from the snapshot, stores no tick below T, and every block after T and every book equal the leader\'s byte for byte', async () => {
