@@ -3,6 +3,7 @@
  * verified ticks; the node runs its usual faces on it.
  */
 export { Follower, probeLeader, type FollowStatus } from './follower.js';
+export { followerFactory, type FollowerFactoryOptions } from './factory.js';
 export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
 export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
 export { tickOfWire } from './wire-tick.js';

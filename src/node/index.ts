@@ -15,8 +15,8 @@ import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
-import { Follower, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
-import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
+import type { Sequencer } from '../sequencer/interface.js';
 import { databaseError, faceError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
@@ -24,6 +24,11 @@ import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, Star
 export type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 export { defaultFaces, grpcFace, restFace } from './faces.js';
 export { StartupError } from './errors.js';
+
+/** A full node's refusal (bad leader, refused snapshot) is a start-up error the user acts on; others pass. */
+function startupErrorOf(err: unknown): unknown {
+  return err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err;
+}
 
 export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -67,27 +72,14 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     const leader = config.follow;
     if (leader !== undefined) {
       // Before anything is written: a leader that does not answer, or is no svc node, stops us here.
-      await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) => Promise.reject(err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err));
+      await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
     }
     const opened = await step('opening the database', () => openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))));
     db = opened;
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
-    const follower = (o: SequencerOptions): Sequencer =>
-      new Follower({
-        leader: leader!,
-        db: o.db,
-        pool: o.pool,
-        retainTicks: o.retainTicks,
-        fromSnapshot: config.followFrom === 'snapshot',
-        ...(o.retainBytes !== undefined ? { retainBytes: o.retainBytes } : {}),
-        onFatal: (err) => {
-          logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');
-          reportFailure(err);
-        },
-        onError: (err) => logger.error({ err }, 'follower error'),
-        onInfo: (fields, message) => logger.info(fields, message),
-      });
-    const create = options.createSequencer ?? (leader !== undefined ? follower : createSequencer);
+    const create =
+      options.createSequencer ??
+      (leader !== undefined ? followerFactory({ leader, fromSnapshot: config.followFrom === 'snapshot', logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
     const created = await create({
       db: opened,
       pool,
@@ -99,9 +91,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       onError: (err) => logger.error({ err }, 'sequencer error'),
     });
     sequencer = created;
-    await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => created.start()).catch((err: unknown) =>
-      Promise.reject(err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err),
-    );
+    await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => created.start()).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
     const running = faces;
     metrics = createMetrics({
       sequencer,
