@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseRestTick, referenceVdfEngine } from '../../src/vdf/index.js';
 import { SequencerClient, wireTx, type WireTick } from '../support/grpc-client.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
+import { until } from '../support/until.js';
 
 describe('end to end: a client session against the real node', function () {
   this.timeout(60_000);
@@ -125,11 +126,18 @@ describe('end to end: ticks beyond --retain-ticks come from disk through the sam
 
   it('GetTick, REST tick and a StreamTicks replay serve pruned ticks identically to fresh ones', async () => {
     const { responses } = await client.submitBatch([wireTx(100, 'disk'), wireTx(100, 'disk')]);
-    let height = 0;
-    while (height < 40) {
-      await new Promise((r) => setTimeout(r, 50));
-      height = Number((await client.call<{ current_tick: string }>('GetStatus', {})).current_tick);
-    }
+    // The transactions' tick is whichever the batcher hands the clock first: on a loaded
+    // machine idle ticks can come before it. Wait for it to be stored, then for 40 more
+    // ticks, so that it too is served from disk.
+    const lookup = () => client.call<{ found: boolean; tick_number: string }>('GetTransaction', { tx_hash: responses[0]!.tx_hash });
+    const txTick = await until('the transactions to be stored', async () => {
+      const r = await lookup();
+      return r.found ? Number(r.tick_number) : undefined;
+    });
+    await until('40 ticks after the transactions', async () => {
+      const height = Number((await client.call<{ current_tick: string }>('GetStatus', {})).current_tick);
+      return height >= txTick + 40 ? height : undefined;
+    });
     // Tick 1 is long out of memory (only the newest 5 are kept).
     const viaGrpc = await client.call<{ found: boolean; tick: WireTick }>('GetTick', { tick_number: '1' });
     expect(viaGrpc.found).to.equal(true);
@@ -139,20 +147,23 @@ describe('end to end: ticks beyond --retain-ticks come from disk through the sam
     const recent = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=100`)).json()) as { total: number };
     expect(recent.total).to.be.at.most(5); // recent ticks are the ones held in memory
 
-    const tx = await client.call<{ found: boolean; tick_number: string }>('GetTransaction', { tx_hash: responses[0]!.tx_hash });
+    const tx = await lookup();
     expect(tx.found).to.equal(true);
+    expect(Number(tx.tick_number)).to.equal(txTick);
 
     const replay: WireTick[] = [];
+    const want = Math.max(30, txTick + 1); // through the transactions' tick
     const stream = client.stream(1);
     await new Promise<void>((resolve, reject) => {
       stream.on('data', (t: WireTick) => {
         replay.push(t);
-        if (replay.length === 30) resolve();
+        if (replay.length === want) resolve();
       });
       stream.on('error', reject);
     });
     stream.cancel();
-    expect(replay.map((t) => Number(t.tick_number))).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(replay.map((t) => Number(t.tick_number))).to.deep.equal(Array.from({ length: want }, (_, i) => i + 1));
+    expect(replay[txTick - 1]!.transactions.map((t) => t.tx_hash)).to.include(responses[0]!.tx_hash);
     expect(replay[0]).to.deep.equal(viaGrpc.tick);
     for (let i = 1; i < replay.length; i++) expect(replay[i]!.previous_output).to.equal(replay[i - 1]!.vdf_proof.output);
   });
