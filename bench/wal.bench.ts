@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../src/db/index.js';
 import { binarySublevel, pad16 } from '../src/store/disk-store.js';
 import { encodeGroup, type WalEntry } from '../src/store/wal.js';
+import { prepareOne } from '../src/sequencer/prepare.js';
 import { mainThreadCpuMs } from './chain-build.js';
 import { median, round } from './support/stats.js';
 
@@ -29,16 +30,10 @@ const GROUPS = Number(process.env.WAL_BENCH_GROUPS ?? 200);
 const ROUNDS = Number(process.env.WAL_BENCH_ROUNDS ?? 5);
 
 function entries(first: number): WalEntry[] {
-  const enc = new TextEncoder();
   return Array.from({ length: GROUP }, (_, i) => {
     const txId = `wal-bench-${first + i}`;
-    return {
-      sequence: first + i,
-      ingestionTimestamp: 1_767_225_600_000_000 + first + i,
-      tx: { txId, payload: new Uint8Array(70).fill(i & 0xff), signature: new Uint8Array(64).fill(5), publicKey: new Uint8Array(32).fill(6), nonce: BigInt(first + i), timestamp: 1n },
-      txIdBytes: enc.encode(txId),
-      fullHash: new Uint8Array(32).fill(i & 0xff),
-    };
+    const p = prepareOne({ txId, payload: new Uint8Array(70).fill(i & 0xff), signature: new Uint8Array(64).fill(5), publicKey: new Uint8Array(32).fill(6), nonce: BigInt(first + i), timestamp: 1n });
+    return { sequence: first + i, ingestionTimestamp: 1_767_225_600_000_000 + first + i, tx: p.tx, fullHash: p.fullHash, body: p.body, archivePrefix: p.archivePrefix };
   });
 }
 

@@ -19,7 +19,7 @@ export interface JoinContext {
 
 export interface Joined {
   ticks: Tick[];
-  txIds: Uint8Array[][]; // UTF-8 tx_id of each transaction, per tick (the store reuses them)
+  entries: WalEntry[][]; // the queue entries of each tick (the store reuses their stored forms)
   taken: number; // queue items the ticks carry
   lastSequence: number;
   lastOutput: Uint8Array;
@@ -27,7 +27,7 @@ export interface Joined {
 
 export function joinTicks(raw: readonly ClockTick[], ctx: JoinContext): Joined {
   const ticks: Tick[] = new Array(raw.length);
-  const txIds: Uint8Array[][] = new Array(raw.length);
+  const entries: WalEntry[][] = new Array(raw.length);
   let offset = 0;
   let prev = ctx.previousOutput;
   let lastSequence = ctx.head.lastSequence;
@@ -38,14 +38,14 @@ export function joinTicks(raw: readonly ClockTick[], ctx: JoinContext): Joined {
     expected++;
     if (offset + t.txCount > ctx.sent) throw new Error(`tick ${t.tickNumber} carries transactions never sent`);
     const txs: OrderedTransaction[] = new Array(t.txCount);
-    const ids: Uint8Array[] = new Array(t.txCount);
+    const mine: WalEntry[] = new Array(t.txCount);
     for (let j = 0; j < t.txCount; j++) {
       const e = ctx.queued(offset + j);
       if (e.sequence !== t.firstSequence + j) {
         throw new Error(`tick ${t.tickNumber}: sequence ${e.sequence} where ${t.firstSequence + j} was expected`);
       }
       txs[j] = { transaction: e.tx, sequenceNumber: e.sequence, txHash: e.fullHash, ingestionTimestamp: e.ingestionTimestamp };
-      ids[j] = e.txIdBytes;
+      mine[j] = e;
       lastSequence = e.sequence;
     }
     offset += t.txCount;
@@ -57,8 +57,8 @@ export function joinTicks(raw: readonly ClockTick[], ctx: JoinContext): Joined {
       timestamp: t.timestamp,
       previousOutput: prev,
     };
-    txIds[i] = ids;
+    entries[i] = mine;
     prev = t.output;
   }
-  return { ticks, txIds, taken: offset, lastSequence, lastOutput: prev };
+  return { ticks, entries, taken: offset, lastSequence, lastOutput: prev };
 }

@@ -16,6 +16,12 @@ export const TX_RING_SLOTS = 65_536;
 export const TICK_RING_SLOTS = 16_384;
 export const MAX_TICKS_PER_COMMIT = 1024;
 /**
+ * Requests waiting in the arrival line (their intake on a worker not done, or one ahead of
+ * them not done): beyond this a submission is refused with RESOURCE_EXHAUSTED at once,
+ * so a flood of large batches cannot pile up memory before the queue-capacity check.
+ */
+export const MAX_ARRIVALS_WAITING = 256;
+/**
  * Linger (see clock-loop.ts and docs/sequencer.md "Cadence"): after a tick with
  * transactions, LINGER_TICKS empty ticks always close trivially (about 127 squarings,
  * ~0.3 ms each); while traffic is steady (busy ticks at most LINGER_MAX_MS apart) empty

@@ -16,7 +16,6 @@
  * written, and ticks are published strictly in order. Tunables and refusals live in
  * options.ts, validation in validate.ts, replay protection in replay.ts.
  */
-import { sha256 } from '../crypto/sha256.js';
 import { ClockThread } from '../clock/clock-thread.js';
 import { nowMicros } from '../clock/clock-loop.js';
 import type { ClockTick } from '../clock/protocol.js';
@@ -30,9 +29,10 @@ import { poolProver, type Prover } from './prover.js';
 import { ProofStaging } from './staging.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
-import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from './replay.js';
-import { SlabAllocator } from './slab.js';
-import { isShortHash, shortHash, transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-hash.js';
+import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
+import { isShortHash, shortHash } from '../core/tx-hash.js';
+import { ArrivalQueue } from './arrivals.js';
+import { PreparedReader, prepareTransactions, type PreparedBatch, type PreparedTx } from './prepare.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -41,12 +41,12 @@ import type {
   Transaction,
   TransactionLocation,
 } from '../core/types.js';
-import { checkTransaction } from './validate.js';
 import { joinTicks } from './join.js';
 import {
   DEFAULT_REPLAY_WINDOW,
   LINGER_MAX_MS,
   LINGER_TICKS,
+  MAX_ARRIVALS_WAITING,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
   TICK_RING_SLOTS,
@@ -85,7 +85,8 @@ export class TickSequencer implements Sequencer {
   private stopping: Promise<void> | undefined;
   private failure: Error | undefined;
   private readonly prover: Prover;
-  private readonly slab = new SlabAllocator();
+  /** Submissions in arrival order while their intake runs (arrivals.ts). */
+  private readonly arrivals = new ArrivalQueue<PreparedBatch, Array<ReplayRecord | SubmitError>>((b) => this.admitBatch(b));
 
   constructor(private readonly options: SequencerOptions) {
     checkOption('retainTicks', options.retainTicks, 1);
@@ -216,33 +217,36 @@ export class TickSequencer implements Sequencer {
     this.replay.add(tx.txId, pkNonceKey(tx.publicKey, tx.nonce), { ...record, hashKey: hashKey(fullHash) });
   }
 
-  /** Accept one transaction or throw a SubmitError (synchronous up to the WAL promise). */
-  private accept(input: unknown): ReplayRecord {
+  /**
+   * Admit a prepared request, in arrival order (arrivals.ts): for each valid item the
+   * replay check, the capacity check, its sequence number, the queue, the write-ahead
+   * group and the record the caller awaits; an item refused keeps its place as a
+   * SubmitError. Nothing here validates, encodes or hashes: prepare.ts did.
+   */
+  private admitBatch(batch: PreparedBatch): Array<ReplayRecord | SubmitError> {
     if (this.state !== 'running') throw this.unavailable();
-    const idLength = checkTransaction(input);
-    const given = input as Transaction;
-    // One buffer per transaction: its Borsh bytes, which the fields (tx_id's UTF-8
-    // included) then view (a private copy, so a caller reusing its buffers cannot change
-    // what was hashed).
-    const bytes = this.slab.alloc(transactionBytesLength(given, idLength));
-    const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytesFromText(bytes, given, idLength);
-    const txIdBytes = bytes.subarray(4, 4 + idLength);
-    const tx: Transaction = {
-      txId: given.txId,
-      payload: bytes.subarray(payloadAt, payloadAt + given.payload.length),
-      signature: bytes.subarray(signatureAt, signatureAt + given.signature.length),
-      publicKey: bytes.subarray(publicKeyAt, publicKeyAt + given.publicKey.length),
-      nonce: given.nonce,
-      timestamp: given.timestamp,
-    };
-    const digest = sha256(bytes);
-    const hk = hashKey(digest);
-    // The hash lives next to the bytes in the slab: the digest's own buffer dies young
-    // instead of surviving (as an ArrayBuffer per transaction) until the tick is stored.
-    const fullHash = this.slab.alloc(32);
-    fullHash.set(digest);
-    const pk = pkNonceKeyAt(bytes, publicKeyAt, given.publicKey.length);
-    const verdict = this.replay.check(hk, tx.txId, pk);
+    const reader = new PreparedReader(batch);
+    const out = new Array<ReplayRecord | SubmitError>(batch.count);
+    for (let i = 0; i < batch.count; i++) {
+      const invalid = reader.error(i);
+      if (invalid !== undefined) {
+        out[i] = new SubmitError('INVALID_ARGUMENT', invalid);
+        continue;
+      }
+      try {
+        out[i] = this.admit(reader.item(i));
+      } catch (err) {
+        if (!(err instanceof SubmitError)) throw err;
+        out[i] = err;
+      }
+    }
+    this.pushToClock();
+    return out;
+  }
+
+  /** Admit one valid transaction or throw a SubmitError (synchronous up to the WAL promise). */
+  private admit(p: PreparedTx): ReplayRecord {
+    const verdict = this.replay.check(p.hashKey, p.tx.txId, p.pkNonceKey);
     if (verdict.kind === 'duplicate') return verdict.record;
     if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
     if (this.pending.length >= this.options.queueCapacity) {
@@ -252,12 +256,19 @@ export class TickSequencer implements Sequencer {
       );
     }
     const sequence = this.nextSequence++;
-    const entry: WalEntry = { sequence, ingestionTimestamp: nowMicros(), tx, txIdBytes, fullHash };
+    const entry: WalEntry = {
+      sequence,
+      ingestionTimestamp: nowMicros(),
+      tx: p.tx,
+      fullHash: p.fullHash,
+      body: p.body,
+      archivePrefix: p.archivePrefix,
+    };
     const expectedTick = this.expectedTick();
     this.pending.push(entry);
     const durable = this.wal.append(entry);
-    const record: ReplayRecord = { hashKey: hk, sequenceNumber: sequence, expectedTick, txHash: shortHash(fullHash), durable };
-    this.replay.add(tx.txId, pk, record);
+    const record: ReplayRecord = { hashKey: p.hashKey, sequenceNumber: sequence, expectedTick, txHash: shortHash(p.fullHash), durable };
+    this.replay.add(p.tx.txId, p.pkNonceKey, record);
     return record;
   }
 
@@ -279,34 +290,34 @@ export class TickSequencer implements Sequencer {
   }
 
   async submit(tx: Transaction): Promise<SubmitResult> {
-    const record = this.accept(tx);
-    this.pushToClock();
-    await record.durable;
-    return { sequenceNumber: record.sequenceNumber, expectedTick: record.expectedTick, txHash: record.txHash };
+    const [r] = await this.submitPrepared(prepareTransactions([tx]));
+    if (r instanceof SubmitError) throw r;
+    return r!;
   }
 
-  async submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>> {
-    if (this.state !== 'running') throw this.unavailable();
-    if (!Array.isArray(txs)) throw new SubmitError('INVALID_ARGUMENT', 'transactions must be a list');
+  submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>> {
+    if (this.state !== 'running') return Promise.reject(this.unavailable());
+    if (!Array.isArray(txs)) return Promise.reject(new SubmitError('INVALID_ARGUMENT', 'transactions must be a list'));
     if (txs.length > MAX_BATCH_TRANSACTIONS) {
-      throw new SubmitError(
-        'INVALID_ARGUMENT',
-        `batch has ${txs.length} transactions; at most ${MAX_BATCH_TRANSACTIONS} allowed`,
+      return Promise.reject(
+        new SubmitError('INVALID_ARGUMENT', `batch has ${txs.length} transactions; at most ${MAX_BATCH_TRANSACTIONS} allowed`),
       );
     }
-    const records: Array<ReplayRecord | SubmitError> = new Array(txs.length);
-    const waits = new Set<Promise<void>>();
-    for (let i = 0; i < txs.length; i++) {
-      try {
-        const r = this.accept(txs[i]);
-        records[i] = r;
-        waits.add(r.durable);
-      } catch (err) {
-        if (!(err instanceof SubmitError)) throw err;
-        records[i] = err;
-      }
+    return this.submitPrepared(prepareTransactions(txs));
+  }
+
+  /**
+   * Submit a request whose intake ran (or runs) elsewhere, e.g. on an intake worker: it
+   * takes its place in the arrival order now and is admitted when its turn comes.
+   */
+  async submitPrepared(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>> {
+    if (this.state !== 'running') throw this.unavailable();
+    if (this.arrivals.waiting >= MAX_ARRIVALS_WAITING) {
+      throw refusal('RESOURCE_EXHAUSTED', `${MAX_ARRIVALS_WAITING} requests are already waiting for intake; retry later`);
     }
-    this.pushToClock();
+    const records = await this.arrivals.submit(batch);
+    const waits = new Set<Promise<void>>();
+    for (const r of records) if (!(r instanceof SubmitError)) waits.add(r.durable);
     await Promise.all(waits);
     return records.map((r) =>
       r instanceof SubmitError ? r : { sequenceNumber: r.sequenceNumber, expectedTick: r.expectedTick, txHash: r.txHash },
@@ -348,7 +359,7 @@ export class TickSequencer implements Sequencer {
   }
 
   private async commit(raw: ClockTick[]): Promise<void> {
-    const { ticks, txIds, taken: offset, lastSequence, lastOutput: prev } = joinTicks(raw, {
+    const { ticks, entries, taken: offset, lastSequence, lastOutput: prev } = joinTicks(raw, {
       previousOutput: this.lastOutput,
       head: this.log.head,
       sent: this.sent,
@@ -357,7 +368,7 @@ export class TickSequencer implements Sequencer {
     const last = ticks[ticks.length - 1]!;
     const head: Head = { tick: last.tickNumber, lastSequence };
     // Durable, then shown: the queue and the chain state move on before listeners run.
-    await this.log.append(ticks, head, this.wal.takeDeletable(lastSequence), txIds, () => {
+    await this.log.append(ticks, head, this.wal.takeDeletable(lastSequence), entries, () => {
       this.pending.drop(offset);
       this.sent -= offset;
       this.lastOutput = prev;

@@ -4,17 +4,19 @@
  *
  * {"tick_number":7,
  *  "vdf_proof":{"input":"0x..","output":"0x..","proof":"0x..","iterations":20},
- *  "transactions":[{"tx_id":"..","tx_hash":[32 ints],"sequence_number":1,"payload":[..],
- *                   "signature":[..],"public_key":[..],"nonce":5,"timestamp":1700000000000000,
- *                   "ingestion_timestamp":1700000000000123}],
+ *  "transactions":[{"tx_id":"..","tx_hash":[32 ints],"payload":[..],"signature":[..],
+ *                   "public_key":[..],"nonce":5,"timestamp":1700000000000000,
+ *                   "sequence_number":1,"ingestion_timestamp":1700000000000123}],
  *  "batch_hash":[32 ints],"timestamp":1700000000000456,"previous_vdf_output":[256 ints]}
  *
  * `timestamp` inside a transaction (the client's timestamp) is not in spec/1's list but
  * is part of the hashed bytes, so a record must carry it for anyone to recompute tx_hash.
  * u64 values (nonce, client timestamp) are written as exact JSON integers even above
- * 2^53; the decoder reads those two fields as text so they survive as bigint.
+ * 2^53; the decoder reads those two fields as text so they survive as bigint. The
+ * fields a transaction had before it was sequenced come first, so that part can be
+ * written at intake (writeArchiveTxPrefix); a reader must not depend on the order.
  */
-import type { OrderedTransaction, Tick } from '../core/types.js';
+import type { OrderedTransaction, Tick, Transaction } from '../core/types.js';
 
 import { JsonWriter } from './json-writer.js';
 
@@ -49,14 +51,17 @@ const F_PREVIOUS = ascii(',"previous_vdf_output":');
 const COMMA = ascii(',');
 const CLOSE = ascii('}');
 
-function writeTransaction(w: JsonWriter, t: OrderedTransaction): void {
-  const tx = t.transaction;
+/**
+ * The part of a transaction's archived object that does not depend on where it was
+ * sequenced: `{"tx_id":..,"tx_hash":..,"payload":..,"signature":..,"public_key":..,
+ * "nonce":..,"timestamp":..` (no closing brace). Intake computes it off the main thread
+ * (src/sequencer/prepare.ts) and the commit only appends the suffix.
+ */
+export function writeArchiveTxPrefix(w: JsonWriter, tx: Transaction, txHash: Uint8Array): void {
   w.raw(F_TX_ID);
   w.string(tx.txId);
   w.raw(F_TX_HASH);
-  w.byteArray(t.txHash);
-  w.raw(F_SEQUENCE);
-  w.number(t.sequenceNumber);
+  w.byteArray(txHash);
   w.raw(F_PAYLOAD);
   w.byteArray(tx.payload);
   w.raw(F_SIGNATURE);
@@ -67,12 +72,31 @@ function writeTransaction(w: JsonWriter, t: OrderedTransaction): void {
   w.bigint(tx.nonce);
   w.raw(F_TIMESTAMP);
   w.bigint(tx.timestamp);
+}
+
+/** writeArchiveTxPrefix's bytes on their own (a copy). */
+export function archivePrefixBytes(tx: Transaction, txHash: Uint8Array): Uint8Array {
+  const w = new JsonWriter(256 + 4 * (tx.payload.length + tx.signature.length + tx.publicKey.length) + 4 * tx.txId.length);
+  writeArchiveTxPrefix(w, tx, txHash);
+  return w.take();
+}
+
+/** What follows the prefix: `,"sequence_number":..,"ingestion_timestamp":..}`. */
+function writeArchiveTxSuffix(w: JsonWriter, t: OrderedTransaction): void {
+  w.raw(F_SEQUENCE);
+  w.number(t.sequenceNumber);
   w.raw(F_INGESTION);
   w.number(t.ingestionTimestamp);
   w.raw(CLOSE);
 }
 
-function writeRecord(w: JsonWriter, tick: Tick): void {
+function writeTransaction(w: JsonWriter, t: OrderedTransaction, prefix: Uint8Array | undefined): void {
+  if (prefix) w.raw(prefix);
+  else writeArchiveTxPrefix(w, t.transaction, t.txHash);
+  writeArchiveTxSuffix(w, t);
+}
+
+function writeRecord(w: JsonWriter, tick: Tick, prefixes: readonly Uint8Array[] | undefined): void {
   const p = tick.vdfProof;
   w.raw(F_TICK_NUMBER);
   w.number(tick.tickNumber);
@@ -87,7 +111,7 @@ function writeRecord(w: JsonWriter, tick: Tick): void {
   w.raw(F_TRANSACTIONS);
   for (let i = 0; i < tick.transactions.length; i++) {
     if (i > 0) w.raw(COMMA);
-    writeTransaction(w, tick.transactions[i]!);
+    writeTransaction(w, tick.transactions[i]!, prefixes?.[i]);
   }
   w.raw(F_BATCH_HASH);
   w.byteArray(tick.batchHash);
@@ -101,20 +125,21 @@ function writeRecord(w: JsonWriter, tick: Tick): void {
 /** The archived JSON record of a tick, as UTF-8 bytes (what the `ticks` keyspace holds). */
 export function encodeArchiveRecordBytes(tick: Tick): Uint8Array {
   writer.reset();
-  writeRecord(writer, tick);
+  writeRecord(writer, tick, undefined);
   return writer.take();
 }
 
 /**
  * The records of several ticks (encodeArchiveRecordBytes of each), written into one
- * buffer: the results are views into a single allocation.
+ * buffer: the results are views into a single allocation. `prefixes[i][j]`, when given,
+ * is writeArchiveTxPrefix's output for transaction j of tick i, copied as it is.
  */
-export function encodeArchiveRecordsBytes(ticks: readonly Tick[]): Uint8Array[] {
+export function encodeArchiveRecordsBytes(ticks: readonly Tick[], prefixes?: ReadonlyArray<readonly Uint8Array[] | undefined>): Uint8Array[] {
   const w = writer;
   w.reset();
   const ends = new Array<number>(ticks.length);
   for (let i = 0; i < ticks.length; i++) {
-    writeRecord(w, ticks[i]!);
+    writeRecord(w, ticks[i]!, prefixes?.[i]);
     ends[i] = w.length;
   }
   const all = w.take();

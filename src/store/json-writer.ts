@@ -54,11 +54,17 @@ export class JsonWriter {
     for (let i = 0; i < s.length; i++) this.buf[this.pos++] = s.charCodeAt(i);
   }
 
-  /** Pre-encoded ASCII bytes (constant fragments). */
+  /** Pre-encoded bytes (constant fragments, pre-written parts of a record). */
   raw(b: Uint8Array): void {
     const n = b.length;
     this.ensure(n);
     const out = this.buf;
+    if (n > 32) {
+      // Long runs (a transaction's pre-written archive prefix): one memcpy.
+      out.set(b, this.pos);
+      this.pos += n;
+      return;
+    }
     let p = this.pos;
     for (let i = 0; i < n; i++) out[p++] = b[i]!;
     this.pos = p;
@@ -177,6 +183,11 @@ export class JsonWriter {
   /** Bytes written so far. */
   get length(): number {
     return this.pos;
+  }
+
+  /** What was written, as a view that the next write may change (copy it before then). */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
   }
 
   /** A copy of what was written. */

@@ -36,10 +36,13 @@ function isOne(b: Uint8Array): boolean {
   return true;
 }
 
-/** A tick's transactions with their tx_id already UTF-8 encoded (the sequencer has them). */
+/**
+ * A tick, with each transaction's body (src/core/tx-record.ts) when the caller has it
+ * written already (the sequencer's intake does: then packing is a copy per transaction).
+ */
 export interface PackInput {
   tick: Tick;
-  txIds?: Uint8Array[]; // UTF-8 of each tx_id, if at hand
+  bodies?: readonly Uint8Array[];
 }
 
 /** Bytes the packed record will take. */
@@ -49,9 +52,12 @@ export function packedSize(input: PackInput, prevInline: boolean): number {
   if (!isOne(tick.vdfProof.proof)) size += ELEMENT;
   if (prevInline) size += ELEMENT;
   for (let i = 0; i < tick.transactions.length; i++) {
+    if (input.bodies) {
+      size += 8 + input.bodies[i]!.length;
+      continue;
+    }
     const tx = tick.transactions[i]!.transaction;
-    const idLen = input.txIds ? input.txIds[i]!.length : encoder.encode(tx.txId).length;
-    size += 8 + txBodyLength(tx, idLen);
+    size += 8 + txBodyLength(tx, encoder.encode(tx.txId).length);
   }
   return size;
 }
@@ -85,10 +91,12 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
   for (let i = 0; i < txs.length; i++) {
     const o = txs[i]!;
     if (o.sequenceNumber !== firstSeq + i) throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
-    const tx = o.transaction;
-    const id = input.txIds ? input.txIds[i]! : encoder.encode(tx.txId);
     view.setFloat64(off, o.ingestionTimestamp, true);
-    off = writeTxBody(buf, view, off + 8, tx, id, o.txHash);
+    const body = input.bodies?.[i];
+    if (body) {
+      buf.set(body, off + 8);
+      off += 8 + body.length;
+    } else off = writeTxBody(buf, view, off + 8, o.transaction, encoder.encode(o.transaction.txId), o.txHash);
   }
   view.setUint32(start, off - start, true);
   return off - start;

@@ -13,6 +13,7 @@
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
+import { encodeArchiveRecordsBytes } from './archive.js';
 import { TICK_FORMAT } from '../vdf/binding.js';
 
 const FORMAT_KEY = 'format';
@@ -25,6 +26,12 @@ export interface TickLogOptions {
 }
 
 export type TickLogListener = (tick: Tick) => void;
+
+/** A transaction's stored forms, written once at intake (src/sequencer/prepare.ts). */
+export interface StoredTxParts {
+  body: Uint8Array; // src/core/tx-record.ts
+  archivePrefix: Uint8Array; // src/store/archive.ts writeArchiveTxPrefix
+}
 
 export class TickLog {
   readonly disk: DiskTickStore;
@@ -106,16 +113,17 @@ export class TickLog {
   /**
    * Store consecutive ticks (the next after the head) atomically with `extra`, then show
    * them: memory window, head, `stored` (the caller's own bookkeeping, before anyone is
-   * told), listeners in order. `txIds` (UTF-8 tx_ids per tick) spare the memory window an
-   * encode when the caller has them.
+   * told), listeners in order. `parts` (per tick, per transaction: its body and archive
+   * prefix as intake wrote them) spare the store encoding them again.
    */
-  async append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], txIds?: Uint8Array[][], stored?: () => void): Promise<void> {
+  async append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], parts?: ReadonlyArray<readonly StoredTxParts[]>, stored?: () => void): Promise<void> {
     if (ticks.length === 0) return;
     if (ticks[0]!.tickNumber !== this.headValue.tick + 1) {
       throw new Error(`tick ${ticks[0]!.tickNumber} appended after ${this.headValue.tick}`);
     }
-    await this.disk.writeTicks(ticks, undefined, head, extra);
-    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, txIds: txIds?.[i] });
+    const records = parts ? encodeArchiveRecordsBytes(ticks, parts.map((p) => p.map((x) => x.archivePrefix))) : undefined;
+    await this.disk.writeTicks(ticks, records, head, extra);
+    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, bodies: parts?.[i]?.map((x) => x.body) });
     this.headValue = head;
     stored?.();
     for (const tick of ticks) {

@@ -19,14 +19,16 @@
  */
 import type { Database } from '../db/index.js';
 import type { Transaction } from '../core/types.js';
-import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
+import { readTxBody } from '../core/tx-record.js';
+import { archivePrefixBytes } from './archive.js';
+import type { StoredTxParts } from './tick-log.js';
 import { binarySublevel, pad16, type ExtraOp, type Sublevel } from './disk-store.js';
 
-export interface WalEntry {
+/** An accepted transaction: its place, its fields and its stored forms (StoredTxParts). */
+export interface WalEntry extends StoredTxParts {
   sequence: number;
   ingestionTimestamp: number;
   tx: Transaction;
-  txIdBytes: Uint8Array;
   fullHash: Uint8Array;
 }
 
@@ -43,9 +45,7 @@ interface Group {
 
 export function encodeGroup(entries: WalEntry[]): Uint8Array {
   let size = 4;
-  for (const e of entries) {
-    size += 16 + txBodyLength(e.tx, e.txIdBytes.length);
-  }
+  for (const e of entries) size += 16 + e.body.length;
   const buf = new Uint8Array(size);
   const v = new DataView(buf.buffer);
   v.setUint32(0, entries.length, true);
@@ -53,7 +53,8 @@ export function encodeGroup(entries: WalEntry[]): Uint8Array {
   for (const e of entries) {
     v.setFloat64(o, e.sequence, true);
     v.setFloat64(o + 8, e.ingestionTimestamp, true);
-    o = writeTxBody(buf, v, o + 16, e.tx, e.txIdBytes, e.fullHash);
+    buf.set(e.body, o + 16);
+    o += 16 + e.body.length;
   }
   return buf;
 }
@@ -73,8 +74,15 @@ export function decodeGroup(buf: Uint8Array): WalEntry[] {
     } catch {
       throw new Error('truncated write-ahead record');
     }
+    out.push({
+      sequence,
+      ingestionTimestamp,
+      fullHash: body.fullHash,
+      tx: body.tx,
+      body: buf.subarray(o + 16, body.end),
+      archivePrefix: archivePrefixBytes(body.tx, body.fullHash),
+    });
     o = body.end;
-    out.push({ sequence, ingestionTimestamp, fullHash: body.fullHash, txIdBytes: body.txIdBytes, tx: body.tx });
   }
   return out;
 }

@@ -7,7 +7,7 @@ import type { ClockTick } from '../../src/clock/protocol.js';
 import { transactionHash } from '../../src/core/tx-hash.js';
 import { joinTicks } from '../../src/sequencer/join.js';
 import type { WalEntry } from '../../src/store/wal.js';
-import { makeTx } from '../store/fixtures.js';
+import { makeEntry, makeTx } from '../store/fixtures.js';
 
 const el = (b: number): Uint8Array => new Uint8Array(256).fill(b);
 function clockTick(n: number, firstSequence: number, txCount: number): ClockTick {
@@ -16,10 +16,7 @@ function clockTick(n: number, firstSequence: number, txCount: number): ClockTick
     batchHash: new Uint8Array(32).fill(n), ingestionDigest: new Uint8Array(32), input: el(n), output: el(100 + n), proof: el(1),
   };
 }
-const queue: WalEntry[] = [5, 6, 7].map((seq) => {
-  const tx = makeTx(seq);
-  return { sequence: seq, ingestionTimestamp: 900 + seq, tx, txIdBytes: new TextEncoder().encode(tx.txId), fullHash: transactionHash(tx) };
-});
+const queue: WalEntry[] = [5, 6, 7].map((seq) => makeEntry(makeTx(seq), seq, 900 + seq));
 const ctx = { previousOutput: el(99), head: { tick: 9, lastSequence: 4 }, sent: 3, queued: (i: number) => queue[i]! };
 
 describe('sequencer/join', () => {
@@ -32,7 +29,8 @@ describe('sequencer/join', () => {
     expect(j.ticks[0]!.previousOutput).to.deep.equal(el(99));
     expect(j.ticks[2]!.previousOutput).to.deep.equal(el(111));
     expect(j.ticks[0]!.transactions[1]!.txHash).to.equal(queue[1]!.fullHash);
-    expect(j.txIds[2]![0]).to.equal(queue[2]!.txIdBytes);
+    expect(j.ticks[0]!.transactions[1]!.txHash).to.deep.equal(transactionHash(queue[1]!.tx));
+    expect(j.entries[2]![0]).to.equal(queue[2]);
   });
 
   it('refuses a tick number gap, unsent transactions and foreign sequence numbers', () => {

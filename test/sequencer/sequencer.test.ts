@@ -14,6 +14,7 @@ import { shortHash, transactionHash, transactionBytes } from '../../src/core/tx-
 import type { SubmitResult, Tick, Transaction } from '../../src/core/types.js';
 import { encodeArchiveRecord } from '../../src/store/archive.js';
 import { WriteAheadLog } from '../../src/store/wal.js';
+import { makeEntry } from '../store/fixtures.js';
 import { existsSync } from 'node:fs';
 import { GENESIS_OUTPUT, referenceVdfEngine, wasmPath } from '../../src/vdf/index.js';
 import { TickSequencer } from '../../src/sequencer/sequencer.js';
@@ -201,11 +202,10 @@ describe('sequencer (end to end)', function () {
     await h.seq.stop();
     // As if the node died after acknowledging 2 and 3 but before ticking them.
     const wal = new WriteAheadLog(h.db);
-    const enc = new TextEncoder();
     const orphans = [tx(), tx()];
     await Promise.all(
       orphans.map((t, i) =>
-        wal.append({ sequence: 2 + i, ingestionTimestamp: 5, tx: t, txIdBytes: enc.encode(t.txId), fullHash: transactionHash(t) }),
+        wal.append(makeEntry(t, 2 + i, 5)),
       ),
     );
     const seq2 = await h.restart();

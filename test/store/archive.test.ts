@@ -37,12 +37,12 @@ describe('store/archive', () => {
     expect(Object.keys(tx)).to.deep.equal([
       'tx_id',
       'tx_hash',
-      'sequence_number',
       'payload',
       'signature',
       'public_key',
       'nonce',
       'timestamp',
+      'sequence_number',
       'ingestion_timestamp',
     ]);
     expect(tx['tx_hash']).to.deep.equal(Array.from(tick.transactions[0]!.txHash));
@@ -88,10 +88,10 @@ describe('store/archive', () => {
         .map(
           (o) =>
             '{"tx_id":' + JSON.stringify(o.transaction.txId) + ',"tx_hash":' + arr(o.txHash) +
-            ',"sequence_number":' + String(o.sequenceNumber) + ',"payload":' + arr(o.transaction.payload) +
+            ',"payload":' + arr(o.transaction.payload) +
             ',"signature":' + arr(o.transaction.signature) + ',"public_key":' + arr(o.transaction.publicKey) +
             ',"nonce":' + o.transaction.nonce.toString() + ',"timestamp":' + o.transaction.timestamp.toString() +
-            ',"ingestion_timestamp":' + String(o.ingestionTimestamp) + '}',
+            ',"sequence_number":' + String(o.sequenceNumber) + ',"ingestion_timestamp":' + String(o.ingestionTimestamp) + '}',
         )
         .join(',') +
       '],"batch_hash":' + arr(t.batchHash) + ',"timestamp":' + String(t.timestamp) +

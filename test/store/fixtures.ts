@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { OrderedTransaction, Tick, Transaction } from '../../src/core/types.js';
 import { transactionHash } from '../../src/core/tx-hash.js';
+import { prepareOne } from '../../src/sequencer/prepare.js';
+import type { WalEntry } from '../../src/store/wal.js';
 
 export function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -71,4 +73,10 @@ export function makeChain(count: number, txsPerTick: (n: number) => number, star
     out.push(t);
   }
   return out;
+}
+
+/** A queued (write-ahead) entry for `tx`, its stored forms written by intake as the sequencer does. */
+export function makeEntry(tx: Transaction, sequence: number, ingestionTimestamp: number): WalEntry {
+  const p = prepareOne(tx);
+  return { sequence, ingestionTimestamp, tx: p.tx, fullHash: p.fullHash, body: p.body, archivePrefix: p.archivePrefix };
 }

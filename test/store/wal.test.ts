@@ -7,13 +7,11 @@ import { expect } from 'chai';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { WriteAheadLog, decodeGroup, encodeGroup, type WalEntry } from '../../src/store/wal.js';
 import { transactionHash } from '../../src/core/tx-hash.js';
-import { makeTx } from './fixtures.js';
+import { makeEntry, makeTx } from './fixtures.js';
 import { tempDb, type TempDb } from './db.js';
 
-const encoder = new TextEncoder();
 function entry(seq: number): WalEntry {
-  const tx = makeTx(seq);
-  return { sequence: seq, ingestionTimestamp: 1_000_000 + seq, tx, txIdBytes: encoder.encode(tx.txId), fullHash: transactionHash(tx) };
+  return makeEntry(makeTx(seq), seq, 1_000_000 + seq);
 }
 
 describe('store/wal', () => {
