@@ -29,6 +29,7 @@ export interface NodeConfig {
   submitTxRate: number; // --submit-tx-rate, default 1000 per second per client address
   streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
+  intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   logLevel: LogLevel; // --log-level, default info
   followDex: string | undefined; // --follow-dex URL: the leader's order book API, where a full node sends order book writes

@@ -11,6 +11,8 @@ export interface NodeMetrics {
   registry: Registry;
   /** One HTTP request whose client disconnected before its body ended, on face `face`. */
   requestAborted(face: string): void;
+  /** One gRPC SubmitBatch request prepared on an intake thread or on the main thread. */
+  submitBatch(intake: 'thread' | 'main'): void;
   /** Stop listening to ticks. */
   close(): void;
 }
@@ -90,5 +92,11 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
     labelNames: ['face'],
     registers: [registry],
   });
-  return { registry, requestAborted: (face) => aborted.inc({ face }), close: unsubscribe };
+  const batches = new Counter({
+    name: 'svc_submit_batch_requests_total',
+    help: 'gRPC SubmitBatch requests, by where they were decoded, checked and hashed (intake: thread or main)',
+    labelNames: ['intake'],
+    registers: [registry],
+  });
+  return { registry, requestAborted: (face) => aborted.inc({ face }), submitBatch: (intake) => batches.inc({ intake }), close: unsubscribe };
 }

@@ -93,6 +93,8 @@ export const grpcFace: FaceSpec = {
     const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
       logger: ctx.logger,
       streamStallMs: ctx.config.streamStallMs,
+      intakeThreads: ctx.config.intakeThreads,
+      onSubmitBatch: (intake) => ctx.metrics.submitBatch(intake),
       services: [
         {
           name: CHAIN_SERVICE,

@@ -4,6 +4,7 @@
  */
 import type { Database } from '../db/index.js';
 import type { Piscina } from 'piscina';
+import type { PreparedBatch } from './prepare.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -62,6 +63,12 @@ export interface Sequencer {
   submit(tx: Transaction): Promise<SubmitResult>;
   /** Same for many; a failed item keeps its place as a SubmitError, the rest go on. */
   submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>>;
+  /**
+   * Same for a request prepared elsewhere (an intake worker, prepare.ts): it takes its
+   * place in the arrival order at the call and is admitted when its turn comes. Only a
+   * sequencer that orders transactions itself has it (a full node forwards instead).
+   */
+  submitPrepared?(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>>;
 
   /** A durable tick from memory or disk; undefined if it does not exist (yet). */
   getTick(tickNumber: number): Promise<Tick | undefined>;

@@ -3,10 +3,11 @@
  * write-ahead durability, the hand-off to the clock worker and the durable tick store.
  *
  * Flow of one transaction:
- *   submit -> validate -> copy -> hash -> replay check -> capacity check -> sequence
- *   number -> queue (body, main thread) + write-ahead group (LevelDB) + the clock's
- *   transaction ring (hash, sequence number, ingestion time: ClockThread.offer) -> resolves
- *   when the write-ahead group is written.
+ *   intake (prepare.ts, inline or on an intake thread: validate, Borsh, hash, stored
+ *   forms) -> arrival line (arrivals.ts: admitted in arrival order) -> replay check ->
+ *   capacity check -> sequence number -> queue (main thread) + write-ahead group (LevelDB)
+ *   + the clock's transaction ring (hash, sequence number, ingestion time:
+ *   ClockThread.offer) -> resolves when the write-ahead group is written.
  * Flow of one tick:
  *   batcher forms and hashes the batch, clock closes the tick (src/clock) -> pump:
  *   ClockThread.takeClosed -> staging.ts (pool proof if needed, in order) -> join.ts (the

@@ -16,6 +16,7 @@ import type { Sequencer } from '../../sequencer/interface.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
 import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';
+import { IntakeThreads } from './intake.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
@@ -42,6 +43,8 @@ export interface GrpcFaceOptions {
   streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 1 MiB)
   maxStreamQueueBytes?: number; // all streams' send queues together (default 64 MiB)
   streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
+  intakeThreads?: number; // --intake-threads: SubmitBatch decoded and prepared on this many threads (0: main thread)
+  onSubmitBatch?: (intake: 'thread' | 'main') => void; // counts requests (metrics)
 }
 
 export interface GrpcFace {
@@ -75,8 +78,9 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
     stallMs: options.streamStallMs ?? d.stallMs,
   });
-  const handlers = createHandlers(sequencer, feed, streams, logger);
-  server.addService(serviceDefinition(), handlers.implementation);
+  const intake = (options.intakeThreads ?? 0) > 0 && sequencer.submitPrepared ? new IntakeThreads(options.intakeThreads!) : undefined;
+  const handlers = createHandlers(sequencer, feed, streams, logger, intake, options.onSubmitBatch);
+  server.addService(serviceDefinition(intake !== undefined), handlers.implementation);
   const extra = options.services ?? [];
   for (const e of extra) server.addService(e.definition, e.implementation);
   new ReflectionService(Object.assign({}, loadSequencerPackage(), ...extra.map((e) => e.packageDefinition))).addToServer(server);
@@ -121,6 +125,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
         logger.warn('gRPC calls still open after the grace period; closing them');
         server.forceShutdown();
       }
+      await intake?.close();
     },
   };
 }

@@ -24,6 +24,7 @@ import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_S
 import { checkTickNumber, parseTxHash } from '../params.js';
 import { sequencerServiceDefinition } from '../proto.js';
 import type { TickFeed } from './tick-feed.js';
+import { MalformedRequest, type IntakeThreads } from './intake.js';
 import type { TickStreams } from './tick-streams.js';
 import {
   decodeGetChainStateRequest,
@@ -69,12 +70,15 @@ const REQUEST_DECODERS: Record<string, (buf: Buffer) => object> = {
   GetChainState: decodeGetChainStateRequest,
 };
 
-/** The service definition with this module's codecs in place of proto-loader's. */
-export function serviceDefinition(): ServiceDefinition {
+/**
+ * The service definition with this module's codecs in place of proto-loader's. With
+ * `rawSubmitBatch` SubmitBatch requests stay bytes: the intake threads decode them.
+ */
+export function serviceDefinition(rawSubmitBatch = false): ServiceDefinition {
   const base = sequencerServiceDefinition();
   const out: Record<string, MethodDefinition<object, object>> = {};
   for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
-    const decode = REQUEST_DECODERS[name];
+    const decode = rawSubmitBatch && name === 'SubmitBatch' ? passthrough : REQUEST_DECODERS[name];
     if (!decode) throw new Error(`no request decoder for ${name}`);
     out[name] = { ...def, requestDeserialize: decode as never, responseSerialize: passthrough as never };
   }
@@ -93,7 +97,14 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
-export function createHandlers(sequencer: Sequencer, feed: TickFeed, streams: TickStreams, logger: Logger): ServiceHandlers {
+export function createHandlers(
+  sequencer: Sequencer,
+  feed: TickFeed,
+  streams: TickStreams,
+  logger: Logger,
+  intake?: IntakeThreads,
+  onSubmitBatch?: (intake: 'thread' | 'main') => void,
+): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
 
   const internal = (err: unknown, what: string): Status => {
@@ -129,41 +140,57 @@ export function createHandlers(sequencer: Sequencer, feed: TickFeed, streams: Ti
     );
   };
 
+  /** A batch's per-item results as the response, failures in the trailer (docs/api.md). */
+  const answerBatch = (results: Array<SubmitResult | SubmitError>, callback: sendUnaryData<Buffer>): void => {
+    const ok: Array<SubmitResult | undefined> = [];
+    const failures: Array<{ index: number; code: string; message: string }> = [];
+    let exhausted = false;
+    results.forEach((r, index) => {
+      if (r instanceof SubmitError) {
+        ok.push(undefined);
+        exhausted ||= r.code === 'RESOURCE_EXHAUSTED';
+        if (failures.length < 100) failures.push({ index, code: r.code, message: r.message });
+      } else if (r instanceof Error) {
+        ok.push(undefined);
+        if (failures.length < 100) failures.push({ index, code: 'INTERNAL', message: 'internal error' });
+      } else ok.push(r);
+    });
+    const failedCount = ok.filter((r) => r === undefined).length;
+    if (failedCount === results.length && exhausted) {
+      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
+    }
+    let trailer: Metadata | undefined;
+    if (failedCount > 0) {
+      trailer = new Metadata();
+      trailer.set('svc-failed-items', String(failedCount));
+      trailer.set('svc-item-errors', JSON.stringify(failures));
+    }
+    callback(null, encodeSubmitBatchResponse(ok), trailer);
+  };
+
   const SubmitBatch = (
-    call: ServerUnaryCall<{ transactions: Transaction[] } | Malformed, Buffer>,
+    call: ServerUnaryCall<{ transactions: Transaction[] } | Malformed | Buffer, Buffer>,
     callback: sendUnaryData<Buffer>,
   ) => {
     const req = call.request;
+    if (req instanceof Uint8Array) {
+      if (state.stopping) return callback(unavailable);
+      // Intake threads: decoded and prepared off the main thread, admitted in arrival order.
+      if (!intake || !sequencer.submitPrepared) return callback(internal(new Error('raw SubmitBatch without intake threads'), 'SubmitBatch'));
+      const submitPrepared = sequencer.submitPrepared.bind(sequencer);
+      onSubmitBatch?.('thread');
+      track(() => submitPrepared(intake.prepareSubmitBatch(req))).then(
+        (results) => answerBatch(results, callback),
+        (err: unknown) => callback(err instanceof MalformedRequest ? invalid(err.message) : toStatus(err, 'SubmitBatch')),
+      );
+      return;
+    }
     if (isMalformed(req)) return callback(invalid(req.malformed));
     if (req.transactions.length === 0) return callback(invalid('transactions is empty: a batch needs 1..10000 transactions'));
     if (state.stopping) return callback(unavailable);
+    onSubmitBatch?.('main');
     track(() => sequencer.submitBatch(req.transactions)).then(
-      (results) => {
-        const ok: Array<SubmitResult | undefined> = [];
-        const failures: Array<{ index: number; code: string; message: string }> = [];
-        let exhausted = false;
-        results.forEach((r, index) => {
-          if (r instanceof SubmitError) {
-            ok.push(undefined);
-            exhausted ||= r.code === 'RESOURCE_EXHAUSTED';
-            if (failures.length < 100) failures.push({ index, code: r.code, message: r.message });
-          } else if (r instanceof Error) {
-            ok.push(undefined);
-            if (failures.length < 100) failures.push({ index, code: 'INTERNAL', message: 'internal error' });
-          } else ok.push(r);
-        });
-        const failedCount = ok.filter((r) => r === undefined).length;
-        if (failedCount === results.length && exhausted) {
-          return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
-        }
-        let trailer: Metadata | undefined;
-        if (failedCount > 0) {
-          trailer = new Metadata();
-          trailer.set('svc-failed-items', String(failedCount));
-          trailer.set('svc-item-errors', JSON.stringify(failures));
-        }
-        callback(null, encodeSubmitBatchResponse(ok), trailer);
-      },
+      (results) => answerBatch(results, callback),
       (err: unknown) => callback(toStatus(err, 'SubmitBatch')),
     );
   };

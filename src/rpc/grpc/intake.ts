@@ -1,0 +1,42 @@
+/**
+ * The gRPC face's intake threads (`--intake-threads`, issue 8 point 2): a SubmitBatch
+ * request goes to an intake worker (workers/intake.worker.ts) as the bytes that came off
+ * the wire and comes back prepared (src/sequencer/prepare.ts): protobuf decoding,
+ * validation, Borsh, SHA-256 and every stored encoding run there, in parallel across
+ * threads, while the sequencer admits prepared requests in their arrival order
+ * (src/sequencer/arrivals.ts). With 0 threads nothing of this exists and the face decodes
+ * and prepares on the main thread, as before.
+ */
+import { Piscina } from 'piscina';
+import { workerFile } from '../../pool/index.js';
+import type { PreparedBatch } from '../../sequencer/prepare.js';
+
+/** The request as a whole is malformed (INVALID_ARGUMENT); nothing of it was admitted. */
+export class MalformedRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedRequest';
+  }
+}
+
+export class IntakeThreads {
+  private readonly pool: Piscina;
+
+  constructor(readonly threads: number) {
+    this.pool = new Piscina({ filename: workerFile('intake'), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  }
+
+  /** Decode and prepare a SubmitBatch request's bytes; rejects with MalformedRequest. */
+  async prepareSubmitBatch(raw: Uint8Array): Promise<PreparedBatch> {
+    // A copy of exactly the request, moved to the worker: `raw` may be a view into a
+    // larger buffer that a structured clone would copy whole.
+    const bytes = new Uint8Array(raw);
+    const answer = (await this.pool.run(bytes, { name: 'submitBatch', transferList: [bytes.buffer] })) as PreparedBatch | { malformed: string };
+    if ('malformed' in answer) throw new MalformedRequest(answer.malformed);
+    return answer;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
