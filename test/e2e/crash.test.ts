@@ -125,8 +125,10 @@ describe('end to end: crash and restart through the real binary', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('kill -9 under load: seen ticks come back byte-identical, acknowledged transactions are ticked, numbering continues', async () => {
-    node = await spawnNode(dir, ['--idle-tick-ms', '20']);
+  // Once with intake on the main thread, once on an intake thread (issue 8 point 2).
+  for (const intake of [[], ['--intake-threads', '1']]) {
+  it(`kill -9 under load${intake.length ? ' with intake threads' : ''}: seen ticks come back byte-identical, acknowledged transactions are ticked, numbering continues`, async () => {
+    node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
     const seen = new Map<number, Buffer>();
     let lastSeen = 0;
     const stream = rawStream(node.addresses.grpc!, 1, (bytes) => {
@@ -166,7 +168,7 @@ describe('end to end: crash and restart through the real binary', function () {
     expect(ackedBeforeLastTick.length).to.be.greaterThan(0);
     const maxSeq = Math.max(...acks.map((a) => Number(a.r.sequence_number)));
 
-    node = await spawnNode(dir, ['--idle-tick-ms', '20']);
+    node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
     const raw = new grpc.Client(node.addresses.grpc!, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
     const after = new SequencerClient(node.addresses.grpc!);
     try {
@@ -199,6 +201,7 @@ describe('end to end: crash and restart through the real binary', function () {
       after.close();
     }
   });
+  }
 
   it('SIGTERM: exits 0 after ticking out acknowledged work, streams get every tick and end OK; restart continues the chain', async () => {
     node = await spawnNode(dir, ['--idle-tick-ms', '50']);
