@@ -15,7 +15,8 @@
  *   every tick that arrived, with the write-ahead deletions) -> memory window -> listeners.
  * Nothing is visible (status, queries, listeners) before the batch that holds it is
  * written, and ticks are published strictly in order. Tunables and refusals live in
- * options.ts, validation in validate.ts, replay protection in replay.ts.
+ * options.ts, validation in validate.ts, intake in prepare.ts, admission (arrival order,
+ * replay checks, sequence numbers) in admission.ts, replay protection in replay.ts.
  */
 import { ClockThread } from '../clock/clock-thread.js';
 import { nowMicros } from '../clock/clock-loop.js';
@@ -30,10 +31,9 @@ import { poolProver, type Prover } from './prover.js';
 import { ProofStaging } from './staging.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
-import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
 import { isShortHash, shortHash } from '../core/tx-hash.js';
-import { ArrivalQueue } from './arrivals.js';
-import { PreparedReader, prepareTransactions, type PreparedBatch, type PreparedTx } from './prepare.js';
+import { Admission } from './admission.js';
+import { prepareTransactions, type PreparedBatch } from './prepare.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -47,7 +47,6 @@ import {
   DEFAULT_REPLAY_WINDOW,
   LINGER_MAX_MS,
   LINGER_TICKS,
-  MAX_ARRIVALS_WAITING,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
   TICK_RING_SLOTS,
@@ -72,12 +71,10 @@ export class TickSequencer implements Sequencer {
   /** Durable ticks: append in order, every read, listeners (src/store/tick-log.ts). */
   private readonly log: TickLog;
   private readonly wal: WriteAheadLog;
-  private readonly replay: ReplayGuard;
   private readonly rate = new RateMeter();
   private readonly pending = new Fifo<WalEntry>();
   private sent = 0; // queue items (from the front) already handed to the clock
   private clock: ClockThread | undefined;
-  private nextSequence = 1;
   private lastOutput: Uint8Array = GENESIS_OUTPUT;
   private lastTimestamp = 0;
   private startedAt = 0;
@@ -86,8 +83,8 @@ export class TickSequencer implements Sequencer {
   private stopping: Promise<void> | undefined;
   private failure: Error | undefined;
   private readonly prover: Prover;
-  /** Submissions in arrival order while their intake runs (arrivals.ts). */
-  private readonly arrivals = new ArrivalQueue<PreparedBatch, Array<ReplayRecord | SubmitError>>((b) => this.admitBatch(b));
+  /** Replay checks, sequence numbers, queue and write-ahead appends, in arrival order. */
+  private readonly admission: Admission;
 
   constructor(private readonly options: SequencerOptions) {
     checkOption('retainTicks', options.retainTicks, 1);
@@ -100,7 +97,17 @@ export class TickSequencer implements Sequencer {
       onListenerError: (err) => options.onError?.(err),
     });
     this.wal = new WriteAheadLog(options.db);
-    this.replay = new ReplayGuard(checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1));
+    this.admission = new Admission({
+      queue: this.pending,
+      wal: this.wal,
+      queueCapacity: options.queueCapacity,
+      replayWindow: checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1),
+      checkRunning: () => {
+        if (this.state !== 'running') throw this.unavailable();
+      },
+      expectedTick: () => this.expectedTick(),
+      admitted: () => this.pushToClock(),
+    });
     this.prover = poolProver(options.pool);
   }
 
@@ -110,14 +117,14 @@ export class TickSequencer implements Sequencer {
     if (this.state !== 'created') throw new Error('start() can be called once');
     this.state = 'starting';
     // The durable ticks; the newest warm the memory window and the replay window.
-    const { head, last, warm } = await this.log.open(WARM_TICKS, this.replay.windowSize);
+    const { head, last, warm } = await this.log.open(WARM_TICKS, this.admission.replayWindow);
     if (last) {
       this.lastOutput = last.vdfProof.output;
       this.lastTimestamp = last.timestamp;
     }
     for (const t of warm) {
       for (const o of t.transactions) {
-        this.remember(o.txHash, o.transaction, {
+        this.admission.remember(o.txHash, o.transaction, {
           sequenceNumber: o.sequenceNumber,
           expectedTick: t.tickNumber,
           txHash: shortHash(o.txHash),
@@ -129,14 +136,14 @@ export class TickSequencer implements Sequencer {
     const { entries, maxSequence } = await this.wal.recover(head.lastSequence);
     for (const e of entries) {
       this.pending.push(e);
-      this.remember(e.fullHash, e.tx, {
+      this.admission.remember(e.fullHash, e.tx, {
         sequenceNumber: e.sequence,
         expectedTick: head.tick + 1,
         txHash: shortHash(e.fullHash),
         durable: Promise.resolve(),
       });
     }
-    this.nextSequence = Math.max(head.lastSequence, maxSequence) + 1;
+    this.admission.resumeAt(Math.max(head.lastSequence, maxSequence) + 1);
 
     const clock = new ClockThread({
       params: {
@@ -214,65 +221,6 @@ export class TickSequencer implements Sequencer {
     return refusal('UNAVAILABLE', why);
   }
 
-  private remember(fullHash: Uint8Array, tx: Transaction, record: Omit<ReplayRecord, 'hashKey'>): void {
-    this.replay.add(tx.txId, pkNonceKey(tx.publicKey, tx.nonce), { ...record, hashKey: hashKey(fullHash) });
-  }
-
-  /**
-   * Admit a prepared request, in arrival order (arrivals.ts): for each valid item the
-   * replay check, the capacity check, its sequence number, the queue, the write-ahead
-   * group and the record the caller awaits; an item refused keeps its place as a
-   * SubmitError. Nothing here validates, encodes or hashes: prepare.ts did.
-   */
-  private admitBatch(batch: PreparedBatch): Array<ReplayRecord | SubmitError> {
-    if (this.state !== 'running') throw this.unavailable();
-    const reader = new PreparedReader(batch);
-    const out = new Array<ReplayRecord | SubmitError>(batch.count);
-    for (let i = 0; i < batch.count; i++) {
-      const invalid = reader.error(i);
-      if (invalid !== undefined) {
-        out[i] = new SubmitError('INVALID_ARGUMENT', invalid);
-        continue;
-      }
-      try {
-        out[i] = this.admit(reader.item(i));
-      } catch (err) {
-        if (!(err instanceof SubmitError)) throw err;
-        out[i] = err;
-      }
-    }
-    this.pushToClock();
-    return out;
-  }
-
-  /** Admit one valid transaction or throw a SubmitError (synchronous up to the WAL promise). */
-  private admit(p: PreparedTx): ReplayRecord {
-    const verdict = this.replay.check(p.hashKey, p.tx.txId, p.pkNonceKey);
-    if (verdict.kind === 'duplicate') return verdict.record;
-    if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
-    if (this.pending.length >= this.options.queueCapacity) {
-      throw refusal(
-        'RESOURCE_EXHAUSTED',
-        `the transaction queue is full (${this.options.queueCapacity} waiting for a tick); retry later`,
-      );
-    }
-    const sequence = this.nextSequence++;
-    const entry: WalEntry = {
-      sequence,
-      ingestionTimestamp: nowMicros(),
-      tx: p.tx,
-      fullHash: p.fullHash,
-      body: p.body,
-      archivePrefix: p.archivePrefix,
-    };
-    const expectedTick = this.expectedTick();
-    this.pending.push(entry);
-    const durable = this.wal.append(entry);
-    const record: ReplayRecord = { hashKey: p.hashKey, sequenceNumber: sequence, expectedTick, txHash: shortHash(p.fullHash), durable };
-    this.replay.add(p.tx.txId, p.pkNonceKey, record);
-    return record;
-  }
-
   /** The tick a transaction accepted now will most likely land in. */
   private expectedTick(): number {
     const clock = this.clock!;
@@ -311,18 +259,8 @@ export class TickSequencer implements Sequencer {
    * Submit a request whose intake ran (or runs) elsewhere, e.g. on an intake worker: it
    * takes its place in the arrival order now and is admitted when its turn comes.
    */
-  async submitPrepared(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>> {
-    if (this.state !== 'running') throw this.unavailable();
-    if (this.arrivals.waiting >= MAX_ARRIVALS_WAITING) {
-      throw refusal('RESOURCE_EXHAUSTED', `${MAX_ARRIVALS_WAITING} requests are already waiting for intake; retry later`);
-    }
-    const records = await this.arrivals.submit(batch);
-    const waits = new Set<Promise<void>>();
-    for (const r of records) if (!(r instanceof SubmitError)) waits.add(r.durable);
-    await Promise.all(waits);
-    return records.map((r) =>
-      r instanceof SubmitError ? r : { sequenceNumber: r.sequenceNumber, expectedTick: r.expectedTick, txHash: r.txHash },
-    );
+  submitPrepared(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>> {
+    return this.admission.submit(batch);
   }
 
   // ---------------------------------------------------------------- ticks
