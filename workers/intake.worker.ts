@@ -5,15 +5,26 @@
  * src/sequencer/prepare.ts), so the node's main thread only orders.
  *
  * Contract: `submitBatch(bytes)` -> a PreparedBatch (its two buffers moved, not copied),
- * or `{ malformed }` naming why the request is refused as a whole (INVALID_ARGUMENT).
+ * or `{ malformed }` naming why the request is refused as a whole (INVALID_ARGUMENT);
+ * `submitTx(bytes)` (ChainService) -> the checked order, cancel or market with its
+ * signature verdict, payload and nonce, or `{ refused: { code, details } }`.
  * No state between tasks.
  */
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { decodeSubmitBatchRequest, isMalformed } from '../src/rpc/grpc/requests.js';
 import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
+import { checkSubmitTx, decodeSubmitTxRequest, isRefusal, signOff, type Refusal, type SignedOff } from '../src/chain/grpc/submit-check.js';
 
 export type IntakeAnswer = PreparedBatch | { malformed: string };
+
+/** A ChainService SubmitTx request: decoded, checked, signature verified, payload built; or its refusal. */
+export function submitTx(bytes: Uint8Array): SignedOff | Refusal {
+  const req = decodeSubmitTxRequest(bytes);
+  if (isRefusal(req)) return req;
+  const checked = checkSubmitTx(req);
+  return isRefusal(checked) ? checked : signOff(checked);
+}
 
 export function submitBatch(bytes: Uint8Array): IntakeAnswer {
   const req = decodeSubmitBatchRequest(bytes, MAX_BATCH_TRANSACTIONS);

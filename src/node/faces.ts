@@ -19,6 +19,7 @@ import { formatAddress } from '../config/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
+import { IntakeThreads } from '../rpc/grpc/intake.js';
 import { startRestFace } from '../rpc/rest/server.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
@@ -84,21 +85,24 @@ export const grpcFace: FaceSpec = {
   name: 'grpc',
   async start(ctx) {
     const s = sharedOf(ctx);
+    // Intake threads (--intake-threads): SubmitBatch and SubmitTx checked off the main thread.
+    const intake = ctx.config.intakeThreads > 0 ? new IntakeThreads(ctx.config.intakeThreads) : undefined;
     const chainHandlers = createChainHandlers({
+      intake,
       backend: (): ChainBackend | undefined => (s.ready ? { chain: s.ready.chain, gateway: s.ready.gateway } : undefined),
       logger: ctx.logger,
       submitRate: ctx.config.submitTxRate,
       streamRate: ctx.config.streamTxRate,
     });
-    const face = await startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
+    const started = startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
       logger: ctx.logger,
       streamStallMs: ctx.config.streamStallMs,
-      intakeThreads: ctx.config.intakeThreads,
-      onSubmitBatch: (intake) => ctx.metrics.submitBatch(intake),
+      intake,
+      onSubmitBatch: (where) => ctx.metrics.submitBatch(where),
       services: [
         {
           name: CHAIN_SERVICE,
-          definition: chainDefinition(),
+          definition: chainDefinition(intake !== undefined),
           implementation: chainHandlers.implementation,
           packageDefinition: loadChainPackage(),
           stopAccepting: () => chainHandlers.stopAccepting(),
@@ -108,11 +112,18 @@ export const grpcFace: FaceSpec = {
         followService(() => s.ready?.chain, snapshotSource(ctx.db)),
       ],
     });
+    const face = await started.catch(async (err: unknown) => {
+      await intake?.close();
+      throw err;
+    });
     return {
       name: 'grpc',
       address: face.address,
       stopAccepting: () => face.stopAccepting(),
-      close: () => face.close(),
+      close: async () => {
+        await face.close();
+        await intake?.close();
+      },
       streamClients: () => face.streamClients(),
     };
   },

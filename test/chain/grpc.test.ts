@@ -77,6 +77,80 @@ async function waitForStreams(n: ChainNode, count: number): Promise<void> {
 
 const seqs = (batches: WireTxBatch[]) => batches.flatMap((b) => b.transactions.map((t) => BigInt(t.continuum_sequence)));
 
+/** SubmitTx's answers and refusals, run on the node `node()` gives (main-thread intake or intake threads). */
+function submitTxCases(node: () => ChainNode): void {
+  it('SubmitTx: orders, cancels and markets answer with sequence, tick and transaction id', async () => {
+    const sell = await node().client.submit(signedOrderRequest(intent(alice.publicKey, 1, 'Sell', 100, 5), alice.secretKey));
+    expect(Number(sell.sequence_number)).to.be.greaterThan(0);
+    expect(sell.transaction_id).to.match(/^[0-9a-f]{16}-[0-9a-f]{4}-[0-9a-f]{4}$/);
+    expect(BigInt(sell.continuum_sequence) >> 32n).to.equal(BigInt(sell.tick_number));
+    expect(sell.transaction).to.include({ id: sell.transaction_id, kind: 'order', side: 'Sell', price: '100', status: 'resting', market_name: 'ONE/TWO' });
+    const buy = await node().client.submit(signedOrderRequest(intent(bob.publicKey, 1, 'Buy', 100, 2), bob.secretKey));
+    expect(buy.transaction).to.include({ status: 'filled', filled_quantity: '2' });
+    expect(BigInt(buy.continuum_sequence) > BigInt(sell.continuum_sequence)).to.equal(true);
+    const cancel = await node().client.submit(signedCancelRequest({ orderId: 1n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey));
+    expect(cancel.transaction).to.include({ kind: 'cancel', cancelled_quantity: '3' });
+    const market = await node().client.submit({ market: { base_mint: mintOf(5), quote_mint: mintOf(6), name: 'FIVE/SIX', kind: 'Perp' } });
+    expect(market.transaction).to.include({ kind: 'market', market_kind: 'Perp', market_id: marketIdOf(mintOf(5), mintOf(6)) });
+    // What SubmitTx answered is what the explorer serves.
+    const rest = await node().get(`/transactions/${buy.transaction_id}`);
+    expect(rest.status).to.equal(200);
+    expect((rest.json as { tx_hash: string }).tx_hash).to.equal(buy.tx_hash);
+  });
+
+  it('SubmitTx bad input: INVALID_ARGUMENT, UNAUTHENTICATED, ALREADY_EXISTS, NOT_FOUND, FAILED_PRECONDITION', async () => {
+    const S = grpc.status;
+    const good = intent(alice.publicKey, 50, 'Sell', 200, 1);
+    const sig = sign(orderMessage(good), alice.secretKey);
+    const cases: Array<[string, Promise<unknown>, number]> = [
+      ['no tx', rawSubmit(node().grpc, Buffer.alloc(0)).then((r) => Promise.reject(Object.assign(new Error(r.details), r))), S.INVALID_ARGUMENT],
+      ['short intent', node().client.submit({ order: { intent: encodeOrderIntent(good).subarray(0, 100), signature: sig } }), S.INVALID_ARGUMENT],
+      ['side byte 7', node().client.submit({ order: { intent: (() => { const b = encodeOrderIntent(good); b[40] = 7; return b; })(), signature: sig } }), S.INVALID_ARGUMENT],
+      ['signature of 10 bytes', node().client.submit({ order: { intent: encodeOrderIntent(good), signature: sig.subarray(0, 10) } }), S.INVALID_ARGUMENT],
+      ['unsigned order', node().client.submit({ order: { intent: encodeOrderIntent(good), signature: new Uint8Array(0) } }), S.UNAUTHENTICATED],
+      ['signed by another key', node().client.submit({ order: { intent: encodeOrderIntent(good), signature: sign(orderMessage(good), bob.secretKey) } }), S.UNAUTHENTICATED],
+      ['signature of other bytes', node().client.submit({ order: { intent: encodeOrderIntent({ ...good, price: 201n }), signature: sig } }), S.UNAUTHENTICATED],
+      ['zero price', node().client.submit(signedOrderRequest({ ...good, orderId: 51n, price: 0n }, alice.secretKey)), S.INVALID_ARGUMENT],
+      ['expired', node().client.submit(signedOrderRequest({ ...good, orderId: 52n, expiry: 1000n }, alice.secretKey)), S.INVALID_ARGUMENT],
+      ['unknown market', node().client.submit(signedOrderRequest({ ...good, orderId: 53n, baseMint: mintOf(40) }, alice.secretKey)), S.NOT_FOUND],
+      ['unsigned cancel', node().client.submit({ cancel: { data: encodeCancelOrderData({ orderId: 1n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }), signature: new Uint8Array(0) } }), S.UNAUTHENTICATED],
+      ['cancel of a bad market id', node().client.submit(signedCancelRequest({ orderId: 1n, owner: alice.publicKey, marketId: 'NOT-A-UUID' }, alice.secretKey)), S.INVALID_ARGUMENT],
+      ['cancel of an unknown order', node().client.submit(signedCancelRequest({ orderId: 999n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey)), S.NOT_FOUND],
+      ['market with short mints', node().client.submit({ market: { base_mint: new Uint8Array(5), quote_mint: mintOf(2), name: 'X' } }), S.INVALID_ARGUMENT],
+      ['market kind Future', node().client.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'X', kind: 'Future' } }), S.INVALID_ARGUMENT],
+      ['market name with a newline', node().client.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'A\nB' } }), S.INVALID_ARGUMENT],
+      ['duplicate market (other orientation)', node().client.submit({ market: { base_mint: mintOf(2), quote_mint: mintOf(1), name: 'TWO/ONE' } }), S.ALREADY_EXISTS],
+    ];
+    for (const c of cases) c[1].catch(() => undefined); // all in flight at once; checked one by one below
+    for (const [what, call, code] of cases) {
+      const got = await codeOf(call);
+      expect(got.code, `${what}: ${got.details}`).to.equal(code);
+      expect(got.details.length, what).to.be.greaterThan(5);
+    }
+    // Replays: the same signed order twice (sequential and concurrent), an order id reused, a cancel sent again.
+    const first = await node().client.submit({ order: { intent: encodeOrderIntent(good), signature: sig } });
+    expect(first.transaction.status).to.equal('resting');
+    expect((await codeOf(node().client.submit({ order: { intent: encodeOrderIntent(good), signature: sig } }))).code).to.equal(S.ALREADY_EXISTS);
+    expect((await codeOf(node().client.submit(signedOrderRequest({ ...good, price: 300n }, alice.secretKey)))).code).to.equal(S.ALREADY_EXISTS);
+    const twin = signedOrderRequest({ ...good, orderId: 60n }, alice.secretKey);
+    const both = await Promise.allSettled([node().client.submit(twin), node().client.submit(twin)]);
+    expect(both.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    expect(((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as grpc.ServiceError).code).to.equal(S.ALREADY_EXISTS);
+    const cancel = signedCancelRequest({ orderId: 50n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey);
+    await node().client.submit(cancel);
+    expect((await codeOf(node().client.submit(cancel))).code).to.equal(S.ALREADY_EXISTS);
+    // A filled order cannot be cancelled: FAILED_PRECONDITION.
+    await node().client.submit(signedOrderRequest(intent(bob.publicKey, 70, 'Buy', 500, 1), bob.secretKey)); // takes alice's order 60 at 200
+    const filled = signedCancelRequest({ orderId: 60n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey);
+    expect((await codeOf(node().client.submit(filled))).code).to.equal(S.FAILED_PRECONDITION);
+    // Malformed protobuf bytes.
+    for (const body of [Buffer.from([0xff, 0xff, 0xff]), Buffer.from([0x0a, 0x50, 0x01]), Buffer.from([0x08])]) {
+      expect((await rawSubmit(node().grpc, body)).code).to.equal(S.INVALID_ARGUMENT);
+    }
+  });
+
+}
+
 describe('chain: gRPC ChainService on a whole node', function () {
   this.timeout(180_000);
   let n: ChainNode;
@@ -90,75 +164,7 @@ describe('chain: gRPC ChainService on a whole node', function () {
     await n?.close();
   });
 
-  it('SubmitTx: orders, cancels and markets answer with sequence, tick and transaction id', async () => {
-    const sell = await n.client.submit(signedOrderRequest(intent(alice.publicKey, 1, 'Sell', 100, 5), alice.secretKey));
-    expect(Number(sell.sequence_number)).to.be.greaterThan(0);
-    expect(sell.transaction_id).to.match(/^[0-9a-f]{16}-[0-9a-f]{4}-[0-9a-f]{4}$/);
-    expect(BigInt(sell.continuum_sequence) >> 32n).to.equal(BigInt(sell.tick_number));
-    expect(sell.transaction).to.include({ id: sell.transaction_id, kind: 'order', side: 'Sell', price: '100', status: 'resting', market_name: 'ONE/TWO' });
-    const buy = await n.client.submit(signedOrderRequest(intent(bob.publicKey, 1, 'Buy', 100, 2), bob.secretKey));
-    expect(buy.transaction).to.include({ status: 'filled', filled_quantity: '2' });
-    expect(BigInt(buy.continuum_sequence) > BigInt(sell.continuum_sequence)).to.equal(true);
-    const cancel = await n.client.submit(signedCancelRequest({ orderId: 1n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey));
-    expect(cancel.transaction).to.include({ kind: 'cancel', cancelled_quantity: '3' });
-    const market = await n.client.submit({ market: { base_mint: mintOf(5), quote_mint: mintOf(6), name: 'FIVE/SIX', kind: 'Perp' } });
-    expect(market.transaction).to.include({ kind: 'market', market_kind: 'Perp', market_id: marketIdOf(mintOf(5), mintOf(6)) });
-    // What SubmitTx answered is what the explorer serves.
-    const rest = await n.get(`/transactions/${buy.transaction_id}`);
-    expect(rest.status).to.equal(200);
-    expect((rest.json as { tx_hash: string }).tx_hash).to.equal(buy.tx_hash);
-  });
-
-  it('SubmitTx bad input: INVALID_ARGUMENT, UNAUTHENTICATED, ALREADY_EXISTS, NOT_FOUND, FAILED_PRECONDITION', async () => {
-    const S = grpc.status;
-    const good = intent(alice.publicKey, 50, 'Sell', 200, 1);
-    const sig = sign(orderMessage(good), alice.secretKey);
-    const cases: Array<[string, Promise<unknown>, number]> = [
-      ['no tx', rawSubmit(n.grpc, Buffer.alloc(0)).then((r) => Promise.reject(Object.assign(new Error(r.details), r))), S.INVALID_ARGUMENT],
-      ['short intent', n.client.submit({ order: { intent: encodeOrderIntent(good).subarray(0, 100), signature: sig } }), S.INVALID_ARGUMENT],
-      ['side byte 7', n.client.submit({ order: { intent: (() => { const b = encodeOrderIntent(good); b[40] = 7; return b; })(), signature: sig } }), S.INVALID_ARGUMENT],
-      ['signature of 10 bytes', n.client.submit({ order: { intent: encodeOrderIntent(good), signature: sig.subarray(0, 10) } }), S.INVALID_ARGUMENT],
-      ['unsigned order', n.client.submit({ order: { intent: encodeOrderIntent(good), signature: new Uint8Array(0) } }), S.UNAUTHENTICATED],
-      ['signed by another key', n.client.submit({ order: { intent: encodeOrderIntent(good), signature: sign(orderMessage(good), bob.secretKey) } }), S.UNAUTHENTICATED],
-      ['signature of other bytes', n.client.submit({ order: { intent: encodeOrderIntent({ ...good, price: 201n }), signature: sig } }), S.UNAUTHENTICATED],
-      ['zero price', n.client.submit(signedOrderRequest({ ...good, orderId: 51n, price: 0n }, alice.secretKey)), S.INVALID_ARGUMENT],
-      ['expired', n.client.submit(signedOrderRequest({ ...good, orderId: 52n, expiry: 1000n }, alice.secretKey)), S.INVALID_ARGUMENT],
-      ['unknown market', n.client.submit(signedOrderRequest({ ...good, orderId: 53n, baseMint: mintOf(40) }, alice.secretKey)), S.NOT_FOUND],
-      ['unsigned cancel', n.client.submit({ cancel: { data: encodeCancelOrderData({ orderId: 1n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }), signature: new Uint8Array(0) } }), S.UNAUTHENTICATED],
-      ['cancel of a bad market id', n.client.submit(signedCancelRequest({ orderId: 1n, owner: alice.publicKey, marketId: 'NOT-A-UUID' }, alice.secretKey)), S.INVALID_ARGUMENT],
-      ['cancel of an unknown order', n.client.submit(signedCancelRequest({ orderId: 999n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey)), S.NOT_FOUND],
-      ['market with short mints', n.client.submit({ market: { base_mint: new Uint8Array(5), quote_mint: mintOf(2), name: 'X' } }), S.INVALID_ARGUMENT],
-      ['market kind Future', n.client.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'X', kind: 'Future' } }), S.INVALID_ARGUMENT],
-      ['market name with a newline', n.client.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'A\nB' } }), S.INVALID_ARGUMENT],
-      ['duplicate market (other orientation)', n.client.submit({ market: { base_mint: mintOf(2), quote_mint: mintOf(1), name: 'TWO/ONE' } }), S.ALREADY_EXISTS],
-    ];
-    for (const c of cases) c[1].catch(() => undefined); // all in flight at once; checked one by one below
-    for (const [what, call, code] of cases) {
-      const got = await codeOf(call);
-      expect(got.code, `${what}: ${got.details}`).to.equal(code);
-      expect(got.details.length, what).to.be.greaterThan(5);
-    }
-    // Replays: the same signed order twice (sequential and concurrent), an order id reused, a cancel sent again.
-    const first = await n.client.submit({ order: { intent: encodeOrderIntent(good), signature: sig } });
-    expect(first.transaction.status).to.equal('resting');
-    expect((await codeOf(n.client.submit({ order: { intent: encodeOrderIntent(good), signature: sig } }))).code).to.equal(S.ALREADY_EXISTS);
-    expect((await codeOf(n.client.submit(signedOrderRequest({ ...good, price: 300n }, alice.secretKey)))).code).to.equal(S.ALREADY_EXISTS);
-    const twin = signedOrderRequest({ ...good, orderId: 60n }, alice.secretKey);
-    const both = await Promise.allSettled([n.client.submit(twin), n.client.submit(twin)]);
-    expect(both.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
-    expect(((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as grpc.ServiceError).code).to.equal(S.ALREADY_EXISTS);
-    const cancel = signedCancelRequest({ orderId: 50n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey);
-    await n.client.submit(cancel);
-    expect((await codeOf(n.client.submit(cancel))).code).to.equal(S.ALREADY_EXISTS);
-    // A filled order cannot be cancelled: FAILED_PRECONDITION.
-    await n.client.submit(signedOrderRequest(intent(bob.publicKey, 70, 'Buy', 500, 1), bob.secretKey)); // takes alice's order 60 at 200
-    const filled = signedCancelRequest({ orderId: 60n, owner: alice.publicKey, marketId: marketIdOf(mintOf(1), mintOf(2)) }, alice.secretKey);
-    expect((await codeOf(n.client.submit(filled))).code).to.equal(S.FAILED_PRECONDITION);
-    // Malformed protobuf bytes.
-    for (const body of [Buffer.from([0xff, 0xff, 0xff]), Buffer.from([0x0a, 0x50, 0x01]), Buffer.from([0x08])]) {
-      expect((await rawSubmit(n.grpc, body)).code).to.equal(S.INVALID_ARGUMENT);
-    }
-  });
+  submitTxCases(() => n);
 
   it('StreamTx: from a continuum_sequence (stored, then live) in order without gaps; 0 = live only', async () => {
     const historyStream = n.client.stream(1n);
@@ -277,4 +283,17 @@ describe('chain: gRPC per-peer rate limits (flags)', function () {
       await n.close();
     }
   });
+});
+
+describe('chain: gRPC SubmitTx through intake threads (--intake-threads 1)', function () {
+  this.timeout(180_000);
+  let n: ChainNode;
+  before(async () => {
+    n = await startChainNode({ args: ['--intake-threads', '1'] });
+    await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
+  });
+  after(async () => {
+    await n?.close();
+  });
+  submitTxCases(() => n);
 });

@@ -33,6 +33,9 @@ import { PeerRateLimiter, peerAddress } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
 import { encodeSubmitTxResponse } from './wire.js';
+import { checkSubmitTx, isRefusal, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
+import { ArrivalQueue } from '../../sequencer/arrivals.js';
+import type { IntakeThreads } from '../../rpc/grpc/intake.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 type Malformed = { malformed: string };
@@ -51,6 +54,8 @@ export interface ChainServiceOptions {
   maxStreams?: number; // open StreamTx calls at most (default 1024)
   maxStreamsPerPeer?: number; // default 16
   streamQueue?: TxStreamQueue;
+  /** Intake threads: SubmitTx requests arrive as bytes (chainDefinition(true)) and are checked there. */
+  intake?: IntakeThreads;
 }
 
 export const MAX_TX_STREAMS = 1024;
@@ -91,12 +96,16 @@ const passthrough = (value: Buffer): Buffer => value;
  * The service definition: each request checked by the strict protobuf reader (./requests.ts),
  * then decoded by proto-loader, never throwing; our own response encoding.
  */
-export function chainDefinition(): ServiceDefinition {
+export function chainDefinition(rawSubmitTx = false): ServiceDefinition {
   const base = chainServiceDefinition();
   const out: Record<string, MethodDefinition<object, object>> = {};
   for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
     const schema = CHAIN_REQUEST_SCHEMAS[name];
     if (!schema) throw new Error(`no request schema for ChainService/${name}`);
+    if (rawSubmitTx && name === 'SubmitTx') {
+      out[name] = { ...def, requestDeserialize: passthrough as never, responseSerialize: passthrough as never };
+      continue;
+    }
     out[name] = {
       ...def,
       requestDeserialize: (buf: Buffer) => {
@@ -111,13 +120,6 @@ export function chainDefinition(): ServiceDefinition {
     };
   }
   return out as ServiceDefinition;
-}
-
-interface SubmitTxRequest {
-  tx?: 'order' | 'cancel' | 'market';
-  order?: { intent: Buffer; signature: Buffer };
-  cancel?: { data: Buffer; signature: Buffer };
-  market?: { base_mint: Buffer; quote_mint: Buffer; name: string; kind: string };
 }
 
 function isMalformed(v: unknown): v is Malformed {
@@ -157,41 +159,36 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
   };
 
-  /** Check the request's bytes; the gateway call to make, or why not. */
-  const parse = (req: SubmitTxRequest, gateway: OrderBookGateway): (() => Promise<{ applied: { continuumSequence: bigint } }>) | Status => {
-    switch (req.tx) {
-      case 'order': {
-        const { intent, signature } = req.order!;
-        if (intent.length !== ORDER_INTENT_SIZE) return invalid(`order.intent must be the ${ORDER_INTENT_SIZE}-byte Borsh OrderIntent, got ${intent.length} bytes`);
-        if (signature.length === 0) return { code: grpcStatus.UNAUTHENTICATED, details: 'order.signature is missing: orders must be signed by their owner' };
-        if (signature.length !== 64) return invalid(`order.signature must be 64 bytes, got ${signature.length}`);
-        const d = decodePayload(encodePlaceOrder(intent, signature));
-        if (d?.kind !== 'order') return invalid(`order.intent is not a valid OrderIntent${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
-        return () => gateway.placeOrder(d.intent, d.signature);
-      }
-      case 'cancel': {
-        const { data, signature } = req.cancel!;
-        if (data.length < 44 || data.length > 44 + 64) return invalid(`cancel.data must be a Borsh CancelOrderData (44..108 bytes), got ${data.length} bytes`);
-        if (signature.length === 0) return { code: grpcStatus.UNAUTHENTICATED, details: 'cancel.signature is missing: cancels must be signed by the order owner' };
-        if (signature.length !== 64) return invalid(`cancel.signature must be 64 bytes, got ${signature.length}`);
-        const d = decodePayload(encodeCancelOrder(data, signature));
-        if (d?.kind !== 'cancel') return invalid(`cancel.data is not a valid CancelOrderData${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
-        if (!UUID_RE.test(d.marketId)) return invalid('cancel.data: market_id must be a lowercase UUID');
-        return () => gateway.cancelOrder(d.orderId, d.owner, d.marketId, d.signature);
-      }
-      case 'market': {
-        const m = req.market!;
-        if (m.base_mint.length !== 32 || m.quote_mint.length !== 32) return invalid('market.base_mint and market.quote_mint must be 32 bytes each');
-        const kind = m.kind === '' ? 'Spot' : m.kind;
-        if (kind !== 'Spot' && kind !== 'Perp') return invalid(`market.kind must be "Spot" or "Perp", got '${m.kind.slice(0, 20)}'`);
-        return () => gateway.createMarket(new Uint8Array(m.base_mint), new Uint8Array(m.quote_mint), m.name, kind as MarketKind);
-      }
-      default:
-        return invalid('tx is required: one of order, cancel or market');
-    }
+  /** The gateway call for a checked request (state checks, then the order); signature checked on the pool. */
+  const callFor = (c: CheckedSubmitTx, gateway: OrderBookGateway): Promise<{ applied: { continuumSequence: bigint } }> => {
+    if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature);
+    if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature);
+    return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
   };
 
-  const SubmitTx = (call: ServerUnaryCall<SubmitTxRequest | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  /** The same for a request an intake thread checked, signature included (the gateway processes' path). */
+  const callForSigned = (c: SignedOff, gateway: OrderBookGateway): Promise<{ applied: { continuumSequence: bigint } }> => {
+    if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid);
+    if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid);
+    return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
+  };
+
+  /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
+  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderBookGateway }, Promise<{ applied: { continuumSequence: bigint } }>>(({ signed, gateway }) =>
+    callForSigned(signed, gateway),
+  );
+
+  const answer = (work: Promise<{ applied: { continuumSequence: bigint } }>, chain: Chain, callback: sendUnaryData<Buffer>): void => {
+    work
+      .then(async ({ applied }) => {
+        const t = await chain.storedTransaction(applied.continuumSequence);
+        if (!t) throw new ApiError(500, 'INTERNAL', 'the transaction was applied but its chain record is missing');
+        callback(null, encodeSubmitTxResponse(t));
+      })
+      .catch((err: unknown) => callback(isRefusal(err) ? err.refused : toStatus(err)));
+  };
+
+  const SubmitTx = (call: ServerUnaryCall<SubmitTxRequest | Malformed | Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
     if (stopping) return callback(unavailable('node is shutting down'));
@@ -200,15 +197,15 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     if (!submitLimit.take(call.getPeer())) {
       return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address`, metadata: retryHint() });
     }
-    const work = parse(req, backend.gateway);
-    if (typeof work !== 'function') return callback(work);
-    work()
-      .then(async ({ applied }) => {
-        const t = await backend.chain.storedTransaction(applied.continuumSequence);
-        if (!t) throw new ApiError(500, 'INTERNAL', 'the transaction was applied but its chain record is missing');
-        callback(null, encodeSubmitTxResponse(t));
-      })
-      .catch((err: unknown) => callback(toStatus(err)));
+    if (req instanceof Uint8Array) {
+      // Intake threads: decoded, checked and signature-verified there; ordered here in arrival order.
+      const prepared = options.intake!.prepareSubmitTx(req).then((signed) => ({ signed, gateway: backend.gateway }));
+      answer(arrivals.submit(prepared).then((w) => w), backend.chain, callback);
+      return;
+    }
+    const checked = checkSubmitTx(req);
+    if (isRefusal(checked)) return callback(checked.refused);
+    answer(callFor(checked, backend.gateway), backend.chain, callback);
   };
 
   const StreamTx = (call: ServerWritableStream<{ from_sequence: string } | Malformed, Buffer>) => {

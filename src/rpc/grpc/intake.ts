@@ -4,12 +4,15 @@
  * the wire and comes back prepared (src/sequencer/prepare.ts): protobuf decoding,
  * validation, Borsh, SHA-256 and every stored encoding run there, in parallel across
  * threads, while the sequencer admits prepared requests in their arrival order
- * (src/sequencer/arrivals.ts). With 0 threads nothing of this exists and the face decodes
- * and prepares on the main thread, as before.
+ * (src/sequencer/arrivals.ts). ChainService SubmitTx requests go the same way: decoded,
+ * checked and their ed25519 signature verified on a worker (src/chain/grpc/submit-check.ts),
+ * leaving the main thread the state checks and the order. With 0 threads nothing of this
+ * exists and the face decodes and prepares on the main thread, as before.
  */
 import { Piscina } from 'piscina';
 import { workerFile } from '../../pool/index.js';
 import type { PreparedBatch } from '../../sequencer/prepare.js';
+import { isRefusal, type Refusal, type SignedOff } from '../../chain/grpc/submit-check.js';
 
 /** The request as a whole is malformed (INVALID_ARGUMENT); nothing of it was admitted. */
 export class MalformedRequest extends Error {
@@ -33,6 +36,17 @@ export class IntakeThreads {
     const bytes = new Uint8Array(raw);
     const answer = (await this.pool.run(bytes, { name: 'submitBatch', transferList: [bytes.buffer] })) as PreparedBatch | { malformed: string };
     if ('malformed' in answer) throw new MalformedRequest(answer.malformed);
+    return answer;
+  }
+
+  /**
+   * Decode and check a ChainService SubmitTx request's bytes, its ed25519 signature
+   * included; rejects with the Refusal (a gRPC status) when the request is refused as is.
+   */
+  async prepareSubmitTx(raw: Uint8Array): Promise<SignedOff> {
+    const bytes = new Uint8Array(raw);
+    const answer = (await this.pool.run(bytes, { name: 'submitTx', transferList: [bytes.buffer] })) as SignedOff | Refusal;
+    if (isRefusal(answer)) throw answer;
     return answer;
   }
 

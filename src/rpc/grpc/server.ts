@@ -16,7 +16,7 @@ import type { Sequencer } from '../../sequencer/interface.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
 import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';
-import { IntakeThreads } from './intake.js';
+import type { IntakeThreads } from './intake.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
@@ -43,7 +43,7 @@ export interface GrpcFaceOptions {
   streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 1 MiB)
   maxStreamQueueBytes?: number; // all streams' send queues together (default 64 MiB)
   streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
-  intakeThreads?: number; // --intake-threads: SubmitBatch decoded and prepared on this many threads (0: main thread)
+  intake?: IntakeThreads; // --intake-threads: SubmitBatch decoded and prepared there (none: main thread); the caller closes it
   onSubmitBatch?: (intake: 'thread' | 'main') => void; // counts requests (metrics)
 }
 
@@ -78,7 +78,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
     stallMs: options.streamStallMs ?? d.stallMs,
   });
-  const intake = (options.intakeThreads ?? 0) > 0 && sequencer.submitPrepared ? new IntakeThreads(options.intakeThreads!) : undefined;
+  const intake = sequencer.submitPrepared ? options.intake : undefined;
   const handlers = createHandlers(sequencer, feed, streams, logger, intake, options.onSubmitBatch);
   server.addService(serviceDefinition(intake !== undefined), handlers.implementation);
   const extra = options.services ?? [];
@@ -125,7 +125,6 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
         logger.warn('gRPC calls still open after the grace period; closing them');
         server.forceShutdown();
       }
-      await intake?.close();
     },
   };
 }
