@@ -60,6 +60,15 @@ export class ProofStaging {
     return this.staged.splice(0, ready).map((s) => s.tick);
   }
 
+  /** Does a tick with transactions sit in the ready prefix? */
+  readyCarriesTransactions(): boolean {
+    for (const s of this.staged) {
+      if (!s.ready) return false;
+      if (s.tick.txCount > 0) return true;
+    }
+    return false;
+  }
+
   /** Resolves once the first staged tick's proof has settled. */
   async firstSettled(): Promise<void> {
     await this.staged[0]?.proof;

@@ -6,7 +6,7 @@
  * one transaction was followed by about 2,650 empty ticks.
  */
 import { expect } from 'chai';
-import { LINGER_TICKS } from '../../src/sequencer/sequencer.js';
+import { EMPTY_COMMIT_GAP_MS, LINGER_TICKS } from '../../src/sequencer/sequencer.js';
 import type { Tick } from '../../src/core/types.js';
 import { TRIVIAL_PROOF_MAX_T } from '../../src/vdf/index.js';
 import { startHarness, tx, waitFor, type Harness } from './harness.js';
@@ -50,4 +50,34 @@ describe('sequencer cadence', function () {
     const spanMs = (ticks[ticks.length - 1]!.timestamp - ticks[0]!.timestamp) / 1000;
     expect(ticks.length).to.be.at.most(Math.ceil(spanMs / 100) + 1 + LINGER_TICKS + 2);
   });
+
+  it('steady traffic: linger ticks are written several per commit, and no more than one commit per EMPTY_COMMIT_GAP_MS of empty ticks', async () => {
+    h = await startHarness({ idleTickMs: 1000 });
+    const seq = h.seq;
+    await waitFor(() => seq.status().currentTick >= 1, 'the first tick');
+    const tick0 = seq.status().currentTick;
+    const commits0 = seq.commitCount();
+    const t0 = performance.now();
+    // A transaction every 20 ms for 400 ms: steady traffic, so empty ticks close trivially
+    // (about every 0.3 ms) between the busy ones.
+    const acks: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 20; i++) {
+      acks.push(seq.submit(tx()));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await Promise.all(acks);
+    await waitFor(() => seq.status().pendingTransactions === 0, 'every transaction ticked');
+    const ms = performance.now() - t0;
+    const ticks = seq.status().currentTick - tick0;
+    const commits = seq.commitCount() - commits0;
+    // Busy ticks are committed at once (20 of them at most); the empty ones between them
+    // at most once per EMPTY_COMMIT_GAP_MS.
+    if (process.env.SVC_TEST_DEBUG) console.log({ ticks, commits, ms });
+    expect(ticks, `${ticks} ticks in ${Math.round(ms)} ms`).to.be.greaterThan(100);
+    expect(commits, `${commits} commits for ${ticks} ticks in ${Math.round(ms)} ms`).to.be.at.most(Math.ceil(ms / EMPTY_COMMIT_GAP_MS) + 20 + 5);
+    // Where ticks came at least 2 per gap (a machine not starved), most of them shared a
+    // write: at most one commit per 2 ticks. (Without the gap a write per 1-2 ticks.)
+    if (ticks / ms >= 2 / EMPTY_COMMIT_GAP_MS) expect(commits, `${commits} commits for ${ticks} ticks`).to.be.at.most(ticks / 2);
+  });
 });
+
