@@ -35,6 +35,7 @@ import { TxFeed } from './tx-feed.js';
 import { encodeSubmitTxResponse } from './wire.js';
 import { checkSubmitTx, isRefusal, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
 import { ArrivalQueue } from '../../sequencer/arrivals.js';
+import { MAX_ARRIVALS_WAITING } from '../../sequencer/options.js';
 import type { IntakeThreads } from '../../rpc/grpc/intake.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
@@ -199,8 +200,12 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     }
     if (req instanceof Uint8Array) {
       // Intake threads: decoded, checked and signature-verified there; ordered here in arrival order.
+      if (arrivals.waiting >= MAX_ARRIVALS_WAITING) {
+        return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`, metadata: retryHint() });
+      }
       const prepared = options.intake!.prepareSubmitTx(req).then((signed) => ({ signed, gateway: backend.gateway }));
-      answer(arrivals.submit(prepared).then((w) => w), backend.chain, callback);
+      // The arrival line resolves with the gateway's promise, which the answer awaits.
+      answer(arrivals.submit(prepared).then((work) => work), backend.chain, callback);
       return;
     }
     const checked = checkSubmitTx(req);
