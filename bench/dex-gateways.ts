@@ -7,7 +7,8 @@
  *      loop at 50% and 90% of that rate: p50/p99;
  *   3. CPU per order over the closed-loop run: this process's main thread (the sequencer
  *      thread), its worker threads without the clock, and the gateway processes.
- *   4. gRPC SubmitTx (it stays in the node process, docs/architecture.md "Gateways"): a node
+ *   4. gRPC SubmitTx (the node process; its stateless checks on DEX_INTAKE_THREADS intake
+ *      threads, default --intake-threads's, docs/architecture.md "Gateways"): a node
  *      in this process, open-loop SubmitTx load from a child (bench/support/chain-load.ts)
  *      at DEX_SUBMITTX_RATE (default 3,000/s) for 5 s: answered/s and the main thread's CPU
  *      per answered order.
@@ -27,7 +28,7 @@ import { createSequencer } from '../src/sequencer/index.js';
 import { startGatewayFace } from '../src/gateway/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 import { fork } from 'node:child_process';
-import { nodeConfig } from '../src/config/index.js';
+import { defaultIntakeThreads, nodeConfig } from '../src/config/index.js';
 import { acquireChainRuntime, releaseChainRuntime } from '../src/node/faces.js';
 import { grpcFace, startNode, type FaceSpec } from '../src/node/index.js';
 import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
@@ -171,7 +172,8 @@ export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE 
       return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
     },
   };
-  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS)]);
+  const intakeThreads = Number(process.env.DEX_INTAKE_THREADS ?? defaultIntakeThreads());
+  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS), '--intake-threads', String(intakeThreads)]);
   const node = await startNode(config, { faces: [grpcFace, probe], print: () => undefined });
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));
@@ -190,6 +192,7 @@ export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE 
     });
     const main = cpuMs(`/proc/self/task/${process.pid}/stat`) - before;
     return {
+      intake_threads: intakeThreads,
       offered_per_s: rate,
       answered_per_s: Math.round(result.ok / result.seconds),
       ok: result.ok,
