@@ -7,7 +7,8 @@
  * Contract: `submitBatch(bytes)` -> a PreparedBatch (its two buffers moved, not copied),
  * or `{ malformed }` naming why the request is refused as a whole (INVALID_ARGUMENT);
  * `submitTx(bytes)` (ChainService) -> the checked order, cancel or market with its
- * signature verdict, payload and nonce, or `{ refused: { code, details } }`.
+ * signature verdict, payload and nonce, or `{ refused: { code, details } }`;
+ * `submitTxs(list)` the same for each of several requests.
  * No state between tasks.
  */
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
@@ -17,6 +18,11 @@ import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepar
 import { checkSubmitTx, decodeSubmitTxRequest, isRefusal, signOff, type Refusal, type SignedOff } from '../src/chain/grpc/submit-check.js';
 
 export type IntakeAnswer = PreparedBatch | { malformed: string };
+
+/** Several SubmitTx requests at once (one task for those that arrived together). */
+export function submitTxs(list: Uint8Array[]): Array<SignedOff | Refusal> {
+  return list.map(submitTx);
+}
 
 /** A ChainService SubmitTx request: decoded, checked, signature verified, payload built; or its refusal. */
 export function submitTx(bytes: Uint8Array): SignedOff | Refusal {

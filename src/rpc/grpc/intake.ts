@@ -22,8 +22,18 @@ export class MalformedRequest extends Error {
   }
 }
 
+/** Most SubmitTx requests one intake task checks. */
+export const SUBMIT_TX_PER_TASK = 64;
+
+interface QueuedSubmitTx {
+  bytes: Uint8Array;
+  resolve(s: SignedOff): void;
+  reject(e: unknown): void;
+}
+
 export class IntakeThreads {
   private readonly pool: Piscina;
+  private txQueue: QueuedSubmitTx[] = [];
 
   constructor(readonly threads: number) {
     this.pool = new Piscina({ filename: workerFile('intake'), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
@@ -42,12 +52,32 @@ export class IntakeThreads {
   /**
    * Decode and check a ChainService SubmitTx request's bytes, its ed25519 signature
    * included; rejects with the Refusal (a gRPC status) when the request is refused as is.
+   * Requests that arrive in the same turn of the event loop go to a worker together (up
+   * to SUBMIT_TX_PER_TASK): one task per order would cost the main thread about as much
+   * in dispatch as the checks it moves away.
    */
-  async prepareSubmitTx(raw: Uint8Array): Promise<SignedOff> {
-    const bytes = new Uint8Array(raw);
-    const answer = (await this.pool.run(bytes, { name: 'submitTx', transferList: [bytes.buffer] })) as SignedOff | Refusal;
-    if (isRefusal(answer)) throw answer;
-    return answer;
+  prepareSubmitTx(raw: Uint8Array): Promise<SignedOff> {
+    return new Promise<SignedOff>((resolve, reject) => {
+      this.txQueue.push({ bytes: new Uint8Array(raw), resolve, reject });
+      if (this.txQueue.length === 1) setImmediate(() => this.flushSubmitTx());
+    });
+  }
+
+  private flushSubmitTx(): void {
+    while (this.txQueue.length > 0) {
+      const batch = this.txQueue.splice(0, SUBMIT_TX_PER_TASK);
+      const list = batch.map((b) => b.bytes);
+      (this.pool.run(list, { name: 'submitTxs', transferList: list.map((b) => b.buffer as ArrayBuffer) }) as Promise<Array<SignedOff | Refusal>>).then(
+        (answers) =>
+          answers.forEach((a, i) => {
+            if (isRefusal(a)) batch[i]!.reject(a);
+            else batch[i]!.resolve(a);
+          }),
+        (err: unknown) => {
+          for (const b of batch) b.reject(err);
+        },
+      );
+    }
   }
 
   close(): Promise<void> {
