@@ -7,7 +7,6 @@
 import { shortHash, transactionHash } from '../core/tx-hash.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
 import type { WireTick } from '../rpc/grpc/client.js';
-import { hexToBytes } from '../vdf/index.js';
 import type { TickFailure } from './interface.js';
 
 const ELEMENT = 256;
@@ -18,9 +17,21 @@ function safeInt(text: string, what: string): number {
   return n;
 }
 
+const HEX_DIGITS = /^[0-9a-fA-F]*$/;
+
+/**
+ * A fixed-length hex field: checked whole by one regular expression, decoded by Buffer
+ * (native). A follower decodes four 256-byte elements and a hash per tick: with the
+ * per-character loop this replaces that alone took 11-20 us; the whole tick decode is now
+ * 9-13 us (micro-benchmark on the loaded 2-core machine, 2026-11-25).
+ */
 function bytes(text: string | undefined, length: number, what: string): Uint8Array {
   if (typeof text !== 'string') throw new Error(`${what} is missing`);
-  return hexToBytes(text, length, what);
+  const s = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
+  if (s.length !== length * 2) throw new Error(`${what}: expected ${length * 2} hex digits, got ${s.length}`);
+  if (!HEX_DIGITS.test(s)) throw new Error(`${what}: not hexadecimal`);
+  const b = Buffer.from(s, 'hex');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
 export function tickOfWire(w: WireTick): Tick | TickFailure {
