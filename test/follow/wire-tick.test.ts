@@ -5,36 +5,11 @@
  * message naming the tick and the field.
  */
 import { expect } from 'chai';
-import { shortHash } from '../../src/core/tx-hash.js';
 import type { Tick } from '../../src/core/types.js';
 import type { WireTick } from '../../src/rpc/grpc/client.js';
 import { tickOfWire } from '../../src/follow/wire-tick.js';
 import { makeTick } from '../store/fixtures.js';
-
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-
-function wireOf(t: Tick): WireTick {
-  return {
-    tick_number: String(t.tickNumber),
-    vdf_proof: { input: hex(t.vdfProof.input), output: hex(t.vdfProof.output), proof: hex(t.vdfProof.proof), iterations: String(t.vdfProof.iterations) },
-    transactions: t.transactions.map((o) => ({
-      transaction: {
-        tx_id: o.transaction.txId,
-        payload: Buffer.from(o.transaction.payload),
-        signature: Buffer.from(o.transaction.signature),
-        public_key: Buffer.from(o.transaction.publicKey),
-        nonce: o.transaction.nonce.toString(),
-        timestamp: o.transaction.timestamp.toString(),
-      },
-      sequence_number: String(o.sequenceNumber),
-      tx_hash: shortHash(o.txHash),
-      ingestion_timestamp: String(o.ingestionTimestamp),
-    })),
-    transaction_batch_hash: hex(t.batchHash),
-    timestamp: String(t.timestamp),
-    previous_output: hex(t.previousOutput),
-  } as WireTick;
-}
+import { wireOf } from './support/fake-leader.js';
 
 describe('follow/wire-tick', () => {
   it('decodes a wire tick to exactly the tick it was made from (0x prefix and upper case too)', () => {
