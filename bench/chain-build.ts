@@ -10,7 +10,6 @@
  * counted in the work, not in the orders), the main thread's share at 1,000 and 10,000
  * orders/s that this CPU cost implies, and the cost of one state snapshot at the end.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { marketIdOf } from '../src/sdk/market-id.js';
 import type { OrderIntent } from '../src/sdk/messages.js';
 import type { SequencerStatus, Tick, Transaction } from '../src/core/types.js';
 import { xorshift32 } from './dex-flow.js';
+import { threadCpuMs } from './support/cpu.js';
 import { median } from './support/stats.js';
 
 const MARKETS = 4;
@@ -92,15 +92,8 @@ export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs =
 }
 
 /** CPU ms (user + system) of the main thread so far (Linux /proc; NaN elsewhere). */
-export function mainThreadCpuMs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
+/** CPU ms of this process's main thread (bench/support/cpu.ts). */
+export const mainThreadCpuMs = (): number => threadCpuMs();
 
 interface Run {
   seconds: number;

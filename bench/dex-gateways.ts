@@ -18,7 +18,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { cpuMsOfStat } from './support/cpu.js';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,20 +58,10 @@ async function runLoad(url: string, orders: number, concurrency: number, base: s
   return JSON.parse(lines[lines.length - 1]!) as LoadResult;
 }
 
-/** utime + stime of a process or thread, ms (Linux /proc). */
-function cpuMs(statPath: string): number {
-  try {
-    const stat = readFileSync(statPath, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 function threadsCpuMs(): Map<string, number> {
   const out = new Map<string, number>();
-  for (const tid of readdirSync('/proc/self/task')) out.set(tid, cpuMs(`/proc/self/task/${tid}/stat`));
+  for (const tid of readdirSync('/proc/self/task')) out.set(tid, cpuMsOfStat(`/proc/self/task/${tid}/stat`));
   return out;
 }
 
@@ -118,10 +109,10 @@ export async function benchGateways(orders: number, concurrency: number, gateway
     log(`gateways: ${gateways} processes, ${orders} orders closed loop, ${concurrency} in flight`);
     const pids = face.gateways.pids();
     const t0 = threadsCpuMs();
-    const g0 = pids.reduce((a, p) => a + cpuMs(`/proc/${p}/stat`), 0);
+    const g0 = pids.reduce((a, p) => a + cpuMsOfStat(`/proc/${p}/stat`), 0);
     const max = await runLoad(url, orders, concurrency, base, quote);
     const t1 = threadsCpuMs();
-    const g1 = pids.reduce((a, p) => a + cpuMs(`/proc/${p}/stat`), 0);
+    const g1 = pids.reduce((a, p) => a + cpuMsOfStat(`/proc/${p}/stat`), 0);
     log(JSON.stringify(max));
     const used = [...t1].map(([tid, ms]) => ({ tid, ms: ms - (t0.get(tid) ?? 0) })).sort((a, b) => b.ms - a.ms);
     const main = used.find((u) => u.tid === String(process.pid))?.ms ?? 0;
@@ -182,7 +173,7 @@ export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE 
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({ market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' } });
     c.close();
-    const before = cpuMs(`/proc/self/task/${process.pid}/stat`);
+    const before = cpuMsOfStat(`/proc/self/task/${process.pid}/stat`);
     const child = fork(fileURLToPath(new URL('./support/chain-load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const result = await new Promise<SubmitLoadResult>((resolve, reject) => {
       child.on('message', (m: { result?: SubmitLoadResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
@@ -190,7 +181,7 @@ export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE 
       const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: mintA, quote: mintB, firstOrderId: 1 };
       child.send(job);
     });
-    const main = cpuMs(`/proc/self/task/${process.pid}/stat`) - before;
+    const main = cpuMsOfStat(`/proc/self/task/${process.pid}/stat`) - before;
     return {
       intake_threads: intakeThreads,
       offered_per_s: rate,

@@ -8,7 +8,7 @@
  */
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from './support/cpu.js';
 
 const FIXED = JSON.stringify({
   ok: true,
@@ -51,18 +51,13 @@ function serve(): void {
   });
 }
 
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
 
 const procs = Number(process.argv[2] ?? 1);
 if (cluster.isWorker) serve();
 else if (procs <= 1) {
   serve();
   process.stdin.on('end', () => {
-    process.stdout.write(`cpu ${cpuMsOf(process.pid)}\n`);
+    process.stdout.write(`cpu ${processCpuMs(process.pid)}\n`);
     process.exit(0);
   });
   process.stdin.resume();
@@ -77,8 +72,8 @@ else if (procs <= 1) {
     });
   }
   process.stdin.on('end', () => {
-    let ms = cpuMsOf(process.pid);
-    for (const w of workers) ms += cpuMsOf(w.process.pid!);
+    let ms = processCpuMs(process.pid);
+    for (const w of workers) ms += processCpuMs(w.process.pid!);
     process.stdout.write(`cpu ${ms}\n`);
     for (const w of workers) w.process.kill('SIGKILL');
     process.exit(0);

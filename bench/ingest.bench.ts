@@ -18,12 +18,12 @@
  * machine whose load drifts). The last line of output is one JSON object.
  * Env: BENCH_SECONDS (per measurement, default 2), BENCH_ROUNDS (default 3).
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestJob, IngestResult } from './support/load-gen.js';
 import { runChild, spawnNode, spawnNoopServer } from './support/processes.js';
+import { threadCpuMs } from './support/cpu.js';
 import { median, round } from './support/stats.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -32,12 +32,6 @@ const BATCH = 1000;
 /** Intake threads of the second node measured beside the first (which has none). */
 const INTAKE_THREADS = Number(process.env.BENCH_INTAKE_THREADS ?? 1);
 
-/** CPU ms (user + system) of a process's main thread (/proc/<pid>/task/<pid>/stat). */
-function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
 
 async function measure(address: string, kind: IngestJob['kind']): Promise<IngestResult> {
   const job: IngestJob =
@@ -63,14 +57,14 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const kind of ['batch', 'unary'] as const) {
         const base = await measure(noop.address, kind);
-        const cpu0 = mainThreadCpuMs(node.child.pid!);
+        const cpu0 = threadCpuMs(node.child.pid!);
         const real = await measure(node.addresses.grpc!, kind);
-        const realMainUs = ((mainThreadCpuMs(node.child.pid!) - cpu0) * 1000) / Math.max(1, real.accepted);
+        const realMainUs = ((threadCpuMs(node.child.pid!) - cpu0) * 1000) / Math.max(1, real.accepted);
         if (kind === 'batch') {
           // The same load on a node whose intake threads decode, check and hash it.
-          const c0 = mainThreadCpuMs(intakeNode.child.pid!);
+          const c0 = threadCpuMs(intakeNode.child.pid!);
           const withIntake = await measure(intakeNode.addresses.grpc!, kind);
-          const mainUs = ((mainThreadCpuMs(intakeNode.child.pid!) - c0) * 1000) / Math.max(1, withIntake.accepted);
+          const mainUs = ((threadCpuMs(intakeNode.child.pid!) - c0) * 1000) / Math.max(1, withIntake.accepted);
           intakeRows.node.push(withIntake.perSecond);
           intakeRows.ratio.push(withIntake.perSecond / base.perSecond);
           intakeRows.mainUs.push(mainUs);

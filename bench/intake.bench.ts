@@ -20,7 +20,7 @@
  * BENCH_SECONDS each, default 3);
  * medians are reported. The last line is one JSON object.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
@@ -33,6 +33,7 @@ import { SubmitError } from '../src/sequencer/interface.js';
 import { TickSequencer } from '../src/sequencer/sequencer.js';
 import type { SubmitResult, Transaction } from '../src/core/types.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../src/vdf/index.js';
+import { processCpuMs, threadCpuMs } from './support/cpu.js';
 import { median, round } from './support/stats.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -49,14 +50,6 @@ type Way = 'objects' | 'bytes' | 'threads';
 
 const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });
 const SubmitBatchRequest = root.lookupType('svc.sequencer.v1.SubmitBatchRequest');
-
-/** CPU ms (user + system) of one thread of this process, or of all of them. */
-function cpuMs(task?: number): number {
-  const path = task === undefined ? '/proc/self/stat' : `/proc/self/task/${task}/stat`;
-  const stat = readFileSync(path, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
 
 let counter = 0;
 function transactions(): Transaction[] {
@@ -115,7 +108,7 @@ async function measure(way: Way): Promise<Result> {
   let acked = 0;
   let at: { t: number; acked: number; main: number; all: number } | undefined;
   const mark = (): void => {
-    if (!at && performance.now() >= warmEnd) at = { t: performance.now(), acked, main: cpuMs(process.pid), all: cpuMs() };
+    if (!at && performance.now() >= warmEnd) at = { t: performance.now(), acked, main: threadCpuMs(), all: processCpuMs() };
   };
   const count = (rs: Array<SubmitResult | SubmitError>): void => {
     for (const r of rs) if (!(r instanceof SubmitError)) acked++;
@@ -146,8 +139,8 @@ async function measure(way: Way): Promise<Result> {
   if (next >= REQUESTS) console.warn(`${way}: ran out of prepared requests before the end of the window`);
   const seconds = (performance.now() - at.t) / 1000;
   const n = acked - at.acked;
-  const main = cpuMs(process.pid) - at.main;
-  const all = cpuMs() - at.all;
+  const main = threadCpuMs() - at.main;
+  const all = processCpuMs() - at.all;
   await seq.stop();
   await intake?.close();
   await db.close();

@@ -18,8 +18,8 @@
  * per ticked transaction (Linux /proc per-thread counters, so time the thread spends
  * descheduled on a loaded machine does not count). The last line is one JSON object.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { threadCpuMs } from './support/cpu.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClockLoop } from '../src/clock/clock-loop.js';
@@ -208,16 +208,6 @@ async function runRate(rate: number): Promise<RateResult> {
   };
 }
 
-/** CPU time (user + system, ms) of the main thread so far; NaN where /proc is not there. */
-function mainThreadCpuMs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
 
 interface CeilingResult {
   in_flight: number;
@@ -253,7 +243,7 @@ async function ceiling(inFlight: number): Promise<CeilingResult> {
         startedAt = performance.now();
         ackedAtStart = acked;
         tickedAtStart = seq.status().totalTransactions;
-        cpuAtStart = mainThreadCpuMs();
+        cpuAtStart = threadCpuMs();
       }
       const rs = await seq.submitBatch(Array.from({ length: 1000 }, make));
       for (const r of rs) if (!(r instanceof SubmitError)) acked++;
@@ -262,7 +252,7 @@ async function ceiling(inFlight: number): Promise<CeilingResult> {
   await Promise.all(Array.from({ length: inFlight }, worker));
   const elapsed = (performance.now() - startedAt) / 1000;
   const ticked = seq.status().totalTransactions - tickedAtStart;
-  const cpu = mainThreadCpuMs() - cpuAtStart;
+  const cpu = threadCpuMs() - cpuAtStart;
   await close();
   return {
     in_flight: inFlight,
