@@ -29,7 +29,7 @@ const NEW: ReplayVerdict = { kind: 'new' };
 /**
  * Key of a (public_key, nonce) pair, or undefined when the key is empty: one character
  * per byte of u32 LE length | public_key | u64 LE nonce, i.e. the pair exactly as it sits
- * in the transaction's Borsh bytes (see pkNonceKeyAt).
+ * in the transaction's Borsh bytes (intake slices it from there: prepare.ts).
  */
 export function pkNonceKey(publicKey: Uint8Array, nonce: bigint): string | undefined {
   if (publicKey.length === 0) return undefined;
@@ -42,27 +42,6 @@ export function pkNonceKey(publicKey: Uint8Array, nonce: bigint): string | undef
 
 /** Buffer's own latin1 slicer (Node API, absent from the typings): one call, no view object. */
 type Latin1 = { latin1Slice(start: number, end: number): string };
-let latin1Buffer: ArrayBufferLike | undefined;
-let latin1View = Buffer.alloc(0) as unknown as Latin1;
-
-/** The bytes [start, end) of `bytes` as a one-byte-per-character string. */
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  if (bytes.buffer !== latin1Buffer) {
-    latin1Buffer = bytes.buffer;
-    latin1View = Buffer.from(bytes.buffer) as unknown as Latin1;
-  }
-  return latin1View.latin1Slice(bytes.byteOffset + start, bytes.byteOffset + end);
-}
-
-/**
- * pkNonceKey of a transaction straight from its Borsh bytes, whose public_key (of
- * `publicKeyLength` bytes) starts at `publicKeyAt`: its length prefix, the key and the
- * nonce that follows are one run of bytes, so the key is a single slice.
- */
-export function pkNonceKeyAt(borsh: Uint8Array, publicKeyAt: number, publicKeyLength: number): string | undefined {
-  if (publicKeyLength === 0) return undefined;
-  return latin1(borsh, publicKeyAt - 4, publicKeyAt + publicKeyLength + 8);
-}
 
 /** Key of a full hash (32 one-byte characters). */
 export function hashKey(fullHash: Uint8Array): string {

@@ -5,8 +5,10 @@
  * its memory is bounded.
  */
 import { expect } from 'chai';
-import { ReplayGuard, hashKey, pkNonceKey, pkNonceKeyAt, type ReplayRecord } from '../../src/sequencer/replay.js';
-import { transactionBytesWithId } from '../../src/core/tx-hash.js';
+import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from '../../src/sequencer/replay.js';
+import { PreparedReader, prepareTransactions } from '../../src/sequencer/prepare.js';
+import { transactionHash } from '../../src/core/tx-hash.js';
+import type { Transaction } from '../../src/core/types.js';
 
 const rec = (n: number, hashKey: string): ReplayRecord => ({
   hashKey,
@@ -40,23 +42,20 @@ describe('sequencer/replay', () => {
     expect(pkNonceKey(new Uint8Array([1]), 12n)).to.not.equal(pkNonceKey(new Uint8Array([1, 0x31]), 2n));
   });
 
-  it('keys a transaction the same from its Borsh bytes as from its fields (ingestion vs restart)', () => {
-    const slab = new Uint8Array(4096);
-    let at = 0;
+  it('keys a transaction the same at intake (from its Borsh bytes) as from its fields (restart)', () => {
+    const txs: Transaction[] = [];
     for (const pkLen of [0, 1, 32, 33, 256]) {
       for (const nonce of [0n, 1n, 255n, 256n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
         const publicKey = new Uint8Array(pkLen).map((_, i) => (i * 37 + pkLen) & 0xff);
-        const tx = { txId: `id-${pkLen}-${nonce}`, payload: new Uint8Array(5), signature: new Uint8Array(3), publicKey, nonce, timestamp: 7n };
-        const borsh = transactionBytesWithId(tx, new TextEncoder().encode(tx.txId));
-        // At an offset inside a larger buffer, as the sequencer's slab holds it.
-        const view = slab.subarray(at, at + borsh.length);
-        view.set(borsh);
-        at = (at + borsh.length + 7) & ~7;
-        if (at > 3000) at = 0;
-        const publicKeyAt = borsh.length - 16 - pkLen;
-        expect(pkNonceKeyAt(view, publicKeyAt, pkLen)).to.equal(pkNonceKey(publicKey, nonce));
+        txs.push({ txId: `id-${pkLen}-${nonce}`, payload: new Uint8Array(5), signature: new Uint8Array(3), publicKey, nonce, timestamp: 7n });
       }
     }
+    // One prepared batch holds them all at offsets inside one buffer, as intake writes them.
+    const reader = new PreparedReader(prepareTransactions(txs));
+    txs.forEach((tx, i) => {
+      expect(reader.item(i).pkNonceKey, tx.txId).to.equal(pkNonceKey(tx.publicKey, tx.nonce));
+      expect(reader.item(i).hashKey, tx.txId).to.equal(hashKey(transactionHash(tx)));
+    });
     expect(hashKey(Buffer.alloc(32, 7))).to.equal(hashKey(new Uint8Array(32).fill(7)));
   });
 
