@@ -17,7 +17,12 @@ export interface NodeProcess {
   exited: Promise<number | string>;
 }
 
-export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest']): Promise<NodeProcess> {
+/**
+ * `options.timeoutMs` (default 20 s): how long to wait for the `listening` lines; a restart
+ * that replays a long chain (bench/follow.bench.ts, no snapshot at 10^6 ticks) needs more.
+ */
+export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number } = {}): Promise<NodeProcess> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
   const args = [
     SVC_BIN,
     'node',
@@ -48,7 +53,7 @@ export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFo
   const addresses: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`node did not print its addresses in 20 s; stderr:\n${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`node did not print its addresses in ${timeoutMs / 1000} s; stderr:\n${err}`)), timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
       let nl: number;
