@@ -39,12 +39,12 @@
  * Progress lines as it goes; last line: one JSON object (also printed, as far as it got, if
  * the run fails). The load average is reported: the machine may be shared.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SequencerClient, type WireTick } from '../test/support/grpc-client.js';
 import { spawnNode, type NodeProcess } from './support/processes.js';
+import { processCpuMs } from './support/cpu.js';
 import { percentile, round } from './support/stats.js';
 
 const TICKS = Number(process.env.BENCH_TICKS ?? 20_000);
@@ -70,11 +70,6 @@ const load3 = () => loadavg().map((x) => round(x, 2));
 const stamp = () => new Date().toISOString().slice(11, 19);
 const say = (line: string) => console.log(`${stamp()} ${line} (load ${load3().join(' ')})`);
 
-/** utime + stime of a process, all threads, in ms. */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // CLK_TCK 100
-}
 
 async function status(n: NodeProcess): Promise<{ latest_tick: number; total_transactions: number }> {
   return (await (await fetch(`http://${n.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; total_transactions: number };
@@ -314,7 +309,7 @@ async function main(): Promise<void> {
     await sleep(2000);
     const fdb = await dir();
     const laBefore = load3();
-    const leaderCpu0 = cpuMs(leader.child.pid!);
+    const leaderCpu0 = processCpuMs(leader.child.pid!);
     const c0 = performance.now();
     let follower = await spawnNode(fdb, ['--follow', leader.addresses.grpc!], ALL);
     procs.push(follower);
@@ -327,7 +322,7 @@ async function main(): Promise<void> {
       await progress(`catch-up to ${target}`);
     }
     const secs = (performance.now() - c0) / 1000;
-    const cpu = cpuMs(follower.child.pid!);
+    const cpu = processCpuMs(follower.child.pid!);
     out.catch_up = {
       ticks: target,
       transactions: fs.total_transactions,
@@ -337,7 +332,7 @@ async function main(): Promise<void> {
       cpu_ms: Math.round(cpu),
       cpu_us_per_tick: round((cpu * 1000) / target, 1),
       pool_threads: CORES,
-      leader_cpu_ms: Math.round(cpuMs(leader.child.pid!) - leaderCpu0),
+      leader_cpu_ms: Math.round(processCpuMs(leader.child.pid!) - leaderCpu0),
       loadavg_before: laBefore,
       loadavg_after: load3(),
       note: 'from process start (includes start-up) to the target tick stored; the leader at its default 100 ms heartbeat meanwhile',
