@@ -70,7 +70,6 @@ const load3 = () => loadavg().map((x) => round(x, 2));
 const stamp = () => new Date().toISOString().slice(11, 19);
 const say = (line: string) => console.log(`${stamp()} ${line} (load ${load3().join(' ')})`);
 
-
 async function status(n: NodeProcess): Promise<{ latest_tick: number; total_transactions: number }> {
   return (await (await fetch(`http://${n.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; total_transactions: number };
 }
