@@ -11,6 +11,11 @@ import { SequencerClient, rawUnary, wireTx, type WireSubmitResponse } from '../s
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
+import protobuf from 'protobufjs';
+import { join } from 'node:path';
+import { PROTO_DIR, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { IntakeThreads, MAX_INTAKE_BYTES } from '../../src/rpc/grpc/intake.js';
+import { SubmitError } from '../../src/sequencer/interface.js';
 
 async function statusOf(p: Promise<unknown>): Promise<{ code: grpc.status; details: string }> {
   try {
@@ -100,3 +105,30 @@ describe('gRPC SubmitBatch through intake threads (real node)', function () {
     }
   });
 });
+
+describe('intake threads: the byte budget', function () {
+  this.timeout(60_000);
+  it('refuses a request with RESOURCE_EXHAUSTED while MAX_INTAKE_BYTES of requests are being prepared, and takes it again after', async () => {
+    const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });
+    const type = root.lookupType('svc.sequencer.v1.SubmitBatchRequest');
+    const payload = Buffer.alloc(700, 1);
+    const big = type.encode({ transactions: Array.from({ length: 10_000 }, (_, i) => ({ tx_id: `budget-${i}`, payload, nonce: String(i), timestamp: '1' })) }).finish();
+    const fit = Math.floor(MAX_INTAKE_BYTES / big.length);
+    const intake = new IntakeThreads(1);
+    try {
+      const all = await Promise.allSettled(Array.from({ length: fit + 1 }, () => intake.prepareSubmitBatch(big)));
+      expect(all.slice(0, fit).every((r) => r.status === 'fulfilled')).to.equal(true);
+      const last = all[fit]!;
+      expect(last.status).to.equal('rejected');
+      const err = (last as PromiseRejectedResult).reason as SubmitError;
+      expect(err).to.be.instanceOf(SubmitError);
+      expect(err.code).to.equal('RESOURCE_EXHAUSTED');
+      expect(err.message).to.match(/MiB of requests are already being prepared/);
+      const again = await intake.prepareSubmitBatch(big); // the budget was given back
+      expect(again.count).to.equal(10_000);
+    } finally {
+      await intake.close();
+    }
+  });
+});
+

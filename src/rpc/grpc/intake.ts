@@ -12,6 +12,7 @@
 import { Piscina } from 'piscina';
 import { workerFile } from '../../pool/index.js';
 import type { PreparedBatch } from '../../sequencer/prepare.js';
+import { SubmitError } from '../../sequencer/interface.js';
 import { isRefusal, type Refusal, type SignedOff } from '../../chain/grpc/submit-check.js';
 
 /** The request as a whole is malformed (INVALID_ARGUMENT); nothing of it was admitted. */
@@ -21,6 +22,9 @@ export class MalformedRequest extends Error {
     this.name = 'MalformedRequest';
   }
 }
+
+/** Bytes of SubmitBatch requests being prepared at once, at most. */
+export const MAX_INTAKE_BYTES = 64 * 2 ** 20;
 
 /** Most SubmitTx requests one intake task checks. */
 export const SUBMIT_TX_PER_TASK = 64;
@@ -34,19 +38,34 @@ interface QueuedSubmitTx {
 export class IntakeThreads {
   private readonly pool: Piscina;
   private txQueue: QueuedSubmitTx[] = [];
+  private bytesInIntake = 0;
 
   constructor(readonly threads: number) {
     this.pool = new Piscina({ filename: workerFile('intake'), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
   }
 
-  /** Decode and prepare a SubmitBatch request's bytes; rejects with MalformedRequest. */
+  /**
+   * Decode and prepare a SubmitBatch request's bytes; rejects with MalformedRequest, or
+   * with RESOURCE_EXHAUSTED while MAX_INTAKE_BYTES of requests are already being prepared
+   * (so many large requests cannot pile up memory: the arrival line counts requests, this
+   * counts their bytes).
+   */
   async prepareSubmitBatch(raw: Uint8Array): Promise<PreparedBatch> {
+    if (this.bytesInIntake + raw.length > MAX_INTAKE_BYTES) {
+      throw new SubmitError('RESOURCE_EXHAUSTED', `${MAX_INTAKE_BYTES / 2 ** 20} MiB of requests are already being prepared; retry later`);
+    }
     // A copy of exactly the request, moved to the worker: `raw` may be a view into a
     // larger buffer that a structured clone would copy whole.
     const bytes = new Uint8Array(raw);
-    const answer = (await this.pool.run(bytes, { name: 'submitBatch', transferList: [bytes.buffer] })) as PreparedBatch | { malformed: string };
-    if ('malformed' in answer) throw new MalformedRequest(answer.malformed);
-    return answer;
+    const size = bytes.length;
+    this.bytesInIntake += size;
+    try {
+      const answer = (await this.pool.run(bytes, { name: 'submitBatch', transferList: [bytes.buffer] })) as PreparedBatch | { malformed: string };
+      if ('malformed' in answer) throw new MalformedRequest(answer.malformed);
+      return answer;
+    } finally {
+      this.bytesInIntake -= size;
+    }
   }
 
   /**
