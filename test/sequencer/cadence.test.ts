@@ -75,9 +75,9 @@ describe('sequencer cadence', function () {
     if (process.env.SVC_TEST_DEBUG) console.log({ ticks, commits, ms });
     expect(ticks, `${ticks} ticks in ${Math.round(ms)} ms`).to.be.greaterThan(100);
     expect(commits, `${commits} commits for ${ticks} ticks in ${Math.round(ms)} ms`).to.be.at.most(Math.ceil(ms / EMPTY_COMMIT_GAP_MS) + 20 + 5);
-    // Where ticks came at least 2 per gap (a machine not starved), most of them shared a
-    // write: at most one commit per 2 ticks. (Without the gap a write per 1-2 ticks.)
-    if (ticks / ms >= 2 / EMPTY_COMMIT_GAP_MS) expect(commits, `${commits} commits for ${ticks} ticks`).to.be.at.most(ticks / 2);
+    // Where ticks came at least 3 per gap (a machine not starved), most empty ones shared
+    // a write: at most one commit per 2 ticks, besides the busy ticks' own.
+    if (ticks / ms >= 3 / EMPTY_COMMIT_GAP_MS) expect(commits, `${commits} commits for ${ticks} ticks`).to.be.at.most(ticks / 2 + 20);
   });
 });
 
