@@ -7,7 +7,7 @@
  * of BENCH_RATES (default 10000,50000 tx/s). Tick time = a tick's duration, the
  * interval between its timestamp and the previous tick's, during the measured window:
  * for busy ticks (those carrying transactions, the design's "under load" ticks) and for
- * all ticks (linger and heartbeat ticks included). The clock's own compute per busy tick
+ * all ticks (heartbeat ticks included). The clock's own compute per busy tick
  * is reported beside it from a direct loop without threads (hashToGroup + vdfIterations
  * squarings + trivial proof) at 1, 25 and 100 transactions per tick, with the batcher's
  * cost per batch (leaf hashes + Merkle root, on its own thread) beside it.
@@ -65,7 +65,6 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
     lastTimestamp: 0,
     maxTxPerTick: 8192,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerTicks: 0, lingerMaxMs: 0,
   });
   const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);

@@ -25,7 +25,7 @@ import { ChainStore, type StoredSnapshot } from './store.js';
 export interface ChainRuntimeDeps {
   db: Database;
   pool: Piscina; // the node's pool (used for signatures when signatureThreads is 0)
-  sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch'>;
+  sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch' | 'orderedTicks'>;
   blockMs: number;
   snapshotTxs: number;
   snapshotTicks: number;
@@ -83,7 +83,7 @@ export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRu
   const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
   const verifier = new BatchVerifier(signaturePool ?? deps.pool);
   let chain: Chain | undefined;
-  const applier = new TickApplier(deps.sequencer, engine, verifier, { ...(log ? { logger: log } : {}), throttle: () => chain!.flushed() });
+  const applier = new TickApplier(deps.sequencer.orderedTicks?.() ?? deps.sequencer, engine, verifier, { ...(log ? { logger: log } : {}), throttle: () => chain!.flushed() });
   chain = new Chain({ store, applier, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
   const gateway = new OrderBookGateway(deps.sequencer, applier, verifier);
   try {

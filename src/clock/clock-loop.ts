@@ -11,23 +11,18 @@
  *   - busy: at least `vdfIterations` squarings ran, and a batch is waiting or this tick
  *     carries one (a tick with transactions does not wait for the next arrival: under
  *     load both rules agree, at low load it keeps latency at one busy tick);
- *   - linger: after a tick that carried transactions, empty ticks close as soon as they
- *     reach `trivialProofMaxT` squarings (about 0.3 ms each), so a gap in traffic gives
- *     cheap trivially-proven ticks instead of a segment that needs a Wesolowski proof:
- *     the first `lingerTicks` of them always, and while traffic is steady (the gap
- *     between this busy tick and the one before was at most `lingerMaxMs`) for
- *     `lingerMaxMs`, so the next gap of that kind is bridged too. Then the empty tick
- *     runs as a heartbeat. An isolated transaction (none in the `lingerMaxMs` before it)
- *     therefore costs at most one truncated heartbeat, its own tick and `lingerTicks`
- *     empty ticks;
  *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried; a batch
  *     arriving mid-heartbeat closes it early (its proof comes from the checkpoints, on
- *     the pool, while the next ticks go on; the main thread publishes in order);
+ *     the pool, while the next ticks go on and are ordered without waiting for it).
+ *     Empty ticks are heartbeats only: a transaction costs at most the heartbeat it cuts
+ *     and its own tick, so the chain grows with transactions and time, not with the
+ *     clock's speed;
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
  *
  * A closed tick's proof is computed inline when it is trivial (T <= TRIVIAL_PROOF_MAX_T,
- * pi = 1); longer segments are flagged PROOF_PENDING for the worker pool.
+ * pi = 1); longer segments are flagged PROOF_PENDING for the worker pool (their proof
+ * is all zeros until the pool's proof is written).
  * After a stop request the clock ticks out everything queued (batch ring and the
  * transaction ring the batcher still drains), then returns 'stopped' without emitting a
  * final empty tick.
@@ -46,8 +41,6 @@ export interface ClockParams {
   lastTimestamp: number; // microseconds of the last durable tick (timestamps never go back)
   maxTxPerTick: number; // for the batcher: most transactions one batch carries
   trivialProofMaxT: number; // longest segment proven inline
-  lingerTicks: number; // empty ticks always closed trivially after a tick with transactions
-  lingerMaxMs: number; // steady traffic: gaps up to this long are bridged by trivial ticks
 }
 
 /** Squarings between two looks at the rings once a tick may close. */
@@ -63,9 +56,6 @@ export class ClockLoop {
   private lastTimestamp: number;
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
-  private emptySinceBusy = Infinity; // empty ticks closed since the last tick with transactions
-  private lastBusyClose = -Infinity; // performance.now() when the last tick with transactions closed
-  private lingerUntil = -Infinity; // performance.now() until which empty ticks close trivially
 
   constructor(
     private readonly engine: VdfEngine,
@@ -107,9 +97,6 @@ export class ClockLoop {
     control.setCurrentTick(this.tick);
     const started = performance.now();
 
-    const trivialMax = params.trivialProofMaxT;
-    const lingering =
-      n === 0 && params.vdfIterations <= trivialMax && (this.emptySinceBusy < params.lingerTicks || started < this.lingerUntil);
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
@@ -123,10 +110,9 @@ export class ClockLoop {
       const waiting = batchRing.size() > 0;
       if (tickRing.free() > 0) {
         if (n > 0 || waiting) break;
-        if (lingering && done >= trivialMax) break;
         if (performance.now() - started >= params.idleTickMs) break;
       }
-      evaluator.square(lingering && done < trivialMax ? Math.min(CHECK_CHUNK, trivialMax - done) : CHECK_CHUNK);
+      evaluator.square(CHECK_CHUNK);
     }
 
     const iterations = evaluator.iterations;
@@ -152,13 +138,6 @@ export class ClockLoop {
     tickRing.publish(1);
     this.previous = output;
     this.lastTimestamp = timestamp;
-    if (n > 0) {
-      const now = performance.now();
-      const gap = now - this.lastBusyClose;
-      this.lingerUntil = gap <= params.lingerMaxMs ? now + params.lingerMaxMs : -Infinity;
-      this.lastBusyClose = now;
-      this.emptySinceBusy = 0;
-    } else this.emptySinceBusy++;
     this.tick++;
     return 'tick';
   }

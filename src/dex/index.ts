@@ -59,7 +59,7 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
   const verifier = deps.verifier ?? new BatchVerifier(signaturePool ?? deps.pool);
   // The node's shared applier (the chain restores it from a snapshot), or one of our own.
   const ownApplier = deps.applier === undefined;
-  const applier = deps.applier ?? new TickApplier(deps.sequencer, new OrderBookEngine(), verifier, deps.logger ? { logger: deps.logger } : {});
+  const applier = deps.applier ?? new TickApplier(deps.sequencer.orderedTicks?.() ?? deps.sequencer, new OrderBookEngine(), verifier, deps.logger ? { logger: deps.logger } : {});
   const service = new DexService({
     sequencer: deps.sequencer,
     applier,

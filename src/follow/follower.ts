@@ -98,7 +98,7 @@ export class Follower implements Sequencer {
   /** Check the leader (reachable, speaks svc, same chain as the stored ticks), then follow. */
   async start(): Promise<void> {
     // Read-only until the leader is known to serve this chain: a refused start writes nothing.
-    let stored = await this.log.disk.loadHead();
+    let stored: { tick: number; lastSequence: number } = await this.log.disk.loadHead();
     const leader = this.options.leader;
     let leaderHead: number;
     try {

@@ -5,7 +5,7 @@
 import type { Sequencer, SequencerOptions } from './interface.js';
 import { TickSequencer } from './sequencer.js';
 
-export type { Sequencer, SequencerOptions, SubmitErrorCode, TickListener } from './interface.js';
+export type { OrderedTicks, Sequencer, SequencerOptions, SubmitErrorCode, TickListener } from './interface.js';
 export { SubmitError } from './interface.js';
 export type * from '../core/types.js';
 export * from './limits.js';

@@ -70,16 +70,26 @@ export interface Sequencer {
    */
   submitPrepared?(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>>;
 
-  /** A durable tick from memory or disk; undefined if it does not exist (yet). */
+  /** A durable, proven tick from memory or disk; undefined if it does not exist (yet). */
   getTick(tickNumber: number): Promise<Tick | undefined>;
   /** Every durable transaction whose 8-hex hash matches (collisions give several). */
   findTransactions(txHash8: string): Promise<TransactionLocation[]>;
   /** Newest first, from memory. */
   recentTicks(limit: number, offset: number): TickSummary[];
-  /** Durable ticks in [from, to], oldest first, memory or disk (for replays and rebuilds). */
+  /** Durable, proven ticks in [from, to], oldest first, memory or disk (for replays and rebuilds). */
   readTicks(from: number, to: number): AsyncIterable<Tick>;
   status(): SequencerStatus;
 
-  /** Called with each tick once it is durable, in tick order. Returns an unsubscribe function. */
+  /** Called with each tick once it is durable and proven, in tick order. Returns an unsubscribe function. */
   onTick(listener: TickListener): () => void;
+
+  /**
+   * The ticks as soon as they are durable and ordered, before their VDF proofs are stored
+   * (docs/sequencer.md "Order first, proof after"): for what depends only on the order,
+   * such as the order book. Absent where every durable tick is already proven (a full node).
+   */
+  orderedTicks?(): OrderedTicks;
 }
+
+/** The read side over ordered ticks: `onTick` and `readTicks` include ticks still waiting for a proof; `status().currentTick` is the last ordered tick. */
+export type OrderedTicks = Pick<Sequencer, 'onTick' | 'readTicks' | 'status'>;

@@ -10,11 +10,13 @@
  *   ClockThread.offer) -> resolves when the write-ahead group is written.
  * Flow of one tick:
  *   batcher forms and hashes the batch, clock closes the tick (src/clock) -> pump:
- *   ClockThread.takeClosed -> staging.ts (pool proof if needed, in order) -> join.ts (the
- *   bodies from the queue, checked against the clock's claims) -> TickLog.append (src/store/tick-log.ts: one LevelDB batch for
- *   every tick that arrived, with the write-ahead deletions) -> memory window -> listeners.
- * Nothing is visible (status, queries, listeners) before the batch that holds it is
- * written, and ticks are published strictly in order. Tunables and refusals live in
+ *   ClockThread.takeClosed -> its pool proof starts if it needs one (proofs.ts) -> join.ts
+ *   (the bodies from the queue, checked against the clock's claims) -> TickLog.commit
+ *   (src/store/tick-log.ts: one LevelDB batch for every tick that arrived and every proof
+ *   that settled, with the write-ahead deletions) -> ordered listeners (the order book) ->
+ *   once proven in order: memory window -> tick listeners.
+ * Nothing is visible before the batch that holds it is written; ticks are published
+ * strictly in order, the tick reads and streams only with their proofs. Tunables and refusals live in
  * options.ts, validation in validate.ts, intake in prepare.ts, admission (arrival order,
  * replay checks, sequence numbers) in admission.ts, replay protection in replay.ts.
  */
@@ -25,10 +27,10 @@ import type { Head } from '../store/disk-store.js';
 import { TickLog } from '../store/tick-log.js';
 import { WriteAheadLog, type WalEntry } from '../store/wal.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
-import { SubmitError, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
+import { SubmitError, type OrderedTicks, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
 import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
-import { ProofStaging } from './staging.js';
+import { ProofsInFlight, type SettledProof } from './proofs.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { isShortHash, shortHash } from '../core/tx-hash.js';
@@ -45,9 +47,6 @@ import type {
 import { joinTicks } from './join.js';
 import {
   DEFAULT_REPLAY_WINDOW,
-  EMPTY_COMMIT_GAP_MS,
-  LINGER_MAX_MS,
-  LINGER_TICKS,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
   TICK_RING_SLOTS,
@@ -57,14 +56,7 @@ import {
   refusal,
 } from './options.js';
 
-export {
-  DEFAULT_REPLAY_WINDOW,
-  EMPTY_COMMIT_GAP_MS,
-  LINGER_MAX_MS,
-  LINGER_TICKS,
-  MAX_TX_PER_TICK,
-  WARM_TICKS,
-} from './options.js';
+export { DEFAULT_REPLAY_WINDOW, MAX_TX_PER_TICK, WARM_TICKS } from './options.js';
 
 type State = 'created' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 
@@ -147,6 +139,16 @@ export class TickSequencer implements Sequencer {
       });
     }
     this.admission.resumeAt(Math.max(head.lastSequence, maxSequence) + 1);
+    // Ticks stored before a crash let their proofs finish: prove them again (the segment
+    // is re-evaluated on the pool; the proof is a function of the tick, so it is the one
+    // the lost computation would have given) before anything is served.
+    const waiting = this.log.waitingForProof();
+    if (waiting.length > 0) {
+      const proofs = await Promise.all(
+        waiting.map(async (t) => ({ tickNumber: t.tickNumber, proof: await this.prover({ input: t.vdfProof.input, output: t.vdfProof.output, iterations: t.vdfProof.iterations }) })),
+      );
+      await this.log.commit({ ticks: [], head: this.log.head, proofs });
+    }
 
     const clock = new ClockThread({
       params: {
@@ -157,8 +159,6 @@ export class TickSequencer implements Sequencer {
         lastTimestamp: this.lastTimestamp,
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-        lingerTicks: LINGER_TICKS,
-        lingerMaxMs: LINGER_MAX_MS,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,
@@ -269,50 +269,40 @@ export class TickSequencer implements Sequencer {
   // ---------------------------------------------------------------- ticks
 
   /**
-   * Take the clock's closed ticks into proof staging (each heartbeat's pool proof starts
-   * at once; proofs run in parallel) and commit the longest prefix whose proofs are
-   * ready: group commit, strictly in tick order.
+   * Commit what the clock closed as soon as it closes it, proofs or not (each long
+   * segment's pool proof starts at once and runs in parallel), together with the proofs
+   * that settled meanwhile: group commit, strictly in tick order. A tick is ordered when
+   * its batch is written; it is shown with its proof once that and every earlier proof
+   * are written (TickLog).
    */
   private async pump(): Promise<void> {
     const clock = this.clock!;
-    const staging = new ProofStaging((tick) => {
+    const proofs = new ProofsInFlight((tick) => {
       const claim = { input: tick.input, output: tick.output, iterations: tick.iterations };
       return tick.hasCheckpoints
         ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
         : this.prover(claim);
     });
-    let lastCommit = -Infinity;
     for (;;) {
-      // 1. Everything the clock has closed so far is staged (pool proofs start now).
-      for (const tick of clock.takeClosed(staging.room())) staging.add(tick);
-      if (staging.size === 0) {
-        if (this.failure || clock.drained()) return;
-        await clock.waitForClosed(100);
+      const closed = clock.takeClosed(MAX_TICKS_PER_COMMIT);
+      for (const tick of closed) if (tick.proofPending) proofs.start(tick);
+      const settled = proofs.takeSettled();
+      if (closed.length === 0 && settled.length === 0) {
+        if (this.failure || (clock.drained() && proofs.size === 0)) return;
+        await Promise.race([clock.waitForClosed(100), proofs.nextSettled()]);
         continue;
       }
-      // Empty ticks only, and a commit less than EMPTY_COMMIT_GAP_MS ago: let a few more
-      // come and write them together (a LevelDB write costs the main thread tens of us
-      // whatever it carries; linger ticks close every ~0.3 ms). A tick that carries
-      // transactions is committed at once, with the empty ones before it.
-      const since = performance.now() - lastCommit;
-      if (since < EMPTY_COMMIT_GAP_MS && staging.room() > 0 && this.state === 'running' && !staging.readyCarriesTransactions()) {
-        await clock.waitForClosed(EMPTY_COMMIT_GAP_MS - since);
-        continue;
-      }
-      // 2. Commit the ready prefix, or wait for the first pending proof.
-      const ready = staging.takeReady(MAX_TICKS_PER_COMMIT);
-      if (ready.length === 0) {
-        await staging.firstSettled();
-        continue;
-      }
-      lastCommit = performance.now();
       this.commits++;
-      await this.commit(ready);
+      await this.commit(closed, settled);
       if (this.failure) return;
     }
   }
 
-  private async commit(raw: ClockTick[]): Promise<void> {
+  private async commit(raw: ClockTick[], proofs: SettledProof[]): Promise<void> {
+    if (raw.length === 0) {
+      await this.log.commit({ ticks: [], head: this.log.head, proofs });
+      return;
+    }
     const { ticks, entries, taken: offset, lastSequence, lastOutput: prev } = joinTicks(raw, {
       previousOutput: this.lastOutput,
       head: this.log.head,
@@ -322,13 +312,20 @@ export class TickSequencer implements Sequencer {
     const last = ticks[ticks.length - 1]!;
     const head: Head = { tick: last.tickNumber, lastSequence };
     // Durable, then shown: the queue and the chain state move on before listeners run.
-    await this.log.append(ticks, head, this.wal.takeDeletable(lastSequence), entries, () => {
-      this.pending.drop(offset);
-      this.sent -= offset;
-      this.lastOutput = prev;
-      this.lastTimestamp = last.timestamp;
-      this.rate.record(lastSequence);
-      this.pushToClock();
+    await this.log.commit({
+      ticks,
+      head,
+      extra: this.wal.takeDeletable(lastSequence),
+      parts: entries,
+      proofs,
+      stored: () => {
+        this.pending.drop(offset);
+        this.sent -= offset;
+        this.lastOutput = prev;
+        this.lastTimestamp = last.timestamp;
+        this.rate.record(lastSequence);
+        this.pushToClock();
+      },
     });
   }
 
@@ -354,19 +351,27 @@ export class TickSequencer implements Sequencer {
   }
 
   status(): SequencerStatus {
-    const total = this.log.head.lastSequence;
+    const total = this.log.provenHead.lastSequence;
     return {
-      currentTick: this.log.head.tick,
+      currentTick: this.log.provenHead.tick,
       totalTransactions: total,
-      pendingTransactions: this.pending.length,
+      pendingTransactions: this.pending.length + (this.log.head.lastSequence - total),
       uptimeSeconds: this.startedPerf === 0 ? 0 : Math.floor((performance.now() - this.startedPerf) / 1000),
-      transactionsPerSecond: this.state === 'created' ? 0 : this.rate.rate(total),
+      transactionsPerSecond: this.state === 'created' ? 0 : this.rate.rate(this.log.head.lastSequence),
       startedAt: this.startedAt,
     };
   }
 
   onTick(listener: TickListener): () => void {
     return this.log.onTick(listener);
+  }
+
+  orderedTicks(): OrderedTicks {
+    return {
+      onTick: (listener) => this.log.onOrdered(listener),
+      readTicks: (from, to) => this.log.readOrdered(from, to),
+      status: () => ({ ...this.status(), currentTick: this.log.head.tick }),
+    };
   }
 
   // ---------------------------------------------------------------- diagnostics

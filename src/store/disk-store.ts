@@ -59,6 +59,11 @@ export interface Head {
   lastSequence: number; // highest sequence number in a durable tick (0: none)
 }
 
+/** The head record: the last durable tick, and the last tick whose proof (and every one before it) is stored. */
+export interface StoredHead extends Head {
+  proven: number; // <= tick; ticks after it are durable and ordered but wait for their proof
+}
+
 export class DiskTickStore {
   readonly ticks: Sublevel;
   readonly txindex: TextSublevel;
@@ -70,16 +75,19 @@ export class DiskTickStore {
     this.meta = textSublevel(db, 'seqmeta');
   }
 
-  /** Last durable tick and sequence number, from the head record (or the last tick). */
-  async loadHead(): Promise<Head> {
+  /**
+   * Last durable tick and sequence number and the last proven tick, from the head record
+   * (or the last tick; a record without `proven` is from before proofs could follow).
+   */
+  async loadHead(): Promise<StoredHead> {
     const text = await this.meta.get('head');
     if (text !== undefined) {
-      const h = JSON.parse(text) as { tick: number; last_sequence: number };
-      return { tick: h.tick, lastSequence: h.last_sequence };
+      const h = JSON.parse(text) as { tick: number; last_sequence: number; proven?: number };
+      return { tick: h.tick, lastSequence: h.last_sequence, proven: h.proven ?? h.tick };
     }
     // No head record (a store written before it, or a hand-made one): derive it.
     const last = await this.ticks.keys({ reverse: true, limit: 1 }).all();
-    if (last.length === 0) return { tick: 0, lastSequence: 0 };
+    if (last.length === 0) return { tick: 0, lastSequence: 0, proven: 0 };
     let lastSequence = 0;
     for await (const [, value] of this.ticks.iterator({ reverse: true })) {
       const t = decodeArchiveRecord(value);
@@ -88,7 +96,7 @@ export class DiskTickStore {
         break;
       }
     }
-    return { tick: Number(last[0]), lastSequence };
+    return { tick: Number(last[0]), lastSequence, proven: Number(last[0]) };
   }
 
   /** The first tick of a store seeded from a snapshot and the last sequence number at it; undefined for a store from tick 1. */
@@ -125,9 +133,10 @@ export class DiskTickStore {
   /**
    * Store consecutive ticks atomically with their index entries and the new head.
    * `records` are the ticks' archived JSON as UTF-8 (encodeArchiveRecordBytes); computed
-   * here unless the caller has them.
+   * here unless the caller has them. `proven` (default: the head tick) is the last tick
+   * whose proof, and every earlier one's, is stored.
    */
-  async writeTicks(ticks: Tick[], records: Uint8Array[] | undefined, head: Head, extra: ExtraOp[] = []): Promise<void> {
+  async writeTicks(ticks: Tick[], records: Uint8Array[] | undefined, head: Head, extra: ExtraOp[] = [], proven = head.tick): Promise<void> {
     // The array form of batch is ~3x cheaper per operation than a chained batch with
     // per-put sublevel options (measured: 2.9 vs 10.4 us), and this is one op per tx.
     const ops: BatchOp[] = [];
@@ -150,10 +159,15 @@ export class DiskTickStore {
       type: 'put',
       sublevel: this.meta,
       key: 'head',
-      value: JSON.stringify({ tick: head.tick, last_sequence: head.lastSequence }),
+      value: JSON.stringify({ tick: head.tick, last_sequence: head.lastSequence, proven }),
     });
     for (const op of extra) ops.push(op);
     await batchWrite(this.db, ops);
+  }
+
+  /** The operation that stores a tick's record again (its proof arrived after it was stored). */
+  rewriteOp(tick: Tick): BatchOp {
+    return { type: 'put', sublevel: this.ticks, key: pad16(tick.tickNumber), value: encodeArchiveRecordsBytes([tick])[0]! };
   }
 
   /** The archived JSON record of a tick (UTF-8 bytes), or undefined. */
@@ -174,14 +188,14 @@ export class DiskTickStore {
   }
 
   /**
-   * The last `count` ticks, oldest first (for warming the memory window), stopping
+   * The last `count` ticks up to `upTo`, oldest first (for warming the memory window), stopping
    * early once they hold `maxTransactions` transactions so a start stays quick.
    */
-  async readLast(count: number, maxTransactions = Infinity): Promise<Tick[]> {
+  async readLast(count: number, maxTransactions = Infinity, upTo = Number.MAX_SAFE_INTEGER): Promise<Tick[]> {
     const out: Tick[] = [];
     if (count <= 0) return out;
     let txs = 0;
-    for await (const [, value] of this.ticks.iterator({ reverse: true, limit: count })) {
+    for await (const [, value] of this.ticks.iterator({ reverse: true, limit: count, lte: pad16(upTo) })) {
       const t = decodeArchiveRecord(value);
       out.push(t);
       txs += t.transactions.length;

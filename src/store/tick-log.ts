@@ -5,13 +5,22 @@
  * findTransactions, recentTicks, head, onTick listeners). Nothing is readable or
  * announced before the batch that holds it is written.
  *
+ * Two heads (docs/sequencer.md "Order first, proof after"): a tick is ORDERED once it is
+ * durable, with its VDF output, and PROVEN once its Wesolowski proof and every earlier
+ * tick's are stored too. A leader stores a heartbeat before the pool has proven it, so
+ * what depends only on the order (the order book, through `onOrdered` and `readOrdered`)
+ * need not wait for proofs; the tick reads and `onTick` serve proven ticks only, in
+ * order. A proof that arrives later is written into the stored tick (`commit`'s
+ * `proofs`). A tick waiting for its proof has the all-zero element as its proof (never a
+ * valid proof); after a crash the head record's `proven` says which ticks to prove again.
+ *
  * It knows nothing of the clock: the leader's sequencer appends the ticks its clock
  * closes, and a follower (issue 9) can append ticks it verified from a leader and serve
  * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
  * its ticks are then T..head, and reads below T answer not found.
  */
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
-import { DiskTickStore, type ExtraOp, type Head } from './disk-store.js';
+import { DiskTickStore, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
 import { encodeArchiveRecordsBytes } from './archive.js';
 import { TICK_FORMAT } from '../vdf/binding.js';
@@ -27,6 +36,37 @@ export interface TickLogOptions {
 
 export type TickLogListener = (tick: Tick) => void;
 
+/** A proof computed after its tick was stored. */
+export interface LateProof {
+  tickNumber: number;
+  proof: Uint8Array;
+}
+
+/** One commit: new ticks after the head, proofs for stored ticks, in ONE atomic batch. */
+export interface Commit {
+  ticks: Tick[]; // consecutive, the next after the head; a pending proof is all zeros
+  head: Head; // the head after these ticks
+  extra?: ExtraOp[];
+  /** Per tick, per transaction: its body and archive prefix as intake wrote them. */
+  parts?: ReadonlyArray<readonly StoredTxParts[]>;
+  /** Proofs of ticks stored earlier (or in this commit) without them. */
+  proofs?: readonly LateProof[];
+  /** The caller's own bookkeeping, after the write and before anyone is told. */
+  stored?: () => void;
+}
+
+/** A proof not computed yet: the all-zero element (0 is no element of the group). */
+export function isPendingProof(proof: Uint8Array): boolean {
+  for (let i = proof.length - 1; i >= 0; i--) if (proof[i] !== 0) return false;
+  return true;
+}
+
+interface Unproven {
+  tick: Tick;
+  bodies?: Uint8Array[];
+  lastSequence: number; // the head's last sequence number once this tick is in
+}
+
 /** A transaction's stored forms, written once at intake (src/sequencer/prepare.ts). */
 export interface StoredTxParts {
   body: Uint8Array; // src/core/tx-record.ts
@@ -37,8 +77,12 @@ export class TickLog {
   readonly disk: DiskTickStore;
   private readonly memory: MemoryTickStore;
   private headValue: Head = { tick: 0, lastSequence: 0 };
+  private provenValue: Head = { tick: 0, lastSequence: 0 };
+  /** Ordered ticks waiting for their proof or an earlier tick's: provenValue.tick+1 .. headValue.tick. */
+  private readonly unproven: Unproven[] = [];
   private first = 1; // first stored tick: 1, or T for a store seeded from a snapshot (seed())
   private readonly listeners = new Set<TickLogListener>();
+  private readonly orderedListeners = new Set<TickLogListener>();
 
   constructor(
     db: ConstructorParameters<typeof DiskTickStore>[0],
@@ -54,18 +98,32 @@ export class TickLog {
    * oldest first (the sequencer fills its replay window from them).
    */
   async open(warmTicks: number, maxTransactions: number): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
-    const head = await this.disk.loadHead();
-    await this.checkFormat(head);
+    const stored = await this.disk.loadHead();
+    await this.checkFormat(stored);
     this.first = (await this.disk.loadBase())?.tick ?? 1;
+    const head: Head = { tick: stored.tick, lastSequence: stored.lastSequence };
     let last: Tick | undefined;
     if (head.tick > 0) {
       last = await this.disk.readTick(head.tick);
       if (!last) throw new Error(`tick store is inconsistent: head tick ${head.tick} is missing`);
     }
     this.headValue = head;
-    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, warmTicks), maxTransactions);
+    // Ticks stored before their proof (a crash came first) wait in the unproven list.
+    const proven = Math.min(stored.proven, head.tick);
+    let lastSequence = proven === head.tick ? head.lastSequence : await this.disk.lastSequenceAt(proven);
+    this.provenValue = { tick: proven, lastSequence };
+    for await (const t of this.disk.readRange(proven + 1, head.tick)) {
+      if (t.transactions.length > 0) lastSequence = t.transactions[t.transactions.length - 1]!.sequenceNumber;
+      this.unproven.push({ tick: t, lastSequence });
+    }
+    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, warmTicks), maxTransactions, proven);
     for (const t of warm) this.memory.append({ tick: t });
-    return { head, last, warm };
+    return { head, last, warm: [...warm, ...this.unproven.map((u) => u.tick)] };
+  }
+
+  /** Stored ticks whose proofs are not stored yet (after a crash), oldest first. */
+  waitingForProof(): Tick[] {
+    return this.unproven.filter((u) => isPendingProof(u.tick.vdfProof.proof)).map((u) => u.tick);
   }
 
   /**
@@ -111,33 +169,97 @@ export class TickLog {
   }
 
   /**
-   * Store consecutive ticks (the next after the head) atomically with `extra`, then show
-   * them: memory window, head, `stored` (the caller's own bookkeeping, before anyone is
-   * told), listeners in order. `parts` (per tick, per transaction: its body and archive
-   * prefix as intake wrote them) spare the store encoding them again.
+   * Store consecutive proven ticks (the next after the head) atomically with `extra`, then
+   * show them (a full node: it appends ticks it verified, proofs included).
    */
-  async append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], parts?: ReadonlyArray<readonly StoredTxParts[]>, stored?: () => void): Promise<void> {
-    if (ticks.length === 0) return;
-    if (ticks[0]!.tickNumber !== this.headValue.tick + 1) {
+  append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], parts?: ReadonlyArray<readonly StoredTxParts[]>, stored?: () => void): Promise<void> {
+    return this.commit({ ticks, head, extra, parts, stored });
+  }
+
+  /**
+   * Store new ticks (the next after the head, proofs pending or not) and late proofs in
+   * ONE atomic batch with `extra`, then: the head and `stored` (the caller's bookkeeping),
+   * `onOrdered` listeners for the new ticks, and for every tick now proven in order the
+   * memory window and the `onTick` listeners.
+   */
+  async commit(c: Commit): Promise<void> {
+    const { ticks, head } = c;
+    if (ticks.length === 0 && (c.proofs?.length ?? 0) === 0) return;
+    if (ticks.length > 0 && ticks[0]!.tickNumber !== this.headValue.tick + 1) {
       throw new Error(`tick ${ticks[0]!.tickNumber} appended after ${this.headValue.tick}`);
     }
-    const records = parts ? encodeArchiveRecordsBytes(ticks, parts.map((p) => p.map((x) => x.archivePrefix))) : undefined;
-    await this.disk.writeTicks(ticks, records, head, extra);
-    for (let i = 0; i < ticks.length; i++) this.memory.append({ tick: ticks[i]!, bodies: parts?.[i]?.map((x) => x.body) });
-    this.headValue = head;
-    stored?.();
-    for (const tick of ticks) {
-      for (const listener of this.listeners) {
-        try {
-          listener(tick);
-        } catch (err) {
-          this.options.onListenerError?.(err instanceof Error ? err : new Error(String(err)));
-        }
+    // Late proofs go into the ticks they belong to: new ones before they are encoded,
+    // stored ones as a rewrite of their record.
+    const rewrites: ExtraOp[] = [];
+    for (const p of c.proofs ?? []) {
+      const fresh = ticks.length > 0 ? ticks[p.tickNumber - ticks[0]!.tickNumber] : undefined;
+      if (fresh && fresh.tickNumber === p.tickNumber) {
+        fresh.vdfProof.proof = p.proof;
+        continue;
+      }
+      const waiting = this.unproven[p.tickNumber - this.provenValue.tick - 1];
+      if (!waiting || waiting.tick.tickNumber !== p.tickNumber) throw new Error(`a proof for tick ${p.tickNumber}, which waits for none`);
+      waiting.tick.vdfProof.proof = p.proof;
+      rewrites.push(this.disk.rewriteOp(waiting.tick));
+    }
+    let lastSequence = this.headValue.lastSequence;
+    const added: Unproven[] = ticks.map((tick, i) => {
+      if (tick.transactions.length > 0) lastSequence = tick.transactions[tick.transactions.length - 1]!.sequenceNumber;
+      return { tick, bodies: c.parts?.[i]?.map((x) => x.body), lastSequence };
+    });
+    const all = this.unproven.length === 0 ? added : [...this.unproven, ...added];
+    let provenCount = 0;
+    while (provenCount < all.length && !isPendingProof(all[provenCount]!.tick.vdfProof.proof)) provenCount++;
+    const proven = provenCount > 0 ? all[provenCount - 1]!.tick.tickNumber : this.provenValue.tick;
+
+    const records = c.parts ? encodeArchiveRecordsBytes(ticks, c.parts.map((p) => p.map((x) => x.archivePrefix))) : undefined;
+    const nextHead = ticks.length > 0 ? head : this.headValue;
+    await this.disk.writeTicks(ticks, records, nextHead, [...rewrites, ...(c.extra ?? [])], proven);
+    this.headValue = nextHead;
+    c.stored?.();
+    for (const u of added) this.unproven.push(u);
+    for (const u of added) this.tell(this.orderedListeners, u.tick);
+    const shown = this.unproven.splice(0, provenCount);
+    for (const u of shown) {
+      this.memory.append({ tick: u.tick, bodies: u.bodies });
+      this.provenValue = { tick: u.tick.tickNumber, lastSequence: u.lastSequence };
+    }
+    for (const u of shown) this.tell(this.listeners, u.tick);
+  }
+
+  private tell(listeners: Set<TickLogListener>, tick: Tick): void {
+    for (const listener of listeners) {
+      try {
+        listener(tick);
+      } catch (err) {
+        this.options.onListenerError?.(err instanceof Error ? err : new Error(String(err)));
       }
     }
   }
 
-  /** Called with each tick once it is durable, in order. Returns an unsubscribe function. */
+  /** Called with each tick once it is durable and ordered, proof or not, in order. Returns an unsubscribe function. */
+  onOrdered(listener: TickLogListener): () => void {
+    const wrapped: TickLogListener = (t) => listener(t);
+    this.orderedListeners.add(wrapped);
+    return () => {
+      this.orderedListeners.delete(wrapped);
+    };
+  }
+
+  /** Latest proven tick (and every one before it) and its sequence number: what the tick reads serve. */
+  get provenHead(): Head {
+    return this.provenValue;
+  }
+
+  /** Durable ticks in [from, to], proofs or not, oldest first (the order book's replay). */
+  async *readOrdered(from: number, to: number): AsyncIterable<Tick> {
+    const hi = this.provenValue.tick;
+    const waiting = this.unproven.slice();
+    yield* this.readProven(from, Math.min(to, hi));
+    for (const u of waiting) if (u.tick.tickNumber >= from && u.tick.tickNumber <= to) yield u.tick;
+  }
+
+  /** Called with each tick once it is durable and proven, in order. Returns an unsubscribe function. */
   onTick(listener: TickLogListener): () => void {
     const wrapped: TickLogListener = (t) => listener(t);
     this.listeners.add(wrapped);
@@ -147,7 +269,7 @@ export class TickLog {
   }
 
   async getTick(tickNumber: number): Promise<Tick | undefined> {
-    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.headValue.tick) return undefined;
+    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.provenValue.tick) return undefined;
     return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
   }
 
@@ -157,7 +279,7 @@ export class TickLog {
     const out: TransactionLocation[] = [];
     const cache = new Map<number, Tick | undefined>();
     for (const row of rows) {
-      if (row.tick > this.headValue.tick) continue; // stored but not yet shown
+      if (row.tick > this.provenValue.tick) continue; // stored but not yet shown
       if (!cache.has(row.tick)) cache.set(row.tick, await this.getTick(row.tick));
       const tick = cache.get(row.tick);
       if (!tick || tick.transactions.length === 0) continue;
@@ -174,11 +296,15 @@ export class TickLog {
     return this.memory.recent(l, o);
   }
 
-  /** Durable ticks in [from, to], oldest first, from memory or disk. */
-  async *readTicks(from: number, to: number): AsyncIterable<Tick> {
+  /** Proven ticks in [from, to], oldest first, from memory or disk. */
+  readTicks(from: number, to: number): AsyncIterable<Tick> {
+    return this.readProven(from, Math.min(to, this.provenValue.tick));
+  }
+
+  private async *readProven(from: number, to: number): AsyncIterable<Tick> {
     if (!Number.isFinite(from) || !Number.isFinite(to)) return;
     let n = Math.max(this.first, Math.ceil(from));
-    const hi = Math.min(Math.floor(to), this.headValue.tick);
+    const hi = Math.floor(to);
     while (n <= hi) {
       const t = this.memory.get(n);
       if (t) {

@@ -2,7 +2,7 @@
  * The batcher and the clock loop driven in-process with the BigInt reference engine:
  * ticks carry the batch that was ready when they started, the batch hash is the Merkle
  * root of the full transaction hashes, every tick verifies and chains to the previous
- * output, the busy, linger and heartbeat rules of design.md and docs/sequencer.md hold
+ * output, the busy and heartbeat rules of design.md and docs/sequencer.md hold
  * (an isolated transaction costs at most a handful of ticks), a full tick ring lengthens
  * the tick instead of pausing the chain, and a stop ticks out what is queued.
  */
@@ -41,7 +41,6 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     lastTimestamp: 0,
     maxTxPerTick: 1000,
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
-    lingerTicks: 0, lingerMaxMs: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
@@ -137,41 +136,23 @@ describe('clock/clock-loop', () => {
     expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
   });
 
-  it('after a tick with transactions, lingerTicks empty ticks close trivially, then heartbeats resume', () => {
-    const c = setup({ lingerTicks: 3, idleTickMs: 15 });
-    c.push(1, 1);
-    c.step();
-    expect(c.take().txCount).to.equal(1);
-    for (let i = 0; i < 3; i++) {
-      c.step();
-      const t = c.take();
-      expect(t.txCount, `linger tick ${i}`).to.equal(0);
-      expect(t.iterations, `linger tick ${i}`).to.equal(TRIVIAL_PROOF_MAX_T);
-      expect(t.proofPending).to.equal(false);
-    }
-    c.step();
-    const heartbeat = c.take();
-    expect(heartbeat.txCount).to.equal(0);
-    expect(heartbeat.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
-    expect(heartbeat.proofPending).to.equal(true);
-  });
-
-  it('while traffic is steady (busy ticks at most lingerMaxMs apart) empty ticks keep closing trivially', () => {
-    const c = setup({ lingerTicks: 1, lingerMaxMs: 60_000, idleTickMs: 15 });
+  it('after a tick with transactions the next empty tick is a heartbeat: no trivial empty ticks follow traffic', () => {
+    const c = setup({ idleTickMs: 15 });
     c.push(1, 1);
     c.step();
     c.push(2, 1);
-    c.step(); // a second busy tick right after the first: traffic is steady
+    c.step(); // steady traffic: two busy ticks in a row
     expect([c.take().txCount, c.take().txCount]).to.deep.equal([1, 1]);
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       c.step();
       const t = c.take();
       expect(t.txCount).to.equal(0);
-      expect(t.iterations, `empty tick ${i}`).to.equal(TRIVIAL_PROOF_MAX_T);
+      expect(t.iterations, `empty tick ${i}`).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+      expect(t.proofPending).to.equal(true);
     }
   });
 
-  it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most lingerTicks + 2 ticks', () => {
+  it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most 2 ticks', () => {
     // An evaluator that queues one transaction after 300 squarings of the first segment.
     let arrive: (() => void) | undefined;
     const injecting: VdfEngine = {
@@ -196,27 +177,22 @@ describe('clock/clock-loop', () => {
         };
       },
     };
-    const lingerTicks = 8;
-    const c = setup({ lingerTicks, idleTickMs: 200 }, injecting);
+    const c = setup({ idleTickMs: 200 }, injecting);
     arrive = () => c.push(1, 1);
     const ticks: ClockTick[] = [];
-    for (let i = 0; i < lingerTicks + 3; i++) {
+    for (let i = 0; i < 3; i++) {
       c.step();
       ticks.push(c.take());
     }
-    const [truncated, busy] = ticks;
+    const [truncated, busy, after] = ticks;
     expect(truncated!.txCount).to.equal(0);
     expect(truncated!.iterations).to.be.within(300, 400); // closed as soon as the batch was waiting
     expect(truncated!.proofPending).to.equal(true);
     expect(busy!.txCount).to.equal(1);
     expect(busy!.iterations).to.equal(20);
-    // Then exactly lingerTicks trivially-proven empty ticks, then a heartbeat again: the
-    // transaction cost the truncated heartbeat, its own tick and lingerTicks ticks.
-    const linger = ticks.slice(2, 2 + lingerTicks);
-    expect(linger.every((t) => t.txCount === 0 && t.iterations === TRIVIAL_PROOF_MAX_T && !t.proofPending)).to.equal(true);
-    const after = ticks[2 + lingerTicks]!;
-    expect(after.txCount).to.equal(0);
-    expect(after.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+    // Then a heartbeat again: the transaction cost the truncated heartbeat and its own tick.
+    expect(after!.txCount).to.equal(0);
+    expect(after!.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
     for (let i = 0; i < ticks.length - 1; i++) expect(verifies(ticks[i]!, i === 0 ? GENESIS_OUTPUT : ticks[i - 1]!.output)).to.equal(true);
   });
 
