@@ -33,7 +33,7 @@ function entries(first: number): WalEntry[] {
   return Array.from({ length: GROUP }, (_, i) => {
     const txId = `wal-bench-${first + i}`;
     const p = prepareOne({ txId, payload: new Uint8Array(70).fill(i & 0xff), signature: new Uint8Array(64).fill(5), publicKey: new Uint8Array(32).fill(6), nonce: BigInt(first + i), timestamp: 1n });
-    return { sequence: first + i, ingestionTimestamp: 1_767_225_600_000_000 + first + i, tx: p.tx, fullHash: p.fullHash, body: p.body, archivePrefix: p.archivePrefix };
+    return { sequence: first + i, ingestionTimestamp: 1_767_225_600_000_000 + first + i, tx: p.tx, fullHash: p.fullHash, body: p.body };
   });
 }
 

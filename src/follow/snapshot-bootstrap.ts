@@ -34,6 +34,10 @@ import { FollowError } from './interface.js';
 import { fetchSnapshot } from './snapshot-client.js';
 import { tickOfWire } from './wire-tick.js';
 
+
+/** How long the leader may take to serve the snapshot's tick with its proof. */
+const MISSING_TICK_WAIT_MS = 5_000;
+
 export interface SeedOptions {
   leader: string;
   client: NodeClient;
@@ -68,7 +72,13 @@ export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
     throw refused(`its builder is at heights ${heights.produced}/${heights.last}, not the announced ${info.producedHeight}/${info.lastHeight}`);
   }
 
-  const wire = await o.client.getTick(info.tick).catch(() => undefined);
+  // The leader's order book (and so its snapshot) may be a moment ahead of its proven
+  // ticks (docs/sequencer.md "Order first, proof after"): give tick T's proof a moment.
+  let wire = await o.client.getTick(info.tick).catch(() => undefined);
+  for (let waited = 0; !wire && waited < MISSING_TICK_WAIT_MS; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    wire = await o.client.getTick(info.tick).catch(() => undefined);
+  }
   if (!wire) throw refused(`the leader does not serve tick ${info.tick}`, 'MISSING_TICK');
   const tick = tickOfWire(wire);
   if (!('vdfProof' in tick)) throw refused(`tick ${info.tick} fails verification: ${tick.code}: ${tick.message}`, tick.code);

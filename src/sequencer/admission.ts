@@ -103,7 +103,7 @@ export class Admission {
       throw refusal('RESOURCE_EXHAUSTED', `the transaction queue is full (${ctx.queueCapacity} waiting for a tick); retry later`);
     }
     const sequence = this.nextSequence++;
-    const entry: WalEntry = { sequence, ingestionTimestamp: nowMicros(), tx: p.tx, fullHash: p.fullHash, body: p.body, archivePrefix: p.archivePrefix };
+    const entry: WalEntry = { sequence, ingestionTimestamp: nowMicros(), tx: p.tx, fullHash: p.fullHash, body: p.body };
     const expectedTick = ctx.expectedTick();
     ctx.queue.push(entry);
     const durable = ctx.wal.append(entry);

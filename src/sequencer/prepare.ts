@@ -4,8 +4,8 @@
  * depends on that order:
  *
  *   validation (validate.ts) -> Borsh bytes -> SHA-256 (the full hash) -> the stored
- *   body (src/core/tx-record.ts: write-ahead log and memory window) -> the archive
- *   record's prefix (src/store/archive.ts) -> the (public_key, nonce) replay key.
+ *   body (src/core/tx-record.ts: write-ahead log, tick store and memory window) -> the
+ *   (public_key, nonce) replay key.
  *
  * It runs on an intake worker (workers/intake.worker.ts) when the node has intake
  * threads, inline otherwise; either way the main thread then only orders (replay check,
@@ -14,9 +14,9 @@
  * One PreparedBatch holds a whole request in one buffer, so a worker hands it over
  * without a copy (two ArrayBuffers moved, a short error list cloned):
  *
- *   bytes   the bodies | the replay keys | the archive prefixes, back to back
- *   layout  per item LAYOUT_STRIDE int32: bodyAt, bodyEnd, keyAt, keyEnd, prefixAt,
- *           prefixEnd; bodyAt = -1 marks an invalid item, whose message is in `errors`
+ *   bytes   the bodies | the replay keys, back to back
+ *   layout  per item LAYOUT_STRIDE int32: bodyAt, bodyEnd, keyAt, keyEnd; bodyAt = -1
+ *           marks an invalid item, whose message is in `errors`
  *   errors  { index, message } of the invalid items (INVALID_ARGUMENT), in index order
  *
  * A replay key is the pair exactly as it sits in the Borsh bytes: u32 LE length |
@@ -26,12 +26,10 @@ import { sha256 } from '../crypto/sha256.js';
 import { TX_BODY_HEADER, writeTxBody } from '../core/tx-record.js';
 import { transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-bytes.js';
 import type { Transaction } from '../core/types.js';
-import { writeArchiveTxPrefix } from '../store/archive.js';
-import { JsonWriter } from '../store/json-writer.js';
 import { SubmitError } from './interface.js';
 import { checkTransaction } from './validate.js';
 
-export const LAYOUT_STRIDE = 6;
+export const LAYOUT_STRIDE = 4;
 
 export interface PreparedBatch {
   count: number;
@@ -40,7 +38,6 @@ export interface PreparedBatch {
   errors: Array<{ index: number; message: string }>;
 }
 
-const prefixes = new JsonWriter(256 * 1024);
 let scratch = new Uint8Array(64 * 1024);
 
 /** Validate, hash and encode `txs` (whatever a client sent: invalid items are named, not thrown). */
@@ -66,13 +63,10 @@ export function prepareTransactions(txs: readonly unknown[]): PreparedBatch {
     if (tx.publicKey.length > 0) keyTotal += tx.publicKey.length + 12;
   }
 
-  // Bodies and keys have known sizes; the prefixes are written into `prefixes` meanwhile
-  // and copied behind them at the end.
-  const head = new Uint8Array(bodyTotal + keyTotal);
-  const view = new DataView(head.buffer);
+  const bytes = new Uint8Array(bodyTotal + keyTotal);
+  const view = new DataView(bytes.buffer);
   let bodyAt = 0;
   let keyAt = bodyTotal;
-  prefixes.reset();
   for (let i = 0; i < count; i++) {
     const idLength = idLengths[i]!;
     if (idLength < 0) continue;
@@ -82,35 +76,21 @@ export function prepareTransactions(txs: readonly unknown[]): PreparedBatch {
     const borsh = scratch.subarray(0, borshLength);
     const [, , publicKeyAt] = writeTransactionBytesFromText(borsh, tx, idLength);
     const fullHash = sha256(borsh);
-    const bodyEnd = writeTxBody(head, view, bodyAt, tx, borsh.subarray(4, 4 + idLength), fullHash);
+    const bodyEnd = writeTxBody(bytes, view, bodyAt, tx, borsh.subarray(4, 4 + idLength), fullHash);
     let keyEnd = keyAt;
     if (tx.publicKey.length > 0) {
       keyEnd = keyAt + tx.publicKey.length + 12;
-      head.set(borsh.subarray(publicKeyAt - 4, publicKeyAt + tx.publicKey.length + 8), keyAt);
+      bytes.set(borsh.subarray(publicKeyAt - 4, publicKeyAt + tx.publicKey.length + 8), keyAt);
     }
-    const prefixAt = prefixes.length;
-    writeArchiveTxPrefix(prefixes, tx, fullHash);
     const o = i * LAYOUT_STRIDE;
     layout[o] = bodyAt;
     layout[o + 1] = bodyEnd;
     layout[o + 2] = keyAt;
     layout[o + 3] = keyEnd;
-    layout[o + 4] = prefixAt; // relative to the prefix region until the end
-    layout[o + 5] = prefixes.length;
     bodyAt = bodyEnd;
     keyAt = keyEnd;
   }
 
-  const region = head.length;
-  const bytes = new Uint8Array(region + prefixes.length);
-  bytes.set(head);
-  bytes.set(prefixes.written(), region);
-  for (let i = 0; i < count; i++) {
-    const o = i * LAYOUT_STRIDE;
-    if (layout[o] === -1) continue;
-    layout[o + 4] += region;
-    layout[o + 5] += region;
-  }
   return { count, bytes, layout, errors };
 }
 
@@ -119,7 +99,6 @@ export interface PreparedTx {
   tx: Transaction;
   fullHash: Uint8Array;
   body: Uint8Array;
-  archivePrefix: Uint8Array;
   hashKey: string; // one character per byte of the full hash (replay.ts hashKey)
   pkNonceKey: string | undefined; // replay.ts pkNonceKey; undefined for an empty public_key
 }
@@ -174,7 +153,6 @@ export class PreparedReader {
       },
       fullHash: bytes.subarray(at + 16, at + 48),
       body: bytes.subarray(at, layout[o + 1]!),
-      archivePrefix: bytes.subarray(layout[o + 4]!, layout[o + 5]!),
       hashKey: this.text.latin1Slice(at + 16, at + 48),
       pkNonceKey: keyEnd > keyAt ? this.text.latin1Slice(keyAt, keyEnd) : undefined,
     };

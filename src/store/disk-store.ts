@@ -2,22 +2,29 @@
  * The durable side of the tick store, in LevelDB sublevels of the node's database
  * (docs/storage.md lists every key):
  *
- *   ticks    <tick number, 16 decimal digits>          -> archived tick record (JSON text)
+ *   ticks    <tick number, 16 decimal digits>          -> the tick's binary record (./stored-tick.ts)
+ *   txs      <sequence number, 16 decimal digits>      -> one transaction (./stored-tick.ts)
  *   txindex  <8-hex tx_hash>:<sequence, 16 digits>     -> tick number (decimal text)
- *   seqmeta  "head"                                    -> {"tick":n,"last_sequence":s}
+ *   seqmeta  "head"                                    -> {"tick":n,"last_sequence":s,"proven":p}
  *   seqmeta  "base"                                    -> {"tick":T,"last_sequence":s}: only in a store
  *            seeded from a leader's snapshot (src/follow/snapshot-bootstrap.ts): its first tick is T, not 1
+ *   seqmeta  "storage"                                 -> "svc-store-2": this layout
  *
- * `writeTicks` puts a run of consecutive ticks, their index entries, the new head and
- * any extra operations (write-ahead deletions) in ONE atomic batch: a group commit, and
- * a crash leaves either all of it or none. Keys with the full sequence number make
- * 8-hex collisions harmless: each colliding transaction has its own key under the
- * shared prefix.
+ * `writeTicks` puts a run of consecutive ticks, their transactions and index entries, the
+ * new head and any extra operations (write-ahead deletions) in ONE atomic batch: a group
+ * commit, and a crash leaves either all of it or none. Keys with the full sequence number
+ * make 8-hex collisions harmless: each colliding transaction has its own key under the
+ * shared prefix. A tick's record holds no previous output (it is the record before it)
+ * and no transactions (they are under `txs`), so a tick costs about its content and one
+ * transaction is read alone.
  */
 import type { Database } from '../db/index.js';
 import { shortHash } from '../core/tx-hash.js';
-import type { Tick } from '../core/types.js';
-import { decodeArchiveRecord, encodeArchiveRecord, encodeArchiveRecordsBytes } from './archive.js';
+import type { OrderedTransaction, Tick } from '../core/types.js';
+import { decodeStoredTick, decodeStoredTx, encodeStoredTick, encodeStoredTx, storedTickCounts, storedTickOutput } from './stored-tick.js';
+
+/** The layout this store writes (seqmeta "storage"); a store of another layout is refused at open. */
+export const STORAGE_LAYOUT = 'svc-store-2';
 
 type TextSublevel = ReturnType<typeof textSublevel>;
 /** A sublevel with utf8 keys and binary values. */
@@ -52,8 +59,6 @@ export const pad16 = (n: number): string => String(n).padStart(16, '0');
 /** A batch operation this store does not own (e.g. write-ahead deletions). */
 export type ExtraOp = BatchOp;
 
-const EMPTY_TRANSACTIONS = Buffer.from('"transactions":[]');
-
 export interface Head {
   tick: number; // last durable tick (0: none)
   lastSequence: number; // highest sequence number in a durable tick (0: none)
@@ -66,11 +71,13 @@ export interface StoredHead extends Head {
 
 export class DiskTickStore {
   readonly ticks: Sublevel;
+  readonly txs: Sublevel;
   readonly txindex: TextSublevel;
   readonly meta: TextSublevel;
 
   constructor(private readonly db: Database) {
     this.ticks = binarySublevel(db, 'ticks');
+    this.txs = binarySublevel(db, 'txs');
     this.txindex = textSublevel(db, 'txindex');
     this.meta = textSublevel(db, 'seqmeta');
   }
@@ -85,18 +92,11 @@ export class DiskTickStore {
       const h = JSON.parse(text) as { tick: number; last_sequence: number; proven?: number };
       return { tick: h.tick, lastSequence: h.last_sequence, proven: h.proven ?? h.tick };
     }
-    // No head record (a store written before it, or a hand-made one): derive it.
+    // No head record (a store written by hand): derive it.
     const last = await this.ticks.keys({ reverse: true, limit: 1 }).all();
     if (last.length === 0) return { tick: 0, lastSequence: 0, proven: 0 };
-    let lastSequence = 0;
-    for await (const [, value] of this.ticks.iterator({ reverse: true })) {
-      const t = decodeArchiveRecord(value);
-      if (t.transactions.length > 0) {
-        lastSequence = t.transactions[t.transactions.length - 1]!.sequenceNumber;
-        break;
-      }
-    }
-    return { tick: Number(last[0]), lastSequence, proven: Number(last[0]) };
+    const tick = Number(last[0]);
+    return { tick, lastSequence: await this.lastSequenceAt(tick), proven: tick };
   }
 
   /** The first tick of a store seeded from a snapshot and the last sequence number at it; undefined for a store from tick 1. */
@@ -114,45 +114,48 @@ export class DiskTickStore {
 
   /**
    * The highest sequence number in the stored ticks up to `tick` (0: none): the last tick
-   * at or before it with transactions, scanned back on raw records (an empty tick is
-   * skipped without decoding it), else the base's. Costs one read per empty tick between
-   * them; used only to serve a snapshot (StreamSnapshot), not on the tick path. With
-   * `known` (the answer for an earlier tick) the scan stops there.
+   * at or before it with transactions, scanned back on the records' counts, else the
+   * base's. With `known` (the answer for an earlier tick) the scan stops there.
    */
   async lastSequenceAt(tick: number, known?: Head): Promise<number> {
     const floor = known !== undefined && known.tick < tick ? known : undefined;
     for await (const value of this.ticks.values({ lte: pad16(tick), ...(floor ? { gt: pad16(floor.tick) } : {}), reverse: true })) {
-      if (Buffer.from(value.buffer, value.byteOffset, value.byteLength).includes(EMPTY_TRANSACTIONS)) continue;
-      const t = decodeArchiveRecord(value);
-      if (t.transactions.length > 0) return t.transactions[t.transactions.length - 1]!.sequenceNumber;
+      const { firstSequence, txCount } = storedTickCounts(value);
+      if (txCount > 0) return firstSequence + txCount - 1;
     }
     if (floor) return floor.lastSequence;
     return (await this.loadBase())?.lastSequence ?? 0;
   }
 
   /**
-   * Store consecutive ticks atomically with their index entries and the new head.
-   * `records` are the ticks' archived JSON as UTF-8 (encodeArchiveRecordBytes); computed
-   * here unless the caller has them. `proven` (default: the head tick) is the last tick
-   * whose proof, and every earlier one's, is stored.
+   * Store consecutive ticks atomically with their transactions, index entries and the new
+   * head. `bodies` (per tick, per transaction) are the transactions' tx-record bodies when
+   * intake wrote them already. `proven` (default: the head tick) is the last tick whose
+   * proof, and every earlier one's, is stored. A record carries its previous output
+   * only where no record is before it: tick 1 (the genesis output), and the first tick
+   * of a store seeded from a snapshot (`prevInline`).
    */
-  async writeTicks(ticks: Tick[], records: Uint8Array[] | undefined, head: Head, extra: ExtraOp[] = [], proven = head.tick): Promise<void> {
+  async writeTicks(
+    ticks: Tick[],
+    bodies: ReadonlyArray<readonly Uint8Array[] | undefined> | undefined,
+    head: Head,
+    extra: ExtraOp[] = [],
+    proven = head.tick,
+    prevInline = false,
+  ): Promise<void> {
     // The array form of batch is ~3x cheaper per operation than a chained batch with
-    // per-put sublevel options (measured: 2.9 vs 10.4 us), and this is one op per tx.
+    // per-put sublevel options (measured: 2.9 vs 10.4 us), and this is two ops per tx.
     const ops: BatchOp[] = [];
-    const values = records ?? encodeArchiveRecordsBytes(ticks);
     for (let i = 0; i < ticks.length; i++) {
       const t = ticks[i]!;
-      const record = values[i]!;
-      ops.push({ type: 'put', sublevel: this.ticks, key: pad16(t.tickNumber), value: record });
+      ops.push({ type: 'put', sublevel: this.ticks, key: pad16(t.tickNumber), value: encodeStoredTick(t, t.tickNumber === 1 || (prevInline && i === 0)) });
       const tickText = String(t.tickNumber);
-      for (const o of t.transactions) {
-        ops.push({
-          type: 'put',
-          sublevel: this.txindex,
-          key: shortHash(o.txHash) + ':' + pad16(o.sequenceNumber),
-          value: tickText,
-        });
+      const mine = bodies?.[i];
+      for (let j = 0; j < t.transactions.length; j++) {
+        const o = t.transactions[j]!;
+        const seq = pad16(o.sequenceNumber);
+        ops.push({ type: 'put', sublevel: this.txs, key: seq, value: encodeStoredTx(t.tickNumber, o, mine?.[j]) });
+        ops.push({ type: 'put', sublevel: this.txindex, key: shortHash(o.txHash) + ':' + seq, value: tickText });
       }
     }
     ops.push({
@@ -166,24 +169,33 @@ export class DiskTickStore {
   }
 
   /** The operation that stores a tick's record again (its proof arrived after it was stored). */
-  rewriteOp(tick: Tick): BatchOp {
-    return { type: 'put', sublevel: this.ticks, key: pad16(tick.tickNumber), value: encodeArchiveRecordsBytes([tick])[0]! };
+  rewriteOp(tick: Tick, firstOfStore: boolean): BatchOp {
+    return { type: 'put', sublevel: this.ticks, key: pad16(tick.tickNumber), value: encodeStoredTick(tick, tick.tickNumber === 1 || firstOfStore) };
   }
 
-  /** The archived JSON record of a tick (UTF-8 bytes), or undefined. */
-  async readRecord(tickNumber: number): Promise<Uint8Array | undefined> {
-    return this.ticks.get(pad16(tickNumber));
+  /** The transactions of a stored record, from `txs`. */
+  private async transactionsOf(value: Uint8Array): Promise<OrderedTransaction[]> {
+    const { firstSequence, txCount } = storedTickCounts(value);
+    if (txCount === 0) return [];
+    const values = await this.txs.values({ gte: pad16(firstSequence), lte: pad16(firstSequence + txCount - 1) }).all();
+    return values.map((v, i) => decodeStoredTx(v, firstSequence + i).transaction);
   }
 
   async readTick(tickNumber: number): Promise<Tick | undefined> {
-    const text = await this.readRecord(tickNumber);
-    return text === undefined ? undefined : decodeArchiveRecord(text);
+    if (tickNumber < 1) return undefined;
+    for await (const t of this.readRange(tickNumber, tickNumber)) return t;
+    return undefined;
   }
 
-  /** Ticks in [from, to] in order, streamed from one iterator. */
+  /** Ticks in [from, to] in order, streamed from one iterator (it starts one tick early for the previous output). */
   async *readRange(from: number, to: number): AsyncGenerator<Tick> {
-    for await (const [, value] of this.ticks.iterator({ gte: pad16(from), lte: pad16(to) })) {
-      yield decodeArchiveRecord(value);
+    let previous: Uint8Array | undefined;
+    let previousTick = -1;
+    for await (const [key, value] of this.ticks.iterator({ gte: pad16(Math.max(0, from - 1)), lte: pad16(to) })) {
+      const n = Number(key);
+      if (n >= from) yield decodeStoredTick(value, previousTick === n - 1 ? previous : undefined, await this.transactionsOf(value));
+      previous = storedTickOutput(value).slice();
+      previousTick = n;
     }
   }
 
@@ -195,13 +207,15 @@ export class DiskTickStore {
     const out: Tick[] = [];
     if (count <= 0) return out;
     let txs = 0;
-    for await (const [, value] of this.ticks.iterator({ reverse: true, limit: count, lte: pad16(upTo) })) {
-      const t = decodeArchiveRecord(value);
-      out.push(t);
-      txs += t.transactions.length;
+    let from: number | undefined;
+    for await (const [key, value] of this.ticks.iterator({ reverse: true, limit: count, lte: pad16(upTo) })) {
+      from = Number(key);
+      txs += storedTickCounts(value).txCount;
       if (txs >= maxTransactions) break;
     }
-    return out.reverse();
+    if (from === undefined) return out;
+    for await (const t of this.readRange(from, upTo)) out.push(t);
+    return out;
   }
 
   /** (sequence, tick) of every indexed transaction whose 8-hex hash is `hash8` (lowercase). */
@@ -212,6 +226,10 @@ export class DiskTickStore {
     }
     return out;
   }
-}
 
-export { encodeArchiveRecord };
+  /** One stored transaction by its sequence number, and its tick; undefined if none. */
+  async readTransaction(sequence: number): Promise<{ tickNumber: number; transaction: OrderedTransaction } | undefined> {
+    const value = await this.txs.get(pad16(sequence));
+    return value === undefined ? undefined : decodeStoredTx(value, sequence);
+  }
+}

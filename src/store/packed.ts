@@ -9,7 +9,9 @@
  *  then [256] previous output if FLAG_PREV_INLINE (otherwise it is the output of the
  *       previous record, which the store keeps next to it)
  *  then per transaction: f64 ingestion timestamp | the transaction body of
- *       src/core/tx-record.ts (nonce, client timestamp, full hash, lengths, bytes)
+ *       src/core/tx-record.ts (nonce, client timestamp, full hash, lengths, bytes),
+ *       unless FLAG_TXS_APART: then the record ends here and the transactions are kept
+ *       elsewhere (the disk store keeps them one key each, src/store/disk-store.ts)
  * Sequence numbers within a tick are consecutive (the clock takes a prefix of the
  * queue), so only the first is stored. All numbers little-endian.
  */
@@ -18,6 +20,7 @@ import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
 
 export const FLAG_TRIVIAL_PROOF = 1;
 export const FLAG_PREV_INLINE = 2;
+export const FLAG_TXS_APART = 4;
 const HEADER = 80;
 const ELEMENT = 256;
 
@@ -46,11 +49,12 @@ export interface PackInput {
 }
 
 /** Bytes the packed record will take. */
-export function packedSize(input: PackInput, prevInline: boolean): number {
+export function packedSize(input: PackInput, prevInline: boolean, txsApart = false): number {
   const { tick } = input;
   let size = HEADER + 2 * ELEMENT;
   if (!isOne(tick.vdfProof.proof)) size += ELEMENT;
   if (prevInline) size += ELEMENT;
+  if (txsApart) return size;
   for (let i = 0; i < tick.transactions.length; i++) {
     if (input.bodies) {
       size += 8 + input.bodies[i]!.length;
@@ -63,13 +67,13 @@ export function packedSize(input: PackInput, prevInline: boolean): number {
 }
 
 /** Write the record at `off` of `buf` (which must have packedSize() bytes free). */
-export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean): number {
+export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean, txsApart = false): number {
   const { tick } = input;
   const trivial = isOne(tick.vdfProof.proof);
   const txs = tick.transactions;
   const firstSeq = txs.length > 0 ? txs[0]!.sequenceNumber : 0;
   const start = off;
-  view.setUint32(off + 4, (trivial ? FLAG_TRIVIAL_PROOF : 0) | (prevInline ? FLAG_PREV_INLINE : 0), true);
+  view.setUint32(off + 4, (trivial ? FLAG_TRIVIAL_PROOF : 0) | (prevInline ? FLAG_PREV_INLINE : 0) | (txsApart ? FLAG_TXS_APART : 0), true);
   view.setFloat64(off + 8, tick.tickNumber, true);
   view.setFloat64(off + 16, tick.timestamp, true);
   view.setFloat64(off + 24, tick.vdfProof.iterations, true);
@@ -91,6 +95,7 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
   for (let i = 0; i < txs.length; i++) {
     const o = txs[i]!;
     if (o.sequenceNumber !== firstSeq + i) throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
+    if (txsApart) continue;
     view.setFloat64(off, o.ingestionTimestamp, true);
     const body = input.bodies?.[i];
     if (body) {
@@ -109,6 +114,11 @@ export function recordTickNumber(view: DataView, off: number): number {
   return view.getFloat64(off + 8, true);
 }
 
+/** The record's flags, first sequence number and transaction count, without decoding it. */
+export function readCounts(view: DataView, off: number): { flags: number; firstSequence: number; txCount: number } {
+  return { flags: view.getUint32(off + 4, true), firstSequence: view.getFloat64(off + 32, true), txCount: view.getUint32(off + 40, true) };
+}
+
 /** The summary fields without decoding the record. */
 export function readSummary(view: DataView, off: number): TickSummary {
   return {
@@ -123,8 +133,11 @@ export function outputView(buf: Uint8Array, off: number): Uint8Array {
   return buf.subarray(off + 336, off + 336 + ELEMENT);
 }
 
-/** Decode a record; `previousOutput` is needed unless the record carries it inline. */
-export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array): Tick {
+/**
+ * Decode a record; `previousOutput` is needed unless the record carries it inline, and
+ * `apart` (the tick's transactions, in order) when the record keeps them apart.
+ */
+export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array, apart?: OrderedTransaction[]): Tick {
   const flags = view.getUint32(off + 4, true);
   const tickNumber = view.getFloat64(off + 8, true);
   const timestamp = view.getFloat64(off + 16, true);
@@ -149,8 +162,12 @@ export function readPacked(buf: Uint8Array, view: DataView, off: number, previou
     if (!previousOutput) throw new Error(`tick ${tickNumber}: previous output not available`);
     prev = previousOutput.slice();
   }
-  const transactions = new Array<OrderedTransaction>(count);
-  for (let i = 0; i < count; i++) {
+  let transactions: OrderedTransaction[];
+  if (flags & FLAG_TXS_APART) {
+    if (!apart || apart.length !== count) throw new Error(`tick ${tickNumber}: ${count} transactions expected, ${apart?.length ?? 0} found`);
+    transactions = apart;
+  } else transactions = new Array<OrderedTransaction>(count);
+  for (let i = 0; i < count && !(flags & FLAG_TXS_APART); i++) {
     const ingestionTimestamp = view.getFloat64(p, true);
     const body = readTxBody(buf, view, p + 8);
     p = body.end;

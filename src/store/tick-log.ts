@@ -20,12 +20,12 @@
  * its ticks are then T..head, and reads below T answer not found.
  */
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
-import { DiskTickStore, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
+import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
-import { encodeArchiveRecordsBytes } from './archive.js';
 import { TICK_FORMAT } from '../vdf/binding.js';
 
 const FORMAT_KEY = 'format';
+const STORAGE_KEY = 'storage';
 
 export interface TickLogOptions {
   retainTicks: number; // ticks kept in memory
@@ -47,7 +47,7 @@ export interface Commit {
   ticks: Tick[]; // consecutive, the next after the head; a pending proof is all zeros
   head: Head; // the head after these ticks
   extra?: ExtraOp[];
-  /** Per tick, per transaction: its body and archive prefix as intake wrote them. */
+  /** Per tick, per transaction: its body as intake wrote it. */
   parts?: ReadonlyArray<readonly StoredTxParts[]>;
   /** Proofs of ticks stored earlier (or in this commit) without them. */
   proofs?: readonly LateProof[];
@@ -67,10 +67,9 @@ interface Unproven {
   lastSequence: number; // the head's last sequence number once this tick is in
 }
 
-/** A transaction's stored forms, written once at intake (src/sequencer/prepare.ts). */
+/** A transaction's stored form, written once at intake (src/sequencer/prepare.ts). */
 export interface StoredTxParts {
   body: Uint8Array; // src/core/tx-record.ts
-  archivePrefix: Uint8Array; // src/store/archive.ts writeArchiveTxPrefix
 }
 
 export class TickLog {
@@ -132,11 +131,20 @@ export class TickLog {
    * rather than continued into a chain whose ticks verify by two different rules.
    */
   private async checkFormat(head: Head): Promise<void> {
-    const format = await this.disk.meta.get(FORMAT_KEY);
-    if (format === TICK_FORMAT) return;
+    const [format, layout] = await Promise.all([this.disk.meta.get(FORMAT_KEY), this.disk.meta.get(STORAGE_KEY)]);
+    if (format === TICK_FORMAT && layout === STORAGE_LAYOUT) return;
     if (format === undefined && head.tick === 0) {
-      await this.disk.meta.put(FORMAT_KEY, TICK_FORMAT);
+      await this.disk.meta.batch([
+        { type: 'put', key: FORMAT_KEY, value: TICK_FORMAT },
+        { type: 'put', key: STORAGE_KEY, value: STORAGE_LAYOUT },
+      ]);
       return;
+    }
+    if (format === TICK_FORMAT) {
+      throw new Error(
+        `the database under --db-path holds ${head.tick} ticks stored as JSON records (before ${STORAGE_LAYOUT}, docs/storage.md), and this node stores ticks in binary: ` +
+          'start with a new --db-path, or move the old one away to keep it',
+      );
     }
     throw new Error(
       `the database under --db-path holds ${head.tick} ticks of the ${format ?? 'svc-vdf-v1'} construction, and this node writes ${TICK_FORMAT} ` +
@@ -155,7 +163,8 @@ export class TickLog {
     if (stored.tick !== 0 || this.headValue.tick !== 0) throw new Error(`a tick store that holds ticks (up to ${stored.tick}) cannot be seeded`);
     if (head.tick !== tick.tickNumber) throw new Error(`seed: head ${head.tick} is not tick ${tick.tickNumber}`);
     const format: ExtraOp = { type: 'put', sublevel: this.disk.meta, key: FORMAT_KEY, value: TICK_FORMAT };
-    await this.disk.writeTicks([tick], undefined, head, [this.disk.baseOp(head), format, ...extra]);
+    const layout: ExtraOp = { type: 'put', sublevel: this.disk.meta, key: STORAGE_KEY, value: STORAGE_LAYOUT };
+    await this.disk.writeTicks([tick], undefined, head, [this.disk.baseOp(head), format, layout, ...extra], head.tick, true);
   }
 
   /** First stored tick (1, or the snapshot's tick of a seeded store). */
@@ -200,7 +209,7 @@ export class TickLog {
       const waiting = this.unproven[p.tickNumber - this.provenValue.tick - 1];
       if (!waiting || waiting.tick.tickNumber !== p.tickNumber) throw new Error(`a proof for tick ${p.tickNumber}, which waits for none`);
       waiting.tick.vdfProof.proof = p.proof;
-      rewrites.push(this.disk.rewriteOp(waiting.tick));
+      rewrites.push(this.disk.rewriteOp(waiting.tick, waiting.tick.tickNumber === this.first && this.first > 1));
     }
     let lastSequence = this.headValue.lastSequence;
     const added: Unproven[] = ticks.map((tick, i) => {
@@ -212,9 +221,8 @@ export class TickLog {
     while (provenCount < all.length && !isPendingProof(all[provenCount]!.tick.vdfProof.proof)) provenCount++;
     const proven = provenCount > 0 ? all[provenCount - 1]!.tick.tickNumber : this.provenValue.tick;
 
-    const records = c.parts ? encodeArchiveRecordsBytes(ticks, c.parts.map((p) => p.map((x) => x.archivePrefix))) : undefined;
     const nextHead = ticks.length > 0 ? head : this.headValue;
-    await this.disk.writeTicks(ticks, records, nextHead, [...rewrites, ...(c.extra ?? [])], proven);
+    await this.disk.writeTicks(ticks, added.map((u) => u.bodies), nextHead, [...rewrites, ...(c.extra ?? [])], proven);
     this.headValue = nextHead;
     c.stored?.();
     for (const u of added) this.unproven.push(u);
@@ -277,14 +285,14 @@ export class TickLog {
   async findTransactions(txHash8: string): Promise<TransactionLocation[]> {
     const rows = await this.disk.lookup(txHash8.toLowerCase());
     const out: TransactionLocation[] = [];
-    const cache = new Map<number, Tick | undefined>();
     for (const row of rows) {
-      if (row.tick > this.provenValue.tick) continue; // stored but not yet shown
-      if (!cache.has(row.tick)) cache.set(row.tick, await this.getTick(row.tick));
-      const tick = cache.get(row.tick);
-      if (!tick || tick.transactions.length === 0) continue;
-      const tx = tick.transactions[row.sequence - tick.transactions[0]!.sequenceNumber];
-      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: tick.tickNumber, transaction: tx });
+      if (row.tick > this.provenValue.tick || row.tick < this.first) continue; // stored but not yet shown
+      // The memory window has it decoded cheaply; otherwise read that one transaction.
+      const inMemory = this.memory.get(row.tick);
+      const tx = inMemory
+        ? inMemory.transactions[row.sequence - (inMemory.transactions[0]?.sequenceNumber ?? 0)]
+        : (await this.disk.readTransaction(row.sequence))?.transaction;
+      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: row.tick, transaction: tx });
     }
     return out;
   }

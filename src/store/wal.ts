@@ -20,7 +20,6 @@
 import type { Database } from '../db/index.js';
 import type { Transaction } from '../core/types.js';
 import { readTxBody } from '../core/tx-record.js';
-import { archivePrefixBytes } from './archive.js';
 import type { StoredTxParts } from './tick-log.js';
 import { binarySublevel, pad16, type ExtraOp, type Sublevel } from './disk-store.js';
 
@@ -80,7 +79,6 @@ export function decodeGroup(buf: Uint8Array): WalEntry[] {
       fullHash: body.fullHash,
       tx: body.tx,
       body: buf.subarray(o + 16, body.end),
-      archivePrefix: archivePrefixBytes(body.tx, body.fullHash),
     });
     o = body.end;
   }

@@ -7,6 +7,7 @@ import { ingestionDigest } from '../../src/vdf/binding.js';
 import type { RestFace } from '../../src/rpc/rest/server.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { shortHash } from '../../src/core/tx-hash.js';
+import { decodeArchiveRecord, encodeArchiveRecord } from '../../src/store/archive.js';
 import type { Transaction } from '../../src/core/types.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { restFace } from '../support/front-ends.js';
@@ -106,6 +107,18 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     expect(r.body!.error).to.be.a('string');
     const big = await get(`/api/v1/tick/${Number.MAX_SAFE_INTEGER}`);
     expect(big.status).to.equal(404);
+  });
+
+  it("GET /api/v1/archive/{n}: spec/1's archived JSON record of the tick, byte for byte; 404 and 400 like /tick", async () => {
+    await fake.submit(tx(1, { nonce: 18446744073709551615n }));
+    fake.closeTick();
+    const r = await get('/api/v1/archive/1');
+    expect(r.status).to.equal(200);
+    expect(r.type).to.match(/application\/json/);
+    expect(r.text).to.equal(encodeArchiveRecord(fake.ticks[0]!));
+    expect(decodeArchiveRecord(r.text)).to.deep.equal(fake.ticks[0]);
+    expect((await get('/api/v1/archive/9')).status).to.equal(404);
+    expect((await get('/api/v1/archive/x')).status).to.equal(400);
   });
 
   for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9007199254740992', '99999999999999999999999999', '0x1', '%20', '1%00', '%E0%A4%A']) {

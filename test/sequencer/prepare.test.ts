@@ -44,15 +44,6 @@ describe('sequencer/prepare', () => {
       expect(p.hashKey).to.equal(hashKey(transactionHash(tx)));
       expect(p.pkNonceKey).to.equal(pkNonceKey(tx.publicKey, tx.nonce));
     });
-    // The archive record built from the prefixes is the one encodeArchiveRecord writes.
-    const tick = makeTick(4, 3, 10);
-    tick.transactions.forEach((o, i) => {
-      o.transaction = txs[i]!;
-      o.txHash = transactionHash(txs[i]!);
-    });
-    const full = encodeArchiveRecord(tick);
-    for (let i = 0; i < 3; i++) expect(full).to.include(Buffer.from(reader.item(i).archivePrefix).toString('utf8'));
-    expect(decodeArchiveRecord(full).transactions.map((o) => o.transaction.txId)).to.deep.equal(txs.map((t) => t.txId));
   });
 
   it('names invalid items in place and prepares the others', () => {

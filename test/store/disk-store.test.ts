@@ -1,13 +1,18 @@
 /**
- * The durable tick store on a real LevelDB: ticks, index entries and head written in
- * one batch and read back exactly; range and tail reads; index lookups that keep
- * colliding 8-hex hashes apart (forged hashes sharing their first 4 bytes).
+ * The durable tick store on a real LevelDB: ticks, transactions, index entries and head
+ * written in one batch and read back exactly; range and tail reads; one transaction read
+ * alone; a tick's bytes close to its content; index lookups that keep colliding 8-hex
+ * hashes apart (forged hashes sharing their first 4 bytes).
  */
 import { expect } from 'chai';
 import { DiskTickStore, pad16 } from '../../src/store/disk-store.js';
-import { encodeArchiveRecord, encodeArchiveRecordBytes } from '../../src/store/archive.js';
+import { encodeStoredTx } from '../../src/store/stored-tick.js';
+import type { OrderedTransaction } from '../../src/core/types.js';
 import { makeChain, makeTick } from './fixtures.js';
 import { tempDb, type TempDb } from './db.js';
+
+/** A transaction's tx-record body, as intake writes it (the `txs` value after its 16-byte prefix). */
+const bodyOf = (o: OrderedTransaction): Uint8Array => encodeStoredTx(0, o).subarray(16);
 
 describe('store/disk-store', () => {
   let t: TempDb;
@@ -20,7 +25,7 @@ describe('store/disk-store', () => {
 
   it('starts empty', async () => {
     const disk = new DiskTickStore(t.db);
-    expect(await disk.loadHead()).to.deep.equal({ tick: 0, lastSequence: 0 });
+    expect(await disk.loadHead()).to.deep.equal({ tick: 0, lastSequence: 0, proven: 0 });
     expect(await disk.readTick(1)).to.equal(undefined);
     expect(await disk.lookup('00000000')).to.deep.equal([]);
   });
@@ -42,10 +47,11 @@ describe('store/disk-store', () => {
   it('writes and reads ticks, ranges and the head', async () => {
     const disk = new DiskTickStore(t.db);
     const chain = makeChain(30, (n) => n % 3);
-    await disk.writeTicks(chain.slice(0, 10), chain.slice(0, 10).map(encodeArchiveRecordBytes), { tick: 10, lastSequence: 9 });
+    // The first ten with their transactions' bodies as intake writes them, the rest encoded here.
+    await disk.writeTicks(chain.slice(0, 10), chain.slice(0, 10).map((t) => t.transactions.map((o) => bodyOf(o))), { tick: 10, lastSequence: 9 });
     await disk.writeTicks(chain.slice(10), undefined, { tick: 30, lastSequence: 30 });
     const reopened = new DiskTickStore(await t.reopen());
-    expect(await reopened.loadHead()).to.deep.equal({ tick: 30, lastSequence: 30 });
+    expect(await reopened.loadHead()).to.deep.equal({ tick: 30, lastSequence: 30, proven: 30 });
     for (const tick of chain) expect(await reopened.readTick(tick.tickNumber)).to.deep.equal(tick);
     const range = [];
     for await (const x of reopened.readRange(8, 12)) range.push(x.tickNumber);
@@ -54,7 +60,21 @@ describe('store/disk-store', () => {
     // Stops once the ticks read hold enough transactions (29 has 2, 28 has 1).
     expect((await reopened.readLast(10, 3)).map((x) => x.tickNumber)).to.deep.equal([28, 29, 30]);
     expect((await reopened.readLast(10, 2)).map((x) => x.tickNumber)).to.deep.equal([29, 30]);
-    expect(new TextDecoder().decode(await reopened.readRecord(5))).to.equal(encodeArchiveRecord(chain[4]!));
+    // One transaction is read alone, by its sequence number.
+    const o = chain[4]!.transactions[0]!;
+    expect(await reopened.readTransaction(o.sequenceNumber)).to.deep.equal({ tickNumber: 5, transaction: o });
+    expect(await reopened.readTransaction(10_000)).to.equal(undefined);
+  });
+
+  it('stores a tick in about its content: 592 bytes for a trivially proven empty tick, 848 with a proof, plus each transaction apart', async () => {
+    const disk = new DiskTickStore(t.db);
+    const chain = makeChain(3, (n) => (n === 3 ? 2 : 0));
+    chain[1]!.vdfProof.proof = new Uint8Array(256).fill(9);
+    await disk.writeTicks(chain, undefined, { tick: 3, lastSequence: 2 });
+    const sizes = await Promise.all([1, 2, 3].map(async (n) => (await disk.ticks.get(String(n).padStart(16, '0')))!.length));
+    expect(sizes).to.deep.equal([592 + 256, 848, 592]); // tick 1 carries the genesis output
+    const txs = await disk.txs.values().all();
+    expect(txs).to.have.length(2);
   });
 
   it('derives the head from the stored ticks when the head record is missing', async () => {
@@ -62,7 +82,7 @@ describe('store/disk-store', () => {
     const chain = makeChain(6, (n) => (n <= 4 ? 2 : 0));
     await disk.writeTicks(chain, undefined, { tick: 6, lastSequence: 8 });
     await disk.meta.del('head');
-    expect(await disk.loadHead()).to.deep.equal({ tick: 6, lastSequence: 8 });
+    expect(await disk.loadHead()).to.deep.equal({ tick: 6, lastSequence: 8, proven: 6 });
   });
 
   it('indexes by 8-hex hash and keeps colliding transactions apart', async () => {

@@ -78,5 +78,5 @@ export function makeChain(count: number, txsPerTick: (n: number) => number, star
 /** A queued (write-ahead) entry for `tx`, its stored forms written by intake as the sequencer does. */
 export function makeEntry(tx: Transaction, sequence: number, ingestionTimestamp: number): WalEntry {
   const p = prepareOne(tx);
-  return { sequence, ingestionTimestamp, tx: p.tx, fullHash: p.fullHash, body: p.body, archivePrefix: p.archivePrefix };
+  return { sequence, ingestionTimestamp, tx: p.tx, fullHash: p.fullHash, body: p.body };
 }

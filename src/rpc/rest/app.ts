@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { isClientDisconnect } from '../../log/index.js';
 import type { Registry } from 'prom-client';
 import type { Sequencer } from '../../sequencer/interface.js';
+import { encodeArchiveRecord } from '../../sequencer/index.js';
 import { earliest, nowMicros, restRecentTicks, restStatus, restTick, restTransaction } from '../convert.js';
 import { DEFAULT_RECENT_LIMIT, MAX_RECENT_LIMIT, MAX_RECENT_OFFSET } from '../limits.js';
 import { parseIntegerParam, parseTickNumberText, parseTxHash } from '../params.js';
@@ -78,6 +79,17 @@ export function createRestApp(options: RestAppOptions): Koa {
     const tick = await sequencer.getTick(n.value);
     if (!tick) return send(ctx, 404, { error: `tick ${n.value} does not exist (yet)`, found: false });
     send(ctx, 200, restTick(tick, withTxs === 'true'));
+  });
+
+  // spec/1's archived tick record, exactly as the JSON archive writes it (the store keeps
+  // ticks in binary, docs/storage.md; this is the record they stand for).
+  router.get('/api/v1/archive/:number', async (ctx) => {
+    const n = parseTickNumberText(ctx.params.number ?? '');
+    if (!n.ok) return send(ctx, 400, { error: n.error });
+    const tick = await sequencer.getTick(n.value);
+    if (!tick) return send(ctx, 404, { error: `tick ${n.value} does not exist (yet)`, found: false });
+    ctx.type = 'application/json';
+    ctx.body = encodeArchiveRecord(tick);
   });
 
   router.get('/api/v1/ticks/recent', (ctx) => {
