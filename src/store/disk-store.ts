@@ -3,6 +3,7 @@
  * (docs/storage.md lists every key):
  *
  *   ticks    <tick number, 16 decimal digits>          -> the tick's binary record (./stored-tick.ts)
+ *   proofs   <tick number, 16 decimal digits>          -> its Wesolowski proof, unless trivial
  *   txs      <sequence number, 16 decimal digits>      -> one transaction (./stored-tick.ts)
  *   txindex  <8-hex tx_hash>:<sequence, 16 digits>     -> tick number (decimal text)
  *   seqmeta  "head"                                    -> {"tick":n,"last_sequence":s,"proven":p}
@@ -14,14 +15,16 @@
  * new head and any extra operations (write-ahead deletions) in ONE atomic batch: a group
  * commit, and a crash leaves either all of it or none. Keys with the full sequence number
  * make 8-hex collisions harmless: each colliding transaction has its own key under the
- * shared prefix. A tick's record holds no previous output (it is the record before it)
- * and no transactions (they are under `txs`), so a tick costs about its content and one
- * transaction is read alone.
+ * shared prefix. A tick's record holds no previous output (it is the record before it),
+ * no transactions (they are under `txs`) and no proof (under `proofs`, written when the
+ * pool has it: docs/sequencer.md "Order first, proof after"), so a tick costs about its
+ * content, every byte is written once, and one transaction is read alone.
  */
 import type { Database } from '../db/index.js';
 import { shortHash } from '../core/tx-hash.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
 import { decodeStoredTick, decodeStoredTx, encodeStoredTick, encodeStoredTx, storedTickCounts, storedTickOutput } from './stored-tick.js';
+import { isPendingProof } from './pending-proof.js';
 
 /** The layout this store writes (seqmeta "storage"); a store of another layout is refused at open. */
 export const STORAGE_LAYOUT = 'svc-store-2';
@@ -71,12 +74,14 @@ export interface StoredHead extends Head {
 
 export class DiskTickStore {
   readonly ticks: Sublevel;
+  readonly proofs: Sublevel;
   readonly txs: Sublevel;
   readonly txindex: TextSublevel;
   readonly meta: TextSublevel;
 
   constructor(private readonly db: Database) {
     this.ticks = binarySublevel(db, 'ticks');
+    this.proofs = binarySublevel(db, 'proofs');
     this.txs = binarySublevel(db, 'txs');
     this.txindex = textSublevel(db, 'txindex');
     this.meta = textSublevel(db, 'seqmeta');
@@ -148,7 +153,10 @@ export class DiskTickStore {
     const ops: BatchOp[] = [];
     for (let i = 0; i < ticks.length; i++) {
       const t = ticks[i]!;
-      ops.push({ type: 'put', sublevel: this.ticks, key: pad16(t.tickNumber), value: encodeStoredTick(t, t.tickNumber === 1 || (prevInline && i === 0)) });
+      const key = pad16(t.tickNumber);
+      const value = encodeStoredTick(t, t.tickNumber === 1 || (prevInline && i === 0));
+      ops.push({ type: 'put', sublevel: this.ticks, key, value });
+      if (storedTickCounts(value).proofApart && !isPendingProof(t.vdfProof.proof)) ops.push(this.proofOp(t.tickNumber, t.vdfProof.proof));
       const tickText = String(t.tickNumber);
       const mine = bodies?.[i];
       for (let j = 0; j < t.transactions.length; j++) {
@@ -168,9 +176,9 @@ export class DiskTickStore {
     await batchWrite(this.db, ops);
   }
 
-  /** The operation that stores a tick's record again (its proof arrived after it was stored). */
-  rewriteOp(tick: Tick, firstOfStore: boolean): BatchOp {
-    return { type: 'put', sublevel: this.ticks, key: pad16(tick.tickNumber), value: encodeStoredTick(tick, tick.tickNumber === 1 || firstOfStore) };
+  /** The operation that stores a tick's proof (with the tick, or once the pool has it). */
+  proofOp(tickNumber: number, proof: Uint8Array): BatchOp {
+    return { type: 'put', sublevel: this.proofs, key: pad16(tickNumber), value: proof };
   }
 
   /** The transactions of a stored record, from `txs`. */
@@ -187,15 +195,31 @@ export class DiskTickStore {
     return undefined;
   }
 
-  /** Ticks in [from, to] in order, streamed from one iterator (it starts one tick early for the previous output). */
+  /**
+   * Ticks in [from, to] in order, streamed from one iterator over the records (it starts
+   * one tick early for the previous output) and one over their proofs beside it.
+   */
   async *readRange(from: number, to: number): AsyncGenerator<Tick> {
     let previous: Uint8Array | undefined;
     let previousTick = -1;
-    for await (const [key, value] of this.ticks.iterator({ gte: pad16(Math.max(0, from - 1)), lte: pad16(to) })) {
-      const n = Number(key);
-      if (n >= from) yield decodeStoredTick(value, previousTick === n - 1 ? previous : undefined, await this.transactionsOf(value));
-      previous = storedTickOutput(value).slice();
-      previousTick = n;
+    const proofs = this.proofs.iterator({ gte: pad16(from), lte: pad16(to) });
+    let nextProof: [string, Uint8Array] | undefined = await proofs.next();
+    try {
+      for await (const [key, value] of this.ticks.iterator({ gte: pad16(Math.max(0, from - 1)), lte: pad16(to) })) {
+        const n = Number(key);
+        if (n >= from) {
+          let proof: Uint8Array | undefined;
+          if (storedTickCounts(value).proofApart) {
+            while (nextProof && nextProof[0] < key) nextProof = await proofs.next();
+            if (nextProof && nextProof[0] === key) proof = nextProof[1];
+          }
+          yield decodeStoredTick(value, previousTick === n - 1 ? previous : undefined, await this.transactionsOf(value), proof);
+        }
+        previous = storedTickOutput(value).slice();
+        previousTick = n;
+      }
+    } finally {
+      await proofs.close();
     }
   }
 

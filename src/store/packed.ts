@@ -5,13 +5,17 @@
  *   0 u32 record bytes | 4 u32 flags | 8 f64 tick number | 16 f64 timestamp
  *  24 f64 iterations | 32 f64 first sequence number | 40 u32 tx count | 44 u32 0
  *  48 [32] batch hash | 80 [256] input | 336 [256] output
- *  then [256] proof unless FLAG_TRIVIAL_PROOF (proof = the identity element 1)
+ *  then [256] proof unless FLAG_TRIVIAL_PROOF (proof = the identity element 1) or
+ *       FLAG_PROOF_APART (the disk store keeps it under its own key)
  *  then [256] previous output if FLAG_PREV_INLINE (otherwise it is the output of the
  *       previous record, which the store keeps next to it)
  *  then per transaction: f64 ingestion timestamp | the transaction body of
  *       src/core/tx-record.ts (nonce, client timestamp, full hash, lengths, bytes),
  *       unless FLAG_TXS_APART: then the record ends here and the transactions are kept
  *       elsewhere (the disk store keeps them one key each, src/store/disk-store.ts)
+ * The disk layout (`apart`) sets FLAG_TXS_APART always and FLAG_PROOF_APART for a
+ * non-trivial proof, so each byte of a tick is written once even when its proof comes
+ * later (docs/storage.md).
  * Sequence numbers within a tick are consecutive (the clock takes a prefix of the
  * queue), so only the first is stored. All numbers little-endian.
  */
@@ -21,6 +25,7 @@ import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
 export const FLAG_TRIVIAL_PROOF = 1;
 export const FLAG_PREV_INLINE = 2;
 export const FLAG_TXS_APART = 4;
+export const FLAG_PROOF_APART = 8;
 const HEADER = 80;
 const ELEMENT = 256;
 
@@ -49,12 +54,12 @@ export interface PackInput {
 }
 
 /** Bytes the packed record will take. */
-export function packedSize(input: PackInput, prevInline: boolean, txsApart = false): number {
+export function packedSize(input: PackInput, prevInline: boolean, apart = false): number {
   const { tick } = input;
   let size = HEADER + 2 * ELEMENT;
-  if (!isOne(tick.vdfProof.proof)) size += ELEMENT;
+  if (!apart && !isOne(tick.vdfProof.proof)) size += ELEMENT;
   if (prevInline) size += ELEMENT;
-  if (txsApart) return size;
+  if (apart) return size;
   for (let i = 0; i < tick.transactions.length; i++) {
     if (input.bodies) {
       size += 8 + input.bodies[i]!.length;
@@ -67,13 +72,14 @@ export function packedSize(input: PackInput, prevInline: boolean, txsApart = fal
 }
 
 /** Write the record at `off` of `buf` (which must have packedSize() bytes free). */
-export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean, txsApart = false): number {
+export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean, apart = false): number {
   const { tick } = input;
   const trivial = isOne(tick.vdfProof.proof);
   const txs = tick.transactions;
   const firstSeq = txs.length > 0 ? txs[0]!.sequenceNumber : 0;
   const start = off;
-  view.setUint32(off + 4, (trivial ? FLAG_TRIVIAL_PROOF : 0) | (prevInline ? FLAG_PREV_INLINE : 0) | (txsApart ? FLAG_TXS_APART : 0), true);
+  const flags = (trivial ? FLAG_TRIVIAL_PROOF : apart ? FLAG_PROOF_APART : 0) | (prevInline ? FLAG_PREV_INLINE : 0) | (apart ? FLAG_TXS_APART : 0);
+  view.setUint32(off + 4, flags, true);
   view.setFloat64(off + 8, tick.tickNumber, true);
   view.setFloat64(off + 16, tick.timestamp, true);
   view.setFloat64(off + 24, tick.vdfProof.iterations, true);
@@ -84,7 +90,7 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
   buf.set(tick.vdfProof.input, off + 80);
   buf.set(tick.vdfProof.output, off + 336);
   off += HEADER + 2 * ELEMENT;
-  if (!trivial) {
+  if (!trivial && !apart) {
     buf.set(tick.vdfProof.proof, off);
     off += ELEMENT;
   }
@@ -95,7 +101,7 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
   for (let i = 0; i < txs.length; i++) {
     const o = txs[i]!;
     if (o.sequenceNumber !== firstSeq + i) throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
-    if (txsApart) continue;
+    if (apart) continue;
     view.setFloat64(off, o.ingestionTimestamp, true);
     const body = input.bodies?.[i];
     if (body) {
@@ -116,6 +122,7 @@ export function recordTickNumber(view: DataView, off: number): number {
 
 /** The record's flags, first sequence number and transaction count, without decoding it. */
 export function readCounts(view: DataView, off: number): { flags: number; firstSequence: number; txCount: number } {
+  // flags & FLAG_PROOF_APART: the proof is stored apart
   return { flags: view.getUint32(off + 4, true), firstSequence: view.getFloat64(off + 32, true), txCount: view.getUint32(off + 40, true) };
 }
 
@@ -133,11 +140,18 @@ export function outputView(buf: Uint8Array, off: number): Uint8Array {
   return buf.subarray(off + 336, off + 336 + ELEMENT);
 }
 
+/** What a disk record keeps apart: its transactions in order, and its proof (undefined: not stored yet). */
+export interface KeptApart {
+  transactions: OrderedTransaction[];
+  proof: Uint8Array | undefined;
+}
+
 /**
  * Decode a record; `previousOutput` is needed unless the record carries it inline, and
- * `apart` (the tick's transactions, in order) when the record keeps them apart.
+ * `apart` when the record keeps its transactions or proof apart. A proof kept apart and
+ * not stored yet decodes as the all-zero element (a pending proof).
  */
-export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array, apart?: OrderedTransaction[]): Tick {
+export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array, apart?: KeptApart): Tick {
   const flags = view.getUint32(off + 4, true);
   const tickNumber = view.getFloat64(off + 8, true);
   const timestamp = view.getFloat64(off + 16, true);
@@ -150,6 +164,7 @@ export function readPacked(buf: Uint8Array, view: DataView, off: number, previou
   let p = off + HEADER + 2 * ELEMENT;
   let proof: Uint8Array;
   if (flags & FLAG_TRIVIAL_PROOF) proof = ONE_ELEMENT.slice();
+  else if (flags & FLAG_PROOF_APART) proof = apart?.proof?.slice() ?? new Uint8Array(ELEMENT);
   else {
     proof = buf.slice(p, p + ELEMENT);
     p += ELEMENT;
@@ -164,8 +179,8 @@ export function readPacked(buf: Uint8Array, view: DataView, off: number, previou
   }
   let transactions: OrderedTransaction[];
   if (flags & FLAG_TXS_APART) {
-    if (!apart || apart.length !== count) throw new Error(`tick ${tickNumber}: ${count} transactions expected, ${apart?.length ?? 0} found`);
-    transactions = apart;
+    if (!apart || apart.transactions.length !== count) throw new Error(`tick ${tickNumber}: ${count} transactions expected, ${apart?.transactions.length ?? 0} found`);
+    transactions = apart.transactions;
   } else transactions = new Array<OrderedTransaction>(count);
   for (let i = 0; i < count && !(flags & FLAG_TXS_APART); i++) {
     const ingestionTimestamp = view.getFloat64(p, true);

@@ -1,10 +1,11 @@
 /**
  * The two binary values the disk store keeps per tick (docs/storage.md "Tick sequencer"):
  *
- *   ticks <n>    the tick's packed record (./packed.ts) with FLAG_TXS_APART: header,
- *                batch hash, input, output, the proof unless trivial, the previous output
- *                only when no record is before it (tick 1, the first tick of a store
- *                seeded from a snapshot); 592 bytes for a busy tick, 848 for a heartbeat
+ *   ticks <n>    the tick's packed record (./packed.ts) in the disk layout: header, batch
+ *                hash, input, output, the previous output only when no record is before
+ *                it (tick 1, the first tick of a store seeded from a snapshot); 592 bytes
+ *   proofs <n>   the tick's proof (256 bytes) unless trivial, written with the tick or
+ *                when the pool has it, so nothing is written twice
  *   txs <seq>    one transaction:  0 f64 tick number | 8 f64 ingestion timestamp |
  *                16 the body of src/core/tx-record.ts (nonce, client timestamp, full hash,
  *                lengths, tx_id, payload, signature, public_key); little-endian
@@ -15,7 +16,7 @@
  */
 import type { OrderedTransaction, Tick } from '../core/types.js';
 import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
-import { packedSize, readCounts, readPacked, writePacked } from './packed.js';
+import { FLAG_PROOF_APART, packedSize, readCounts, readPacked, writePacked } from './packed.js';
 
 const encoder = new TextEncoder();
 const TX_PREFIX = 16;
@@ -27,15 +28,19 @@ export function encodeStoredTick(tick: Tick, prevInline: boolean): Uint8Array {
   return buf;
 }
 
-/** First sequence number and count of a `ticks` value, without decoding it. */
-export function storedTickCounts(value: Uint8Array): { firstSequence: number; txCount: number } {
-  const { firstSequence, txCount } = readCounts(new DataView(value.buffer, value.byteOffset, value.byteLength), 0);
-  return { firstSequence, txCount };
+/** First sequence number and count of a `ticks` value, and whether its proof is under `proofs`, without decoding it. */
+export function storedTickCounts(value: Uint8Array): { firstSequence: number; txCount: number; proofApart: boolean } {
+  const { flags, firstSequence, txCount } = readCounts(new DataView(value.buffer, value.byteOffset, value.byteLength), 0);
+  return { firstSequence, txCount, proofApart: (flags & FLAG_PROOF_APART) !== 0 };
 }
 
-/** Decode a `ticks` value with its transactions (from `txs`) and, unless inline, the previous tick's output. */
-export function decodeStoredTick(value: Uint8Array, previousOutput: Uint8Array | undefined, transactions: OrderedTransaction[]): Tick {
-  return readPacked(value, new DataView(value.buffer, value.byteOffset, value.byteLength), 0, previousOutput, transactions);
+/**
+ * Decode a `ticks` value with its transactions (from `txs`), its proof (from `proofs`;
+ * undefined: not stored yet, decoded as the pending all-zero proof) and, unless inline,
+ * the previous tick's output.
+ */
+export function decodeStoredTick(value: Uint8Array, previousOutput: Uint8Array | undefined, transactions: OrderedTransaction[], proof: Uint8Array | undefined): Tick {
+  return readPacked(value, new DataView(value.buffer, value.byteOffset, value.byteLength), 0, previousOutput, { transactions, proof });
 }
 
 /** The output element of a `ticks` value, as a view (no copy). */

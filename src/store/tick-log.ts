@@ -22,6 +22,7 @@
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
+import { isPendingProof } from './pending-proof.js';
 import { TICK_FORMAT } from '../vdf/binding.js';
 
 const FORMAT_KEY = 'format';
@@ -55,11 +56,7 @@ export interface Commit {
   stored?: () => void;
 }
 
-/** A proof not computed yet: the all-zero element (0 is no element of the group). */
-export function isPendingProof(proof: Uint8Array): boolean {
-  for (let i = proof.length - 1; i >= 0; i--) if (proof[i] !== 0) return false;
-  return true;
-}
+export { isPendingProof };
 
 interface Unproven {
   tick: Tick;
@@ -197,8 +194,8 @@ export class TickLog {
     if (ticks.length > 0 && ticks[0]!.tickNumber !== this.headValue.tick + 1) {
       throw new Error(`tick ${ticks[0]!.tickNumber} appended after ${this.headValue.tick}`);
     }
-    // Late proofs go into the ticks they belong to: new ones before they are encoded,
-    // stored ones as a rewrite of their record.
+    // Late proofs go into the ticks they belong to: new ones before they are stored,
+    // stored ones under their own key.
     const rewrites: ExtraOp[] = [];
     for (const p of c.proofs ?? []) {
       const fresh = ticks.length > 0 ? ticks[p.tickNumber - ticks[0]!.tickNumber] : undefined;
@@ -209,7 +206,7 @@ export class TickLog {
       const waiting = this.unproven[p.tickNumber - this.provenValue.tick - 1];
       if (!waiting || waiting.tick.tickNumber !== p.tickNumber) throw new Error(`a proof for tick ${p.tickNumber}, which waits for none`);
       waiting.tick.vdfProof.proof = p.proof;
-      rewrites.push(this.disk.rewriteOp(waiting.tick, waiting.tick.tickNumber === this.first && this.first > 1));
+      rewrites.push(this.disk.proofOp(p.tickNumber, p.proof));
     }
     let lastSequence = this.headValue.lastSequence;
     const added: Unproven[] = ticks.map((tick, i) => {

@@ -66,15 +66,26 @@ describe('store/disk-store', () => {
     expect(await reopened.readTransaction(10_000)).to.equal(undefined);
   });
 
-  it('stores a tick in about its content: 592 bytes for a trivially proven empty tick, 848 with a proof, plus each transaction apart', async () => {
+  it('stores a tick in about its content: a 592-byte record, its proof (unless trivial) and each transaction apart', async () => {
     const disk = new DiskTickStore(t.db);
     const chain = makeChain(3, (n) => (n === 3 ? 2 : 0));
     chain[1]!.vdfProof.proof = new Uint8Array(256).fill(9);
     await disk.writeTicks(chain, undefined, { tick: 3, lastSequence: 2 });
     const sizes = await Promise.all([1, 2, 3].map(async (n) => (await disk.ticks.get(String(n).padStart(16, '0')))!.length));
-    expect(sizes).to.deep.equal([592 + 256, 848, 592]); // tick 1 carries the genesis output
+    expect(sizes).to.deep.equal([592 + 256, 592, 592]); // tick 1 carries the genesis output
+    const proofs = await disk.proofs.iterator().all();
+    expect(proofs.map(([k, v]) => [Number(k), v.length])).to.deep.equal([[2, 256]]);
     const txs = await disk.txs.values().all();
     expect(txs).to.have.length(2);
+    // A tick stored before its proof reads with the pending (all-zero) proof until the proof is written.
+    const late = makeChain(4, () => 0)[3]!;
+    late.vdfProof.proof = new Uint8Array(256);
+    late.previousOutput = chain[2]!.vdfProof.output;
+    await disk.writeTicks([late], undefined, { tick: 4, lastSequence: 2 });
+    expect((await disk.readTick(4))!.vdfProof.proof.every((b) => b === 0)).to.equal(true);
+    const proof = new Uint8Array(256).fill(5);
+    await disk.writeTicks([], undefined, { tick: 4, lastSequence: 2 }, [disk.proofOp(4, proof)]);
+    expect((await disk.readTick(4))!.vdfProof.proof).to.deep.equal(proof);
   });
 
   it('derives the head from the stored ticks when the head record is missing', async () => {
