@@ -137,7 +137,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
-  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks stream whose client takes nothing for this long (its queued ticks are freed)', parse: integer(1000, 3_600_000) }),
+  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks or FollowService/StreamBlockRoots stream whose client takes nothing for this long (its queued messages are freed)', parse: integer(1000, 3_600_000) }),
   spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
   spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: '2000', help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),

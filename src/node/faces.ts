@@ -10,7 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
-import { dexForwarder, followService, rootsCheckConsumer, snapshotSource } from '../follow/index.js';
+import { dexForwarder, followService, rootsCheckConsumer, snapshotSource, storedBlocks } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -109,7 +109,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService(() => s.ready?.chain, snapshotSource(ctx.db)),
+        followService({ chain: () => s.ready?.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db), limits: { stallMs: ctx.config.streamStallMs } }),
       ],
     });
     const face = await started.catch(async (err: unknown) => {
