@@ -18,3 +18,4 @@ export { fetchSnapshot } from './snapshot-client.js';
 export { seedFromSnapshot } from './snapshot-bootstrap.js';
 export { snapshotSource, describeSnapshot, MAX_SNAPSHOT_STREAMS, type SnapshotSource } from './snapshot-service.js';
 export { SNAPSHOT_CHUNK_BYTES, MAX_SNAPSHOT_BYTES, parseSnapshotInfo, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk, type WireSnapshotInfo } from './snapshot-wire.js';
+export { FollowHalts, FOLLOWING_HEALTH, type HaltSource } from './halt.js';
