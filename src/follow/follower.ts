@@ -271,6 +271,8 @@ export class Follower implements Sequencer {
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
     this.reconnects++;
+    // Several --follow addresses: a leader gone is also a reason to try the next one.
+    if (this.leaders.length > 1) this.switchLeader((this.leaderIndex + 1) % this.leaders.length);
     this.options.onInfo?.({ leader: this.leader, next: this.expected, retryMs: wait, err: err?.message }, 'follower: the leader stream ended; reconnecting');
     this.retryTimer = setTimeout(() => this.connect(), wait);
     this.retryTimer.unref?.();
