@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { NodeConfig } from '../config/interface.js';
 import type { Database } from '../db/index.js';
+import type { Sequencer } from '../sequencer/interface.js';
 
 export type MarketKind = 'Spot' | 'Perp';
 
@@ -205,8 +206,10 @@ export interface ChainConsumerContext {
   config: NodeConfig;
   logger: Logger;
   registry: Registry; // the node's /metrics registry
-  /** Stop the node for good with this error (a full node's chain differs from its leader's). */
+  /** Stop the node for good with this error. */
   fail?: (err: Error) => void;
+  /** The node's sequencer (a full node's Follower: the roots check halts and resumes it). */
+  sequencer?: Sequencer;
 }
 
 /** A consumer of the stored chain started with the rpc face (e.g. the NATS JetStream producer). */

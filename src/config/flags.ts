@@ -83,9 +83,17 @@ export function parseMqUrl(text: string): string | undefined {
 
 /** `host:port` (or grpc://host:port) of a leader's gRPC face; empty = not a follower. */
 export function parseFollow(text: string): string | undefined {
-  const t = text.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
-  if (t === '') return undefined;
-  return formatAddress(parseAddress(t));
+  const list = text
+    .split(',')
+    .map((p) => p.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, ''))
+    .filter((p) => p !== '');
+  if (list.length === 0) return undefined;
+  return list.map((p) => formatAddress(parseAddress(p))).join(',');
+}
+
+/** The leaders of --follow in order (a comma-separated list; the first is followed first). */
+export function followLeaders(follow: string): string[] {
+  return follow.split(',');
 }
 
 /** http(s)://host:port of a leader's order book API; empty = none. */
@@ -137,7 +145,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
-  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks stream whose client takes nothing for this long (its queued ticks are freed)', parse: integer(1000, 3_600_000) }),
+  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks or FollowService/StreamBlockRoots stream whose client takes nothing for this long (its queued messages are freed)', parse: integer(1000, 3_600_000) }),
   spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
   spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: '2000', help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
@@ -146,7 +154,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://host:port); off when empty', parse: parseMqUrl }),
   spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
-  spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it", parse: parseFollow }),
+  spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it; a comma-separated list names other nodes of the same chain, tried in turn after a refused tick", parse: parseFollow }),
   spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
   spec({ flag: 'follow-from', key: 'followFrom', defaultValue: 'genesis', help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)", parse: followFrom }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),

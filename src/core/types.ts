@@ -77,4 +77,15 @@ export interface FollowFigures {
   leaderTick: number; // the leader's latest tick, as far as known
   lagTicks: number; // leaderTick - the last verified and stored tick
   reconnects: number;
+  halted?: FollowHalt; // following halted on bad data from the leader (src/follow/halt.ts)
+}
+
+/** Why a full node stopped taking ticks from its leader; it retries (docs/full-node.md). */
+export interface FollowHalt {
+  code: string; // INVALID_PROOF, BAD_BATCH_HASH, STATE_ROOT_MISMATCH, ...
+  tick?: number; // the refused tick
+  block?: number; // the block that differs
+  leader: string; // the leader that served it
+  message: string;
+  retries: number; // times the same refusal came again since
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import * as protoLoader from '@grpc/proto-loader';
 import { detailJson } from '../chain/chain.js';
 import type { BlockDetail } from '../chain/interface.js';
+import { Writer } from '../rpc/grpc/wire.js';
 import { LOADER_OPTIONS } from '../rpc/proto.js';
 
 export const FOLLOW_PROTO = 'svc/follow/v1/follow.proto';
@@ -27,9 +28,19 @@ export interface WireBlockRoot {
 }
 
 export function blockRootOf(d: BlockDetail): WireBlockRoot {
+  return rootOfJson(d.block.height, d.block.state_root, detailJson(d));
+}
+
+/** The root from a block's state_root and its detail JSON text (the stored bytes REST serves). */
+export function rootOfJson(height: number, stateRoot: readonly number[], json: string): WireBlockRoot {
   return {
-    height: String(d.block.height),
-    state_root: Buffer.from(d.block.state_root).toString('hex'),
-    detail_sha256: createHash('sha256').update(detailJson(d)).digest('hex'),
+    height: String(height),
+    state_root: Buffer.from(stateRoot).toString('hex'),
+    detail_sha256: createHash('sha256').update(json).digest('hex'),
   };
+}
+
+/** BlockRoot as protobuf bytes (field numbers of follow.proto), encoded once and sent as is. */
+export function encodeBlockRoot(r: WireBlockRoot): Buffer {
+  return new Writer(160).uint64(1, BigInt(r.height)).string(2, r.state_root).string(3, r.detail_sha256).finish();
 }

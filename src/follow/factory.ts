@@ -1,7 +1,8 @@
 /**
  * How the node makes its Sequencer when it runs as a full node (--follow): the node's
  * sequencer options plus the follow settings, with the follower's events sent to the
- * node's log, and a follower that stops for good reported to the node (which exits).
+ * node's log, a refused tick logged as a halt (the node keeps serving, the follower retries),
+ * and a follower that cannot go on (its own store failed) reported to the node (which exits).
  */
 import type { Logger } from 'pino';
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
@@ -9,7 +10,7 @@ import { Follower } from './follower.js';
 import type { FollowError } from './interface.js';
 
 export interface FollowerFactoryOptions {
-  leader: string; // --follow
+  leaders: string[]; // --follow, in order
   fromSnapshot: boolean; // --follow-from snapshot
   logger: Logger;
   onFatal(err: FollowError): void;
@@ -18,7 +19,8 @@ export interface FollowerFactoryOptions {
 export function followerFactory(f: FollowerFactoryOptions): (o: SequencerOptions) => Sequencer {
   return (o) =>
     new Follower({
-      leader: f.leader,
+      leader: f.leaders[0]!,
+      leaders: f.leaders,
       db: o.db,
       pool: o.pool,
       retainTicks: o.retainTicks,
@@ -28,6 +30,7 @@ export function followerFactory(f: FollowerFactoryOptions): (o: SequencerOptions
         f.logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');
         f.onFatal(err);
       },
+      onHalt: (err) => f.logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower halted: the leader served a tick this node refused; retrying'),
       onError: (err) => f.logger.error({ err }, 'follower error'),
       onInfo: (fields, message) => f.logger.info(fields, message),
     });

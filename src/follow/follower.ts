@@ -9,9 +9,13 @@
  * Flow: received (not yet checked) -> chunks in flight (proofs on the pool, at most one per
  * pool thread + 1) -> verdicts taken in tick order -> append. Live ticks go as they arrive
  * (a chunk of one); a backlog (catch-up) goes in chunks of `chunkTicks`, and the stream is
- * paused while the backlog is large. A failure stops the follower for good (onFatal): the
- * ticks before the bad one are stored, nothing of it or after it. The stream ending or
- * failing (leader gone) reconnects with backoff from the next tick due: no gap, no duplicate.
+ * paused while the backlog is large. A tick that fails halts following (halt.ts): the
+ * ticks before the bad one are stored, nothing of it or after it; everything verified so far
+ * is still served, and the follower retries with backoff (haltRetryMinMs .. haltRetryMaxMs),
+ * on the next of its leaders when it has several, from its last stored tick. The first
+ * tick stored after that ends the halt. The block roots check (roots-check.ts) halts and
+ * resumes it the same way. The stream ending or failing (leader gone) reconnects with
+ * backoff from the next tick due: no gap, no duplicate.
  *
  * Submissions are forwarded to the leader over gRPC and answered with its answer.
  *
@@ -27,10 +31,12 @@ import { TickLog } from '../store/tick-log.js';
 import { bytesToHex, GENESIS_OUTPUT, verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './check.js';
 import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+import { FollowHalts, type HaltSource } from './halt.js';
 import { seedFromSnapshot } from './snapshot-bootstrap.js';
 import { tickOfWire } from './wire-tick.js';
 
 interface Chunk {
+  generation: number; // chunks of a generation before the last halt are dropped
   ticks: Tick[];
   verdict: Promise<TickFailure[]>;
 }
@@ -64,7 +70,13 @@ function resultOf(r: WireSubmitResponse): SubmitResult {
 
 export class Follower implements Sequencer {
   private readonly log: TickLog;
-  private readonly client: NodeClient;
+  private client: NodeClient;
+  private readonly leaders: string[];
+  private leaderIndex = 0;
+  private generation = 0;
+  private haltRetryMs: number;
+  /** Why following is halted, if it is (status, metrics, health). */
+  readonly halts = new FollowHalts();
   private readonly rate = new RateMeter();
   private readonly chunkTicks: number;
   private readonly maxInflight: number;
@@ -89,7 +101,9 @@ export class Follower implements Sequencer {
 
   constructor(private readonly options: FollowerOptions) {
     this.log = new TickLog(options.db, { retainTicks: options.retainTicks, retainBytes: options.retainBytes, onListenerError: (err) => options.onError?.(err) });
-    this.client = new NodeClient(options.leader);
+    this.leaders = options.leaders && options.leaders.length > 0 ? options.leaders : [options.leader];
+    this.client = new NodeClient(this.leaders[0]!);
+    this.haltRetryMs = options.haltRetryMinMs ?? 1000;
     this.chunkTicks = options.chunkTicks ?? 256;
     this.maxInflight = Math.max(1, options.pool.options.maxThreads ?? options.pool.threads.length) + 1;
     this.retryMs = options.retryMinMs ?? 100;
@@ -161,10 +175,74 @@ export class Follower implements Sequencer {
     this.state = 'stopped';
   }
 
+  /** The leader followed now (the first of --follow, or the next after a halt). */
+  get leader(): string {
+    return this.leaders[this.leaderIndex]!;
+  }
+
   followStatus(): FollowStatus {
     const storedTick = this.log.head.tick;
     const leaderTick = Math.max(this.leaderTick, storedTick);
-    return { leader: this.options.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects };
+    const halted = this.halts.current;
+    return { leader: this.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects, ...(halted ? { halted } : {}) };
+  }
+
+  /**
+   * Stop taking ticks from the leader and say why (`source`: a tick that failed, or a block
+   * the roots check found different). Nothing more is stored until it ends; reads go on.
+   */
+  halt(err: FollowError, source: HaltSource, blockHeight?: number): void {
+    if (this.state !== 'running') return;
+    this.generation++;
+    this.stream?.cancel();
+    this.stream = undefined;
+    this.connected = false;
+    this.received = [];
+    this.receivedFailure = undefined;
+    this.inflight = [];
+    this.paused = false;
+    clearTimeout(this.retryTimer);
+    this.halts.set(source, { code: err.code ?? 'HALTED', leader: this.leader, message: err.message, ...(err.tickNumber !== undefined ? { tick: err.tickNumber } : {}), ...(blockHeight !== undefined ? { block: blockHeight } : {}) });
+    this.options.onHalt?.(err);
+    if (source === 'ticks') this.retryAfterHalt();
+  }
+
+  /** The roots check found the blocks agree again: take ticks again. */
+  resume(source: HaltSource): void {
+    if (!this.halts.clear(source) || this.state !== 'running') return;
+    this.options.onInfo?.({ leader: this.leader }, 'follower: following resumed');
+    if (!this.halts.current && !this.stream) void this.reconnectFromStored();
+  }
+
+  /** After a refused tick: wait (backoff), move to the next leader if there are several, follow from the last stored tick. */
+  private retryAfterHalt(): void {
+    const wait = this.haltRetryMs;
+    this.haltRetryMs = Math.min(this.haltRetryMs * 2, this.options.haltRetryMaxMs ?? 30_000);
+    if (this.leaders.length > 1) this.switchLeader((this.leaderIndex + 1) % this.leaders.length);
+    this.options.onInfo?.({ leader: this.leader, retryMs: wait }, 'follower: halted on a refused tick; retrying');
+    this.retryTimer = setTimeout(() => void this.reconnectFromStored(), wait);
+    this.retryTimer.unref?.();
+  }
+
+  private switchLeader(index: number): void {
+    if (index === this.leaderIndex) return;
+    this.client.close();
+    this.leaderIndex = index;
+    this.client = new NodeClient(this.leader);
+  }
+
+  /** Follow again from the last stored tick (after a halt): every chunk before it has settled. */
+  private async reconnectFromStored(): Promise<void> {
+    const generation = this.generation;
+    await this.draining.catch(() => undefined);
+    if (generation !== this.generation || this.state !== 'running' || this.halts.source('roots')) return;
+    const head = this.log.head;
+    const last = head.tick > 0 ? await this.log.getTick(head.tick) : undefined;
+    if (generation !== this.generation || this.state !== 'running') return;
+    const before = last ? vdfInputOf(last) : undefined;
+    this.ctx = { before: before && !('code' in before) ? before : undefined, lastSequence: head.lastSequence, ...(last ? {} : { firstTick: head.tick + 1 }) };
+    this.expected = head.tick + 1;
+    this.connect();
   }
 
   private async pollLeader(): Promise<void> {
@@ -193,7 +271,9 @@ export class Follower implements Sequencer {
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
     this.reconnects++;
-    this.options.onInfo?.({ leader: this.options.leader, next: this.expected, retryMs: wait, err: err?.message }, 'follower: the leader stream ended; reconnecting');
+    // Several --follow addresses: a leader gone is also a reason to try the next one.
+    if (this.leaders.length > 1) this.switchLeader((this.leaderIndex + 1) % this.leaders.length);
+    this.options.onInfo?.({ leader: this.leader, next: this.expected, retryMs: wait, err: err?.message }, 'follower: the leader stream ended; reconnecting');
     this.retryTimer = setTimeout(() => this.connect(), wait);
     this.retryTimer.unref?.();
   }
@@ -237,7 +317,7 @@ export class Follower implements Sequencer {
   }
 
   private dispatch(): void {
-    while (this.received.length > 0 && this.inflight.length < this.maxInflight && this.state !== 'failed') {
+    while (this.received.length > 0 && this.inflight.length < this.maxInflight && this.state === 'running') {
       this.send(this.received.splice(0, this.chunkTicks), []);
     }
     if (this.received.length === 0 && this.receivedFailure && this.inflight.length < this.maxInflight && this.state === 'running') {
@@ -266,7 +346,7 @@ export class Follower implements Sequencer {
       return out;
     });
     verdict.catch(() => undefined);
-    const chunk: Chunk = { ticks, verdict };
+    const chunk: Chunk = { generation: this.generation, ticks, verdict };
     this.inflight.push(chunk);
     this.draining = this.draining.then(() => this.settle(chunk)).catch((err: unknown) => this.fail(new FollowError(`the follower failed storing verified ticks: ${(err as Error).message}`)));
   }
@@ -279,17 +359,24 @@ export class Follower implements Sequencer {
     } catch (err) {
       failures = [{ tickNumber: chunk.ticks[0]?.tickNumber ?? this.expected, code: 'VERIFY_ERROR', message: `verification failed to run: ${(err as Error).message}` }];
     }
-    if (this.state === 'failed') return;
+    if (this.state === 'failed' || chunk.generation !== this.generation) return; // dropped by a halt
     const bad = failures.reduce<TickFailure | undefined>((a, f) => (!a || f.tickNumber < a.tickNumber ? f : a), undefined);
     const good = bad ? chunk.ticks.filter((t) => t.tickNumber < bad.tickNumber) : chunk.ticks;
     if (good.length > 0) {
       const head = { tick: good[good.length - 1]!.tickNumber, lastSequence: lastSequenceAfter(this.log.head.lastSequence, good) };
       await this.log.append(good, head);
       this.rate.record(head.lastSequence);
+      if (this.halts.clear('ticks')) {
+        this.haltRetryMs = this.options.haltRetryMinMs ?? 1000;
+        this.options.onInfo?.({ leader: this.leader, tick: head.tick }, 'follower: following resumed');
+      }
     }
+    if (chunk.generation !== this.generation) return;
     this.inflight.shift();
     if (bad) {
-      this.fail(new FollowError(`tick ${bad.tickNumber} from the leader at ${this.options.leader} fails verification: ${bad.code}: ${bad.message}; the follower stopped (ticks up to ${this.log.head.tick} are verified and stored, nothing of tick ${bad.tickNumber})`, bad.tickNumber, bad.code));
+      const stored = this.log.head.tick;
+      const what = bad.tickNumber <= stored ? `tick ${bad.tickNumber} is stored here already (verified when it first came), this copy of it was refused` : `nothing of tick ${bad.tickNumber}`;
+      this.halt(new FollowError(`tick ${bad.tickNumber} from the leader at ${this.leader} fails verification: ${bad.code}: ${bad.message}; following halted (ticks up to ${stored} are verified and stored, ${what}); retrying`, bad.tickNumber, bad.code), 'ticks');
       return;
     }
     if (this.state === 'running') this.dispatch();
@@ -313,7 +400,7 @@ export class Follower implements Sequencer {
     try {
       return resultOf(await this.client.submit(wireTx(tx)));
     } catch (err) {
-      throw new SubmitError(submitCode(err), `the leader at ${this.options.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+      throw new SubmitError(submitCode(err), `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
     }
   }
 
@@ -327,7 +414,7 @@ export class Follower implements Sequencer {
         return resultOf(responses[i]!);
       });
     } catch (err) {
-      const e = new SubmitError(submitCode(err), `the leader at ${this.options.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+      const e = new SubmitError(submitCode(err), `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
       return txs.map(() => e);
     }
   }

@@ -7,15 +7,22 @@ import type { Piscina } from 'piscina';
 import type { Database } from '../db/index.js';
 
 export interface FollowerOptions {
-  leader: string; // the leader's gRPC address, host:port (--follow / SVC_FOLLOW)
+  leader: string; // the leader's gRPC address, host:port (the first of --follow / SVC_FOLLOW)
+  /** Every --follow address in order (the first is `leader`): after a refused tick the next one is tried. */
+  leaders?: string[];
   db: Database;
   pool: Piscina; // batch VDF verification runs here, split across its threads
   retainTicks: number;
   /** --follow-from snapshot: an empty --db-path starts from the leader's snapshot (snapshot-bootstrap.ts), not from tick 1. */
   fromSnapshot?: boolean;
   retainBytes?: number;
-  /** The follower stopped for good (a tick or block that fails verification): the node exits naming it. */
+  /** The follower cannot go on (its own store failed): the node exits naming it. */
   onFatal: (err: FollowError) => void;
+  /** A tick from the leader was refused: following is halted (and retried); the node keeps serving. */
+  onHalt?: (err: FollowError) => void;
+  /** First and longest wait before following again after a refused tick, ms (default 1000 and 30000). */
+  haltRetryMinMs?: number;
+  haltRetryMaxMs?: number;
   /** Errors no caller receives (a tick listener that threw, a retry of the leader connection). */
   onError?: (err: Error) => void;
   /** Log of reconnections and progress; optional. */
@@ -34,7 +41,7 @@ export interface TickFailure {
   message: string;
 }
 
-/** A failure for good: the follower stopped and stored nothing of the tick it names. */
+/** Bad data from the leader (following halts, nothing of it stored), or a failure for good. */
 export class FollowError extends Error {
   override readonly name = 'FollowError';
   constructor(

@@ -1,8 +1,11 @@
 /**
  * The follower side of svc.follow.v1.FollowService: compares, block by block, the state
  * root and the detail digest of each block this node produced from verified ticks with
- * the leader's. The first block that differs stops the follower (FollowError naming the
- * block): from then on this node would show a chain the leader does not have.
+ * the leader's. The first block that differs halts following (onHalt, a FollowError naming
+ * the block; the node keeps serving what it has): from then on this node would show a chain
+ * the leader does not have. The check asks the leader again from that block with backoff
+ * (the follower's current leader, which changes after a refused tick when --follow names
+ * several); once the block agrees, following resumes (onResume).
  *
  * Started with the chain (a ChainConsumerSpec of the rpc face) when --follow is set. The
  * leader stream reconnects with backoff; it is paused while the leader is far ahead of
@@ -16,11 +19,15 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { ChainConsumerSpec, ChainReader, Follower as ChainFollower } from '../chain/interface.js';
+import { followLeaders } from '../config/flags.js';
 import { grpcTarget } from '../rpc/grpc/client.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
+import { Follower } from './follower.js';
 import { FollowError } from './interface.js';
 
 const PAUSE_AT = 4096;
+
+type RootsClient = grpc.Client & { StreamBlockRoots(req: object): grpc.ClientReadableStream<WireBlockRoot> };
 
 /** Where the last compared height is kept (the node's LevelDB in the node; a map in tests). */
 export interface MatchedHeightStore {
@@ -29,16 +36,22 @@ export interface MatchedHeightStore {
 }
 
 export interface RootsCheckOptions {
-  leader: string;
+  /** The leader to ask (read at each connection: a follower's current leader). */
+  leader: string | (() => string);
   chain: ChainReader;
   matched: MatchedHeightStore;
-  onFatal(err: FollowError): void;
+  /** A block differs: following halts (nothing more is stored), the check retries. */
+  onHalt(err: FollowError, height: number): void;
+  /** The block that differed agrees now. */
+  onResume?(): void;
   onInfo?(fields: Record<string, unknown>, message: string): void;
   retryMaxMs?: number;
 }
 
 export class RootsCheck {
-  private readonly client: grpc.Client & { StreamBlockRoots(req: object): grpc.ClientReadableStream<WireBlockRoot> };
+  private client: RootsClient | undefined;
+  private clientLeader = '';
+  private halted = 0; // the height that differed, while halted
   private readonly leaderRoots = new Map<number, WireBlockRoot>();
   private readonly ownRoots = new Map<number, WireBlockRoot>();
   private next = 1; // next height to compare
@@ -53,9 +66,23 @@ export class RootsCheck {
   private saving: Promise<void> | undefined;
   private savedHeight = 0;
 
-  constructor(private readonly options: RootsCheckOptions) {
-    const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-    this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(options.leader, '--follow'), grpc.credentials.createInsecure()) as unknown as RootsCheck['client'];
+  constructor(private readonly options: RootsCheckOptions) {}
+
+  private leader(): string {
+    const l = this.options.leader;
+    return typeof l === 'string' ? l : l();
+  }
+
+  /** A client of the current leader (a new one when the leader changed). */
+  private clientOf(): RootsClient {
+    const leader = this.leader();
+    if (!this.client || leader !== this.clientLeader) {
+      this.client?.close();
+      const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
+      this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(leader, '--follow'), grpc.credentials.createInsecure()) as unknown as RootsClient;
+      this.clientLeader = leader;
+    }
+    return this.client;
   }
 
   /** Blocks compared and equal so far (the last height). */
@@ -85,13 +112,13 @@ export class RootsCheck {
     clearTimeout(this.timer);
     this.own?.stop();
     this.stream?.cancel();
-    this.client.close();
+    this.client?.close();
     await this.saving;
   }
 
   private connect(): void {
     if (this.stopped) return;
-    const s = this.client.StreamBlockRoots({ from_height: String(this.leaderNext) });
+    const s = this.clientOf().StreamBlockRoots({ from_height: String(this.leaderNext) });
     this.stream = s;
     this.paused = false;
     s.on('data', (r: WireBlockRoot) => {
@@ -111,7 +138,7 @@ export class RootsCheck {
       this.stream = undefined;
       const wait = this.retryMs;
       this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
-      this.options.onInfo?.({ leader: this.options.leader, next: this.leaderNext, retryMs: wait, err: err?.message }, 'follower: the leader block roots stream ended; reconnecting');
+      this.options.onInfo?.({ leader: this.leader(), next: this.leaderNext, retryMs: wait, err: err?.message }, 'follower: the leader block roots stream ended; reconnecting');
       this.timer = setTimeout(() => this.connect(), wait);
     };
     s.on('error', retry);
@@ -125,10 +152,14 @@ export class RootsCheck {
       if (!mine || !theirs) break;
       const h = this.next;
       if (mine.state_root !== theirs.state_root) {
-        return this.fail(new FollowError(`block ${h}: its state_root ${mine.state_root} differs from the leader's ${theirs.state_root}; the follower stopped (block ${h - 1} and before match the leader)`, undefined, 'STATE_ROOT_MISMATCH'), h);
+        return this.halt(new FollowError(`block ${h}: its state_root ${mine.state_root} differs from the leader's ${theirs.state_root}; following halted (block ${h - 1} and before match the leader); retrying`, undefined, 'STATE_ROOT_MISMATCH'), h);
       }
       if (mine.detail_sha256 !== theirs.detail_sha256) {
-        return this.fail(new FollowError(`block ${h}: its detail (record, ids, events) differs from the leader's; the follower stopped (block ${h - 1} and before match the leader)`, undefined, 'BLOCK_MISMATCH'), h);
+        return this.halt(new FollowError(`block ${h}: its detail (record, ids, events) differs from the leader's; following halted (block ${h - 1} and before match the leader); retrying`, undefined, 'BLOCK_MISMATCH'), h);
+      }
+      if (this.halted === h) {
+        this.halted = 0;
+        this.options.onResume?.();
       }
       this.ownRoots.delete(h);
       this.leaderRoots.delete(h);
@@ -162,10 +193,20 @@ export class RootsCheck {
       });
   }
 
-  private fail(err: FollowError, height: number): void {
+  /** Report the block that differs, forget the leader's roots from it, ask again after the backoff. */
+  private halt(err: FollowError, height: number): void {
     Object.assign(err, { blockHeight: height });
-    void this.stop();
-    this.options.onFatal(err);
+    this.halted = height;
+    this.options.onHalt(err, height);
+    const s = this.stream;
+    this.stream = undefined;
+    s?.cancel();
+    for (const h of [...this.leaderRoots.keys()]) if (h >= height) this.leaderRoots.delete(h);
+    this.leaderNext = height;
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), wait);
   }
 }
 
@@ -173,20 +214,22 @@ export class RootsCheck {
 export const rootsCheckConsumer: ChainConsumerSpec = {
   name: 'follow-roots',
   async start(ctx) {
-    const leader = ctx.config.follow;
-    if (leader === undefined) return undefined;
+    if (ctx.config.follow === undefined) return undefined;
+    const first = followLeaders(ctx.config.follow)[0]!;
+    const follower = ctx.sequencer instanceof Follower ? ctx.sequencer : undefined;
     const meta = ctx.db.sublevel<string, string>('follow-meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     const check = new RootsCheck({
-      leader,
+      leader: () => follower?.leader ?? first,
       chain: ctx.chain,
       matched: {
         load: async () => Number((await meta.get('matched')) ?? 0),
         save: (height) => meta.put('matched', String(height)),
       },
-      onFatal: (err) => {
-        ctx.logger.error({ err, code: err.code }, 'follower stopped');
-        ctx.fail?.(err);
+      onHalt: (err, height) => {
+        ctx.logger.error({ err, code: err.code, block: height }, 'follower halted: a block differs from the leader; retrying');
+        follower?.halt(err, 'roots', height);
       },
+      onResume: () => follower?.resume('roots'),
       onInfo: (fields, message) => ctx.logger.info(fields, message),
     });
     await check.start();

@@ -10,7 +10,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
-import { dexForwarder, followService, rootsCheckConsumer, snapshotSource } from '../follow/index.js';
+import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, rootsCheckConsumer, snapshotSource, storedBlocks } from '../follow/index.js';
 import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
@@ -94,11 +94,13 @@ export const grpcFace: FaceSpec = {
       submitRate: ctx.config.submitTxRate,
       streamRate: ctx.config.streamTxRate,
     });
+    const follower = ctx.sequencer instanceof Follower ? ctx.sequencer : undefined;
     const started = startGrpcFace(ctx.sequencer, ctx.config.grpcAddr, {
       logger: ctx.logger,
       streamStallMs: ctx.config.streamStallMs,
       intake,
       onSubmitBatch: (where) => ctx.metrics.submitBatch(where),
+      ...(follower ? { healthNames: [FOLLOWING_HEALTH] } : {}),
       services: [
         {
           name: CHAIN_SERVICE,
@@ -109,18 +111,22 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService(() => s.ready?.chain, snapshotSource(ctx.db)),
+        followService({ chain: () => s.ready?.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db), limits: { stallMs: ctx.config.streamStallMs } }),
       ],
     });
     const face = await started.catch(async (err: unknown) => {
       await intake?.close();
       throw err;
     });
+    // A full node: its following is NOT_SERVING while halted on bad leader data; reads stay SERVING.
+    const unwatch = follower?.halts.onChange((halted) => face.setHealth(FOLLOWING_HEALTH, halted === undefined));
+    if (follower?.halts.current) face.setHealth(FOLLOWING_HEALTH, false);
     return {
       name: 'grpc',
       address: face.address,
       stopAccepting: () => face.stopAccepting(),
       close: async () => {
+        unwatch?.();
         await face.close();
         await intake?.close();
       },
@@ -234,7 +240,7 @@ export const rpcFace: FaceSpec = {
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
-        const started = await c.start({ chain: runtime.chain, db: ctx.db, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail });
+        const started = await c.start({ chain: runtime.chain, db: ctx.db, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail, sequencer: ctx.sequencer });
         if (started) consumers.push(started);
       }
       const running = face;

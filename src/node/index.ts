@@ -7,7 +7,7 @@
  * and stops, then faces, metrics, pool and database close, in reverse order of opening.
  */
 import type { Piscina } from 'piscina';
-import { formatAddress } from '../config/flags.js';
+import { followLeaders, formatAddress } from '../config/flags.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { createLogger } from '../log/index.js';
@@ -69,7 +69,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   };
 
   try {
-    const leader = config.follow;
+    const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
+    const leader = leaders?.[0];
     if (leader !== undefined) {
       // Before anything is written: a leader that does not answer, or is no svc node, stops us here.
       await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
@@ -79,7 +80,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
     const create =
       options.createSequencer ??
-      (leader !== undefined ? followerFactory({ leader, fromSnapshot: config.followFrom === 'snapshot', logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
+      (leaders !== undefined ? followerFactory({ leaders, fromSnapshot: config.followFrom === 'snapshot', logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
     const created = await create({
       db: opened,
       pool,

@@ -17,7 +17,7 @@ export interface NodeContext {
   pool: Piscina;
   sequencer: Sequencer;
   metrics: NodeMetrics;
-  /** Stop the node for good (a full node that found its leader's data bad): NodeHandle.failed resolves with it. */
+  /** Stop the node for good (a part that cannot go on, e.g. a full node's own store failing): NodeHandle.failed resolves with it. Bad leader data only halts following (src/follow/halt.ts). */
   fail: (err: Error) => void;
 }
 
@@ -63,7 +63,7 @@ export interface NodeHandle {
   /** Bound address of each face by name, e.g. { grpc: '127.0.0.1:40123', rest: ... }. */
   addresses: Record<string, string>;
   sequencer: Sequencer;
-  /** Resolves if the node stops for good on its own (a full node's leader served a bad tick): close it and exit 1. */
+  /** Resolves if the node stops for good on its own (a part that cannot go on): close it and exit 1. */
   failed: Promise<Error>;
   /** Graceful shutdown: stop accepting, finish in-flight work, stop the sequencer, close all. */
   close(): Promise<void>;

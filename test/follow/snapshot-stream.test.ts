@@ -11,7 +11,7 @@ import { encodeStoredSnapshot } from '../../src/chain/store.js';
 import { fetchSnapshot, followService, loadFollowPackage, SNAPSHOT_CHUNK_BYTES, type SnapshotSource, type WireSnapshotChunk } from '../../src/follow/index.js';
 
 async function serve(source: SnapshotSource): Promise<{ address: string; streams(): number; close(): Promise<void> }> {
-  const service = followService(() => undefined, source);
+  const service = followService({ chain: () => undefined, snapshots: source });
   const server = new grpc.Server();
   server.addService(service.definition as unknown as grpc.ServiceDefinition, service.implementation);
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));

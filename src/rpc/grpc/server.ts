@@ -45,6 +45,8 @@ export interface GrpcFaceOptions {
   streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
   intake?: IntakeThreads; // --intake-threads: SubmitBatch decoded and prepared there (none: main thread); the caller closes it
   onSubmitBatch?: (intake: 'thread' | 'main') => void; // counts requests (metrics)
+  /** More grpc.health.v1 names, SERVING at start (a full node's FOLLOWING_HEALTH); set with setHealth. */
+  healthNames?: string[];
 }
 
 export interface GrpcFace {
@@ -57,6 +59,8 @@ export interface GrpcFace {
   readonly feed: TickFeed;
   /** Submissions being processed right now. */
   inFlight(): number;
+  /** Set the health of one of `healthNames` (ignored once the face stops accepting). */
+  setHealth(name: string, serving: boolean): void;
   /** Refuse new submissions (UNAVAILABLE); health turns NOT_SERVING; queries and streams go on. */
   stopAccepting(): void;
   /** Stop listening, end tick streams (after they sent what the feed has), then stop the server. */
@@ -84,7 +88,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   const extra = options.services ?? [];
   for (const e of extra) server.addService(e.definition, e.implementation);
   new ReflectionService(Object.assign({}, loadSequencerPackage(), ...extra.map((e) => e.packageDefinition))).addToServer(server);
-  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING', ...Object.fromEntries(extra.map((e) => [e.name, 'SERVING' as const])) });
+  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING', ...Object.fromEntries([...extra.map((e) => e.name), ...(options.healthNames ?? [])].map((n) => [n, 'SERVING' as const])) });
   health.addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -100,6 +104,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
       health.setStatus(e.name, 'NOT_SERVING');
       e.stopAccepting?.();
     }
+    for (const n of options.healthNames ?? []) health.setStatus(n, 'NOT_SERVING');
   };
 
   return {
@@ -109,6 +114,9 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     streams,
     feed,
     inFlight: () => handlers.state.inFlight,
+    setHealth(name, serving) {
+      if (!handlers.state.stopping && (options.healthNames ?? []).includes(name)) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+    },
     stopAccepting,
     async close() {
       stopAccepting();

@@ -1,7 +1,8 @@
 /**
  * A fake leader for the full node's fault tests: a real gRPC server (grpc-js, the
  * project's protos) that serves recorded ticks (GetStatus, GetTick, StreamTicks from
- * start_tick, then stays open as a live stream would) and recorded block roots
+ * start_tick, then stays open as a live stream would; `ticks` is read at each call, so a
+ * test may replace one in place to turn a bad leader into a good one) and recorded block roots
  * (FollowService.StreamBlockRoots), after letting the test corrupt any of them; and, if
  * given, a chain snapshot (FollowService.StreamSnapshot) as recorded or tampered messages,
  * or an error status.
@@ -48,6 +49,8 @@ export interface FakeLeader {
 /** `endFirstAfter`: the first StreamTicks call ends after this many ticks (a leader going away). */
 export interface FakeLeaderOptions {
   endFirstAfter?: number;
+  /** StreamTicks calls after the first: these messages first (a leader resending what it sent before). */
+  resendFirst?: WireTick[];
   /** StreamSnapshot: these messages, then the end; or this error status. */
   snapshot?: WireSnapshotChunk[] | { code: grpc.status; details: string };
 }
@@ -70,6 +73,7 @@ export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], opti
       open.add(call as grpc.ServerWritableStream<unknown, unknown>);
       call.on('cancelled', () => open.delete(call as grpc.ServerWritableStream<unknown, unknown>));
       const first = streamStarts.length === 1 && options.endFirstAfter !== undefined;
+      if (streamStarts.length > 1) for (const t of options.resendFirst ?? []) call.write(t);
       for (const t of ticks.slice(from - 1, first ? from - 1 + options.endFirstAfter! : undefined)) call.write(t);
       if (first) call.end();
     },
