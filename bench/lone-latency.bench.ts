@@ -38,7 +38,7 @@ const ROWS: LoneRow[] = ['submit_to_tick', 'submit_tx', 'post_order'];
 const CHAIN_MINTS: [number[], number[]] = [Array<number>(32).fill(0xc1), Array<number>(32).fill(0xc2)];
 const DEX_MINTS: [number[], number[]] = [Array<number>(32).fill(0xd1), Array<number>(32).fill(0xd2)];
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface RowFigures {
   n: number;

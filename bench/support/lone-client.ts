@@ -49,7 +49,7 @@ export interface LoneResult {
 
 const SERVICE = '/svc.sequencer.v1.SequencerService';
 const identity = (b: Buffer) => b;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
