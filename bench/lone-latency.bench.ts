@@ -9,12 +9,19 @@
  *   post_order:     POST /orders of one signed order, until the receipt
  * p50/p90/p99/max and the sample count per row; the load average at the start and end of
  * each phase (the figures mean little without it on a shared machine), and the node's
- * ticks/s and CPU (its process tree) over the phase.
+ * ticks/s and CPU (its process tree) over the phase. For submit_to_tick also: the
+ * SubmitTransaction answer (submit_ack), the split at the carrying tick's timestamp
+ * (send_to_tick_start, tick_start_to_arrival; client and node share the machine clock) and
+ * the VDF squarings of the carrying tick: where a lone transaction's milliseconds go.
  * Phase "loaded" (unless BENCH_LOAD_TX_PER_S=0): the same rows while another process sends
  * BENCH_LOAD_TX_PER_S (default 1000) transactions a second, SubmitBatch of 10, evenly paced.
  * The rate-sweep latency of SubmitBatch load that this script measured before issue 18 is
  * `npm run bench:latency-rates` (bench/latency.bench.ts).
+ * Note: three requests per ~0.4 s is more than the 4 a second that keeps today's "linger" of
+ * empty ticks going (docs/sequencer.md "Clock cadence"); node_ticks_per_s shows it.
+ * BENCH_PAUSE_MS="300,700" spaces the requests beyond the linger window (250 ms).
  * Env: BENCH_SAMPLES (per row, default 200), BENCH_LOAD_SAMPLES (default 100),
+ * BENCH_PAUSE_MS (min,max pause before each request, default "50,150"),
  * BENCH_LOAD_TX_PER_S (default 1000), BENCH_NODE_ARGS (extra node flags, space separated).
  * Last stdout line: one JSON object.
  */
@@ -34,6 +41,7 @@ import { percentile, round } from './support/stats.js';
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const LOAD_SAMPLES = Number(process.env.BENCH_LOAD_SAMPLES ?? 100);
 const LOAD_TX_PER_S = Number(process.env.BENCH_LOAD_TX_PER_S ?? 1000);
+const [PAUSE_MIN, PAUSE_MAX] = (process.env.BENCH_PAUSE_MS ?? '50,150').split(',').map(Number) as [number, number];
 const ROWS: LoneRow[] = ['submit_to_tick', 'submit_tx', 'post_order'];
 const CHAIN_MINTS: [number[], number[]] = [Array<number>(32).fill(0xc1), Array<number>(32).fill(0xc2)];
 const DEX_MINTS: [number[], number[]] = [Array<number>(32).fill(0xd1), Array<number>(32).fill(0xd2)];
@@ -66,8 +74,8 @@ async function phase(node: NodeProcess, samples: number, seed: number, firstOrde
     samples,
     warmup: 5,
     seed,
-    pauseMinMs: 50,
-    pauseMaxMs: 150,
+    pauseMinMs: PAUSE_MIN,
+    pauseMaxMs: PAUSE_MAX,
     chainMints: CHAIN_MINTS,
     dexMints: DEX_MINTS,
     firstOrderId,
@@ -80,6 +88,10 @@ async function phase(node: NodeProcess, samples: number, seed: number, firstOrde
   const out: Record<string, unknown> = { seconds: round(seconds, 1), load_avg_start, load_avg_end: loadAverage() };
   for (const row of ROWS) out[row] = figures(r.ms[row], r.failed[row]);
   out.submit_ack = figures(r.submitAckMs, 0);
+  out.send_to_tick_start = figures(r.sendToTickStartMs, 0);
+  out.tick_start_to_arrival = figures(r.tickStartToArrivalMs, 0);
+  const its = [...r.tickIterations].sort((a, b) => a - b);
+  out.carrying_tick_iterations = { p50: percentile(its, 50), p90: percentile(its, 90), max: its[its.length - 1] ?? NaN };
   out.node_ticks_per_s = round((height1 - height0) / seconds, 1);
   out.node_cores = round(cpu / 1000 / seconds, 2);
   if (r.firstError) out.first_error = r.firstError;
@@ -98,7 +110,7 @@ function summary(name: string, p: Record<string, unknown>): string {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-lone-'));
   const nodeArgs = benchNodeArgs();
-  const out: Record<string, unknown> = { bench: 'latency', node_args: nodeArgs, samples_per_row: SAMPLES, pause_ms: [50, 150], load_avg_start: loadAverage() };
+  const out: Record<string, unknown> = { bench: 'latency', node_args: nodeArgs, samples_per_row: SAMPLES, pause_ms: [PAUSE_MIN, PAUSE_MAX], load_avg_start: loadAverage() };
   const node = await spawnDefaultNode(dir, nodeArgs);
   try {
     const chain = new ChainClient(node.addresses.grpc!);

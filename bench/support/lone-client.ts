@@ -4,7 +4,11 @@
  * the request lands on a node that has gone quiet), then, in turn:
  *   submit_to_tick: SubmitTransaction of one transaction, until that transaction's tick
  *     arrives on StreamTicks (the stream is opened beforehand; matched by tx_hash); the
- *     SubmitTransaction answer's own time is kept too (submit_ack);
+ *     SubmitTransaction answer's own time is kept too (submit_ack), and the split at the
+ *     carrying tick's timestamp (the clock fixes it when the tick starts, with the batch
+ *     in hand; same machine clock): send -> tick start (intake, batcher, the clock cutting
+ *     the heartbeat under way) and tick start -> arrival (the tick's squarings, the proof of
+ *     the cut heartbeat before it, durable write, publication);
  *   submit_tx: gRPC ChainService SubmitTx of one signed order, until the answer;
  *   post_order: POST /orders of one signed order (keep-alive connection), until the
  *     receipt (a 200 answer carrying a sequencer_signature).
@@ -42,6 +46,9 @@ export interface LoneJob {
 export interface LoneResult {
   ms: Record<LoneRow, number[]>;
   submitAckMs: number[];
+  sendToTickStartMs: number[];
+  tickStartToArrivalMs: number[];
+  tickIterations: number[]; // VDF squarings of each carrying tick
   failed: Record<LoneRow, number>;
   firstError: string;
   streamError?: string;
@@ -102,30 +109,37 @@ async function run(job: LoneJob): Promise<LoneResult> {
   const [dexHost, dexPort] = [job.dex.slice(0, job.dex.lastIndexOf(':')), job.dex.slice(job.dex.lastIndexOf(':') + 1)];
 
   // tx_hash -> callback for the tick that carries it
-  const waiting = new Map<string, (at: number) => void>();
+  interface Arrival {
+    at: number; // performance.now() of arrival
+    startUs: number; // the tick's timestamp, as performance.now() in us
+    iterations: number;
+  }
+  const waiting = new Map<string, (a: Arrival) => void>();
   let streamError: string | undefined;
   const stream = seqClient.makeServerStreamRequest(`${SERVICE}/StreamTicks`, identity, identity, Buffer.alloc(0));
   stream.on('data', (buf: Buffer) => {
     const now = performance.now();
-    for (const h of parseTickHashes(buf).hashes) waiting.get(h)?.(now);
+    const t = parseTickHashes(buf);
+    const startUs = t.timestamp - performance.timeOrigin * 1000;
+    for (const h of t.hashes) waiting.get(h)?.({ at: now, startUs, iterations: t.iterations });
   });
   stream.on('error', (e: grpc.ServiceError) => {
     if (e.code !== grpc.status.CANCELLED) streamError = `${grpc.status[e.code]}: ${e.details}`;
   });
   await sleep(500); // stream established
 
-  const submitToTick = async (): Promise<{ tick: number; ack: number }> => {
+  const submitToTick = async (): Promise<{ tick: number; ack: number; toStart: number; iterations: number }> => {
     const tx = benchTransaction('lone');
     const body = encodeSubmitRequest(tx);
     const hash = shortHash(transactionHash(tx));
     const t0 = performance.now();
-    const ticked = new Promise<number>((resolve) => waiting.set(hash, resolve));
+    const ticked = new Promise<Arrival>((resolve) => waiting.set(hash, resolve));
     const acked = new Promise<number>((resolve, reject) =>
       seqClient.makeUnaryRequest(`${SERVICE}/SubmitTransaction`, identity, identity, body, (err) => (err ? reject(err) : resolve(performance.now()))),
     );
     try {
-      const [tickAt, ackAt] = await withTimeout(Promise.all([ticked, acked]), job.timeoutMs, 'SubmitTransaction -> tick');
-      return { tick: tickAt - t0, ack: ackAt - t0 };
+      const [arrival, ackAt] = await withTimeout(Promise.all([ticked, acked]), job.timeoutMs, 'SubmitTransaction -> tick');
+      return { tick: arrival.at - t0, ack: ackAt - t0, toStart: arrival.startUs / 1000 - t0, iterations: arrival.iterations };
     } finally {
       waiting.delete(hash);
     }
@@ -161,7 +175,13 @@ async function run(job: LoneJob): Promise<LoneResult> {
   let seed = job.seed;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pause = () => sleep(job.pauseMinMs + Math.floor(rand() * (job.pauseMaxMs - job.pauseMinMs)));
-  const out: LoneResult = { ms: { submit_to_tick: [], submit_tx: [], post_order: [] }, submitAckMs: [], failed: { submit_to_tick: 0, submit_tx: 0, post_order: 0 }, firstError: '' };
+  const out: LoneResult = {
+    ms: { submit_to_tick: [], submit_tx: [], post_order: [] },
+    submitAckMs: [],
+    sendToTickStartMs: [],
+    tickStartToArrivalMs: [],
+    tickIterations: [],
+    failed: { submit_to_tick: 0, submit_tx: 0, post_order: 0 }, firstError: '' };
   const record = async (row: LoneRow, counted: boolean, measure: () => Promise<number>) => {
     await pause();
     try {
@@ -177,7 +197,12 @@ async function run(job: LoneJob): Promise<LoneResult> {
     const counted = i >= job.warmup;
     await record('submit_to_tick', counted, async () => {
       const r = await submitToTick();
-      if (counted) out.submitAckMs.push(r.ack);
+      if (counted) {
+        out.submitAckMs.push(r.ack);
+        out.sendToTickStartMs.push(r.toStart);
+        out.tickStartToArrivalMs.push(r.tick - r.toStart);
+        out.tickIterations.push(r.iterations);
+      }
       return r.tick;
     });
     await record('submit_tx', counted, () => submitTx(i));
