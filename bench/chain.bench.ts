@@ -17,11 +17,9 @@
  * CHAIN_BENCH_RATES ("1000,10000"), CHAIN_BENCH_WS_CLIENTS (1000), CHAIN_BENCH_STORED
  * (1000000), CHAIN_BENCH_PARTS ("build,stream,ws,rest,jetstream"). Last line: one JSON object.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BlockBuilder } from '../src/chain/builder.js';
 import { Chain } from '../src/chain/chain.js';
 import type { ChainRuntime } from '../src/chain/runtime.js';
@@ -40,7 +38,7 @@ import { benchMq } from './chain-mq.bench.js';
 import type { LoadJob, LoadResult } from './support/chain-load.js';
 import type { StreamJob, StreamSample } from './support/chain-stream-client.js';
 import type { HttpJob, HttpResult } from './support/http-gen.js';
-import { runChild } from './support/processes.js';
+import { runChild, startChild } from './support/processes.js';
 import { median, percentile } from './support/stats.js';
 import type { WsJob, WsSample } from './support/ws-clients.js';
 import { runtimeProbe } from '../test/chain/support/node.js';
@@ -57,23 +55,6 @@ const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const load = () => loadavg().map((x) => Number(x.toFixed(1)));
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 const ms = (us: number) => Number((us / 1000).toFixed(2));
-
-/** Fork a child that first says it is ready, then reports a result. */
-function startChild<J, R>(module: string, job: J): { ready: Promise<void>; result: Promise<R> } {
-  const child = fork(fileURLToPath(new URL(`./support/${module}`, import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let readyResolve!: () => void;
-  const ready = new Promise<void>((r) => (readyResolve = r));
-  const result = new Promise<R>((resolve, reject) => {
-    child.on('message', (msg: { ready?: boolean; result?: R; error?: string }) => {
-      if (msg.ready) readyResolve();
-      else if (msg.error) reject(new Error(msg.error));
-      else resolve(msg.result!);
-    });
-    child.once('exit', (code) => code !== 0 && reject(new Error(`${module} exited with ${code}`)));
-  });
-  child.send(job as object);
-  return { ready, result };
-}
 
 /** A whole node in this process, and its chain runtime (for the node-side timestamps). */
 async function startBenchNode(dir: string): Promise<{ close(): Promise<void>; addresses: Record<string, string>; runtime: ChainRuntime; sequencer: NodeHandle['sequencer'] }> {

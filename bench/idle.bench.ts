@@ -14,11 +14,12 @@
  * Last line: one JSON object.
  */
 import * as grpc from '@grpc/grpc-js';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shortHash, transactionHash } from '../src/core/tx-hash.js';
 import { TRIVIAL_PROOF_MAX_T } from '../src/vdf/index.js';
+import { dirBytes } from './support/footprint.js';
 import { spawnNode } from './support/processes.js';
 import { benchTransaction, encodeSubmitRequest } from './support/requests.js';
 import { percentile, round } from './support/stats.js';
@@ -29,15 +30,6 @@ const TXS = Number(process.env.BENCH_TXS ?? 20);
 const SERVICE = '/svc.sequencer.v1.SequencerService';
 const identity = (b: Buffer) => b;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function dirBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    total += e.isDirectory() ? await dirBytes(p) : (await stat(p)).size;
-  }
-  return total;
-}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-idle-'));

@@ -1,5 +1,6 @@
 /**
- * `npm run bench:latency`: time from submitting a transaction (SubmitBatch, paced small
+ * `npm run bench:latency-rates` (before issue 18: `bench:latency`, now the one-at-a-time
+ * bench, lone-latency.bench.ts): time from submitting a transaction (SubmitBatch, paced small
  * batches) until the tick carrying it arrives on StreamTicks, p50 and p99, at 10,000 and
  * 50,000 tx/s, against the real node (`svc node`, temp LevelDB). The load generator and
  * stream client run in their own process. Last line: one JSON object.
