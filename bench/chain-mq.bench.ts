@@ -116,7 +116,7 @@ export async function storeChain(chain: MemoryChain, db: Database): Promise<Stor
     readTransactionJsons: (from, limit) => store.transactionJsonsFrom(from, last, limit),
     readBlockJsons: async (height) => {
       const block = await store.blockJson(height);
-      return block === undefined ? undefined : { block, events: await store.blockEventJsons(height) };
+      return block === undefined ? undefined : { block, events: await store.blockEventJsons(height), markets: await store.blockMarketJsons(height) };
     },
     onTransactions: () => () => {},
     onBlock: () => () => {},
@@ -162,7 +162,7 @@ function blockOf(height: number, txs: ExplorerTransaction[]): BlockDetail {
     last_tick: ticks.at(-1)!,
     trade_count: 3,
   };
-  return { block, transactions: txs, events };
+  return { block, transactions: txs, events, markets: [] };
 }
 
 /** CPU seconds nats-server has used (utime + stime from /proc). */

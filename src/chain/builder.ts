@@ -2,8 +2,10 @@
  * The block builder: applied-tick records in, chain records out. Pure and deterministic
  * (no clock, no I/O): every node that applies the same ticks builds the same blocks.
  *
- * Rule (design.md, docs/chain.md "Blocks"): a batch is the order book transactions of one
- * tick that changed the state (accepted orders, successful cancels, created markets).
+ * Rule (docs/chain.md "Blocks"): a batch is the order book entries of one tick that
+ * changed the state: accepted orders and successful cancels (the batch's
+ * ExplorerTransactions) and created markets (its MarketCreations). Entries are numbered
+ * together in tick order; that index is the last group of their ids.
  * Time is cut into windows of `blockMs` on the ticks' own timestamps:
  * window = floor(timestamp_us / (blockMs x 1000)). The open block collects the batches
  * of one window; the first tick (with or without a batch) whose window is later closes
@@ -20,15 +22,16 @@ import type { CancelOrderTx, PlaceOrderTx } from '../dex/wire.js';
 import { hex } from '../rpc/grpc/wire.js';
 import { toBase58Key } from '../sdk/bytes.js';
 import { formatId } from './ids.js';
-import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction } from './interface.js';
+import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
 
-/** A stored batch: its transactions and events, with the events' ordinals. */
+/** A stored batch: its transactions, market creations and events, with the events' ordinals. */
 export interface BuiltBatch {
   tickNumber: number;
   height: number;
   batchIndex: number;
   batchHash: string;
   transactions: ExplorerTransaction[];
+  markets: MarketCreation[];
   events: ExplorerEvent[];
   eventOrdinals: number[]; // global, from 1
   marketOrdinals: number[]; // per market, from 1
@@ -47,6 +50,7 @@ interface OpenBlock {
   window: number;
   batches: BatchSummary[];
   transactionIds: string[];
+  marketIds: string[];
   eventIds: string[];
   eventMarkets: string[];
   totalOrders: number;
@@ -73,7 +77,8 @@ export interface BuilderState {
   events: number; // ordinals handed out
   marketEvents: Record<string, number>; // per-market ordinals handed out
   producedMarketEvents: Record<string, number>;
-  open?: Omit<OpenBlock, 'batches'> & { batches: Array<Omit<BatchSummary, 'continuum_sequences'> & { continuum_sequences: string[] }> };
+  /** `marketIds` is absent in a state saved before market creations had their own records. */
+  open?: Omit<OpenBlock, 'batches' | 'marketIds'> & { marketIds?: string[] } & { batches: Array<Omit<BatchSummary, 'continuum_sequences'> & { continuum_sequences: string[] }> };
 }
 
 const ZERO_ROOT: number[] = new Array<number>(32).fill(0);
@@ -91,7 +96,7 @@ export class BlockBuilder {
     this.windowUs = blockMs * 1000;
     this.s = state ? structuredClone(state) : emptyState();
     const o = this.s.open;
-    this.open = o ? { ...o, batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => BigInt(x)) })) } : undefined;
+    this.open = o ? { ...o, marketIds: o.marketIds ?? [], batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => BigInt(x)) })) } : undefined;
     delete this.s.open;
   }
 
@@ -162,6 +167,7 @@ export class BlockBuilder {
         window,
         batches: [],
         transactionIds: [],
+        marketIds: [],
         eventIds: [],
         eventMarkets: [],
         totalOrders: 0,
@@ -180,15 +186,19 @@ export class BlockBuilder {
     const batchIndex = open.batches.length;
     const batchHash = hex(tick.batchHash);
 
-    const transactions = ok.map((a, i) => explorerTransaction(a, formatId(height, batchIndex, i), height, batchIndex, tick.tickNumber));
+    const transactions: ExplorerTransaction[] = [];
+    const created: MarketCreation[] = [];
+    const sequences: bigint[] = [];
+    ok.forEach((a, i) => {
+      const entry = batchEntry(a, formatId(height, batchIndex, i), height, batchIndex, tick.tickNumber);
+      if ('kind' in entry) transactions.push(entry);
+      else created.push(entry);
+      sequences.push(a.continuumSequence);
+    });
     let orders = 0;
-    let cancels = 0;
-    let markets = 0;
-    for (const t of transactions) {
-      if (t.kind === 'order') orders++;
-      else if (t.kind === 'cancel') cancels++;
-      else markets++;
-    }
+    for (const t of transactions) if (t.kind === 'order') orders++;
+    const cancels = transactions.length - orders;
+    const markets = created.length;
     const events: ExplorerEvent[] = [];
     const eventOrdinals: number[] = [];
     const marketOrdinals: number[] = [];
@@ -219,12 +229,13 @@ export class BlockBuilder {
       tick_number: tick.tickNumber,
       order_count: orders,
       cancel_count: cancels,
-      continuum_sequences: transactions.map((t) => t.continuum_sequence),
+      continuum_sequences: sequences, // every entry's: transactions and market creations
       batch_hash: batchHash,
       market_count: markets,
     };
     open.batches.push(summary);
     for (const t of transactions) open.transactionIds.push(t.id);
+    for (const m of created) open.marketIds.push(m.id);
     for (const e of events) open.eventIds.push(e.id);
     open.totalOrders += orders;
     open.totalCancels += cancels;
@@ -236,7 +247,7 @@ export class BlockBuilder {
     open.lastTimestampUs = tick.timestamp;
     open.lastTick = tick.tickNumber;
     this.s.appliedBatches++;
-    step.batch = { tickNumber: tick.tickNumber, height, batchIndex, batchHash, transactions, events, eventOrdinals, marketOrdinals };
+    step.batch = { tickNumber: tick.tickNumber, height, batchIndex, batchHash, transactions, markets: created, events, eventOrdinals, marketOrdinals };
     return step;
   }
 
@@ -300,8 +311,11 @@ function b58(key: Uint8Array): string {
   return text;
 }
 
-/** The ExplorerTransaction of one successful applied transaction (fields in spec/3's order). */
-export function explorerTransaction(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction {
+/**
+ * The record of one successful applied transaction: an ExplorerTransaction (fields in
+ * spec/3's order) for an order or a cancel, a MarketCreation for a created market.
+ */
+export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction | MarketCreation {
   const o = a.outcome;
   if (!o.ok) throw new Error('only successful transactions go into blocks');
   const info = o.market.info;
@@ -360,7 +374,6 @@ export function explorerTransaction(a: AppliedTx, id: string, height: number, ba
     id,
     block_height: height,
     batch_index: batchIndex,
-    kind: 'market',
     market_id: info.marketId,
     market_name: info.name,
     market_kind: info.kind,

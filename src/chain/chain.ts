@@ -27,6 +27,7 @@ import type {
   ExplorerEvent,
   ExplorerTransaction,
   Follower,
+  MarketCreation,
   TransactionBatch,
   Unsubscribe,
 } from './interface.js';
@@ -50,6 +51,8 @@ interface WriteJob {
   tickTimestamp: number; // µs
   figures: StoredFigures;
   batch?: TransactionBatch;
+  /** The batch's market creations (not in `batch`: StreamTx carries transactions only). */
+  markets?: MarketCreation[];
   /** The cut block's detail when all of it was built in this process (else read back). */
   cutDetail?: BlockDetail;
 }
@@ -67,6 +70,8 @@ export interface ChainDeps {
 
 /** How many recently stored transactions SubmitTx answers from memory. */
 const RECENT_TXS = 16_384;
+/** The same for market creations (SubmitTx of a market; they are rare). */
+const RECENT_MARKETS = 1_024;
 /** A follower's live buffer; beyond it the follower reads from the store instead. */
 const FOLLOW_BUFFER = 1_024;
 
@@ -89,7 +94,9 @@ export class Chain implements ChainReader {
   private readonly storedListeners = new Set<(tickTimestampUs: number) => void>();
   private readonly storedWaiters: Array<{ tick: number; resolve(): void }> = [];
   private readonly recent = new Map<bigint, ExplorerTransaction>();
+  private readonly recentMarkets = new Map<bigint, MarketCreation>();
   private openTxs: ExplorerTransaction[] = [];
+  private openMarkets: MarketCreation[] = [];
   private openEvents: ExplorerEvent[] = [];
   private latestDetail: { height: number; json: string; bytes: Buffer } | undefined;
   private failure: Error | undefined;
@@ -140,10 +147,11 @@ export class Chain implements ChainReader {
     if (step.cut) {
       const block = step.cut;
       s.putText(ops, s.blocks, heightKey(block.height), encodeJson(block));
-      if (this.openTxs.length === block.transaction_ids.length && this.openEvents.length === block.event_ids.length) {
-        job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents };
+      if (this.openTxs.length === block.transaction_ids.length && this.openEvents.length === block.event_ids.length && this.openMarkets.length === block.total_markets) {
+        job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents, markets: this.openMarkets };
       }
       this.openTxs = [];
+      this.openMarkets = [];
       this.openEvents = [];
     }
     if (step.batch) {
@@ -155,6 +163,11 @@ export class Chain implements ChainReader {
         this.openTxs.push(t);
         this.derivedLastSequence = t.continuum_sequence;
       });
+      for (const m of b.markets) {
+        const [height, batch, index] = m.id.split('-').map((g) => parseInt(g, 16)) as [number, number, number];
+        s.putText(ops, s.markets, recordKey(height, batch, index), encodeJson(m));
+        this.openMarkets.push(m);
+      }
       b.events.forEach((e, k) => {
         const json = encodeJson(e);
         s.putText(ops, s.events, recordKey(b.height, b.batchIndex, k), json);
@@ -163,7 +176,8 @@ export class Chain implements ChainReader {
         this.openEvents.push(e);
       });
       job.batch = { tick_number: b.tickNumber, block_height: b.height, batch_index: b.batchIndex, batch_hash: b.batchHash, transactions: b.transactions };
-      this.txsSinceSnapshot += b.transactions.length;
+      job.markets = b.markets;
+      this.txsSinceSnapshot += b.transactions.length + b.markets.length;
     }
     if (ops.length > 0) s.putHead(ops, record.tick.tickNumber, this.builder.producedHeight);
     this.ticksSinceSnapshot++;
@@ -231,12 +245,17 @@ export class Chain implements ChainReader {
         for (const l of this.blockListeners) this.call(l, detail);
       }
     }
+    for (const m of job.markets ?? []) {
+      this.recentMarkets.set(m.continuum_sequence, m);
+      if (this.recentMarkets.size > RECENT_MARKETS) this.recentMarkets.delete(this.recentMarkets.keys().next().value as bigint);
+    }
     if (job.batch) {
       for (const t of job.batch.transactions) {
         this.recent.set(t.continuum_sequence, t);
         if (this.recent.size > RECENT_TXS) this.recent.delete(this.recent.keys().next().value as bigint);
       }
-      for (const l of this.txListeners) this.call(l, job.batch);
+      // A batch of market creations only has no transactions: nothing for StreamTx.
+      if (job.batch.transactions.length > 0) for (const l of this.txListeners) this.call(l, job.batch);
       for (const l of this.storedListeners) this.call(l, job.tickTimestamp);
     }
     this.releaseWaiters(job.figures.tick);
@@ -272,10 +291,14 @@ export class Chain implements ChainReader {
     });
   }
 
-  /** The stored transaction with this continuum_sequence (waits for its tick to be stored). */
-  async storedTransaction(seq: bigint): Promise<ExplorerTransaction | undefined> {
+  /**
+   * The stored transaction or market creation with this continuum_sequence (waits for its
+   * tick to be stored). Market creations are answered from memory (the last 1,024): SubmitTx
+   * asks right after its own tick is stored.
+   */
+  async storedTransaction(seq: bigint): Promise<ExplorerTransaction | MarketCreation | undefined> {
     await this.whenStored(Number(seq >> 32n));
-    const hit = this.recent.get(seq);
+    const hit = this.recent.get(seq) ?? this.recentMarkets.get(seq);
     if (hit) return hit;
     const [key] = await this.store.keysOfSequences([seq]);
     if (key === undefined) return undefined;
@@ -328,16 +351,18 @@ export class Chain implements ChainReader {
 
   async readBlock(height: number): Promise<BlockDetail | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
-    const [block, txs, events] = await Promise.all([
+    const [block, txs, events, markets] = await Promise.all([
       this.store.blockJson(height),
       this.store.blockTransactionJsons(height),
       this.store.blockEventJsons(height),
+      this.store.blockMarketJsons(height),
     ]);
     if (block === undefined) return undefined;
     return {
       block: parseRecordJson<BlockRecord>(block),
       transactions: txs.map((t) => parseRecordJson<ExplorerTransaction>(t)),
       events: events.map((e) => parseRecordJson<ExplorerEvent>(e)),
+      markets: markets.map((m) => parseRecordJson<MarketCreation>(m)),
     };
   }
 
@@ -393,10 +418,10 @@ export class Chain implements ChainReader {
     return this.store.transactionJsonsFrom(fromSequence, to, limit);
   }
 
-  async readBlockJsons(height: number): Promise<{ block: string; events: string[] } | undefined> {
+  async readBlockJsons(height: number): Promise<{ block: string; events: string[]; markets: string[] } | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
-    const [block, events] = await Promise.all([this.store.blockJson(height), this.store.blockEventJsons(height)]);
-    return block === undefined ? undefined : { block, events };
+    const [block, events, markets] = await Promise.all([this.store.blockJson(height), this.store.blockEventJsons(height), this.store.blockMarketJsons(height)]);
+    return block === undefined ? undefined : { block, events, markets };
   }
 
   async getTransaction(id: string): Promise<ExplorerTransaction | undefined> {
@@ -435,7 +460,7 @@ export class Chain implements ChainReader {
   }
 }
 
-/** The spec/3 block detail object as JSON text. */
+/** The block detail object (spec/3's, plus `markets`) as JSON text. */
 export function detailJson(d: BlockDetail): string {
   return encodeJson(d);
 }

@@ -7,7 +7,7 @@
  */
 export * from './interface.js';
 export { Chain, detailJson } from './chain.js';
-export { BlockBuilder, explorerTransaction, type BuilderState, type BuildStep, type BuiltBatch } from './builder.js';
+export { BlockBuilder, batchEntry, type BuilderState, type BuildStep, type BuiltBatch } from './builder.js';
 export { ChainStore } from './store.js';
 export { startChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
 export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';

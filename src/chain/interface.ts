@@ -31,7 +31,7 @@ export interface BatchSummary {
   continuum_sequences: bigint[]; // u64 each: (tick_number << 32) | index_in_tick, one per transaction
   /** The tick's transaction_batch_hash (hex): the Merkle root the tick's VDF input commits to. */
   batch_hash: string;
-  /** Extension: market creations in the batch. */
+  /** Extension: market creations in the batch (its entries besides the transactions). */
   market_count: number;
 }
 
@@ -45,7 +45,7 @@ export interface BlockRecord {
   total_orders: number; // order transactions in the block
   total_cancels: number; // cancel transactions in the block
   batch_summaries: BatchSummary[];
-  transaction_ids: string[];
+  transaction_ids: string[]; // the ExplorerTransactions' ids (orders and cancels), id order
   event_ids: string[];
   /** Extensions: market creations in the block; first and last tick of its batches; trades. */
   total_markets: number;
@@ -55,28 +55,30 @@ export interface BlockRecord {
 }
 
 /**
- * spec/3 ExplorerTransaction. Only transactions that changed the state are in blocks:
- * accepted orders, successful cancels, created markets. Refused ones (bad signature,
- * replayed order id, unknown market, ...) stay visible in the ticks (/api/v1) only.
+ * spec/3 ExplorerTransaction: an accepted order or a successful cancel, exactly spec/3's
+ * two kinds, with every field spec/3 lists for both always present. Refused ones (bad
+ * signature, replayed order id, unknown market, ...) stay visible in the ticks (/api/v1)
+ * only. Market creations also change the state but are not transactions of spec/3: they
+ * are MarketCreation records (below).
  */
 export interface ExplorerTransaction {
   id: string; // {height:016x}-{batch:04x}-{index:04x}
   block_height: number;
   batch_index: number;
-  kind: 'order' | 'cancel' | 'market'; // 'market' (a market creation) is an extension
+  kind: 'order' | 'cancel';
   market_id: string;
   market_name: string;
   market_kind: MarketKind;
-  owner?: string; // Base58; orders and cancels (markets are unsigned)
+  owner: string; // Base58
   side?: 'Buy' | 'Sell'; // orders
   price?: bigint; // orders
   quantity?: bigint; // orders
-  base_mint?: string; // orders and markets (Base58)
-  quote_mint?: string; // orders and markets (Base58)
-  order_id?: bigint; // orders and cancels
+  base_mint?: string; // orders (Base58)
+  quote_mint?: string; // orders (Base58)
+  order_id: bigint;
   timestamp_ms: number; // the sequencer transaction's submission timestamp, ms
   continuum_sequence: bigint;
-  signature?: string; // owner's ed25519 signature, hex (orders and cancels)
+  signature: string; // owner's ed25519 signature, hex
   // Extensions (docs/chain.md):
   tick_number: number;
   sequence_number: number; // the sequencer's global sequence number
@@ -85,6 +87,29 @@ export interface ExplorerTransaction {
   status?: 'resting' | 'partially_filled' | 'filled'; // orders: right after matching
   filled_quantity?: bigint; // orders: filled on arrival
   cancelled_quantity?: bigint; // cancels: quantity that was still resting
+}
+
+/**
+ * Extension: a market created by a batch (unsigned, so no owner, order id or signature).
+ * It is an entry of its batch like the transactions: its id is `{height}-{batch}-{index}`
+ * with `index` its place among the batch's entries (transactions and market creations
+ * numbered together, so a transaction's id never depends on this split), and its
+ * continuum_sequence is in the batch summary's `continuum_sequences`.
+ */
+export interface MarketCreation {
+  id: string;
+  block_height: number;
+  batch_index: number;
+  market_id: string;
+  market_name: string;
+  market_kind: MarketKind;
+  base_mint: string; // Base58
+  quote_mint: string; // Base58
+  timestamp_ms: number;
+  continuum_sequence: bigint;
+  tick_number: number;
+  sequence_number: number;
+  tx_hash: string; // full SHA-256 of the sequencer transaction (64 hex)
 }
 
 /** spec/3 ExplorerEvent: one per (batch, market) touched by the batch. */
@@ -103,11 +128,12 @@ export interface ExplorerEvent {
   trade_count: number;
 }
 
-/** spec/3 block detail object. */
+/** spec/3 block detail object, plus the block's market creations (extension). */
 export interface BlockDetail {
   block: BlockRecord;
   transactions: ExplorerTransaction[];
   events: ExplorerEvent[];
+  markets: MarketCreation[];
 }
 
 /** spec/3 node status, plus extensions. */
@@ -179,8 +205,8 @@ export interface ChainReader {
    * that forward records as they are (the JetStream producer).
    */
   readTransactionJsons(fromSequence: bigint, limit: number): Promise<string[]>;
-  /** The stored JSON texts of a produced block's BlockRecord and its events, or undefined. */
-  readBlockJsons(height: number): Promise<{ block: string; events: string[] } | undefined>;
+  /** The stored JSON texts of a produced block's BlockRecord, its events and its market creations, or undefined. */
+  readBlockJsons(height: number): Promise<{ block: string; events: string[]; markets: string[] } | undefined>;
 
   /**
    * Deliver every stored batch from `fromSequence` on, then live ones, in order, without

@@ -5,18 +5,20 @@
  * batches after T. The leader reads them (the first rows of that height: later batches
  * have higher batch indexes), the follower checks them against the ids the snapshot's
  * builder state lists for that block and derives every key of docs/storage.md "Chain node"
- * itself (chain-tx, chain-seq, chain-ev, and the event ordinals of chain-evn and chain-evm,
- * counted back from the builder's ordinals at T). Their content is the leader's word, like
+ * itself (chain-tx, chain-seq, chain-mkt, chain-ev, and the event ordinals of chain-evn and
+ * chain-evm, counted back from the builder's ordinals at T). The block's market creations
+ * travel in `transactions` too (the wire has one list of entries), in id order with its
+ * transactions; the builder state's id lists say which is which. Their content is the leader's word, like
  * the snapshot; the block detail digest compared once the block is produced checks it.
  */
 import type { BuilderState } from './builder.js';
 import { heightKey, recordKey, u64Key, parseId } from './ids.js';
-import type { ExplorerEvent, ExplorerTransaction } from './interface.js';
+import type { ExplorerEvent } from './interface.js';
 import { parseRecordJson } from './json.js';
-import type { ChainOp, ChainStore } from './store.js';
+import { RECORDS_FORMAT, type ChainOp, type ChainStore } from './store.js';
 
 export interface OpenRecords {
-  transactions: string[]; // ExplorerTransaction JSON, id order
+  transactions: string[]; // ExplorerTransaction and MarketCreation JSON, id order
   events: string[]; // ExplorerEvent JSON, id order
 }
 
@@ -25,20 +27,26 @@ export async function readOpenRecords(store: ChainStore, builder: BuilderState):
   const open = builder.open;
   if (!open) return { transactions: [], events: [] };
   const range = { gte: heightKey(open.height), lt: heightKey(open.height + 1) };
-  const [transactions, events] = await Promise.all([
-    open.transactionIds.length > 0 ? store.txs.values({ ...range, limit: open.transactionIds.length }).all() : [],
+  const marketIds = open.marketIds ?? [];
+  const [txRows, marketRows, events] = await Promise.all([
+    open.transactionIds.length > 0 ? store.txs.iterator({ ...range, limit: open.transactionIds.length }).all() : [],
+    marketIds.length > 0 ? store.markets.iterator({ ...range, limit: marketIds.length }).all() : [],
     open.eventIds.length > 0 ? store.events.values({ ...range, limit: open.eventIds.length }).all() : [],
   ]);
-  return { transactions, events };
+  const entries = [...txRows, ...marketRows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { transactions: entries.map(([, json]) => json), events };
 }
 
 /** The store operations of the open block's records; throws naming the first record that does not fit the builder state. */
 export function openRecordOps(store: ChainStore, builder: BuilderState, records: OpenRecords): ChainOp[] {
   const open = builder.open;
   const ops: ChainOp[] = [];
-  const want = { transactions: open?.transactionIds ?? [], events: open?.eventIds ?? [] };
-  if (records.transactions.length !== want.transactions.length || records.events.length !== want.events.length) {
-    throw new Error(`the open block's records are ${records.transactions.length} transactions and ${records.events.length} events; its builder state lists ${want.transactions.length} and ${want.events.length}`);
+  ops.push({ type: 'put', sublevel: store.meta, key: 'records', value: new TextEncoder().encode(RECORDS_FORMAT) });
+  const transactionIds = new Set(open?.transactionIds ?? []);
+  const marketIds = new Set(open?.marketIds ?? []);
+  const want = { entries: transactionIds.size + marketIds.size, events: open?.eventIds ?? [] };
+  if (records.transactions.length !== want.entries || records.events.length !== want.events.length) {
+    throw new Error(`the open block's records are ${records.transactions.length} transactions and market creations and ${records.events.length} events; its builder state lists ${want.entries} and ${want.events.length}`);
   }
   if (!open) return ops;
   const keyOf = (id: string, what: string): string => {
@@ -46,13 +54,22 @@ export function openRecordOps(store: ChainStore, builder: BuilderState, records:
     if (typeof p === 'string' || p.height !== open.height) throw new Error(`${what} ${id} is not of the open block ${open.height}`);
     return recordKey(p.height, p.batch, p.index);
   };
+  let previous = '';
   records.transactions.forEach((json, i) => {
-    const t = parseRecordJson<ExplorerTransaction>(json);
-    if (t.id !== want.transactions[i]) throw new Error(`open block transaction ${i} is ${String(t.id)}, not ${want.transactions[i]}`);
-    if (typeof t.continuum_sequence !== 'bigint' && typeof t.continuum_sequence !== 'number') throw new Error(`open block transaction ${t.id} has no continuum_sequence`);
-    const key = keyOf(t.id, 'transaction');
-    store.putText(ops, store.txs, key, json);
-    store.putText(ops, store.seqs, u64Key(t.continuum_sequence), key);
+    const t = parseRecordJson<{ id: unknown; continuum_sequence: unknown }>(json);
+    const id = String(t.id);
+    const isTransaction = transactionIds.has(id);
+    if (!isTransaction && !marketIds.has(id)) throw new Error(`open block entry ${i} is ${id}, which its builder state does not list`);
+    if (typeof t.continuum_sequence !== 'bigint') throw new Error(`open block entry ${id} has no continuum_sequence`);
+    const key = keyOf(id, 'transaction');
+    if (key <= previous) throw new Error(`open block entry ${id} is out of id order (or repeated)`);
+    previous = key;
+    if (isTransaction) {
+      store.putText(ops, store.txs, key, json);
+      store.putText(ops, store.seqs, u64Key(t.continuum_sequence), key);
+    } else {
+      store.putText(ops, store.markets, key, json);
+    }
   });
   // Ordinals handed out at T end with the open block's events: count them back.
   const perMarket = new Map(Object.entries(builder.marketEvents));

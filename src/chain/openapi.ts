@@ -16,7 +16,7 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [Stri
 const ok = (schema: object) => ({ '200': { description: 'ok', content: json(schema) } });
 const limit = (def: number, max: number) => ({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: max, default: def }, description: `above ${max}: 400` });
 const offset = { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } };
-const heightParam = { name: 'height', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } };
+const heightParam = { name: 'height', in: 'path', required: true, description: 'decimal digits; leading zeros allowed (the bound is on the value)', schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } };
 
 export const explorerOpenApi = {
   openapi: '3.0.3',
@@ -92,12 +92,12 @@ export const explorerOpenApi = {
       },
       ExplorerTransaction: {
         type: 'object',
-        required: ['id', 'block_height', 'batch_index', 'kind', 'market_id', 'market_name', 'market_kind', 'timestamp_ms', 'continuum_sequence', 'tick_number', 'sequence_number', 'tx_hash'],
+        required: ['id', 'block_height', 'batch_index', 'kind', 'market_id', 'market_name', 'market_kind', 'owner', 'order_id', 'timestamp_ms', 'continuum_sequence', 'signature', 'tick_number', 'sequence_number', 'tx_hash'],
         properties: {
           id,
           block_height: int,
           batch_index: int,
-          kind: { type: 'string', enum: ['order', 'cancel', 'market'] },
+          kind: { type: 'string', enum: ['order', 'cancel'] },
           market_id: uuid,
           market_name: { type: 'string' },
           market_kind: { type: 'string', enum: ['Spot', 'Perp'] },
@@ -120,6 +120,26 @@ export const explorerOpenApi = {
           cancelled_quantity: u64,
         },
       },
+      MarketCreation: {
+        type: 'object',
+        description: 'extension: a market created by a batch; its id is {height}-{batch}-{index} with index its place among the batch entries',
+        required: ['id', 'block_height', 'batch_index', 'market_id', 'market_name', 'market_kind', 'base_mint', 'quote_mint', 'timestamp_ms', 'continuum_sequence', 'tick_number', 'sequence_number', 'tx_hash'],
+        properties: {
+          id,
+          block_height: int,
+          batch_index: int,
+          market_id: uuid,
+          market_name: { type: 'string' },
+          market_kind: { type: 'string', enum: ['Spot', 'Perp'] },
+          base_mint: base58,
+          quote_mint: base58,
+          timestamp_ms: int,
+          continuum_sequence: u64,
+          tick_number: int,
+          sequence_number: int,
+          tx_hash: hex64,
+        },
+      },
       ExplorerEvent: {
         type: 'object',
         required: ['id', 'block_height', 'batch_index', 'market_id', 'market_name', 'applied_orders', 'batch_hash'],
@@ -127,8 +147,13 @@ export const explorerOpenApi = {
       },
       BlockDetail: {
         type: 'object',
-        required: ['block', 'transactions', 'events'],
-        properties: { block: ref('BlockRecord'), transactions: { type: 'array', items: ref('ExplorerTransaction') }, events: { type: 'array', items: ref('ExplorerEvent') } },
+        required: ['block', 'transactions', 'events', 'markets'],
+        properties: {
+          block: ref('BlockRecord'),
+          transactions: { type: 'array', items: ref('ExplorerTransaction') },
+          events: { type: 'array', items: ref('ExplorerEvent') },
+          markets: { type: 'array', items: ref('MarketCreation'), description: 'extension: the market creations of the block (not transactions)' },
+        },
       },
       OpenOrders: {
         type: 'object',

@@ -26,7 +26,7 @@ import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
 import { UUID_RE } from '../sdk/market-id.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { Chain } from './chain.js';
-import { formatId, parseId } from './ids.js';
+import { formatId, MAX_HEIGHT, parseId, recordKey } from './ids.js';
 import type { BlockRecord, RpcRouteHook } from './interface.js';
 import { encodeJson, parseRecordJson } from './json.js';
 import { explorerOpenApi } from './openapi.js';
@@ -60,13 +60,17 @@ function sendJson(ctx: Koa.Context, status: number, text: string): void {
   ctx.body = text;
 }
 
-/** A block height from a path: digits only, 1..2^53-1. */
+/**
+ * A block height from a path: decimal digits whose VALUE is 1..2^53-1; leading zeros are
+ * allowed and do not count (`0000000000000000001` is 1), so the bound is on the value,
+ * never on the length of the text.
+ */
 export function parseHeight(text: string): number {
   if (!/^\d+$/.test(text)) throw new HttpError(400, `height must be a positive integer, got '${clip(text)}'`);
-  if (text.length > 16 || Number(text) > Number.MAX_SAFE_INTEGER) throw new HttpError(400, `height ${clip(text)} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
-  const n = Number(text);
-  if (n === 0) throw new HttpError(400, 'heights start at 1');
-  return n;
+  const digits = text.replace(/^0+/, '');
+  if (digits === '') throw new HttpError(400, 'heights start at 1');
+  if (digits.length > 16 || Number(digits) > MAX_HEIGHT) throw new HttpError(400, `height ${clip(text)} is too large (at most ${MAX_HEIGHT})`);
+  return Number(digits);
 }
 
 function param(name: string, raw: string | string[] | undefined, def: number, min: number, max: number): number {
@@ -171,7 +175,13 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
     if (typeof id === 'string') throw new HttpError(400, id);
     const json = await store.transactionJson(id.height, id.batch, id.index);
-    if (json === undefined) throw new HttpError(404, `transaction ${formatId(id.height, id.batch, id.index)} does not exist`);
+    if (json === undefined) {
+      const canonical = formatId(id.height, id.batch, id.index);
+      if ((await store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {
+        throw new HttpError(404, `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`);
+      }
+      throw new HttpError(404, `transaction ${canonical} does not exist`);
+    }
     sendJson(ctx, 200, json);
   });
 

@@ -2,6 +2,7 @@
  * The order book engine and the chain of one node, started once and shared by its faces
  * (the order book HTTP API, the explorer REST/WebSocket, the gRPC ChainService):
  *
+ *   0. rebuild the chain records from the ticks when they are of an older format;
  *   1. restore the engine and the block builder from the chain's latest snapshot, if any
  *      (a chain built with another --block-ms is refused: blocks would differ);
  *   2. replay the stored ticks after it (all of them without a snapshot), re-deriving and
@@ -67,6 +68,15 @@ export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRu
     }
   } else {
     await store.meta.put(blockMsKey, new TextEncoder().encode(String(deps.blockMs)));
+  }
+
+  if (!(await store.recordsCurrent())) {
+    // Records of an older shape (market creations among the transactions): derive them
+    // again from the stored ticks, like a node that never had them.
+    log?.warn('chain: the chain records in this --db-path have an older format; rebuilding them from the stored ticks');
+    await store.resetRecords();
+  } else {
+    await store.markRecordsFormat();
   }
 
   let engine = new OrderBookEngine();

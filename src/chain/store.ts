@@ -4,11 +4,14 @@
  *   chain-blk   <height, 16 hex>                          -> BlockRecord JSON
  *   chain-tx    <height 16 hex><batch 8 hex><index 8 hex> -> ExplorerTransaction JSON
  *   chain-seq   <continuum_sequence, 16 hex>              -> its chain-tx key
+ *   chain-mkt   <height 16 hex><batch 8 hex><index 8 hex> -> MarketCreation JSON
  *   chain-ev    <height 16 hex><batch 8 hex><index 8 hex> -> ExplorerEvent JSON
  *   chain-evn   <event ordinal, 16 hex>                   -> ExplorerEvent JSON (paging)
  *   chain-evm   <market_id>:<ordinal in market, 16 hex>   -> ExplorerEvent JSON (paging by market)
  *   chain-meta  "head"      -> {"tick":t,"height":h}: last tick whose records are written
  *               "snapshot"  -> u64 tick | u32 n | builder state JSON (n bytes) | order book snapshot
+ *               "records"   -> RECORDS_FORMAT: how the records above are shaped (absent on a
+ *                              chain built before market creations left chain-tx)
  *
  * Writes are group commits: the records of each applied tick are queued in order, one
  * LevelDB batch is in flight at a time, and everything queued meanwhile goes in the next
@@ -39,6 +42,13 @@ export type ChainOp =
 function batchWrite(db: Database, ops: ChainOp[]): Promise<void> {
   return (db.batch as unknown as (this: Database, operations: ChainOp[]) => Promise<void>).call(db, ops);
 }
+
+/**
+ * Version of the chain records' shape. 2: market creations are MarketCreation records in
+ * chain-mkt, not ExplorerTransactions in chain-tx/chain-seq. A database whose chain
+ * records have another (or no) version is rebuilt from its ticks at start (runtime.ts).
+ */
+export const RECORDS_FORMAT = '2';
 
 export interface StoredSnapshot {
   tick: number;
@@ -78,6 +88,7 @@ export class ChainStore {
   readonly blocks: TextSublevel;
   readonly txs: TextSublevel;
   readonly seqs: TextSublevel;
+  readonly markets: TextSublevel;
   readonly events: TextSublevel;
   readonly eventsByOrdinal: TextSublevel;
   readonly eventsByMarket: TextSublevel;
@@ -89,6 +100,7 @@ export class ChainStore {
     this.blocks = textSublevel(db, 'chain-blk');
     this.txs = textSublevel(db, 'chain-tx');
     this.seqs = textSublevel(db, 'chain-seq');
+    this.markets = textSublevel(db, 'chain-mkt');
     this.events = textSublevel(db, 'chain-ev');
     this.eventsByOrdinal = textSublevel(db, 'chain-evn');
     this.eventsByMarket = textSublevel(db, 'chain-evm');
@@ -179,11 +191,35 @@ export class ChainStore {
     return this.events.values({ gte: heightKey(height), lt: heightKey(height + 1) }).all();
   }
 
-  /** The spec/3 block detail object as JSON text, from the stored values. */
+  /** The block's market creations' JSON, in id order. */
+  blockMarketJsons(height: number): Promise<string[]> {
+    return this.markets.values({ gte: heightKey(height), lt: heightKey(height + 1) }).all();
+  }
+
+  /** The block detail object (spec/3's, plus `markets`) as JSON text, from the stored values. */
   async blockDetailJson(height: number): Promise<string | undefined> {
-    const [block, txs, events] = await Promise.all([this.blockJson(height), this.blockTransactionJsons(height), this.blockEventJsons(height)]);
+    const [block, txs, events, markets] = await Promise.all([this.blockJson(height), this.blockTransactionJsons(height), this.blockEventJsons(height), this.blockMarketJsons(height)]);
     if (block === undefined) return undefined;
-    return `{"block":${block},"transactions":[${txs.join(',')}],"events":[${events.join(',')}]}`;
+    return `{"block":${block},"transactions":[${txs.join(',')}],"events":[${events.join(',')}],"markets":[${markets.join(',')}]}`;
+  }
+
+  /** Whether the chain records are of RECORDS_FORMAT (or there are none yet). */
+  async recordsCurrent(): Promise<boolean> {
+    const format = await this.meta.get('records');
+    if (format !== undefined) return new TextDecoder().decode(format) === RECORDS_FORMAT;
+    return (await this.meta.get('head')) === undefined && (await this.blocks.keys({ limit: 1 }).all()).length === 0;
+  }
+
+  /** Delete every chain record (they are rebuilt from the ticks) and mark the format. */
+  async resetRecords(): Promise<void> {
+    await Promise.all([this.blocks, this.txs, this.seqs, this.markets, this.events, this.eventsByOrdinal, this.eventsByMarket].map((s) => s.clear()));
+    await this.meta.del('head');
+    await this.meta.del('snapshot');
+    await this.markRecordsFormat();
+  }
+
+  markRecordsFormat(): Promise<void> {
+    return this.meta.put('records', new TextEncoder().encode(RECORDS_FORMAT));
   }
 
   transactionJson(height: number, batch: number, index: number): Promise<string | undefined> {

@@ -1,7 +1,10 @@
 /**
  * Domain -> REST JSON shapes of spec/1 (and design.md's conventions). Pure functions.
- * Byte fields are lowercase hex without 0x. u64 values that can exceed 2^53 (nonce)
- * stay bigint here; rest/json.ts writes them as exact JSON integers.
+ * Byte fields are lowercase hex without 0x. A u64 that can pass 2^53 (nonce, a
+ * transaction's timestamp) is never a bare JSON integer above 2^53, which a JavaScript
+ * client would round: spec/1's own field (the /tx lookup's `nonce`, an integer there) is
+ * a JSON integer up to 2^53 - 1 and a decimal string above (`jsonU64`); the tick
+ * transactions' `nonce` and `timestamp` (an extension) are always decimal strings.
  */
 import type { OrderedTransaction, SequencerStatus, Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { ingestionDigest } from '../vdf/binding.js';
@@ -99,12 +102,17 @@ export function restTransaction(loc: TransactionLocation, matches: number) {
     found: true as const,
     transaction: {
       tx_id: o.transaction.txId,
-      nonce: o.transaction.nonce,
+      nonce: jsonU64(o.transaction.nonce),
       ingestion_timestamp: o.ingestionTimestamp,
       payload_size: o.transaction.payload.length,
     },
     matches,
   };
+}
+
+/** A u64 for JSON: an integer while exact in a double (<= 2^53 - 1), else its decimal string. */
+export function jsonU64(value: bigint): number | string {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
 }
 
 export function restRecentTicks(ticks: TickSummary[]) {

@@ -32,7 +32,7 @@ export function parseTxHash(text: string): Parsed<string> {
   return ok(text.toLowerCase());
 }
 
-/** An optional integer query parameter within [min, max]. */
+/** An optional integer query parameter within [min, max] (decimal digits, leading zeros allowed). */
 export function parseIntegerParam(
   name: string,
   raw: string | string[] | undefined,
@@ -43,8 +43,10 @@ export function parseIntegerParam(
   if (raw === undefined) return ok(defaultValue);
   if (Array.isArray(raw)) return fail(`${name} is given ${raw.length} times; give it once`);
   if (!/^\d+$/.test(raw)) return fail(`${name} must be an integer in ${min}..${max}, got '${clip(raw)}'`);
-  const n = Number(raw);
-  if (raw.length > 16 || n < min || n > max) return fail(`${name} must be an integer in ${min}..${max}, got ${clip(raw)}`);
+  // Bounded by value: leading zeros do not count (0000000000000000020 is 20).
+  const digits = raw.replace(/^0+(?=\d)/, '');
+  const n = Number(digits);
+  if (digits.length > 16 || n < min || n > max) return fail(`${name} must be an integer in ${min}..${max}, got ${clip(raw)}`);
   return ok(n);
 }
 

@@ -45,7 +45,9 @@ describe('chain: block builder', () => {
       [0, 1, 0, 0, 1],
       [1, 3, 1, 0, 0],
     ]);
-    expect(b1.transaction_ids).to.deep.equal([formatId(1, 0, 0), formatId(1, 1, 0)]);
+    // The market creation (entry 0 of batch 0) is not a transaction; the order keeps id 1-1-0.
+    expect(b1.transaction_ids).to.deep.equal([formatId(1, 1, 0)]);
+    expect(b1.batch_summaries[0]!.continuum_sequences).to.have.length(1); // the market creation's
     expect(b1.total_orders).to.equal(1);
     expect(b1.total_markets).to.equal(1);
     expect(b1.applied_batches).to.equal(2);
@@ -80,12 +82,15 @@ describe('chain: block builder', () => {
     ];
     const { steps } = build(ticks);
     const first = steps[0]!.batch!;
-    expect(first.transactions.map((t) => [t.kind, t.market_name, t.market_kind])).to.deep.equal([
-      ['market', 'A/B', 'Spot'],
-      ['market', 'C/D', 'Perp'],
+    // Market creations are not ExplorerTransactions: they are the batch's `markets`,
+    // numbered with the batch's entries.
+    expect(first.transactions).to.deep.equal([]);
+    expect(first.markets.map((m) => [m.id, m.market_name, m.market_kind])).to.deep.equal([
+      [formatId(1, 0, 0), 'A/B', 'Spot'],
+      [formatId(1, 0, 1), 'C/D', 'Perp'],
     ]);
     const second = steps[1]!.batch!;
-    expect(second.transactions.map((t) => [t.owner === undefined ? '' : t.order_id, t.market_name])).to.deep.equal([
+    expect(second.transactions.map((t) => [t.order_id, t.market_name])).to.deep.equal([
       [1n, 'C/D'],
       [1n, 'C/D'],
       [2n, 'A/B'],

@@ -62,7 +62,8 @@ describe('README "Chain explorer" examples run as written', function () {
     expect(submitted, stdout.slice(0, 3000)).to.not.equal(undefined);
     expect(stdout).to.include('"block_height"'); // /status
     expect(stdout).to.match(/"ticks":\[\{"tick_number":\d+,"found":true/); // /blocks/1/ticks
-    expect(stdout).to.match(/"kind":"market","market_id"/); // /transactions/<first>
+    expect(stdout).to.match(/"kind":"order","market_id"/); // /transactions/<carol's order>
+    expect(stdout).to.match(/"markets":\[\{"id":"0000000000000001-0000-0000"/); // /blocks/1: the market creation
     expect(stdout).to.match(/"orders":\[\{"market_id"/); // /orders/user/<carol>
     expect(stdout).to.match(/"tick_number":"\d+","block_height":"\d+"/); // svc chain stream
     expect(parts[parts.length - 1], stdout.slice(-3000)).to.match(/^\d+$/); // the WebSocket one-liner printed a height

@@ -129,7 +129,7 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     });
   }
 
-  it('GET /api/v1/tx/{hash}: lookup shape, tx_id as submitted text, nonce exact above 2^53', async () => {
+  it('GET /api/v1/tx/{hash}: lookup shape, tx_id as submitted text, nonce an integer up to 2^53 - 1 and a decimal string above', async () => {
     const big = 18446744073709551615n;
     await fake.submit(tx(7, { txId: 'ünïcode-id', nonce: big }));
     fake.closeTick();
@@ -137,7 +137,11 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     const hash = shortHash(o.txHash);
     const r = await get(`/api/v1/tx/${hash.toUpperCase()}`);
     expect(r.status).to.equal(200);
-    expect(r.text).to.contain('"nonce":18446744073709551615');
+    expect(r.text).to.contain('"nonce":"18446744073709551615"'); // never a bare integer a JavaScript client would round
+    await fake.submit(tx(8, { nonce: 9007199254740991n }));
+    fake.closeTick();
+    const small = await get(`/api/v1/tx/${shortHash(fake.ticks[1]!.transactions[0]!.txHash)}`);
+    expect(small.text).to.contain('"nonce":9007199254740991');
     expect(r.body).to.deep.include({ tx_hash: hash, tick_number: 1, sequence_number: o.sequenceNumber, found: true, matches: 1 });
     const t = r.body!.transaction as Record<string, unknown>;
     expect(t).to.include({ tx_id: 'ünïcode-id', ingestion_timestamp: o.ingestionTimestamp, payload_size: 17 });

@@ -16,8 +16,14 @@ export interface StreamMessage {
   json<T = unknown>(): T;
 }
 
-export async function streamLastSeq(url: string, stream = 'SVC'): Promise<number> {
-  const nc = await connect({ servers: url });
+/** Client credentials for a server started with --user/--pass (nats-server.ts NatsAuth). */
+export interface ClientAuth {
+  user: string;
+  pass: string;
+}
+
+export async function streamLastSeq(url: string, stream = 'SVC', auth?: ClientAuth): Promise<number> {
+  const nc = await connect({ servers: url, ...auth });
   try {
     const jsm = await jetstreamManager(nc);
     return (await jsm.streams.info(stream)).state.last_seq;
@@ -29,8 +35,8 @@ export async function streamLastSeq(url: string, stream = 'SVC'): Promise<number
 }
 
 /** Every message of the stream, in stream order. */
-export async function readStream(url: string, stream = 'SVC'): Promise<StreamMessage[]> {
-  const nc = await connect({ servers: url });
+export async function readStream(url: string, stream = 'SVC', auth?: ClientAuth): Promise<StreamMessage[]> {
+  const nc = await connect({ servers: url, ...auth });
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(stream);

@@ -14,9 +14,17 @@ import { join } from 'node:path';
 /** Debian installs it in /usr/sbin, which a non-root PATH may lack; NATS_SERVER overrides. */
 export const NATS_SERVER_BIN = process.env.NATS_SERVER ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 
+/** Credentials the server demands of every client (`--user`/`--pass`). */
+export interface NatsAuth {
+  user: string;
+  pass: string;
+}
+
 export interface NatsServer {
   port: number;
-  url: string; // nats://127.0.0.1:PORT
+  url: string; // nats://127.0.0.1:PORT (no credentials)
+  /** With `auth`: nats://user:pass@127.0.0.1:PORT, what an operator passes as --mq-url. */
+  authUrl?: string;
   storeDir: string;
   running(): boolean;
   /** The server's process id while it runs (benchmarks read its CPU time). */
@@ -44,8 +52,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Create a server handle; `start: false` leaves it down (for "NATS down at start" tests). */
-export async function natsServer(options: { port?: number; start?: boolean } = {}): Promise<NatsServer> {
+/**
+ * Create a server handle; `start: false` leaves it down (for "NATS down at start" tests);
+ * `auth` starts it with `--user`/`--pass`, so clients without them are refused.
+ */
+export async function natsServer(options: { port?: number; start?: boolean; auth?: NatsAuth } = {}): Promise<NatsServer> {
   const port = options.port ?? (await freePort());
   const storeDir = await mkdtemp(join(tmpdir(), 'svc-nats-'));
   let child: ChildProcess | undefined;
@@ -61,12 +72,14 @@ export async function natsServer(options: { port?: number; start?: boolean } = {
   const handle: NatsServer = {
     port,
     url: `nats://127.0.0.1:${port}`,
+    ...(options.auth ? { authUrl: `nats://${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@127.0.0.1:${port}` } : {}),
     storeDir,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     pid: () => child?.pid,
     async start() {
       if (handle.running()) return;
       const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir];
+      if (options.auth) args.push('--user', options.auth.user, '--pass', options.auth.pass);
       const proc = spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       exited = new Promise((resolve) => proc.once('exit', () => resolve()));

@@ -43,7 +43,26 @@ export interface WireSubmitTxResponse {
   continuum_sequence: string;
   block_height: string;
   tx_hash: string;
-  transaction: WireExplorerTransaction;
+  /** The stored order or cancel; null for a market creation. */
+  transaction: WireExplorerTransaction | null;
+  /** The stored market creation; null for an order or a cancel. */
+  market: WireMarketCreation | null;
+}
+
+export interface WireMarketCreation {
+  id: string;
+  block_height: string;
+  batch_index: number;
+  market_id: string;
+  market_name: string;
+  market_kind: string;
+  base_mint: string;
+  quote_mint: string;
+  timestamp_ms: string;
+  continuum_sequence: string;
+  tick_number: string;
+  sequence_number: string;
+  tx_hash: string;
 }
 
 export interface WireTxBatch {

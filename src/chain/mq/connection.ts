@@ -3,11 +3,15 @@
  * reconnects by itself, forever) and how it learns of disconnects and reconnects.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsServerOptions } from './credentials.js';
 
-/** Connect to one of `url`'s comma-separated servers; rejects at once if none answers. */
+/**
+ * Connect to one of `url`'s comma-separated servers; rejects at once if none answers.
+ * Credentials in the URLs go to the client as options (credentials.ts).
+ */
 export function connectNats(url: string): Promise<NatsConnection> {
   return connect({
-    servers: url.split(',').map((s) => s.trim()),
+    ...natsServerOptions(url),
     name: 'svc-node',
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,

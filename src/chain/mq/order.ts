@@ -24,11 +24,21 @@ export async function planNext(source: MqSource, names: Subjects, cursor: MqCurs
   const messages: MqMessage[] = [];
   let { lastTx, nextHeight } = cursor;
 
-  /** Append block nextHeight if it is stored and all its transactions are out. */
+  /**
+   * Append block nextHeight if it is stored and all its transactions are out. Its last
+   * entry may be a market creation (not a transaction, never published alone): then the
+   * block's transactions are out when the next stored transaction is of a later block.
+   * After the block the cursor is past all its entries, as when resuming after it.
+   */
   const closeBlock = async (): Promise<boolean> => {
     if (nextHeight > source.latestHeight()) return false;
     const block = await source.block(nextHeight);
-    if (!block || block.lastContinuumSequence > lastTx) return false;
+    if (!block) return false;
+    if (block.lastContinuumSequence > lastTx) {
+      const [next] = await source.transactionsAfter(lastTx, 1);
+      if (next && next.height <= nextHeight) return false;
+      lastTx = block.lastContinuumSequence;
+    }
     messages.push(blockMessage(names, block, maxPayload));
     nextHeight += 1;
     return true;

@@ -205,7 +205,7 @@ class Producer implements MqPublisher {
     });
   }
 
-  private async sync(nc: NatsConnection): Promise<(Session & { kind: 'resume' }) | { kind: 'wait'; reason: string } | { kind: 'diverged'; reason: string }> {
+  private async sync(nc: NatsConnection): Promise<(Session & { kind: 'resume' }) | { kind: 'wait'; reason: string; streamHeight: number } | { kind: 'diverged'; reason: string }> {
     if (this.afterFailure) {
       this.afterFailure = false;
       this.resyncs += 1;
@@ -214,6 +214,7 @@ class Producer implements MqPublisher {
     const info = await ensureStream(jsm, this.names);
     const last = await readLastMessage(jsm, this.names, info);
     const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
+    if (point.kind === 'wait') this.storedHeight = point.streamHeight;
     if (point.kind !== 'resume') return point;
     if (point.note) this.logger?.warn({ stream: this.names.stream }, `mq: ${point.note}`);
     this.storedHeight = point.cursor.nextHeight - 1;

@@ -23,7 +23,8 @@ export interface LastMessage {
 
 export type ResumePoint =
   | { kind: 'resume'; cursor: MqCursor; note?: string }
-  | { kind: 'wait'; reason: string }
+  /** `streamHeight`: the last block the stream holds (what svc_mq_published_height reports meanwhile). */
+  | { kind: 'wait'; reason: string; streamHeight: number }
   | { kind: 'diverged'; reason: string };
 
 const utf8 = new TextDecoder();
@@ -64,7 +65,7 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
 
   if (kind === 'block') {
     const block = await source.block(fields.height);
-    if (!block) return { kind: 'wait', reason: `the stream holds block ${fields.height}; this node has stored up to ${source.latestHeight()}` };
+    if (!block) return { kind: 'wait', reason: `the stream holds block ${fields.height}; this node has stored up to ${source.latestHeight()}`, streamHeight: fields.height };
     if (block.stateRoot !== fields.root) {
       return { kind: 'diverged', reason: `block ${fields.height} in the stream has state root ${fields.root}, this node's is ${block.stateRoot}` };
     }
@@ -73,7 +74,8 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
 
   const sequence = fields.sequence!;
   const [tx] = await source.transactionsAfter(sequence - 1n, 1);
-  if (!tx) return { kind: 'wait', reason: `the stream holds transaction ${sequence}; this node has not stored it yet` };
+  // A transaction of block h is published before block h: the stream holds blocks up to h - 1.
+  if (!tx) return { kind: 'wait', reason: `the stream holds transaction ${sequence} of block ${fields.height}; this node has not stored it yet`, streamHeight: fields.height - 1 };
   if (tx.continuumSequence !== sequence || !sameBytes(tx.body, last.data)) {
     return { kind: 'diverged', reason: `the transaction with continuum_sequence ${sequence} in the stream differs from this node's` };
   }

@@ -5,8 +5,8 @@
  * (the few fields the producer needs are picked out of the text).
  *
  * Block body, the fullest form that fits the server's max_payload:
- *   1. {"block": BlockRecord, "events": [ExplorerEvent, ...]}
- *   2. the same with transaction_ids, event_ids, continuum_sequences and events emptied,
+ *   1. {"block": BlockRecord, "events": [ExplorerEvent, ...], "markets": [MarketCreation, ...]}
+ *   2. the same with transaction_ids, event_ids, continuum_sequences, events and markets emptied,
  *      and "truncated": true (fetch GET /blocks/:height for the lists)
  *   3. form 2 without batch_summaries
  */
@@ -31,7 +31,7 @@ export function chainSource(chain: StoredChain): MqSource {
       const stored = await chain.readBlockJsons(height);
       if (!stored) return undefined;
       const block = parseRecordJson<BlockRecord>(stored.block);
-      return blockOf(block, `{"block":${stored.block},"events":[${stored.events.join(',')}]}`);
+      return blockOf(block, `{"block":${stored.block},"events":[${stored.events.join(',')}],"markets":[${stored.markets.join(',')}]}`);
     },
     onStored(listener) {
       const offTx = chain.onTransactions(() => listener());
@@ -70,7 +70,7 @@ export function mqTx(tx: ExplorerTransaction): MqTx {
 
 /** A block detail object as an MqBlock (the same bytes as from its stored JSON). */
 export function mqBlock(detail: BlockDetail): MqBlock {
-  return blockOf(detail.block, encodeJson({ block: detail.block, events: detail.events }));
+  return blockOf(detail.block, encodeJson({ block: detail.block, events: detail.events, markets: detail.markets }));
 }
 
 function blockOf(block: BlockRecord, fullJson: string): MqBlock {
@@ -89,9 +89,9 @@ function blockOf(block: BlockRecord, fullJson: string): MqBlock {
         event_ids: [],
         batch_summaries: block.batch_summaries.map((b) => ({ ...b, continuum_sequences: [] })),
       };
-      const truncated = utf8.encode(encodeJson({ block: lean, events: [], truncated: true }));
+      const truncated = utf8.encode(encodeJson({ block: lean, events: [], markets: [], truncated: true }));
       if (truncated.length <= maxBytes) return truncated;
-      return utf8.encode(encodeJson({ block: { ...lean, batch_summaries: [] }, events: [], truncated: true }));
+      return utf8.encode(encodeJson({ block: { ...lean, batch_summaries: [] }, events: [], markets: [], truncated: true }));
     },
   };
 }

@@ -56,6 +56,7 @@ function detail(n: number): BlockDetail {
     },
     transactions: txs,
     events: [{ id: '0000000000000003-0000-0000', block_height: 3, batch_index: 0, market_id: MARKET, market_name: 'SEVEN/EIGHT', applied_orders: 1, batch_hash: 'ef'.repeat(32), tick_number: 9_000_000, order_count: n, cancel_count: 0, trade_count: 0 }],
+    markets: [],
   };
 }
 
@@ -79,14 +80,14 @@ describe('chain/mq: reading the stored chain', () => {
       latestHeight: () => 3,
       lastStoredSequence: () => d.transactions.at(-1)!.continuum_sequence,
       readTransactionJsons: async (from, limit) => d.transactions.filter((t) => t.continuum_sequence >= from).slice(0, limit).map((t) => encodeJson(t)),
-      readBlockJsons: async (h) => (h === 3 ? { block: encodeJson(d.block), events: d.events.map((e) => encodeJson(e)) } : undefined),
+      readBlockJsons: async (h) => (h === 3 ? { block: encodeJson(d.block), events: d.events.map((e) => encodeJson(e)), markets: [] } : undefined),
       onTransactions: () => () => {},
       onBlock: () => () => {},
     };
     const source = chainSource(stored);
     const block = (await source.block(3))!;
     expect(block.body(1 << 20)).to.deep.equal(mqBlock(d).body(1 << 20));
-    expect(JSON.parse(decode(block.body(1 << 20)))).to.have.keys('block', 'events');
+    expect(JSON.parse(decode(block.body(1 << 20)))).to.have.keys('block', 'events', 'markets');
     expect(block.stateRoot).to.equal(Buffer.from(d.block.state_root).toString('hex'));
     expect(block.lastContinuumSequence).to.equal(d.transactions.at(-1)!.continuum_sequence);
     expect(await source.block(4)).to.equal(undefined);
