@@ -64,7 +64,7 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
     idleTickMs: 1000,
     lastTimestamp: 0,
     maxTxPerTick: 8192,
-    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
   });
   const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);

@@ -14,9 +14,15 @@
  *   - heartbeat: `idleTickMs` passed with nothing waiting and nothing carried; a batch
  *     arriving mid-heartbeat closes it early (its proof comes from the checkpoints, on
  *     the pool, while the next ticks go on and are ordered without waiting for it).
- *     Empty ticks are heartbeats only: a transaction costs at most the heartbeat it cuts
- *     and its own tick, so the chain grows with transactions and time, not with the
- *     clock's speed;
+ *     A transaction costs at most the heartbeat it cuts and its own tick, so the chain
+ *     grows with transactions and time, not with the clock's speed;
+ *   - bridge (dense traffic only): while busy ticks come at most `bridgeGapMs` apart on
+ *     average (a moving average over busy ticks, so a trickle or a short burst never
+ *     qualifies), an empty tick closes at `trivialProofMaxT` squarings for up to
+ *     `bridgeSpan` times that average after the last busy tick. A cut heartbeat costs the
+ *     pool a Wesolowski proof (~1.5 ms of CPU however short the gap); at hundreds of
+ *     arrivals a second that would be a core of proofs, while a trivially proven tick
+ *     costs nothing to prove (docs/sequencer.md "Clock cadence");
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
  *
@@ -41,7 +47,14 @@ export interface ClockParams {
   lastTimestamp: number; // microseconds of the last durable tick (timestamps never go back)
   maxTxPerTick: number; // for the batcher: most transactions one batch carries
   trivialProofMaxT: number; // longest segment proven inline
+  bridgeGapMs: number; // dense traffic: busy ticks at most this far apart on average
+  bridgeSpan: number; // bridge gaps up to this many times the average gap
 }
+
+/** Weight of the newest gap in the average gap between busy ticks. */
+const GAP_WEIGHT = 0.2;
+/** The average gap before any traffic (ms): many dense gaps are needed before bridging starts. */
+const QUIET_GAP_MS = 1000;
 
 /** Squarings between two looks at the rings once a tick may close. */
 const CHECK_CHUNK = 4;
@@ -56,6 +69,8 @@ export class ClockLoop {
   private lastTimestamp: number;
   private readonly evaluator: VdfEvaluator;
   private readonly emptyProof = new Uint8Array(256);
+  private lastBusyClose = -Infinity; // performance.now() when the last tick with transactions closed
+  private averageGap = QUIET_GAP_MS; // moving average of the gaps between busy ticks (ms)
 
   constructor(
     private readonly engine: VdfEngine,
@@ -96,7 +111,12 @@ export class ClockLoop {
     evaluator.start(input);
     control.setCurrentTick(this.tick);
     const started = performance.now();
-
+    const trivialMax = params.trivialProofMaxT;
+    const bridging =
+      n === 0 &&
+      params.vdfIterations <= trivialMax &&
+      this.averageGap <= params.bridgeGapMs &&
+      started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
@@ -110,9 +130,10 @@ export class ClockLoop {
       const waiting = batchRing.size() > 0;
       if (tickRing.free() > 0) {
         if (n > 0 || waiting) break;
+        if (bridging && done >= trivialMax) break;
         if (performance.now() - started >= params.idleTickMs) break;
       }
-      evaluator.square(CHECK_CHUNK);
+      evaluator.square(bridging && done < trivialMax ? Math.min(CHECK_CHUNK, trivialMax - done) : CHECK_CHUNK);
     }
 
     const iterations = evaluator.iterations;
@@ -138,6 +159,12 @@ export class ClockLoop {
     tickRing.publish(1);
     this.previous = output;
     this.lastTimestamp = timestamp;
+    if (n > 0) {
+      const now = performance.now();
+      const gap = Math.min(now - this.lastBusyClose, QUIET_GAP_MS);
+      this.averageGap += GAP_WEIGHT * (gap - this.averageGap);
+      this.lastBusyClose = now;
+    }
     this.tick++;
     return 'tick';
   }

@@ -21,6 +21,18 @@ export const MAX_TICKS_PER_COMMIT = 1024;
  * so a flood of large batches cannot pile up memory before the queue-capacity check.
  */
 export const MAX_ARRIVALS_WAITING = 256;
+/**
+ * Bridging under dense traffic (clock-loop.ts, docs/sequencer.md "Clock cadence"): while
+ * busy ticks come at most BRIDGE_GAP_MS apart on average, empty ticks close trivially
+ * (127 squarings, no pool proof) for up to BRIDGE_SPAN average gaps after a busy tick.
+ * A cut heartbeat's pool proof costs ~1.5 ms of CPU however short it is (hash to prime,
+ * combining 256 buckets, the proof's own check); at 1,000 arrivals a second every gap
+ * would cost that. A trickle (100 tx/s: 10 ms apart) never bridges, so it costs at most
+ * two ticks per transaction.
+ */
+export const BRIDGE_GAP_MS = 2;
+export const BRIDGE_SPAN = 4;
+
 /** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
 export function refusal(code: SubmitError['code'], message: string): SubmitError {
   const limit = Error.stackTraceLimit;

@@ -46,6 +46,8 @@ import type {
 } from '../core/types.js';
 import { joinTicks } from './join.js';
 import {
+  BRIDGE_GAP_MS,
+  BRIDGE_SPAN,
   DEFAULT_REPLAY_WINDOW,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
@@ -159,6 +161,8 @@ export class TickSequencer implements Sequencer {
         lastTimestamp: this.lastTimestamp,
         maxTxPerTick: MAX_TX_PER_TICK,
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+        bridgeGapMs: BRIDGE_GAP_MS,
+        bridgeSpan: BRIDGE_SPAN,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,

@@ -40,7 +40,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     idleTickMs: 10,
     lastTimestamp: 0,
     maxTxPerTick: 1000,
-    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
@@ -150,6 +150,36 @@ describe('clock/clock-loop', () => {
       expect(t.iterations, `empty tick ${i}`).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
       expect(t.proofPending).to.equal(true);
     }
+  });
+
+  it('dense traffic only: after many busy ticks close together, empty ticks bridge trivially; a few do not start it', () => {
+    const busy = (c: ReturnType<typeof setup>, count: number, from: number): void => {
+      for (let i = 0; i < count; i++) {
+        c.push(from + i, 1);
+        c.step();
+        expect(c.take().txCount).to.equal(1);
+      }
+    };
+    // Five busy ticks in a row (microseconds apart): the average gap is still far above 2 ms.
+    const few = setup({ idleTickMs: 15, bridgeGapMs: 2, bridgeSpan: 1_000_000 });
+    busy(few, 5, 1);
+    few.step();
+    expect(few.take().iterations, 'a heartbeat after a short burst').to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+    // Forty: the average gap fell below 2 ms, so the gaps after it are bridged by trivial ticks.
+    const many = setup({ idleTickMs: 15, bridgeGapMs: 2, bridgeSpan: 1_000_000 });
+    busy(many, 40, 1);
+    for (let i = 0; i < 3; i++) {
+      many.step();
+      const t = many.take();
+      expect(t.txCount).to.equal(0);
+      expect(t.iterations, `bridge tick ${i}`).to.equal(TRIVIAL_PROOF_MAX_T);
+      expect(t.proofPending).to.equal(false);
+    }
+    // The bridge lasts bridgeSpan average gaps after the last busy tick, then heartbeats.
+    const short = setup({ idleTickMs: 15, bridgeGapMs: 2, bridgeSpan: 0 });
+    busy(short, 40, 1);
+    short.step();
+    expect(short.take().iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
   });
 
   it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most 2 ticks', () => {

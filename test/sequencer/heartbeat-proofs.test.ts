@@ -29,7 +29,7 @@ describe('heartbeat proofs from clock checkpoints', function () {
     const tickRing = RingQueue.create(8, TICK_SLOT_BYTES);
     const params: ClockParams = {
       startTick: 1, previousOutput: GENESIS_OUTPUT, vdfIterations: 20, idleTickMs: 5, lastTimestamp: 0,
-      maxTxPerTick: 100, trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+      maxTxPerTick: 100, trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
     };
     const posted: { tickNumber: number; checkpoints: Uint8Array; publishedBefore: number }[] = [];
     const loop = new ClockLoop(engine, batchRing, tickRing, new ClockControl(), params, (tickNumber, checkpoints) =>
