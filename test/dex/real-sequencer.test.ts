@@ -51,6 +51,10 @@ describe('dex on the real tick sequencer', function () {
         ['10', '5'],
         ['11', '2'],
       ]);
+      // A receipt comes once its tick is ordered; the tick reads serve it once its proof
+      // (and every earlier one) is stored too, a moment later (docs/sequencer.md).
+      const last = Math.max(...[...results, buy].map((r) => r.receipt.tick_number));
+      for (let i = 0; i < 200 && node.sequencer.status().currentTick < last; i++) await new Promise((r) => setTimeout(r, 25));
       for (const r of [...results, buy]) {
         expect(verifyReceipt(r.receipt, pub)).to.equal(true);
         const found = await node.sequencer.findTransactions(shortHashOf(r.receipt.tx_hash));

@@ -121,6 +121,13 @@ export function blockView(d: BlockDetail): HTMLElement {
       d.transactions.length,
       'transactions',
     ),
+    el('h3', {}, `Markets created (${(d.markets ?? []).length})`),
+    table(
+      ['Id', 'Market', 'Kind', 'Base mint', 'Quote mint', 'Sequence'],
+      (d.markets ?? []).map((m) => [mono(m.id), marketLink(m.market_id, m.market_name), m.market_kind, mono(short(m.base_mint, 8), m.base_mint), mono(short(m.quote_mint, 8), m.quote_mint), m.continuum_sequence]),
+      (d.markets ?? []).length,
+      'markets',
+    ),
     el('h3', {}, `Events (${d.events.length})`),
     table(['Id', 'Market', 'Orders matched', 'Trades', 'Batch hash'], d.events.map(eventRow), d.events.length, 'events'),
   );
