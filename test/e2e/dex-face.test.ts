@@ -49,8 +49,14 @@ describe('end to end: the order book face of the real node', function () {
     expect(hit.status).to.equal('filled');
     for (const r of [rest, hit]) {
       expect(verifyReceipt(r.receipt, sequencerKey)).to.equal(true);
-      // The receipt's tick is durable and carries the order's transaction.
-      const res = await fetch(`http://${node.addresses.rest}/api/v1/tx/${r.receipt.tx_hash.slice(0, 8)}`);
+      // The receipt's tick is durable and carries the order's transaction; the tick reads
+      // serve it once its proof is stored too, a moment after the receipt (docs/api.md).
+      const url = `http://${node.addresses.rest}/api/v1/tx/${r.receipt.tx_hash.slice(0, 8)}`;
+      let res = await fetch(url);
+      for (let i = 0; i < 100 && res.status === 404; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        res = await fetch(url);
+      }
       expect(res.status).to.equal(200);
       const found = (await res.json()) as { tick_number: number; found: boolean };
       expect(found.found).to.equal(true);
