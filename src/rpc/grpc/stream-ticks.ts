@@ -128,6 +128,29 @@ export class TickStreamSession {
     this.release();
   }
 
+  /**
+   * End the stream for a newer one on the same connection (tick-streams.ts) and release its
+   * slot now. A client that keeps up (nothing queued) gets the status with `reason`; one whose
+   * queue is stuck behind its window is reset (RST_STREAM), as a stalled stream is, so nothing
+   * of it stays queued in grpc-js or HTTP/2.
+   */
+  displace(reason: string): void {
+    if (this.released) return;
+    if (this.queuedMessages > 0 || !this.endWithStatus(grpcStatus.RESOURCE_EXHAUSTED, reason)) {
+      if (!resetHttp2Stream(this.call)) this.call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: reason });
+    }
+    this.release();
+  }
+
+  /** Send the final status unless the stream is already ending; false when it was. */
+  private endWithStatus(code: grpcStatus, details: string): boolean {
+    if (this.ending) return false;
+    this.ending = true;
+    if (code === grpcStatus.OK) this.call.end();
+    else this.call.emit('error', { code, details });
+    return true;
+  }
+
   /** Serve the stream from `startTick` (0 = the latest tick) until it ends. */
   async run(startTick: number): Promise<StreamOutcome> {
     const { call } = this;
@@ -235,11 +258,7 @@ export class TickStreamSession {
    * registry resets it for making no progress.
    */
   private finish(code: grpcStatus, details: string): StreamOutcome {
-    if (!this.released && !this.ending) {
-      this.ending = true;
-      if (code === grpcStatus.OK) this.call.end();
-      else this.call.emit('error', { code, details });
-    }
+    if (!this.released) this.endWithStatus(code, details);
     return { code, details, sent: this.sent };
   }
 
