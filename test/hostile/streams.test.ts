@@ -14,9 +14,10 @@ import { connect as netConnect } from 'node:net';
 import type { GrpcFace } from '../../src/rpc/grpc/server.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';
-import { SequencerClient } from '../support/grpc-client.js';
+import { SequencerClient, wireTx } from '../support/grpc-client.js';
 import type { ChurnJob, ChurnReport } from './churn-client.js';
-import { http, rawStream, splitAddress, startHostileNode, stillServes, type HostileNode } from './support.js';
+import type { PausedJob } from './paused-clients.js';
+import { ANSWER_BOUND_MS, http, rawStream, splitAddress, startHostileNode, stillServes, type HostileNode } from './support.js';
 
 const STREAM_TICKS = '/svc.sequencer.v1.SequencerService/StreamTicks';
 
@@ -190,6 +191,41 @@ describe('hostile: StreamTicks clients (real node)', function () {
     await stillServes(node);
     const rssAfter = await metric(rest, 'process_resident_memory_bytes');
     expect((rssAfter - rssBefore) / 2 ** 20, 'RSS growth, MiB').to.be.below(32);
+  });
+
+  it('50 paused consumers (half live, half replaying loaded ticks from tick 1; own connections, own process): bounded memory, ingestion and answers go on, all released on exit (issue 19 point 2)', async () => {
+    const writer = new SequencerClient(node.addresses.grpc!);
+    try {
+      // History of loaded ticks: ~19 MB of transactions (100 x 8 KB per batch).
+      for (let i = 0; i < 24; i++) await writer.submitBatch(Array.from({ length: 100 }, () => wireTx(8_000, 'h19')));
+      const rssBefore = await metric(rest, 'process_resident_memory_bytes');
+      const child = fork(fileURLToPath(new URL('./paused-clients.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        const opened = new Promise<{ opened: number }>((resolve) => child.once('message', resolve));
+        child.send({ address: node.addresses.grpc!, count: 50 } satisfies PausedJob);
+        expect((await opened).opened).to.equal(50);
+        await until('50 streams open', 5_000, async () => (await metric(rest, 'svc_stream_clients')) === 50);
+        // While they are open and paused: ingestion answers within the bound, every face answers.
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          await writer.submitBatch(Array.from({ length: 100 }, () => wireTx(1_000, 'h19')));
+          expect(performance.now() - t0, 'SubmitBatch answered within (ms)').to.be.below(ANSWER_BOUND_MS);
+          await stillServes(node);
+        }
+        // Each paused stream holds at most its send queue (1 MiB) plus one tick; the 25 replaying
+        // ones used to read and queue up to 256 loaded ticks each (~19 MB here).
+        const grown = ((await metric(rest, 'process_resident_memory_bytes')) - rssBefore) / 2 ** 20;
+        expect(grown, 'RSS growth with 50 paused consumers, MiB').to.be.below(160);
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      await until('svc_stream_clients back to 0 once the client is gone', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await stillServes(node);
+    } finally {
+      writer.close();
+    }
   });
 
   it('pairs with the cancel after the call started (setImmediate, the workaround): every stream is released at once, none refused', async () => {
