@@ -131,8 +131,8 @@ describe('hostile: StreamTicks clients (real node)', function () {
 
   it("the issue's reproduction (grpc-js, one channel, 1,000 pairs): nobody else is refused, and the client's exit releases everything", async () => {
     // The client runs in its own process: grpc-js (<= 1.14.7) leaves the HTTP/2 stream of a call
-    // cancelled before it started open and reading (docs/api.md), and those streams end only
-    // when that client's connection does.
+    // cancelled before it started open and reading (docs/api.md); those streams end when newer
+    // streams on that connection displace them or when the connection closes.
     const child = fork(fileURLToPath(new URL('./leaky-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const exited = new Promise((r) => child.once('exit', r));
     try {
