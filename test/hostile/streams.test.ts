@@ -14,8 +14,10 @@ import { connect as netConnect } from 'node:net';
 import type { GrpcFace } from '../../src/rpc/grpc/server.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';
-import { SequencerClient } from '../support/grpc-client.js';
-import { http, rawStream, splitAddress, startHostileNode, stillServes, type HostileNode } from './support.js';
+import { SequencerClient, wireTx } from '../support/grpc-client.js';
+import type { ChurnJob, ChurnReport } from './churn-client.js';
+import type { PausedJob } from './paused-clients.js';
+import { ANSWER_BOUND_MS, http, rawStream, splitAddress, startHostileNode, stillServes, type HostileNode } from './support.js';
 
 const STREAM_TICKS = '/svc.sequencer.v1.SequencerService/StreamTicks';
 
@@ -129,8 +131,8 @@ describe('hostile: StreamTicks clients (real node)', function () {
 
   it("the issue's reproduction (grpc-js, one channel, 1,000 pairs): nobody else is refused, and the client's exit releases everything", async () => {
     // The client runs in its own process: grpc-js (<= 1.14.7) leaves the HTTP/2 stream of a call
-    // cancelled before it started open and reading (docs/api.md), and those streams end only
-    // when that client's connection does.
+    // cancelled before it started open and reading (docs/api.md); those streams end when newer
+    // streams on that connection displace them or when the connection closes.
     const child = fork(fileURLToPath(new URL('./leaky-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const exited = new Promise((r) => child.once('exit', r));
     try {
@@ -160,6 +162,70 @@ describe('hostile: StreamTicks clients (real node)', function () {
     expect(fresh.code).to.equal(0);
     expect(fresh.messages).to.equal(1);
     await stillServes(node);
+  });
+
+  it('churn on one grpc-js channel, cancelled at once or on the first tick (issue 19 point 1): every call ends CANCELLED, the connection keeps getting new streams, all slots and memory come back', async () => {
+    const CALLS = 400;
+    const rssBefore = await metric(rest, 'process_resident_memory_bytes');
+    const child = fork(fileURLToPath(new URL('./churn-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      const report = new Promise<ChurnReport>((resolve) => child.once('message', resolve));
+      child.send({ address: node.addresses.grpc!, calls: CALLS, fresh: 16 } satisfies ChurnJob);
+      let finished = false;
+      void report.then(() => (finished = true));
+      while (!finished) await stillServes(node); // other clients are answered within the bound meanwhile
+      const r = await report;
+      // What the client asked for: its cancel, never a refusal (grpc-js reports its own cancel locally).
+      expect(r.codes).to.deep.equal({ CANCELLED: CALLS });
+      // New streams on the same connection are accepted; each displaced a stream grpc-js leaked
+      // (its cancel never reached the wire), so with the channel still open nothing is left.
+      expect(r.fresh).to.deep.equal({ CANCELLED: 16 });
+      await until('svc_stream_clients back to 0 with the channel still open', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      child.send('close');
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await stillServes(node);
+    const rssAfter = await metric(rest, 'process_resident_memory_bytes');
+    expect((rssAfter - rssBefore) / 2 ** 20, 'RSS growth, MiB').to.be.below(32);
+  });
+
+  it('50 paused consumers (half live, half replaying loaded ticks from tick 1; own connections, own process): bounded memory, ingestion and answers go on, all released on exit (issue 19 point 2)', async () => {
+    const writer = new SequencerClient(node.addresses.grpc!);
+    try {
+      // History of loaded ticks: ~19 MB of transactions (100 x 8 KB per batch).
+      for (let i = 0; i < 24; i++) await writer.submitBatch(Array.from({ length: 100 }, () => wireTx(8_000, 'h19')));
+      const rssBefore = await metric(rest, 'process_resident_memory_bytes');
+      const child = fork(fileURLToPath(new URL('./paused-clients.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        const opened = new Promise<{ opened: number }>((resolve) => child.once('message', resolve));
+        child.send({ address: node.addresses.grpc!, count: 50 } satisfies PausedJob);
+        expect((await opened).opened).to.equal(50);
+        await until('50 streams open', 5_000, async () => (await metric(rest, 'svc_stream_clients')) === 50);
+        // While they are open and paused: ingestion answers within the bound, every face answers.
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          await writer.submitBatch(Array.from({ length: 100 }, () => wireTx(1_000, 'h19')));
+          expect(performance.now() - t0, 'SubmitBatch answered within (ms)').to.be.below(ANSWER_BOUND_MS);
+          await stillServes(node);
+        }
+        // Each paused stream holds at most its send queue (1 MiB) plus one tick; the 25 replaying
+        // ones used to read and queue up to 256 loaded ticks each (~19 MB here).
+        const grown = ((await metric(rest, 'process_resident_memory_bytes')) - rssBefore) / 2 ** 20;
+        expect(grown, 'RSS growth with 50 paused consumers, MiB').to.be.below(160);
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      await until('svc_stream_clients back to 0 once the client is gone', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await stillServes(node);
+    } finally {
+      writer.close();
+    }
   });
 
   it('pairs with the cancel after the call started (setImmediate, the workaround): every stream is released at once, none refused', async () => {
@@ -258,16 +324,22 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
     await until('all released', 2_000, () => face.streamClients() === 0);
   });
 
-  it('per connection at most 16 streams; other connections are not affected', async () => {
+  it('per connection at most 16 streams: the 17th displaces the oldest; other connections are not affected', async () => {
     fake = new FakeSequencer();
     face = await grpcFace(fake);
     fake.closeTick();
     const client = new SequencerClient(face.address);
-    const calls = Array.from({ length: 16 }, () => client.stream(0).on('error', () => undefined));
+    const oldestEnded = new Promise<grpc.ServiceError>((resolve) => client.stream(0).on('error', resolve).once('data', () => undefined));
+    const calls = Array.from({ length: 15 }, () => client.stream(0).on('error', () => undefined));
     await Promise.all(calls.map((c) => new Promise((r) => c.once('data', r))));
-    const refused = await new Promise<grpc.ServiceError>((resolve) => client.stream(0).on('error', resolve));
-    expect(refused.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
-    expect(refused.details).to.match(/on this connection \(at most 16\)/);
+    await until('16 open', 2_000, () => face.streamClients() === 16);
+    const newest = client.stream(0).on('error', () => undefined);
+    await new Promise((r) => newest.once('data', r));
+    calls.push(newest);
+    const displaced = await oldestEnded;
+    expect(displaced.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
+    expect(displaced.details).to.match(/replaced by a newer tick stream on this connection \(at most 16 open per connection\)/);
+    expect(face.streamClients()).to.equal(16);
     const other = new SequencerClient(face.address, { 'grpc.use_local_subchannel_pool': 1 });
     const s = other.stream(0).on('error', () => undefined);
     await new Promise((r) => s.once('data', r));

@@ -8,8 +8,10 @@
  * HTTP/2 (counted by each write's callback, so a client that does not read stops it).
  * While full, the stream sleeps and costs nothing per new batch. Live batches come from
  * the shared window of encoded messages (tx-feed.ts); a stream whose cursor fell behind
- * the window reads from the store at its own pace. A cancel or a closed connection wakes
- * it at once and everything it held is released.
+ * the window reads from the store at its own pace: only as many batches as its queue can take
+ * now (messages and bytes), with the store iterator closed before it writes or waits (issue 19:
+ * a paused consumer held its iterator open inside the read, for as long as it stayed paused).
+ * A cancel or a closed connection wakes it at once and everything it held is released.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import { enableBatchedWrites } from '../../rpc/grpc/stream-ticks.js';
@@ -87,14 +89,24 @@ export async function serveTxStream(
         // Behind the window (or before it filled): read from the store at our own pace.
         const oldest = feed.oldest();
         const to = oldest !== undefined && oldest > cursor ? oldest - 1n : stored;
-        let any = false;
+        const chunk: Buffer[] = [];
+        let chunkBytes = 0;
+        let readTo = cursor - 1n;
         for await (const batch of chain.readTransactionsFrom(cursor, to)) {
           if (cancelled) break;
-          any = true;
-          cursor = batch.transactions[batch.transactions.length - 1]!.continuum_sequence + 1n;
-          await write(encodeTxBatch(batch));
+          const buf = encodeTxBatch(batch);
+          chunk.push(buf);
+          chunkBytes += buf.length;
+          readTo = batch.transactions[batch.transactions.length - 1]!.continuum_sequence;
+          if (queuedMessages + chunk.length >= queue.messages || queuedBytes + chunkBytes >= queue.bytes) break;
         }
-        if (!any) cursor = to + 1n;
+        if (cancelled) break;
+        if (chunk.length === 0) {
+          cursor = to + 1n;
+          continue;
+        }
+        cursor = readTo + 1n;
+        for (const buf of chunk) await write(buf);
         continue;
       }
       if (feed.closed) {

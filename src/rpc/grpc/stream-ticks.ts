@@ -7,7 +7,8 @@
  * that does not read stops those completions); all streams together share one byte budget.
  * When its queue is full the session sleeps until its client takes something: it is not
  * woken per tick, reads nothing from the store and encodes nothing meanwhile. Replay reads
- * from the store only as many ticks as the queue can take. Once a stream has caught up it
+ * from the store only as many ticks as the queue can take, in messages AND in bytes (issue 19:
+ * 256 loaded ticks per read, all queued, held ~15 MiB per paused replay stream). Once a stream has caught up it
  * reads from the shared TickFeed window; if its next tick has left the window it is ended
  * with RESOURCE_EXHAUSTED and a message naming the tick to resume from. A stream whose
  * writes make no progress for the stall timeout is reset by the registry (tick-streams.ts).
@@ -26,7 +27,7 @@ import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import type { Tick } from '../../core/types.js';
 import { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
-import type { TickFeed } from './tick-feed.js';
+import { estimateEncodedBytes, type TickFeed } from './tick-feed.js';
 import { encodeTick } from './wire.js';
 
 /** Ticks read from the store per replay step (fewer when the send queue has less room). */
@@ -128,6 +129,29 @@ export class TickStreamSession {
     this.release();
   }
 
+  /**
+   * End the stream for a newer one on the same connection (tick-streams.ts) and release its
+   * slot now. A client that keeps up (nothing queued) gets the status with `reason`; one whose
+   * queue is stuck behind its window is reset (RST_STREAM), as a stalled stream is, so nothing
+   * of it stays queued in grpc-js or HTTP/2.
+   */
+  displace(reason: string): void {
+    if (this.released) return;
+    if (this.queuedMessages > 0 || !this.endWithStatus(grpcStatus.RESOURCE_EXHAUSTED, reason)) {
+      if (!resetHttp2Stream(this.call)) this.call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: reason });
+    }
+    this.release();
+  }
+
+  /** Send the final status unless the stream is already ending; false when it was. */
+  private endWithStatus(code: grpcStatus, details: string): boolean {
+    if (this.ending) return false;
+    this.ending = true;
+    if (code === grpcStatus.OK) this.call.end();
+    else this.call.emit('error', { code, details });
+    return true;
+  }
+
   /** Serve the stream from `startTick` (0 = the latest tick) until it ends. */
   async run(startTick: number): Promise<StreamOutcome> {
     const { call } = this;
@@ -190,14 +214,26 @@ export class TickStreamSession {
     return { code: grpcStatus.CANCELLED, details: 'cancelled by the client', sent: this.sent };
   }
 
-  /** Read ticks [from, to] from the store into memory (no store iterator stays open while waiting). */
+  /**
+   * Read ticks [from, to] from the store into memory, stopping once they fill the bytes the
+   * send queue can take now (at least one tick); no store iterator stays open while waiting.
+   */
   private async read(from: number, to: number): Promise<Tick[]> {
     const out: Tick[] = [];
+    const room = this.byteRoom();
+    let bytes = 0;
     for await (const tick of this.ctx.sequencer.readTicks(from, to)) {
       out.push(tick);
-      if (this.released) break;
+      bytes += estimateEncodedBytes(tick);
+      if (this.released || bytes >= room) break;
     }
     return out;
+  }
+
+  /** Bytes this stream may still queue: its own bound and the shared one. */
+  private byteRoom(): number {
+    const { queue, shared } = this.ctx;
+    return Math.min(queue.bytes - this.queuedBytes, shared.maxQueuedBytes - shared.queuedBytes);
   }
 
   private canWrite(): boolean {
@@ -235,11 +271,7 @@ export class TickStreamSession {
    * registry resets it for making no progress.
    */
   private finish(code: grpcStatus, details: string): StreamOutcome {
-    if (!this.released && !this.ending) {
-      this.ending = true;
-      if (code === grpcStatus.OK) this.call.end();
-      else this.call.emit('error', { code, details });
-    }
+    if (!this.released) this.endWithStatus(code, details);
     return { code, details, sent: this.sent };
   }
 

@@ -29,7 +29,7 @@ export const DEFAULT_FEED_OPTIONS: TickFeedOptions = { windowTicks: 65_536, wind
 export type FeedWaker = () => void;
 
 /** Encoded size of a Tick without encoding it: hex VDF fields and hashes, plus each transaction. */
-function estimateEncodedBytes(tick: Tick): number {
+export function estimateEncodedBytes(tick: Tick): number {
   let n = 2200; // 4 x 512 hex characters, 64 hex batch hash, numbers and tags
   for (const o of tick.transactions) {
     const t = o.transaction;

@@ -4,6 +4,11 @@
  * streams share, and the stall sweep that resets streams whose client stopped reading.
  *
  *   limits     maxStreams (1,024) per node, maxStreamsPerConnection (16) per HTTP/2 connection
+ *   newest     a new stream on a connection that has 16 open displaces that connection's
+ *              oldest one (RESOURCE_EXHAUSTED naming the limit) rather than being refused:
+ *              grpc-js (<= 1.14.7) never sends the RST_STREAM of a call cancelled in the turn
+ *              it was created, so such a stream looks like a live reader here forever; refusing
+ *              the newest would lock that connection out of StreamTicks for good (issue 19)
  *   queues     per stream 256 ticks / 1 MiB, all streams together 64 MiB (stream-ticks.ts)
  *   stalls     a stream with writes pending and no progress for stallMs (30 s) is reset
  *              (RST_STREAM): its queued ticks are freed and its slot is released at once
@@ -40,12 +45,15 @@ export type Admission = { ok: true; outcome: Promise<StreamOutcome> } | { ok: fa
 
 export class TickStreams {
   private readonly sessions = new Set<TickStreamSession>();
-  private readonly perConnection = new Map<string, number>();
+  /** Open sessions per client connection (peer address), oldest first. */
+  private readonly perConnection = new Map<string, Set<TickStreamSession>>();
   private readonly peers = new Map<TickStreamSession, string>();
   private readonly shared: SessionContext['shared'];
   private sweeper: NodeJS.Timeout | undefined;
   /** Streams reset for making no progress (tests, logs). */
   stalledResets = 0;
+  /** Streams ended for a newer one on the same connection (tests, logs). */
+  displaced = 0;
 
   constructor(
     private readonly sequencer: Sequencer,
@@ -72,9 +80,12 @@ export class TickStreams {
       return { ok: false, reason: `too many tick streams open (at most ${this.limits.maxStreams}); retry later` };
     }
     const peer = call.getPeer();
-    const onPeer = this.perConnection.get(peer) ?? 0;
-    if (onPeer >= this.limits.maxStreamsPerConnection) {
-      return { ok: false, reason: `too many tick streams open on this connection (at most ${this.limits.maxStreamsPerConnection}); close some or retry later` };
+    const onPeer = this.perConnection.get(peer);
+    if (onPeer && onPeer.size >= this.limits.maxStreamsPerConnection) {
+      const oldest = onPeer.values().next().value!;
+      this.displaced++;
+      this.logger.debug({ peer }, 'tick stream displaced by a newer one on its connection');
+      oldest.displace(`replaced by a newer tick stream on this connection (at most ${this.limits.maxStreamsPerConnection} open per connection)`);
     }
     const session = new TickStreamSession(call, {
       sequencer: this.sequencer,
@@ -85,7 +96,9 @@ export class TickStreams {
     });
     this.sessions.add(session);
     this.peers.set(session, peer);
-    this.perConnection.set(peer, onPeer + 1);
+    const mine = this.perConnection.get(peer) ?? new Set<TickStreamSession>();
+    mine.add(session);
+    this.perConnection.set(peer, mine);
     this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
     return { ok: true, outcome: session.run(startTick) };
   }
@@ -112,9 +125,9 @@ export class TickStreams {
     if (!this.sessions.delete(s)) return;
     const peer = this.peers.get(s)!;
     this.peers.delete(s);
-    const left = (this.perConnection.get(peer) ?? 1) - 1;
-    if (left > 0) this.perConnection.set(peer, left);
-    else this.perConnection.delete(peer);
+    const mine = this.perConnection.get(peer);
+    mine?.delete(s);
+    if (mine?.size === 0) this.perConnection.delete(peer);
     if (this.sessions.size === 0) this.close();
   }
 }
