@@ -31,6 +31,7 @@ import { SubmitError, type OrderedTicks, type Sequencer, type SequencerOptions, 
 import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
 import { ProofsInFlight, type SettledProof } from './proofs.js';
+import { HOLD_EMPTY_MS, writeHeldNow } from './commit-policy.js';
 import { Fifo } from './queue.js';
 import { RateMeter } from './rate.js';
 import { isShortHash, shortHash } from '../core/tx-hash.js';
@@ -287,17 +288,44 @@ export class TickSequencer implements Sequencer {
         ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
         : this.prover(claim);
     });
+    // Closed ticks not written yet (commit-policy.ts), and proofs not written yet.
+    let held: ClockTick[] = [];
+    let heldSince = 0;
+    let settled: SettledProof[] = [];
     for (;;) {
-      const closed = clock.takeClosed(MAX_TICKS_PER_COMMIT);
-      for (const tick of closed) if (tick.proofPending) proofs.start(tick);
-      const settled = proofs.takeSettled();
-      if (closed.length === 0 && settled.length === 0) {
-        if (this.failure || (clock.drained() && proofs.size === 0)) return;
-        await Promise.race([clock.waitForClosed(100), proofs.nextSettled()]);
+      const closed = clock.takeClosed(MAX_TICKS_PER_COMMIT - held.length);
+      if (held.length === 0 && closed.length > 0) heldSince = performance.now();
+      for (const tick of closed) {
+        if (tick.proofPending) proofs.start(tick);
+        held.push(tick);
+      }
+      settled = settled.concat(proofs.takeSettled());
+      const firstHeld = held[0]?.tickNumber ?? Infinity;
+      const proven = new Set(settled.map((p) => p.tickNumber));
+      const writeHeld = writeHeldNow({
+        count: held.length,
+        carryTransactions: held.some((t) => t.txCount > 0),
+        waitingForProof: held.filter((t) => t.proofPending && !proven.has(t.tickNumber)).length,
+        heldForMs: performance.now() - heldSince,
+        stopping: this.state !== 'running' || held.length >= MAX_TICKS_PER_COMMIT,
+      });
+      // Proofs of ticks already written are written at once: they let the ticks be shown.
+      const forStored = settled.filter((p) => p.tickNumber < firstHeld);
+      if (!writeHeld && forStored.length === 0) {
+        if (held.length === 0 && settled.length === 0 && (this.failure || (clock.drained() && proofs.size === 0))) return;
+        const wait = held.length > 0 ? Math.max(1, HOLD_EMPTY_MS - (performance.now() - heldSince)) : 100;
+        await Promise.race([clock.waitForClosed(wait), proofs.nextSettled()]);
         continue;
       }
       this.commits++;
-      await this.commit(closed, settled);
+      if (writeHeld) {
+        await this.commit(held, settled);
+        held = [];
+        settled = [];
+      } else {
+        await this.commit([], forStored);
+        settled = settled.filter((p) => p.tickNumber >= firstHeld);
+      }
       if (this.failure) return;
     }
   }
