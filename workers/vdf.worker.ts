@@ -1,8 +1,7 @@
 /**
  * Piscina task module for the VDF (run as `pool.run(arg, { filename: workerFile('vdf'),
  * name })`): Wesolowski proofs of long segments and batch verification, each worker
- * thread with its own WASM engine loaded once at module load. A thread that loads it runs
- * at a lower priority from then on (src/pool/thread-priority.ts).
+ * thread with its own WASM engine loaded once at module load.
  *
  * Arguments and results are plain structured-clone data. Malformed input throws an Error
  * whose message starts with `VdfError[CODE]:` (error classes do not survive the thread
@@ -14,11 +13,8 @@ import { WasmVdfEngine } from '../src/vdf/wasm-engine.js';
 import { VdfError } from '../src/vdf/errors.js';
 import type { BatchVerdict, VdfClaim, VdfTickInput } from '../src/vdf/interface.js';
 import { encodeTaskError } from '../src/vdf/task-errors.js';
-import { lowerThreadPriority, VDF_THREAD_NICE } from '../src/pool/thread-priority.js';
 
 const engine = new WasmVdfEngine(vdfWasmModule());
-// VDF work yields to the threads that answer users (src/pool/thread-priority.ts).
-lowerThreadPriority(VDF_THREAD_NICE);
 
 function guard<T>(f: () => T): T {
   try {
