@@ -5,10 +5,10 @@
  *    BENCH_IDLE_TICK_MS, by default the node's own 20 and 100) runs until it has BENCH_TICKS
  *    ticks (default 20,000), with BENCH_RECORD_TPS non-order-book transactions/s (default
  *    1,000, SubmitBatch every 10 ms) submitted meanwhile. Under that steady load a default
- *    leader closes a tick with transactions after 20 squarings and the empty ticks between
- *    after 127 (linger, docs/sequencer.md "Cadence"): every tick is trivially proven, a few
- *    thousand ticks/s here. (The bench used --idle-tick-ms 1 --vdf-iterations 200 before:
- *    ~700 ticks/s of Wesolowski-proven ticks, T ~600; BENCH_IDLE_TICK_MS=1
+ *    leader closes a tick with transactions after 20 squarings and the empty tick between
+ *    at the next arrival (a cut heartbeat, proven on the pool), or after 127 under dense
+ *    traffic (bridge ticks, docs/sequencer.md "Clock cadence"). (The bench used
+ *    --idle-tick-ms 1 --vdf-iterations 200 before: ~700 ticks/s of Wesolowski-proven ticks, T ~600; BENCH_IDLE_TICK_MS=1
  *    BENCH_VDF_ITERATIONS=200 BENCH_RECORD_TPS=200 records that chain again.) Two followers
  *    follow it live from genesis, both --gateways 0: one with the default --snapshot-ticks
  *    (2,000), one with --snapshot-ticks 1000000000 (never, on a chain without order book
@@ -26,8 +26,8 @@
  *    on the same --db-path and gRPC address. The load average is taken before each; the
  *    load resumes.
  * 3. Catch-up: the live followers are stopped, the leader is restarted (SIGTERM, same
- *    --db-path and address) at its default heartbeat with --vdf-iterations 200 (as the lag
- *    below always ran); a fresh follower (`svc node --follow`) starts on a new --db-path;
+ *    --db-path and address) at its default heartbeat with --vdf-iterations
+ *    BENCH_LAG_VDF_ITERATIONS (default 200, as the lag below always ran); a fresh follower (`svc node --follow`) starts on a new --db-path;
  *    time and the follower process's CPU time (/proc/<pid>/stat, all threads) until it has
  *    stored and applied the leader's tick at the moment it started: ticks/s, tx/s, CPU µs
  *    per tick. The pool size is the follower's (all cores).
@@ -53,6 +53,7 @@ const VDF_ITERATIONS = Number(process.env.BENCH_VDF_ITERATIONS ?? 20);
 const IDLE_TICK_MS = Number(process.env.BENCH_IDLE_TICK_MS ?? 100);
 const LAG_RATES = (process.env.BENCH_LAG_RATES ?? '0,1000').split(',').map(Number);
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 5);
+const LAG_VDF_ITERATIONS = process.env.BENCH_LAG_VDF_ITERATIONS ?? '200';
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 1000);
 const RESTART_GATEWAYS = (process.env.BENCH_RESTART_GATEWAYS ?? `0,${availableParallelism()},0`).split(',').map(Number);
 const RESTART_AT = [...new Set((process.env.BENCH_RESTART_AT ?? '10000,100000,1000000').split(',').filter((x) => x.trim() !== '').map(Number))]
@@ -296,11 +297,12 @@ async function main(): Promise<void> {
     live.length = 0;
 
     // The recording leader's flags may differ; for the catch-up and the lag, restart it (same
-    // --db-path and gRPC address) at the default heartbeat, --vdf-iterations 200 as the lag ran before.
+    // --db-path and gRPC address) at the default heartbeat, --vdf-iterations
+    // BENCH_LAG_VDF_ITERATIONS (200 as the lag ran before; 20 is the node's default).
     client.close();
     leader.child.kill('SIGTERM');
     await leader.exited;
-    leader = await spawnNode(leaderDb, ['--vdf-iterations', '200', '--queue-capacity', '1000000', '--grpc-addr', grpcAddr], ALL);
+    leader = await spawnNode(leaderDb, ['--vdf-iterations', LAG_VDF_ITERATIONS, '--queue-capacity', '1000000', '--grpc-addr', grpcAddr], ALL);
     procs.push(leader);
     client = new SequencerClient(leader.addresses.grpc!);
 
