@@ -33,6 +33,17 @@ export const MAX_ARRIVALS_WAITING = 256;
 export const BRIDGE_GAP_MS = 2;
 export const BRIDGE_SPAN = 4;
 
+/**
+ * A long segment's pool proof starts this long after its tick leaves the clock. A cut
+ * heartbeat's proof (a few ms to ~20 ms of CPU) would otherwise start on the one core the
+ * clock leaves free at the very moment the transaction that cut it is committed, applied
+ * and answered there. Measured with `npm run bench:latency` on 2 cores, one request at a
+ * time, alternating runs: SubmitTx p50 9.7-10.0 -> 5.2-5.4 ms, POST /orders p50 8.5-8.9 ->
+ * 4.1-4.5 ms; a transaction's tick reaches StreamTicks ~7 ms later (p50 20 -> 28 ms), which
+ * waits for that proof anyway (docs/benchmarks.md).
+ */
+export const PROOF_START_DELAY_MS = 8;
+
 /** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
 export function refusal(code: SubmitError['code'], message: string): SubmitError {
   const limit = Error.stackTraceLimit;

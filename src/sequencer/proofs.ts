@@ -3,8 +3,9 @@
  * ticks lengthened by a full tick ring) computed on the pool while the ticks they belong
  * to are already durable and ordered (docs/sequencer.md "Order first, proof after").
  *
- * A proof starts as soon as its tick leaves the clock; proofs run in parallel and settle
- * in any order. The pump takes the settled ones (`takeSettled`) and writes them beside the
+ * A proof starts `startDelayMs` after its tick leaves the clock (the work that answers the
+ * transactions behind a cut heartbeat goes first: PROOF_START_DELAY_MS in options.ts);
+ * proofs run in parallel and settle in any order. The pump takes the settled ones (`takeSettled`) and writes them beside the
  * next ticks; the tick log shows ticks with their proofs strictly in order. This file does
  * no I/O and knows nothing of the order: it only tracks promises.
  */
@@ -22,7 +23,10 @@ export class ProofsInFlight {
   private wake: (() => void) | undefined;
 
   /** `prove` computes the proof of a tick flagged proofPending. */
-  constructor(private readonly prove: (tick: ClockTick) => Promise<Uint8Array>) {}
+  constructor(
+    private readonly prove: (tick: ClockTick) => Promise<Uint8Array>,
+    private readonly startDelayMs = 0,
+  ) {}
 
   /** Proofs started and not yet taken. */
   get size(): number {
@@ -32,7 +36,8 @@ export class ProofsInFlight {
   /** Start the pool proof of a tick whose proof is pending. */
   start(tick: ClockTick): void {
     this.running++;
-    this.prove(tick).then(
+    const started = this.startDelayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, this.startDelayMs)).then(() => this.prove(tick)) : this.prove(tick);
+    started.then(
       (proof) => {
         this.running--;
         this.settled.push({ tickNumber: tick.tickNumber, proof });

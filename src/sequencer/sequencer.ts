@@ -52,6 +52,7 @@ import {
   DEFAULT_REPLAY_WINDOW,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
+  PROOF_START_DELAY_MS,
   TICK_RING_SLOTS,
   TX_RING_SLOTS,
   WARM_TICKS,
@@ -287,7 +288,7 @@ export class TickSequencer implements Sequencer {
       return tick.hasCheckpoints
         ? clock.takeCheckpoints(tick.tickNumber).then((checkpoints) => this.prover({ ...claim, checkpoints }))
         : this.prover(claim);
-    });
+    }, PROOF_START_DELAY_MS);
     // Closed ticks not written yet (commit-policy.ts), and proofs not written yet.
     let held: ClockTick[] = [];
     let heldSince = 0;
