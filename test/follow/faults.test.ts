@@ -155,6 +155,19 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     expect(await storedHead(db)).to.equal(bad - 1);
   });
 
+  it('an unproven tick (the all-zero proof a leader stores before its pool proves it) halts it naming the tick; nothing of it is stored', async () => {
+    const bad = busy[0]!;
+    const t = copy();
+    t[bad - 1]!.vdf_proof.proof = '0'.repeat(512);
+    const { leader, node, db } = await follow(t, roots);
+    const err = await failure(node);
+    expect(err.tickNumber).to.equal(bad);
+    expect(await node.sequencer.getTick(bad)).to.equal(undefined);
+    await node.close();
+    await leader.close();
+    expect(await storedHead(db)).to.equal(bad - 1);
+  });
+
   it('a batch hash that does not match the transactions halts it naming the tick', async () => {
     const bad = busy[2]!;
     const t = copy();
