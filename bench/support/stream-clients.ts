@@ -1,6 +1,7 @@
 /**
- * Child process (child_process.fork) for bench:slow-consumers: opens `count` StreamTicks
- * calls, each on its own connection, that are either paused from the start (`paused`: a
+ * Child process (child_process.fork) for bench:slow-consumers and bench:paused-streamtx:
+ * opens `count` StreamTicks calls (or ChainService StreamTx calls from `startTick` as their
+ * from_sequence, with `method: 'StreamTx'`), each on its own connection, that are either paused from the start (`paused`: a
  * 'data' listener and pause(), so grpc-js stops asking HTTP/2 for more once its 16-message
  * buffer is full and flow control stops the node's writes) or read every tick (`reading`).
  * (A call with no 'data' listener at all is not paused: grpc-js then keeps reading from HTTP/2
@@ -12,8 +13,9 @@ import * as grpc from '@grpc/grpc-js';
 export interface StreamClientsJob {
   address: string;
   count: number;
-  startTick: number;
+  startTick: number; // StreamTicks start_tick, or StreamTx from_sequence
   mode: 'paused' | 'reading';
+  method?: 'StreamTicks' | 'StreamTx'; // default StreamTicks
 }
 
 export interface StreamClientsResult {
@@ -22,10 +24,10 @@ export interface StreamClientsResult {
   errors: string[]; // distinct status messages of streams that ended
 }
 
-const SERVICE = '/svc.sequencer.v1.SequencerService';
 const identity = (b: Buffer) => b;
 
-function startTickBody(n: number): Buffer {
+/** Field 1 as a varint: StreamTicksRequest.start_tick or StreamTxRequest.from_sequence (0: live). */
+function requestBody(n: number): Buffer {
   if (n === 0) return Buffer.alloc(0);
   const bytes = [0x08];
   let v = n;
@@ -47,7 +49,9 @@ async function run(job: StreamClientsJob): Promise<void> {
     if (job.mode === 'reading') options['grpc-node.flow_control_window'] = 16 * 1024 * 1024;
     const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), options);
     await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
-    const call = client.makeServerStreamRequest(`${SERVICE}/StreamTicks`, identity, identity, startTickBody(job.startTick));
+    const method = job.method ?? 'StreamTicks';
+    const path = method === 'StreamTx' ? '/svc.chain.v1.ChainService/StreamTx' : '/svc.sequencer.v1.SequencerService/StreamTicks';
+    const call = client.makeServerStreamRequest(path, identity, identity, requestBody(job.startTick));
     const openedAt = performance.now();
     call.on('error', (e: grpc.ServiceError) => {
       if (e.code !== grpc.status.CANCELLED) errors.add(`${grpc.status[e.code]}: ${e.details} (stream ${i}, after ${Math.round((performance.now() - openedAt) / 1000)} s)`);
