@@ -20,7 +20,7 @@
  *     average (a moving average over busy ticks, so a trickle or a short burst never
  *     qualifies), an empty tick closes at `trivialProofMaxT` squarings for up to
  *     `bridgeSpan` times that average after the last busy tick. A cut heartbeat costs the
- *     pool a Wesolowski proof (~1.5 ms of CPU however short the gap); at hundreds of
+ *     pool a Wesolowski proof (1.5-3 ms of CPU however short the gap); at hundreds of
  *     arrivals a second that would be a core of proofs, while a trivially proven tick
  *     costs nothing to prove (docs/sequencer.md "Clock cadence");
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never

@@ -25,9 +25,9 @@ export const MAX_ARRIVALS_WAITING = 256;
  * Bridging under dense traffic (clock-loop.ts, docs/sequencer.md "Clock cadence"): while
  * busy ticks come at most BRIDGE_GAP_MS apart on average, empty ticks close trivially
  * (127 squarings, no pool proof) for up to BRIDGE_SPAN average gaps after a busy tick.
- * A cut heartbeat's pool proof costs ~1.5 ms of CPU however short it is (hash to prime,
+ * A cut heartbeat's pool proof costs 1.5-3 ms of CPU however short it is (hash to prime,
  * combining 256 buckets, the proof's own check); at 1,000 arrivals a second every gap
- * would cost that. A trickle (100 tx/s: 10 ms apart) never bridges, so it costs at most
+ * would cost that, more than the core the clock leaves. A trickle (100 tx/s: 10 ms apart) never bridges, so it costs at most
  * two ticks per transaction.
  */
 export const BRIDGE_GAP_MS = 2;
