@@ -22,7 +22,9 @@
  *     `bridgeSpan` times that average after the last busy tick. A cut heartbeat costs the
  *     pool a Wesolowski proof (1.5-3 ms of CPU however short the gap); at hundreds of
  *     arrivals a second that would be a core of proofs, while a trivially proven tick
- *     costs nothing to prove (docs/sequencer.md "Clock cadence");
+ *     costs nothing to prove (docs/sequencer.md "Clock cadence"). Also while the main
+ *     thread reports the pool's proofs behind (control.proofsBehind(): too many in flight),
+ *     so no traffic can make proof work pile up without bound;
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
  *
@@ -112,11 +114,8 @@ export class ClockLoop {
     control.setCurrentTick(this.tick);
     const started = performance.now();
     const trivialMax = params.trivialProofMaxT;
-    const bridging =
-      n === 0 &&
-      params.vdfIterations <= trivialMax &&
-      this.averageGap <= params.bridgeGapMs &&
-      started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
+    const dense = this.averageGap <= params.bridgeGapMs && started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
+    const bridging = n === 0 && params.vdfIterations <= trivialMax && (dense || control.proofsBehind());
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {

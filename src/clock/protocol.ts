@@ -148,6 +148,7 @@ export function readTickSlot(ring: RingQueue, k: number): ClockTick {
 const STOP = 0;
 const STATE = 1;
 const CURRENT_TICK = 2;
+const PROOFS_BEHIND = 3;
 const CONTROL_WORDS = 4;
 
 export const CLOCK_STARTING = 0;
@@ -183,5 +184,12 @@ export class ClockControl {
   /** The tick the clock is squaring now (its transactions were fixed when it started). */
   currentTick(): number {
     return Number(Atomics.load(this.words, CURRENT_TICK));
+  }
+  /** Set by the main thread while the pool's proofs lag behind: the clock then makes no new proof work. */
+  setProofsBehind(behind: boolean): void {
+    Atomics.store(this.words, PROOFS_BEHIND, behind ? 1n : 0n);
+  }
+  proofsBehind(): boolean {
+    return Atomics.load(this.words, PROOFS_BEHIND) !== 0n;
   }
 }

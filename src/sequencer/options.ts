@@ -32,6 +32,13 @@ export const MAX_ARRIVALS_WAITING = 256;
  */
 export const BRIDGE_GAP_MS = 2;
 export const BRIDGE_SPAN = 4;
+/**
+ * Proofs in flight above which the clock makes no new proof work (bridge ticks instead of
+ * long segments) until the pool catches up: an idle node has at most one in flight, a
+ * trickle of 100 tx/s one or two; beyond this the pool is behind, and cut heartbeats would
+ * pile up proofs (and their checkpoints, ~T/8 x 256 bytes each) without bound.
+ */
+export const MAX_PROOFS_IN_FLIGHT = 8;
 
 /**
  * A long segment's pool proof starts this long after its tick leaves the clock. A cut

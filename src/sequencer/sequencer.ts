@@ -50,6 +50,7 @@ import {
   BRIDGE_GAP_MS,
   BRIDGE_SPAN,
   DEFAULT_REPLAY_WINDOW,
+  MAX_PROOFS_IN_FLIGHT,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
   PROOF_START_DELAY_MS,
@@ -301,6 +302,7 @@ export class TickSequencer implements Sequencer {
         held.push(tick);
       }
       settled = settled.concat(proofs.takeSettled());
+      clock.control.setProofsBehind(proofs.size > MAX_PROOFS_IN_FLIGHT);
       const firstHeld = held[0]?.tickNumber ?? Infinity;
       const proven = new Set(settled.map((p) => p.tickNumber));
       const writeHeld = writeHeldNow({

@@ -182,6 +182,20 @@ describe('clock/clock-loop', () => {
     expect(short.take().iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
   });
 
+  it('while the main thread reports proofs behind, empty ticks close trivially (no new proof work); then heartbeats again', () => {
+    const c = setup({ idleTickMs: 15 });
+    c.control.setProofsBehind(true);
+    for (let i = 0; i < 3; i++) {
+      c.step();
+      const t = c.take();
+      expect(t.iterations, `tick ${i} while behind`).to.equal(TRIVIAL_PROOF_MAX_T);
+      expect(t.proofPending).to.equal(false);
+    }
+    c.control.setProofsBehind(false);
+    c.step();
+    expect(c.take().iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+  });
+
   it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most 2 ticks', () => {
     // An evaluator that queues one transaction after 300 squarings of the first segment.
     let arrive: (() => void) | undefined;
