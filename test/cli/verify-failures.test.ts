@@ -86,10 +86,12 @@ describe('svc verify names the first bad tick', function () {
   });
 
   it('a flipped proof: INVALID_PROOF at that tick', async () => {
-    tampered[16]!.vdf_proof.proof = flip(tampered[16]!.vdf_proof.proof);
+    // A heartbeat (a Wesolowski proof; a trivially proven tick's proof is the element 1).
+    const n = Number(real.find((t) => Number(t.tick_number) > 1 && Number(t.vdf_proof.iterations) > 127)!.tick_number);
+    tampered[n - 1]!.vdf_proof.proof = flip(tampered[n - 1]!.vdf_proof.proof);
     const r = await verify();
     expect(r.code).to.equal(1);
-    expect(r.err).to.equal('svc verify: ticks 1..16 verified; tick 17 is bad: INVALID_PROOF: the VDF proof does not verify');
+    expect(r.err).to.equal(`svc verify: ticks 1..${n - 1} verified; tick ${n} is bad: INVALID_PROOF: the VDF proof does not verify`);
   });
 
   it('a changed payload: BAD_TX_HASH', async () => {
