@@ -7,14 +7,13 @@
  * tick numbers continuing.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeArchiveRecord } from '../../src/store/archive.js';
 import { startHarness, tx, waitFor, type Harness } from './harness.js';
+import { spawnReporting } from './reporting-child.js';
 
 describe('sequencer crash (kill -9 under load)', function () {
   this.timeout(180_000);
@@ -25,32 +24,14 @@ describe('sequencer crash (kill -9 under load)', function () {
 
   it('keeps every seen tick byte-identical and every acknowledged transaction', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./crash-child.js', import.meta.url)), dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     const ticks = new Map<number, string>();
     const acked = new Map<number, { hash: string; txId: string }>();
-    let buffered = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const [kind, a, b, c] = line.split(' ');
-        if (kind === 'T') ticks.set(Number(a), b!);
-        else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
-      }
+    const { child, exited, checkAlive } = spawnReporting('./crash-child.js', dir, ([kind, a, b, c]) => {
+      if (kind === 'T') ticks.set(Number(a), b!);
+      else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
     });
-    let exitedEarly: string | undefined;
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (code, signal) => {
-        exitedEarly = `child exited early (code ${code}, signal ${signal})`;
-        resolve(signal);
-      }),
-    );
     await waitFor(() => {
-      if (exitedEarly) throw new Error(exitedEarly);
+      checkAlive();
       return ticks.size >= 30 && acked.size >= 3000;
     }, 'child under load', 60_000);
     child.kill('SIGKILL');

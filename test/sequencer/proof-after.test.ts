@@ -8,11 +8,9 @@
  * proves what is missing before it serves it.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Tick } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createPool } from '../../src/pool/index.js';
@@ -21,6 +19,7 @@ import { vdfInputOfTick } from '../../src/vdf/binding.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, referenceVdfEngine } from '../../src/vdf/index.js';
 import { defaults, startHarness, tx, waitFor, type Harness } from './harness.js';
 import { orderDigest, slowPool } from './proof-support.js';
+import { spawnReporting } from './reporting-child.js';
 
 const reference = referenceVdfEngine();
 
@@ -87,35 +86,17 @@ describe('sequencer: order first, proof after', function () {
 
   it('kill -9 while proofs are missing: the restart proves them; every ordered tick and acknowledged transaction stays as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proof-after-crash-'));
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./proof-after-child.js', import.meta.url)), dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     const ordered = new Map<number, string>();
     const acked = new Map<number, { hash: string; txId: string }>();
     let carried = 0;
-    let buffered = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const [kind, a, b, c] = line.split(' ');
-        if (kind === 'O') {
-          ordered.set(Number(a), c!);
-          if (Number(b) > 0) carried++;
-        } else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
-      }
+    const { child, exited, checkAlive } = spawnReporting('./proof-after-child.js', dir, ([kind, a, b, c]) => {
+      if (kind === 'O') {
+        ordered.set(Number(a), c!);
+        if (Number(b) > 0) carried++;
+      } else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
     });
-    let early: string | undefined;
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (code, signal) => {
-        early = `child exited early (code ${code}, signal ${signal})`;
-        resolve(signal);
-      }),
-    );
     await waitFor(() => {
-      if (early) throw new Error(early);
+      checkAlive();
       return carried >= 5;
     }, 'five transactions ordered without proofs', 60_000);
     child.kill('SIGKILL');
