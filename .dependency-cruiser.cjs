@@ -1,0 +1,123 @@
+/**
+ * The house's rules, checked by `npm run check:house` (part of `npm test`, so of CI):
+ *
+ * 1. Floors. Each folder of src/ stands on one floor and imports only from lower floors
+ *    or its own folder. FLOORS below is the one statement of the order; docs/architecture.md
+ *    draws it.
+ * 2. Doors. Another folder is entered only through its `index.ts` (a sub-folder that is a
+ *    part of its own, like src/dex/engine, through its own `index.ts`).
+ * 3. No circles, and nothing in src/ imports a worker entry (workers/ are thin shells over
+ *    src/ libraries; a worker is named by its file path, never imported).
+ * 4. The never-rules of the target house (../shared/house.json), each by name.
+ *
+ * Type-only imports count: a type is as much a dependency of a file as a value.
+ */
+
+/** Lowest first. A folder may import its own files and any folder on a lower floor. */
+const FLOORS = [
+  ['core', 'crypto', 'db', 'pool', 'log', 'wire'], // shared base: no I/O of its own
+  ['vdf', 'store', 'clock', 'intake', 'sdk'], // VDF, tick storage, the clock, the intake line, the client SDK
+  ['sequencer'], // orders transactions into ticks
+  ['dex/engine'], // the pure order book engine
+  ['dex', 'proofs'], // the order book runtime; proofs a user can hold
+  ['chain', 'follow', 'sequencer-api', 'gateway'], // the faces
+  ['channels'], // live channels on the explorer's socket
+  ['node', 'config', 'metrics', 'cli'], // start-up, flags, metrics, the command line
+];
+
+/** Sub-folders that are parts of their own, with their own door. */
+const SUB_PARTS = FLOORS.flat().filter((f) => f.includes('/'));
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** Matches files of folder f, not of its sub-parts. */
+function filesOf(f) {
+  const subs = SUB_PARTS.filter((s) => s.startsWith(`${f}/`));
+  return { path: `^src/${esc(f)}/`, pathNot: subs.map((s) => `^src/${esc(s)}/`) };
+}
+
+const floorRules = [];
+FLOORS.forEach((floor, i) => {
+  const higher = FLOORS.slice(i + 1).flat();
+  const sameFloor = floor;
+  for (const f of floor) {
+    const from = filesOf(f);
+    if (higher.length > 0) {
+      floorRules.push({
+        name: `floor:${f}`,
+        comment: `${f} stands on floor ${i}: it imports only from lower floors (${higher.join(', ')} are above it)`,
+        severity: 'error',
+        from,
+        to: { path: higher.map((h) => `^src/${esc(h)}/`) },
+      });
+    }
+    const siblings = sameFloor.filter((s) => s !== f && !s.startsWith(`${f}/`) && !f.startsWith(`${s}/`));
+    if (siblings.length > 0) {
+      floorRules.push({
+        name: `floor:${f}-siblings`,
+        comment: `${f} does not import the folders beside it on its floor (${siblings.join(', ')})`,
+        severity: 'error',
+        from,
+        to: { path: siblings.map((s) => `^src/${esc(s)}/`) },
+      });
+    }
+  }
+});
+
+/** Every part's door: another part reaches it only through its index.ts. */
+const parts = FLOORS.flat();
+const doorRules = parts.map((p) => {
+  const inside = filesOf(p);
+  return {
+    name: `door:${p}`,
+    comment: `other folders import ${p} only through src/${p}/index.ts`,
+    severity: 'error',
+    from: { path: '^(src|workers)/', pathNot: [`^src/${esc(p)}/`, ...SUB_PARTS.filter((s) => s.startsWith(`${p}/`) && false)] },
+    to: { path: inside.path, pathNot: [`^src/${esc(p)}/index\\.ts$`, ...inside.pathNot] },
+  };
+});
+
+/** The target house's never-rules (../shared/house.json), by their names there. */
+const neverRules = [
+  ['store-knows-no-sequencer', '^src/store/', '^src/sequencer/', 'the store knows no sequencer'],
+  ['chain-knows-no-sequencer-face', '^src/chain/', '^src/sequencer-api/', 'shared codecs come from below, not a face'],
+  ['sequencer-face-knows-no-chain', '^src/sequencer-api/', '^src/chain/', 'the sequencer face knows no chain'],
+  ['engine-knows-no-runtime', '^src/dex/engine/', '^src/dex/(?!engine/)', 'the pure engine knows no runtime or face'],
+  ['follow-feeds-the-chain', '^src/follow/', '^src/chain/', 'a full node feeds the chain, it does not reach into it'],
+].map(([name, from, to, comment]) => ({ name: `never:${name}`, comment, severity: 'error', from: { path: from }, to: { path: to } }));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no import circles: each folder is a layer, each file a step inside it',
+      severity: 'error',
+      from: { path: '^(src|workers)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'worker-is-not-a-library',
+      comment: 'a worker entry is not a library: name it by path (pool workerFile), import what it runs from src/',
+      severity: 'error',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^workers/' },
+    },
+    {
+      name: 'src-stays-in-src',
+      comment: 'the node does not import tests, benches or scripts',
+      severity: 'error',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    ...neverRules,
+    ...floorRules,
+    ...doorRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|build|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
