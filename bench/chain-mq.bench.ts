@@ -1,5 +1,5 @@
 /**
- * bench:chain, JetStream part (docs/benchmarks.md "Chain: JetStream producer"): published
+ * bench:chain, JetStream part (docs/benchmarks.md "Chain node, explorer and full node"): published
  * transactions per second with acks, the node's producer side by side with a bare
  * JetStream publisher, in one run, against one real `nats-server -js` (Debian's) on this
  * machine, in interleaved rounds (medians).

@@ -1,5 +1,6 @@
 /**
- * `npm run bench:chain`: the chain node's figures (docs/benchmarks.md "Chain node").
+ * `npm run bench:chain`: the chain node's figures (docs/benchmarks.md "Chain node, explorer and
+ * full node").
  *   1. block building on a recorded flow: engine, engine + builder, the whole pipeline into
  *      LevelDB; ticks/s, orders/s, main-thread CPU per order and share (chain-build.ts)
  *   2. StreamTx latency: a node in this process (real sequencer, VDF clock, LevelDB), open-
