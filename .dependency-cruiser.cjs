@@ -15,14 +15,19 @@
 
 /** Lowest first. A folder may import its own files and any folder on a lower floor. */
 const FLOORS = [
-  ['core', 'crypto', 'db', 'pool', 'log', 'wire'], // shared base: no I/O of its own
-  ['vdf', 'store', 'clock', 'intake', 'sdk'], // VDF, tick storage, the clock, the intake line, the client SDK
+  ['crypto', 'db', 'pool', 'log'], // hashes, signatures, the database, worker pools, logging
+  ['core'], // transactions and ticks: types and byte forms
+  ['wire', 'vdf'], // shared wire codecs (protobuf, JSON, hex, addresses); the VDF
+  ['store', 'clock', 'intake', 'sdk'], // tick storage, the clock, the intake line, the client SDK
   ['sequencer'], // orders transactions into ticks
   ['dex/engine'], // the pure order book engine
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold
-  ['chain', 'follow', 'sequencer-api', 'gateway'], // the faces
+  ['chain/core'], // blocks, state roots, the chain store
+  ['chain', 'follow', 'sequencer-api', 'gateway'], // the faces; a full node
   ['channels'], // live channels on the explorer's socket
-  ['node', 'config', 'metrics', 'cli'], // start-up, flags, metrics, the command line
+  ['config', 'metrics'], // the one flag table; metrics
+  ['node'], // start-up: builds every part in order
+  ['cli'], // the command line
 ];
 
 /** Sub-folders that are parts of their own, with their own door. */
