@@ -157,6 +157,16 @@ export interface TransactionBatch {
   transactions: ExplorerTransaction[]; // continuum_sequence order
 }
 
+/**
+ * The stored records of the block still open at a snapshot's tick, as JSON texts in id
+ * order (open-records.ts reads and writes them; a leader streams them to a full node
+ * started from its snapshot).
+ */
+export interface OpenRecords {
+  transactions: string[]; // ExplorerTransaction and MarketCreation JSON, id order
+  events: string[]; // ExplorerEvent JSON, id order
+}
+
 export type Unsubscribe = () => void;
 
 /** A running follower (followTransactions / followBlocks). */

@@ -4,7 +4,7 @@
  */
 export { Follower, probeLeader, type FollowStatus } from './follower.js';
 export { followerFactory, type FollowerFactoryOptions } from './factory.js';
-export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+export { FollowError, type ChainSnapshotCode, type FollowerOptions, type TickFailure } from './interface.js';
 export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
 export { tickOfWire } from './wire-tick.js';
 export { followService, followDefinition, FOLLOW_STREAM_LIMITS } from './block-roots-service.js';
