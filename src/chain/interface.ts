@@ -169,11 +169,11 @@ export interface OpenRecords {
 
 export type Unsubscribe = () => void;
 
-/** A running follower (followTransactions / followBlocks). */
-export interface Follower {
-  /** Stop following; resolves `done`. */
+/** A running feed of stored then live records to one handler (followTransactions / followBlocks). */
+export interface RecordFeed {
+  /** Stop the feed; resolves `done`. */
   stop(): void;
-  /** Settles when the follower stopped (stop(), chain closed) or its handler threw. */
+  /** Settles when the feed stopped (stop(), chain closed) or its handler threw. */
   done: Promise<void>;
 }
 
@@ -222,9 +222,9 @@ export interface ChainReader {
    * Deliver every stored batch from `fromSequence` on, then live ones, in order, without
    * gaps or duplicates; awaits `handler` before the next (its pace is the backpressure).
    */
-  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): Follower;
+  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): RecordFeed;
   /** Same for blocks from `fromHeight` (inclusive). */
-  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): Follower;
+  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): RecordFeed;
 }
 
 /**
