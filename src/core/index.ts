@@ -9,3 +9,4 @@ export * from './tx-hash.js';
 export * from './hex.js';
 export * from './tx-record.js';
 export * from './time.js';
+export * from './bytes.js';

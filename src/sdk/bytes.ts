@@ -5,6 +5,9 @@
 import bs58 from 'bs58';
 import { bytesToHex, decodeHex } from '../core/hex.js';
 
+/** Joins byte arrays (src/core/bytes.ts, shared with the server). */
+export { concatBytes } from '../core/bytes.js';
+
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
 /** Lowercase hex (src/core/hex.ts, the one hex encoder of the tree). */
@@ -82,16 +85,4 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
