@@ -33,7 +33,7 @@ import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './
 import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
 import { FollowHalts, type HaltSource } from './halt.js';
 import { seedFromSnapshot } from './snapshot-bootstrap.js';
-import { tickOfWire } from './wire-tick.js';
+import { tickOfWire } from './decode-tick.js';
 
 interface Chunk {
   generation: number; // chunks of a generation before the last halt are dropped

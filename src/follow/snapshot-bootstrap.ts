@@ -31,7 +31,7 @@ import { verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks } from './check.js';
 import { FollowError, type ChainSnapshotCode } from './interface.js';
 import { fetchSnapshot } from './snapshot-client.js';
-import { tickOfWire } from './wire-tick.js';
+import { tickOfWire } from './decode-tick.js';
 
 
 /** How long the leader may take to serve the snapshot's tick with its proof. */

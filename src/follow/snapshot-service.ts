@@ -22,7 +22,7 @@ import { ChainStore, decodeStoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
 import { DiskTickStore, type Head } from '../store/disk-store.js';
 import type { ChainSnapshotCode } from './interface.js';
-import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-wire.js';
+import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
 
 export const MAX_SNAPSHOT_STREAMS = 4;
 
