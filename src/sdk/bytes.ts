@@ -5,8 +5,8 @@
 import bs58 from 'bs58';
 import { bytesToHex, decodeHex } from '../core/hex.js';
 
-/** Joins byte arrays (src/core/bytes.ts, shared with the server). */
-export { concatBytes } from '../core/bytes.js';
+/** Joining and constant-time comparing byte arrays (src/core/bytes.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
+export { bytesEqual as equalBytes, concatBytes } from '../core/bytes.js';
 
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
@@ -78,11 +78,4 @@ export function toBase58Key(bytes: Uint8Array): string {
     KEY_TEXT_CACHE.set(id, text);
   }
   return text;
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
 }
