@@ -160,28 +160,7 @@ export class BlockBuilder {
     const ok = record.txs.filter((a) => a.outcome.ok);
     if (ok.length === 0) return step;
 
-    if (!this.open) {
-      this.s.lastHeight++;
-      this.open = {
-        height: this.s.lastHeight,
-        window,
-        batches: [],
-        transactionIds: [],
-        marketIds: [],
-        eventIds: [],
-        eventMarkets: [],
-        totalOrders: 0,
-        totalCancels: 0,
-        totalMarkets: 0,
-        appliedOrders: 0,
-        tradeCount: 0,
-        stateRoot: ZERO_ROOT,
-        lastTimestampUs: tick.timestamp,
-        firstTick: tick.tickNumber,
-        lastTick: tick.tickNumber,
-      };
-    }
-    const open = this.open;
+    const open = (this.open ??= this.openBlock(window, tick));
     const height = open.height;
     const batchIndex = open.batches.length;
     const batchHash = hex(tick.batchHash);
@@ -199,30 +178,7 @@ export class BlockBuilder {
     for (const t of transactions) if (t.kind === 'order') orders++;
     const cancels = transactions.length - orders;
     const markets = created.length;
-    const events: ExplorerEvent[] = [];
-    const eventOrdinals: number[] = [];
-    const marketOrdinals: number[] = [];
-    record.markets.forEach((m, k) => {
-      const marketId = m.market.info.marketId;
-      events.push({
-        id: formatId(height, batchIndex, k),
-        block_height: height,
-        batch_index: batchIndex,
-        market_id: marketId,
-        market_name: m.market.info.name,
-        applied_orders: m.matchedOrders,
-        batch_hash: batchHash,
-        tick_number: tick.tickNumber,
-        order_count: m.orders,
-        cancel_count: m.cancels,
-        trade_count: m.trades,
-      });
-      eventOrdinals.push(++this.s.events);
-      const n = (this.s.marketEvents[marketId] ?? 0) + 1;
-      this.s.marketEvents[marketId] = n;
-      marketOrdinals.push(n);
-      open.eventMarkets.push(marketId);
-    });
+    const { events, eventOrdinals, marketOrdinals } = this.batchEvents(record, open, batchIndex, batchHash);
 
     const summary: BatchSummary = {
       index: batchIndex,
@@ -249,6 +205,59 @@ export class BlockBuilder {
     this.s.appliedBatches++;
     step.batch = { tickNumber: tick.tickNumber, height, batchIndex, batchHash, transactions, markets: created, events, eventOrdinals, marketOrdinals };
     return step;
+  }
+
+  /** A new block opened by the first tick with entries in `window`; its height is the next. */
+  private openBlock(window: number, tick: { tickNumber: number; timestamp: number }): OpenBlock {
+    this.s.lastHeight++;
+    return {
+      height: this.s.lastHeight,
+      window,
+      batches: [],
+      transactionIds: [],
+      marketIds: [],
+      eventIds: [],
+      eventMarkets: [],
+      totalOrders: 0,
+      totalCancels: 0,
+      totalMarkets: 0,
+      appliedOrders: 0,
+      tradeCount: 0,
+      stateRoot: ZERO_ROOT,
+      lastTimestampUs: tick.timestamp,
+      firstTick: tick.tickNumber,
+      lastTick: tick.tickNumber,
+    };
+  }
+
+  /** The batch's events, one per market it touched, with their global and per-market ordinals (handed out here, in order). */
+  private batchEvents(record: AppliedTick, open: OpenBlock, batchIndex: number, batchHash: string): { events: ExplorerEvent[]; eventOrdinals: number[]; marketOrdinals: number[] } {
+    const height = open.height;
+    const events: ExplorerEvent[] = [];
+    const eventOrdinals: number[] = [];
+    const marketOrdinals: number[] = [];
+    record.markets.forEach((m, k) => {
+      const marketId = m.market.info.marketId;
+      events.push({
+        id: formatId(height, batchIndex, k),
+        block_height: height,
+        batch_index: batchIndex,
+        market_id: marketId,
+        market_name: m.market.info.name,
+        applied_orders: m.matchedOrders,
+        batch_hash: batchHash,
+        tick_number: record.tick.tickNumber,
+        order_count: m.orders,
+        cancel_count: m.cancels,
+        trade_count: m.trades,
+      });
+      eventOrdinals.push(++this.s.events);
+      const n = (this.s.marketEvents[marketId] ?? 0) + 1;
+      this.s.marketEvents[marketId] = n;
+      marketOrdinals.push(n);
+      open.eventMarkets.push(marketId);
+    });
+    return { events, eventOrdinals, marketOrdinals };
   }
 
   private cut(stateRoot: number[]): BlockRecord {

@@ -26,8 +26,8 @@ import type {
   ChainStatus,
   ExplorerEvent,
   ExplorerTransaction,
-  Follower,
   MarketCreation,
+  RecordFeed,
   TransactionBatch,
   Unsubscribe,
 } from './interface.js';
@@ -72,7 +72,7 @@ export interface ChainDeps {
 const RECENT_TXS = 16_384;
 /** The same for market creations (SubmitTx of a market; they are rare). */
 const RECENT_MARKETS = 1_024;
-/** A follower's live buffer; beyond it the follower reads from the store instead. */
+/** A record feed's live buffer; beyond it the feed reads from the store instead. */
 const FOLLOW_BUFFER = 1_024;
 
 export class Chain implements ChainReader {
@@ -431,7 +431,7 @@ export class Chain implements ChainReader {
     return json === undefined ? undefined : parseRecordJson<ExplorerTransaction>(json);
   }
 
-  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): Follower {
+  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): RecordFeed {
     return follow<TransactionBatch>({
       subscribe: (push) => this.onTransactions(push),
       firstOf: (b) => b.transactions[0]!.continuum_sequence,
@@ -445,7 +445,7 @@ export class Chain implements ChainReader {
     });
   }
 
-  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): Follower {
+  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): RecordFeed {
     return follow<BlockDetail>({
       subscribe: (push) => this.onBlock(push),
       firstOf: (d) => BigInt(d.block.height),
@@ -480,10 +480,10 @@ interface FollowSpec<T> {
 /**
  * Deliver stored then live items in order, without gaps or duplicates, at the handler's
  * pace: live items are buffered (at most FOLLOW_BUFFER); when the buffer overflows it is
- * dropped and the follower catches up from the store instead, so a slow handler never
+ * dropped and the feed catches up from the store instead, so a slow handler never
  * makes the node hold more than that.
  */
-function follow<T>(spec: FollowSpec<T>): Follower {
+function follow<T>(spec: FollowSpec<T>): RecordFeed {
   let cursor = spec.start;
   let stopped = false;
   let queue: T[] = [];

@@ -157,13 +157,23 @@ export interface TransactionBatch {
   transactions: ExplorerTransaction[]; // continuum_sequence order
 }
 
+/**
+ * The stored records of the block still open at a snapshot's tick, as JSON texts in id
+ * order (open-records.ts reads and writes them; a leader streams them to a full node
+ * started from its snapshot).
+ */
+export interface OpenRecords {
+  transactions: string[]; // ExplorerTransaction and MarketCreation JSON, id order
+  events: string[]; // ExplorerEvent JSON, id order
+}
+
 export type Unsubscribe = () => void;
 
-/** A running follower (followTransactions / followBlocks). */
-export interface Follower {
-  /** Stop following; resolves `done`. */
+/** A running feed of stored then live records to one handler (followTransactions / followBlocks). */
+export interface RecordFeed {
+  /** Stop the feed; resolves `done`. */
   stop(): void;
-  /** Settles when the follower stopped (stop(), chain closed) or its handler threw. */
+  /** Settles when the feed stopped (stop(), chain closed) or its handler threw. */
   done: Promise<void>;
 }
 
@@ -212,9 +222,9 @@ export interface ChainReader {
    * Deliver every stored batch from `fromSequence` on, then live ones, in order, without
    * gaps or duplicates; awaits `handler` before the next (its pace is the backpressure).
    */
-  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): Follower;
+  followTransactions(fromSequence: bigint, handler: (batch: TransactionBatch) => Promise<void> | void): RecordFeed;
   /** Same for blocks from `fromHeight` (inclusive). */
-  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): Follower;
+  followBlocks(fromHeight: number, handler: (detail: BlockDetail) => Promise<void> | void): RecordFeed;
 }
 
 /**

@@ -13,14 +13,9 @@
  */
 import type { BuilderState } from './builder.js';
 import { heightKey, recordKey, u64Key, parseId } from './ids.js';
-import type { ExplorerEvent } from './interface.js';
+import type { ExplorerEvent, OpenRecords } from './interface.js';
 import { parseRecordJson } from './json.js';
 import { RECORDS_FORMAT, type ChainOp, type ChainStore } from './store.js';
-
-export interface OpenRecords {
-  transactions: string[]; // ExplorerTransaction and MarketCreation JSON, id order
-  events: string[]; // ExplorerEvent JSON, id order
-}
 
 /** The open block's records at the snapshot's tick (none when no block was open). */
 export async function readOpenRecords(store: ChainStore, builder: BuilderState): Promise<OpenRecords> {

@@ -16,7 +16,7 @@
  * unknown block, transaction, market or owner -> 404; body {"error": "..."}. Bodies are
  * the stored JSON values, concatenated, not re-serialized.
  */
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { DexState } from '../dex/state.js';
@@ -88,14 +88,34 @@ function idOfKey(key: string): string {
   return formatId(parseInt(key.slice(0, 16), 16), parseInt(key.slice(16, 24), 16), parseInt(key.slice(24, 32), 16));
 }
 
+type Handler = (ctx: RouterContext) => void | Promise<void>;
+
 export function createExplorerApp(options: ExplorerAppOptions): Koa {
-  const { chain, logger } = options;
-  const store = chain.store;
+  const { chain, state } = options;
   const app = new Koa();
   const router = new Router();
+  app.use(corsAndErrors(router, options.logger));
+  for (const hook of options.hooks ?? []) hook(router, chain);
+  router.get('/status', (ctx) => sendJson(ctx, 200, encodeJson(chain.status())));
+  router.get('/openapi.json', (ctx) => sendJson(ctx, 200, JSON.stringify(explorerOpenApi)));
+  router.get('/blocks', blocksPage(chain));
+  router.get('/blocks/latest', latestBlock(chain));
+  router.get('/blocks/:height', blockDetail(chain));
+  router.get('/blocks/:height/ticks', blockTicks(chain, options.sequencer));
+  router.get('/transactions/:id', transactionById(chain));
+  router.get('/events', eventsPage(chain, state));
+  router.get('/orders/user/:owner', openOrdersOf(chain, state));
+  app.use(router.routes());
+  return app;
+}
 
-  app.use(async (ctx, next) => {
-    // Public read-only data (no cookies, no credentials): any origin may read it.
+/**
+ * Any origin may read (public read-only data: no cookies, no credentials), and every
+ * failure is a JSON body: an HttpError's status, 405 for another method on a known path,
+ * 404 for an unknown one, 500 (logged) for anything else.
+ */
+function corsAndErrors(router: Router, logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
     ctx.set('Access-Control-Allow-Origin', '*');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
@@ -117,110 +137,129 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
       logger.error({ err, path: ctx.path }, 'explorer: handler failed');
       sendJson(ctx, 500, encodeJson({ error: 'internal server error' }));
     }
-  });
+  };
+}
 
-  for (const hook of options.hooks ?? []) hook(router, chain);
-
-  router.get('/status', (ctx) => sendJson(ctx, 200, encodeJson(chain.status())));
-
-  router.get('/openapi.json', (ctx) => sendJson(ctx, 200, JSON.stringify(explorerOpenApi)));
-
-  router.get('/blocks', async (ctx) => {
+/** GET /blocks: BlockRecords, height descending. */
+function blocksPage(chain: Chain): Handler {
+  return async (ctx) => {
     const limit = param('limit', ctx.query.limit, BLOCKS_LIMIT.default, 1, BLOCKS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
     const top = chain.latestHeight() - offset;
-    const list = top >= 1 ? await store.blockJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
+    const list = top >= 1 ? await chain.store.blockJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
     sendJson(ctx, 200, `[${list.join(',')}]`);
-  });
+  };
+}
 
-  router.get('/blocks/latest', (ctx) => {
+/** GET /blocks/latest: the latest block detail, as encoded once per block. */
+function latestBlock(chain: Chain): Handler {
+  return (ctx) => {
     const latest = chain.latestDetailJson();
     if (!latest) throw new HttpError(404, 'no block has been produced yet');
     ctx.status = 200;
     ctx.type = 'application/json';
-    ctx.body = latest.bytes; // encoded once per block
-  });
-
-  const blockOr404 = (text: string): number => {
-    const h = parseHeight(text);
-    if (h > chain.latestHeight()) throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
-    return h;
+    ctx.body = latest.bytes;
   };
+}
 
-  router.get('/blocks/:height', async (ctx) => {
-    const h = blockOr404(ctx.params.height ?? '');
-    const json = await store.blockDetailJson(h);
+/** The height in a path, of a block already produced (404 otherwise). */
+function producedHeight(chain: Chain, text: string): number {
+  const h = parseHeight(text);
+  if (h > chain.latestHeight()) throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
+  return h;
+}
+
+/** GET /blocks/:height: one block detail. */
+function blockDetail(chain: Chain): Handler {
+  return async (ctx) => {
+    const h = producedHeight(chain, ctx.params.height ?? '');
+    const json = await chain.store.blockDetailJson(h);
     if (json === undefined) throw new HttpError(404, `block ${h} does not exist`);
     sendJson(ctx, 200, json);
-  });
+  };
+}
 
-  router.get('/blocks/:height/ticks', async (ctx) => {
-    const h = blockOr404(ctx.params.height ?? '');
+/** GET /blocks/:height/ticks: the sequencer ticks behind the block's batches, as REST serves ticks. */
+function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick'>): Handler {
+  return async (ctx) => {
+    const h = producedHeight(chain, ctx.params.height ?? '');
     const limit = param('limit', ctx.query.limit, TICKS_LIMIT.default, 1, TICKS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
-    const text = await store.blockJson(h);
+    const text = await chain.store.blockJson(h);
     if (text === undefined) throw new HttpError(404, `block ${h} does not exist`);
     const block = parseRecordJson<BlockRecord>(text);
     const numbers = block.batch_summaries.map((b) => b.tick_number).slice(offset, offset + limit);
     const ticks = [];
     for (const n of numbers) {
-      const tick = await options.sequencer.getTick(n);
+      const tick = await sequencer.getTick(n);
       if (!tick) throw new Error(`tick ${n} of block ${h} is missing from the tick store`);
       ticks.push(restTick(tick));
     }
     sendJson(ctx, 200, encodeJson({ block_height: h, total: block.batch_summaries.length, offset, ticks }));
-  });
+  };
+}
 
-  router.get('/transactions/:id', async (ctx) => {
+/** GET /transactions/:id: one stored transaction (a market creation's id is a 404 that says so). */
+function transactionById(chain: Chain): Handler {
+  return async (ctx) => {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
     if (typeof id === 'string') throw new HttpError(400, id);
-    const json = await store.transactionJson(id.height, id.batch, id.index);
+    const json = await chain.store.transactionJson(id.height, id.batch, id.index);
     if (json === undefined) {
       const canonical = formatId(id.height, id.batch, id.index);
-      if ((await store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {
+      if ((await chain.store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {
         throw new HttpError(404, `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`);
       }
       throw new HttpError(404, `transaction ${canonical} does not exist`);
     }
     sendJson(ctx, 200, json);
-  });
+  };
+}
 
-  router.get('/events', async (ctx) => {
+/** GET /events: events newest first, of every market or of one (market_id). */
+function eventsPage(chain: Chain, state: () => DexState): Handler {
+  return async (ctx) => {
     const limit = param('limit', ctx.query.limit, EVENTS_LIMIT.default, 1, EVENTS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
     const market = ctx.query.market_id;
     if (market === undefined) {
       const top = chain.status().total_events - offset;
-      const list = top >= 1 ? await store.eventJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
+      const list = top >= 1 ? await chain.store.eventJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
       return sendJson(ctx, 200, `[${list.join(',')}]`);
     }
     if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
     if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
     const produced = chain.builder.producedEventsOf(market);
-    if (produced === undefined && !options.state().markets.has(market)) throw new HttpError(404, `market ${market} does not exist`);
+    if (produced === undefined && !state().markets.has(market)) throw new HttpError(404, `market ${market} does not exist`);
     const top = (produced ?? 0) - offset;
-    const list = top >= 1 ? await store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
+    const list = top >= 1 ? await chain.store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
     sendJson(ctx, 200, `[${list.join(',')}]`);
-  });
+  };
+}
 
-  router.get('/orders/user/:owner', async (ctx) => {
-    const text = ctx.params.owner ?? '';
-    let owner: Uint8Array;
-    try {
-      if (text.length > 64) throw new TypeError('too long');
-      owner = fromBase58Key(text, 'owner');
-    } catch (err) {
-      throw new HttpError(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
-    }
+/** The owner in a path: a Base58 public key of 32 bytes (400 otherwise). */
+function parseOwner(text: string): Uint8Array {
+  try {
+    if (text.length > 64) throw new TypeError('too long');
+    return fromBase58Key(text, 'owner');
+  } catch (err) {
+    throw new HttpError(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
+  }
+}
+
+/** GET /orders/user/:owner: the owner's open orders in the live order book, with their transactions' ids. */
+function openOrdersOf(chain: Chain, live: () => DexState): Handler {
+  return async (ctx) => {
+    const owner = parseOwner(ctx.params.owner ?? '');
     const limit = param('limit', ctx.query.limit, ORDERS_LIMIT.default, 1, ORDERS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
-    const state = options.state();
+    const state = live();
     if (!state.knowsOwner(owner)) throw new HttpError(404, `owner ${toBase58Key(owner)} has never placed an order`);
     const open = state.openOrdersOf(owner);
     const page = open.slice(offset, offset + limit);
     // The ids of the orders' transactions: their ticks may still be being stored.
     await chain.whenStored(state.lastTick);
-    const keys = await store.keysOfSequences(page.map((o) => o.seq));
+    const keys = await chain.store.keysOfSequences(page.map((o) => o.seq));
     const orders = page.map((o, i) => {
       const market = state.markets.get(o.marketId)!;
       return {
@@ -239,8 +278,5 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
       };
     });
     sendJson(ctx, 200, encodeJson({ owner: toBase58Key(owner), total: open.length, offset, orders }));
-  });
-
-  app.use(router.routes());
-  return app;
+  };
 }

@@ -7,8 +7,13 @@
  */
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { DexApiError } from '../sdk/index.js';
-import type { Command } from './main.js';
 import { CommandFailure, helpText, parseCommand, UsageError, type CommandSpec, type Values } from './options.js';
+
+/** One `svc <name>` command: main.ts's table maps each name to a module default-exporting one. */
+export interface Command {
+  summary: string;
+  run(args: string[]): Promise<number>;
+}
 
 export interface Subcommand {
   spec: CommandSpec;

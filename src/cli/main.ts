@@ -5,11 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { closest } from '../config/suggest.js';
-
-export interface Command {
-  summary: string;
-  run(args: string[]): Promise<number>;
-}
+import type { Command } from './command.js';
 
 type CommandLoader = () => Promise<Command>;
 

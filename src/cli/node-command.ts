@@ -4,7 +4,7 @@
  */
 import { parseNodeConfig } from '../config/index.js';
 import { startNode, StartupError } from '../node/index.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   summary: 'run the node (gRPC, REST and the other faces)',

@@ -2,7 +2,7 @@
  * What `svc verify` checks in one tick fetched over gRPC, apart from its VDF proof and its
  * chaining (those are src/vdf's: parseRestTick, checkChain, verifyBatchOnPool):
  *   - every transaction's 8-hex tx_hash is the start of SHA-256 of its Borsh bytes
- *     (src/sequencer/tx-hash.ts), and
+ *     (src/core/tx-hash.ts checkServedTxHash, as a full node checks it), and
  *   - transaction_batch_hash is the Merkle root (src/crypto/merkle.ts) over those full hashes;
  *   - sequence numbers follow one by one, and no transaction was ingested after the tick's
  *     timestamp (the VDF input binds first_sequence, the count and the ingestion digest:
@@ -10,7 +10,7 @@
  * Pure; failures carry a code and a message naming the tick.
  */
 import { merkleRoot } from '../crypto/merkle.js';
-import { shortHash, transactionHash } from '../core/tx-hash.js';
+import { checkServedTxHash } from '../core/tx-hash.js';
 import { bytesEqual, hexToBytes, isVdfError, parseRestTick, type VdfTickInput } from '../vdf/index.js';
 import { restTickOf } from './format.js';
 import type { WireTick } from './grpc.js';
@@ -44,11 +44,9 @@ export function checkBatchHash(t: WireTick): TickFailure | undefined {
     if (Number(o.ingestion_timestamp) > Number(t.timestamp)) {
       return { tickNumber, code: 'BAD_TIMESTAMP', message: `transaction ${i} (${tx.tx_id}) was ingested at ${o.ingestion_timestamp}, after the tick's timestamp ${t.timestamp}` };
     }
-    const full = transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) });
-    if (shortHash(full) !== o.tx_hash.toLowerCase()) {
-      return { tickNumber, code: 'BAD_TX_HASH', message: `transaction ${i} (${tx.tx_id}) has tx_hash ${o.tx_hash}, but its bytes hash to ${shortHash(full)}` };
-    }
-    hashes.push(full);
+    const checked = checkServedTxHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) }, o.tx_hash, i);
+    if ('mismatch' in checked) return { tickNumber, code: 'BAD_TX_HASH', message: checked.mismatch };
+    hashes.push(checked.hash);
   }
   let claimed: Uint8Array;
   try {

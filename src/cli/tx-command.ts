@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { nowMicros } from '../core/time.js';
 import { fromHex } from '../sdk/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 import { group, type Subcommand } from './command.js';
@@ -18,8 +19,6 @@ import { CommandFailure, optional, u64Text, UsageError, type Values } from './op
 export function freshTxId(): string {
   return `cli-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
-
-const nowMicros = (): string => String(BigInt(Date.now()) * 1000n);
 
 function hexBytes(text: string, name: string): Buffer {
   try {
@@ -45,7 +44,7 @@ async function fromFlags(v: Values): Promise<WireTransaction> {
     signature: hexBytes(optional(v, 'signature-hex') ?? '', '--signature-hex'),
     public_key: hexBytes(optional(v, 'public-key-hex') ?? '', '--public-key-hex'),
     nonce: u64Text(optional(v, 'nonce') ?? '0', '--nonce'),
-    timestamp: u64Text(optional(v, 'timestamp') ?? nowMicros(), '--timestamp'),
+    timestamp: u64Text(optional(v, 'timestamp') ?? String(nowMicros()), '--timestamp'),
   };
 }
 
@@ -82,7 +81,7 @@ export function fromJson(o: unknown, where: string): WireTransaction {
     signature: hexBytes(str('signature_hex') ?? '', `${where}: signature_hex`),
     public_key: hexBytes(str('public_key_hex') ?? '', `${where}: public_key_hex`),
     nonce: int('nonce') ?? '0',
-    timestamp: int('timestamp') ?? nowMicros(),
+    timestamp: int('timestamp') ?? String(nowMicros()),
   };
 }
 

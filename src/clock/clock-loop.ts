@@ -35,6 +35,7 @@
  * transaction ring the batcher still drains), then returns 'stopped' without emitting a
  * final empty tick.
  */
+import { nowMicros } from '../core/time.js';
 import { EMPTY_ROOT } from '../crypto/merkle.js';
 import { ingestionDigest, tickHeaderDigest } from '../vdf/binding.js';
 import type { VdfEngine, VdfEvaluator } from '../vdf/interface.js';
@@ -62,8 +63,6 @@ const QUIET_GAP_MS = 1000;
 const CHECK_CHUNK = 4;
 
 const EMPTY_BATCH: ReadyBatch = { firstSequence: 0, txCount: 0, lastIngestion: 0, batchHash: EMPTY_ROOT, ingestionDigest: ingestionDigest([]) };
-
-export const nowMicros = (): number => Math.floor((performance.timeOrigin + performance.now()) * 1000);
 
 export class ClockLoop {
   private tick: number;

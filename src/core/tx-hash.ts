@@ -31,3 +31,16 @@ export function shortHash(fullHash: Uint8Array): string {
 export function isShortHash(s: string): boolean {
   return /^[0-9a-fA-F]{8}$/.test(s);
 }
+
+/**
+ * A served transaction's full hash, recomputed from its bytes and checked against the
+ * 8-hex tx_hash a node served with it (either case): the hash, or the mismatch in words,
+ * naming the transaction by its place in its tick. `svc verify` and a full node check
+ * every transaction of a fetched tick with it.
+ */
+export function checkServedTxHash(tx: Transaction, served: string, index: number): { hash: Uint8Array } | { mismatch: string } {
+  const hash = transactionHash(tx);
+  const short = shortHash(hash);
+  if (short === served.toLowerCase()) return { hash };
+  return { mismatch: `transaction ${index} (${tx.txId}) has tx_hash ${served}, but its bytes hash to ${short}` };
+}

@@ -12,6 +12,7 @@
  * trick). The root is computed bottom-up, promoting a lone last node unchanged to the
  * next level, which builds exactly the tree of the recursive definition above.
  */
+import { bytesEqual } from '../core/bytes.js';
 import { rootOfLeafHashesWith } from './merkle-root.js';
 import { sha256 } from './sha256.js';
 
@@ -73,13 +74,6 @@ export function inclusionProof(leaves: readonly Uint8Array[], index: number): Ui
   return pathOf(leaves.map(leafHash), index);
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}
-
 /**
  * Check that `leaf` (the leaf's data, not its hash) sits at `index` of a tree of
  * `treeSize` leaves whose root is `root`, given the audit path `proof`
@@ -112,5 +106,5 @@ export function verifyInclusion(
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && equalBytes(r, root);
+  return sn === 0 && bytesEqual(r, root);
 }

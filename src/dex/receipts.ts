@@ -7,7 +7,7 @@
 import { sha256 } from '../crypto/sha256.js';
 import { toBase58Key, toHex } from '../sdk/bytes.js';
 import { receiptMessage, type ReceiptData } from '../sdk/messages.js';
-import type { Receipt } from '../sdk/wire-json.js';
+import type { Receipt } from '../sdk/api-json.js';
 import type { Tick } from '../core/types.js';
 import type { AppliedTx } from './engine.js';
 import type { NodeKey } from './node-key.js';

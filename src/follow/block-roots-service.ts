@@ -24,7 +24,7 @@ import { decodeStreamBlockRootsRequest, decodeStreamSnapshotRequest } from './re
 import { BlockRootCache, type RootChain, type StoredBlocks } from './root-cache.js';
 import { BlockRootSession } from './roots-stream.js';
 import { streamSnapshotHandler, type SnapshotSource } from './snapshot-service.js';
-import type { WireSnapshotChunk } from './snapshot-wire.js';
+import type { WireSnapshotChunk } from './snapshot-messages.js';
 
 export const FOLLOW_STREAM_LIMITS: StreamSlotLimits = { maxStreams: 256, maxPerConnection: 8, maxPerAddress: 32, stallMs: 30_000 };
 

@@ -7,11 +7,12 @@
 import type { Logger } from 'pino';
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
 import { Follower } from './follower.js';
-import type { FollowError } from './interface.js';
+import type { ChainSnapshotCode, FollowError } from './interface.js';
 
 export interface FollowerFactoryOptions {
   leaders: string[]; // --follow, in order
-  fromSnapshot: boolean; // --follow-from snapshot
+  /** --follow-from snapshot: the chain's snapshot code to start with (src/node passes src/chain's); undefined: from tick 1. */
+  fromSnapshot: ChainSnapshotCode | undefined;
   logger: Logger;
   onFatal(err: FollowError): void;
 }
@@ -24,7 +25,7 @@ export function followerFactory(f: FollowerFactoryOptions): (o: SequencerOptions
       db: o.db,
       pool: o.pool,
       retainTicks: o.retainTicks,
-      fromSnapshot: f.fromSnapshot,
+      ...(f.fromSnapshot ? { fromSnapshot: f.fromSnapshot } : {}),
       ...(o.retainBytes !== undefined ? { retainBytes: o.retainBytes } : {}),
       onFatal: (err) => {
         f.logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');

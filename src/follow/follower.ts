@@ -33,7 +33,7 @@ import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './
 import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
 import { FollowHalts, type HaltSource } from './halt.js';
 import { seedFromSnapshot } from './snapshot-bootstrap.js';
-import { tickOfWire } from './wire-tick.js';
+import { tickOfWire } from './decode-tick.js';
 
 interface Chunk {
   generation: number; // chunks of a generation before the last halt are dropped
@@ -127,7 +127,7 @@ export class Follower implements Sequencer {
       this.options.onInfo?.({ leader, storedTick: stored.tick }, 'follower: --follow-from snapshot is ignored: --db-path already holds ticks; resuming from them');
     } else if (this.options.fromSnapshot) {
       try {
-        stored = await seedFromSnapshot({ leader, client: this.client, db: this.options.db, log: this.log, pool: this.options.pool, ...(this.options.onInfo ? { onInfo: this.options.onInfo } : {}) });
+        stored = await seedFromSnapshot({ leader, chain: this.options.fromSnapshot, client: this.client, db: this.options.db, log: this.log, pool: this.options.pool, ...(this.options.onInfo ? { onInfo: this.options.onInfo } : {}) });
       } catch (err) {
         this.client.close();
         throw err;

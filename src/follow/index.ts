@@ -4,9 +4,9 @@
  */
 export { Follower, probeLeader, type FollowStatus } from './follower.js';
 export { followerFactory, type FollowerFactoryOptions } from './factory.js';
-export { FollowError, type FollowerOptions, type TickFailure } from './interface.js';
+export { FollowError, type ChainSnapshotCode, type FollowerOptions, type TickFailure } from './interface.js';
 export { checkTicks, vdfInputOf, type ChunkContext } from './check.js';
-export { tickOfWire } from './wire-tick.js';
+export { tickOfWire } from './decode-tick.js';
 export { followService, followDefinition, FOLLOW_STREAM_LIMITS } from './block-roots-service.js';
 export { BlockRootCache, storedBlocks, CACHE_ROOTS, READ_BATCH } from './root-cache.js';
 export { decodeStreamBlockRootsRequest, decodeStreamSnapshotRequest } from './requests.js';
@@ -17,5 +17,5 @@ export { dexForwarder, type DexForwarder, type LeaderIdentity } from './forward-
 export { fetchSnapshot } from './snapshot-client.js';
 export { seedFromSnapshot } from './snapshot-bootstrap.js';
 export { snapshotSource, describeSnapshot, MAX_SNAPSHOT_STREAMS, type SnapshotSource } from './snapshot-service.js';
-export { SNAPSHOT_CHUNK_BYTES, MAX_SNAPSHOT_BYTES, parseSnapshotInfo, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk, type WireSnapshotInfo } from './snapshot-wire.js';
+export { SNAPSHOT_CHUNK_BYTES, MAX_SNAPSHOT_BYTES, parseSnapshotInfo, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk, type WireSnapshotInfo } from './snapshot-messages.js';
 export { FollowHalts, FOLLOWING_HEALTH, type HaltSource } from './halt.js';

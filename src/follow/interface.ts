@@ -4,7 +4,25 @@
  * whose ticks come from a leader over gRPC StreamTicks, verified before they are stored.
  */
 import type { Piscina } from 'piscina';
+import type { BuilderState } from '../chain/builder.js';
+import type { OpenRecords } from '../chain/interface.js';
+import type { ChainOp, ChainStore, StoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
+
+/**
+ * What starting from a leader's snapshot (snapshot-bootstrap.ts) and serving one
+ * (snapshot-service.ts) need of the chain's own code. Declared here and handed in by
+ * src/node (src/chain's functions), so the follower never reaches into the chain's
+ * runtime or its faces: it feeds the chain, the chain does not feed it.
+ */
+export interface ChainSnapshotCode {
+  /** The builder state of a stored snapshot, by the code a restart uses; throws if it does not decode or its parts disagree on the tick. */
+  restoreSnapshot(snap: StoredSnapshot): { builderState: BuilderState };
+  /** The stored records of the block open at the builder state's tick (a leader's side). */
+  readOpenRecords(store: ChainStore, builder: BuilderState): Promise<OpenRecords>;
+  /** The store operations that write those records (a new full node's side); throws naming the first record that does not fit the builder state. */
+  openRecordOps(store: ChainStore, builder: BuilderState, records: OpenRecords): ChainOp[];
+}
 
 export interface FollowerOptions {
   leader: string; // the leader's gRPC address, host:port (the first of --follow / SVC_FOLLOW)
@@ -13,8 +31,11 @@ export interface FollowerOptions {
   db: Database;
   pool: Piscina; // batch VDF verification runs here, split across its threads
   retainTicks: number;
-  /** --follow-from snapshot: an empty --db-path starts from the leader's snapshot (snapshot-bootstrap.ts), not from tick 1. */
-  fromSnapshot?: boolean;
+  /**
+   * --follow-from snapshot: an empty --db-path starts from the leader's snapshot
+   * (snapshot-bootstrap.ts), checked and written by this code of the chain's, not from tick 1.
+   */
+  fromSnapshot?: ChainSnapshotCode;
   retainBytes?: number;
   /** The follower cannot go on (its own store failed): the node exits naming it. */
   onFatal: (err: FollowError) => void;

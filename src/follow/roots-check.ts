@@ -18,7 +18,7 @@
  * arrive) or before a kill -9. Losing that write only means comparing some blocks again.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { ChainConsumerSpec, ChainReader, Follower as ChainFollower } from '../chain/interface.js';
+import type { ChainConsumerSpec, ChainReader, RecordFeed } from '../chain/interface.js';
 import { followLeaders } from '../config/flags.js';
 import { grpcTarget } from '../rpc/grpc/client.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
@@ -57,7 +57,7 @@ export class RootsCheck {
   private next = 1; // next height to compare
   private leaderNext = 1; // next height due from the leader
   private stream: grpc.ClientReadableStream<WireBlockRoot> | undefined;
-  private own: ChainFollower | undefined;
+  private own: RecordFeed | undefined;
   private paused = false;
   private stopped = false;
   private retryMs = 100;

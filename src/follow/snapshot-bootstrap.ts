@@ -5,14 +5,15 @@
  *
  *   1. fetch the leader's latest chain snapshot (snapshot-client.ts: description, length,
  *      SHA-256) and check that it decodes into an engine and a builder at its tick T
- *      (restoreSnapshot, the same code a restart uses) with the announced heights;
+ *      (the chain's restoreSnapshot, the same code a restart uses, handed in as
+ *      ChainSnapshotCode) with the announced heights;
  *   2. fetch tick T with GetTick and check it as every tick is checked (check.ts: it binds
  *      its fields, batch hash, sequence numbers; its VDF proof on the pool); its link to
  *      tick T-1 cannot be checked (that is the trust placed in the leader's history);
  *   3. write, in one atomic batch: tick T as the tick store's first tick with the head
  *      {T, last sequence at T} (TickLog.seed), the chain snapshot and chain head, the
- *      records of the block open at T (chain/open-records.ts, checked against the ids the
- *      builder state lists), and `follow-meta` / `matched` = the last block produced at T.
+ *      records of the block open at T (the chain's openRecordOps, checked against the ids
+ *      the builder state lists), and `follow-meta` / `matched` = the last block produced at T.
  *
  * Then the node starts as after a restart: the chain restores from that snapshot, the
  * follower streams from T+1 with tick T as the link, and the RootsCheck compares every
@@ -22,17 +23,15 @@
  */
 import type { Piscina } from 'piscina';
 import type { NodeClient } from '../rpc/grpc/client.js';
-import { restoreSnapshot } from '../chain/runtime.js';
-import { openRecordOps } from '../chain/open-records.js';
 import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
 import { binarySublevel, type ExtraOp, type Head } from '../store/disk-store.js';
 import type { TickLog } from '../store/tick-log.js';
 import { verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks } from './check.js';
-import { FollowError } from './interface.js';
+import { FollowError, type ChainSnapshotCode } from './interface.js';
 import { fetchSnapshot } from './snapshot-client.js';
-import { tickOfWire } from './wire-tick.js';
+import { tickOfWire } from './decode-tick.js';
 
 
 /** How long the leader may take to serve the snapshot's tick with its proof. */
@@ -40,6 +39,8 @@ const MISSING_TICK_WAIT_MS = 5_000;
 
 export interface SeedOptions {
   leader: string;
+  /** The chain's code that restores the snapshot and writes its open block's records. */
+  chain: ChainSnapshotCode;
   client: NodeClient;
   db: Database;
   log: TickLog;
@@ -56,10 +57,10 @@ export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
   let openOps: ExtraOp[];
   try {
     snap = decodeStoredSnapshot(bytes);
-    const { builderState } = restoreSnapshot(snap);
+    const { builderState } = o.chain.restoreSnapshot(snap);
     heights = { produced: builderState.producedHeight, last: builderState.lastHeight };
     try {
-      openOps = openRecordOps(new ChainStore(o.db), builderState, open);
+      openOps = o.chain.openRecordOps(new ChainStore(o.db), builderState, open);
     } catch (err) {
       throw refused(`the records of its open block do not fit it: ${(err as Error).message}`);
     }

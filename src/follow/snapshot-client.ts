@@ -12,8 +12,8 @@ import * as grpc from '@grpc/grpc-js';
 import { grpcTarget } from '../rpc/grpc/client.js';
 import { loadFollowPackage } from './block-roots.js';
 import { FollowError } from './interface.js';
-import type { OpenRecords } from '../chain/open-records.js';
-import { MAX_SNAPSHOT_BYTES, parseSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-wire.js';
+import type { OpenRecords } from '../chain/interface.js';
+import { MAX_SNAPSHOT_BYTES, parseSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
 
 type SnapshotClient = grpc.Client & { StreamSnapshot(req: object): grpc.ClientReadableStream<WireSnapshotChunk> };
 

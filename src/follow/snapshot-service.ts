@@ -6,7 +6,7 @@
  * the stored ticks, DiskTickStore.lastSequenceAt: the follower checks tick T+1's sequence
  * numbers against it) and the block heights of the builder at T (read from the snapshot's
  * own builder state). Then the bytes in chunks of SNAPSHOT_CHUNK_BYTES, then the records of
- * the block open at T (chain/open-records.ts), each message written when the client has
+ * the block open at T (the chain's readOpenRecords), each message written when the client has
  * taken the one before (backpressure); a client that cancels stops it.
  *
  * Memory: one snapshot value per open call (the LevelDB read), and at most
@@ -17,11 +17,12 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import type { BuilderState } from '../chain/builder.js';
-import { readOpenRecords, type OpenRecords } from '../chain/open-records.js';
+import type { OpenRecords } from '../chain/interface.js';
 import { ChainStore, decodeStoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
 import { DiskTickStore, type Head } from '../store/disk-store.js';
-import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-wire.js';
+import type { ChainSnapshotCode } from './interface.js';
+import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
 
 export const MAX_SNAPSHOT_STREAMS = 4;
 
@@ -29,12 +30,13 @@ export const MAX_SNAPSHOT_STREAMS = 4;
 export interface SnapshotSource {
   bytes(): Promise<Uint8Array | undefined>;
   lastSequenceAt(tick: number): Promise<number>;
-  /** The stored records of the block open at the snapshot's tick (chain/open-records.ts). */
+  /** The stored records of the block open at the snapshot's tick (the chain's readOpenRecords). */
   openRecords(builder: BuilderState): Promise<OpenRecords>;
 }
 
-export function snapshotSource(db: Database): SnapshotSource {
-  const chain = new ChainStore(db);
+/** The snapshot source of the node's database; `code` reads the open block's records. */
+export function snapshotSource(db: Database, code: Pick<ChainSnapshotCode, 'readOpenRecords'>): SnapshotSource {
+  const store = new ChainStore(db);
   const ticks = new DiskTickStore(db);
   // The answer for a snapshot's tick never changes, and snapshots only move forward: the
   // next scan stops at the last one (a chain of idle ticks is not read again per request).
@@ -45,7 +47,7 @@ export function snapshotSource(db: Database): SnapshotSource {
     known = { tick, lastSequence };
     return lastSequence;
   };
-  return { bytes: () => chain.snapshotBytes(), lastSequenceAt, openRecords: (builder) => readOpenRecords(chain, builder) };
+  return { bytes: () => store.snapshotBytes(), lastSequenceAt, openRecords: (builder) => code.readOpenRecords(store, builder) };
 }
 
 /** The description of snapshot bytes (their tick, digest and the builder's heights). */

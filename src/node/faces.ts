@@ -21,6 +21,7 @@ import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.j
 import { startGrpcFace } from '../rpc/grpc/server.js';
 import { IntakeThreads } from '../rpc/grpc/intake.js';
 import { startRestFace } from '../rpc/rest/server.js';
+import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
 /**
@@ -111,7 +112,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService({ chain: () => s.ready?.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db), limits: { stallMs: ctx.config.streamStallMs } }),
+        followService({ chain: () => s.ready?.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db, CHAIN_SNAPSHOT_CODE), limits: { stallMs: ctx.config.streamStallMs } }),
       ],
     });
     const face = await started.catch(async (err: unknown) => {

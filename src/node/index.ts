@@ -17,6 +17,7 @@ import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
+import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import { databaseError, faceError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
@@ -80,7 +81,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
     const create =
       options.createSequencer ??
-      (leaders !== undefined ? followerFactory({ leaders, fromSnapshot: config.followFrom === 'snapshot', logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
+      (leaders !== undefined ? followerFactory({ leaders, fromSnapshot: config.followFrom === 'snapshot' ? CHAIN_SNAPSHOT_CODE : undefined, logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
     const created = await create({
       db: opened,
       pool,

@@ -122,6 +122,3 @@ export function restRecentTicks(ticks: TickSummary[]) {
   };
 }
 
-export function nowMicros(): number {
-  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
-}

@@ -5,6 +5,9 @@
 import bs58 from 'bs58';
 import { bytesToHex, decodeHex } from '../core/hex.js';
 
+/** Joining and constant-time comparing byte arrays (src/core/bytes.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
+export { bytesEqual as equalBytes, concatBytes } from '../core/bytes.js';
+
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
 /** Lowercase hex (src/core/hex.ts, the one hex encoder of the tree). */
@@ -75,23 +78,4 @@ export function toBase58Key(bytes: Uint8Array): string {
     KEY_TEXT_CACHE.set(id, text);
   }
   return text;
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }

@@ -4,7 +4,7 @@
  * DexApiError carrying the HTTP status, the `code` and the server's `error` message.
  */
 import type { SlotOrderView } from './state-root.js';
-import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './wire-json.js';
+import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './api-json.js';
 
 export class DexApiError extends Error {
   constructor(

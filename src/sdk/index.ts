@@ -8,7 +8,7 @@ export * from './borsh.js';
 export * from './messages.js';
 export * from './keys.js';
 export * from './ed25519-rules.js';
-export * from './wire-json.js';
+export * from './api-json.js';
 export * from './client.js';
 export { marketIdOf } from './market-id.js';
 export * from './state-root.js';

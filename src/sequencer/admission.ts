@@ -9,7 +9,7 @@
  * admission only appends. The replay window also learns, on start, what the stored ticks
  * and the write-ahead log hold (remember()).
  */
-import { nowMicros } from '../clock/clock-loop.js';
+import { nowMicros } from '../core/time.js';
 import { shortHash } from '../core/tx-hash.js';
 import type { SubmitResult, Transaction } from '../core/types.js';
 import type { WalEntry, WriteAheadLog } from '../store/wal.js';

@@ -4,7 +4,6 @@
  */
 import type { Database } from '../db/index.js';
 import type { Piscina } from 'piscina';
-import type { PreparedBatch } from './prepare.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -32,6 +31,18 @@ export interface SequencerOptions {
    * UNAVAILABLE). Log them.
    */
   onError?: (err: Error) => void;
+}
+
+/**
+ * A whole request validated, hashed and encoded off the order (prepare.ts, which writes and
+ * reads it and documents the layout): bodies and replay keys in one buffer, LAYOUT_STRIDE
+ * int32 per item in `layout`, the invalid items' messages in `errors`.
+ */
+export interface PreparedBatch {
+  count: number;
+  bytes: Uint8Array;
+  layout: Int32Array;
+  errors: Array<{ index: number; message: string }>;
 }
 
 /** Why a submission was refused; `code` maps onto a gRPC status by the front-end. */

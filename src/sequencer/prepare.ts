@@ -26,17 +26,12 @@ import { sha256 } from '../crypto/sha256.js';
 import { TX_BODY_HEADER, writeTxBody } from '../core/tx-record.js';
 import { transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-bytes.js';
 import type { Transaction } from '../core/types.js';
-import { SubmitError } from './interface.js';
+import { SubmitError, type PreparedBatch } from './interface.js';
 import { checkTransaction } from './validate.js';
 
-export const LAYOUT_STRIDE = 4;
+export type { PreparedBatch };
 
-export interface PreparedBatch {
-  count: number;
-  bytes: Uint8Array;
-  layout: Int32Array;
-  errors: Array<{ index: number; message: string }>;
-}
+export const LAYOUT_STRIDE = 4;
 
 let scratch = new Uint8Array(64 * 1024);
 

@@ -21,7 +21,7 @@
  * replay checks, sequence numbers) in admission.ts, replay protection in replay.ts.
  */
 import { ClockThread } from '../clock/clock-thread.js';
-import { nowMicros } from '../clock/clock-loop.js';
+import { nowMicros } from '../core/time.js';
 import type { ClockTick } from '../clock/protocol.js';
 import type { Head } from '../store/disk-store.js';
 import { TickLog } from '../store/tick-log.js';

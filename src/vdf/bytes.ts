@@ -7,6 +7,8 @@ import { bytesToHex, hexDigit } from '../core/hex.js';
 import { VdfError } from './errors.js';
 
 export { bytesToHex };
+/** Byte equality (src/core/bytes.ts), re-exported for the VDF code and its public surface. */
+export { bytesEqual } from '../core/bytes.js';
 
 /**
  * Parse hex (optional `0x`); when `expectedBytes` is given the length must match exactly.
@@ -52,23 +54,4 @@ export function u32be(value: number): Uint8Array {
   const out = new Uint8Array(4);
   new DataView(out.buffer).setUint32(0, value >>> 0);
   return out;
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let len = 0;
-  for (const p of parts) len += p.length;
-  const out = new Uint8Array(len);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d |= a[i] ^ b[i];
-  return d === 0;
 }

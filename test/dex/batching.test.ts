@@ -3,7 +3,7 @@ import { buildOrderBody, toBase58, verifyReceipt, type OrderIntent } from '../..
 import { ApiError } from '../../src/dex/errors.js';
 import type { Transaction } from '../../src/core/types.js';
 import { parsePlaceOrder } from '../../src/dex/validate.js';
-import { FakeSequencer } from './support/fake-sequencer.js';
+import { FakeSequencer } from '../support/fake-sequencer.js';
 import { mint, seeded } from './support/orders.js';
 import { startTestDex, type TestDex } from './support/server.js';
 
@@ -19,7 +19,7 @@ describe('dex: orders of one turn go to the sequencer as one batch', function ()
   const batches: number[] = [];
 
   before(async () => {
-    seq = new FakeSequencer(300);
+    seq = new FakeSequencer({ tickMs: 300, queueCapacity: 100_000 });
     const submitBatch = seq.submitBatch.bind(seq);
     seq.submitBatch = (txs: Transaction[]) => {
       batches.push(txs.length);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodePayload, encodeCreateMarket, encodePlaceOrderIntent, encodeCancelPayload, toTransaction, isDexPayload } from '../../src/dex/wire.js';
 import { buildOrderBody, DexClient, fromHex, orderMessage, sign, toBase58, type OrderIntent } from '../../src/sdk/index.js';
-import { FakeSequencer } from './support/fake-sequencer.js';
+import { FakeSequencer } from '../support/fake-sequencer.js';
 import { startTestDex } from './support/server.js';
 import { mint, seeded } from './support/orders.js';
 
@@ -35,7 +35,7 @@ describe('dex wire format', () => {
 
 describe('dex applies order book transactions submitted straight to the sequencer', () => {
   it('verifies their signatures in the pool: a forged one is ignored, a signed one is applied', async () => {
-    const seq = new FakeSequencer(1);
+    const seq = new FakeSequencer({ tickMs: 1, queueCapacity: 100_000 });
     const t = await startTestDex({ sequencer: seq });
     try {
       const client = new DexClient(t.url);

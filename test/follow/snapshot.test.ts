@@ -19,7 +19,7 @@ import { nodeConfig } from '../../src/config/index.js';
 import type { Tick, Transaction } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
 import { fetchSnapshot, SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireBlockRoot, type WireSnapshotChunk } from '../../src/follow/index.js';
-import type { OpenRecords } from '../../src/chain/open-records.js';
+import type { OpenRecords } from '../../src/chain/interface.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { DiskTickStore } from '../../src/store/disk-store.js';

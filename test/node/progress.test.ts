@@ -8,7 +8,7 @@ import { pino, type Logger } from 'pino';
 import { OrderBookEngine, TickApplier } from '../../src/dex/index.js';
 import { startProgress, progressFigures, describeProgress } from '../../src/log/progress.js';
 import type { Tick } from '../../src/core/types.js';
-import { FakeSequencer } from '../dex/support/fake-sequencer.js';
+import { FakeSequencer } from '../support/fake-sequencer.js';
 
 function capture(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -54,7 +54,7 @@ describe('start-up progress', () => {
 
   it('the order book replay at start-up logs ticks replayed of total and a rate', async function () {
     this.timeout(30_000);
-    const sequencer = new FakeSequencer(0);
+    const sequencer = new FakeSequencer({ tickMs: 0, queueCapacity: 100_000 });
     for (let i = 0; i < 1000; i++) sequencer.closeTick();
     // Stored ticks read slowly, as from a large database: ~1.6 s for 1,000 ticks.
     const read = sequencer.readTicks.bind(sequencer);

@@ -1,9 +1,12 @@
 /**
- * TEST DOUBLE: an in-memory Sequencer for front-end unit tests (gRPC, REST, node runner).
- * It validates with the engine's published limits, hashes transactions like the engine
- * (src/sequencer/tx-hash.ts), and closes ticks only when the test calls closeTick(), so
- * stream and lookup tests are deterministic. Its VDF fields are filler bytes: this is not
- * the engine and proves nothing about it; the end-to-end tests use the real one.
+ * TEST DOUBLE: an in-memory Sequencer for front-end and order book unit tests (gRPC, REST,
+ * node runner, the order book's HTTP face and applier), so they do not depend on the VDF
+ * clock. It validates with the engine's published limits, hashes transactions like the
+ * engine (src/core/tx-hash.ts), and closes ticks when the test calls closeTick(), so stream
+ * and lookup tests are deterministic; with `tickMs` it also closes one that long after a
+ * submission, as the order book's tests need (`submit` resolves once "durable": queued).
+ * Its VDF fields are filler bytes: this is not the engine and proves nothing about it; the
+ * end-to-end tests use the real one.
  */
 import { SubmitError, type Sequencer, type TickListener } from '../../src/sequencer/interface.js';
 import {
@@ -25,6 +28,8 @@ import type {
 
 export interface FakeSequencerOptions {
   queueCapacity?: number; // default 1000
+  /** Close a tick this many ms after a submission (0: on the next turn of the event loop); default: only on closeTick(). */
+  tickMs?: number;
 }
 
 function filler(seed: number, len: number): Uint8Array {
@@ -40,18 +45,23 @@ export class FakeSequencer implements Sequencer {
   private readonly txIds = new Set<string>();
   private nextSeq = 1;
   private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly tickMs: number | undefined;
   private readonly startedAt = Date.now() * 1000;
   /** Forced failure for the next getTick/findTransactions (tests of the 500 path). */
   failNextRead = false;
-  readonly capacity: number;
+  /** Pending transactions beyond this are refused RESOURCE_EXHAUSTED (tests may change it). */
+  capacity: number;
 
   constructor(options: FakeSequencerOptions = {}) {
     this.capacity = options.queueCapacity ?? 1000;
+    this.tickMs = options.tickMs;
   }
 
   async start(): Promise<void> {}
 
   async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
     if (this.pending.length > 0) this.closeTick();
     this.stopped = true;
   }
@@ -81,6 +91,7 @@ export class FakeSequencer implements Sequencer {
       ingestionTimestamp: Date.now() * 1000,
     };
     this.pending.push(ordered);
+    this.schedule();
     return { sequenceNumber: ordered.sequenceNumber, expectedTick: this.ticks.length + 1, txHash: shortHash(txHash) };
   }
 
@@ -99,6 +110,15 @@ export class FakeSequencer implements Sequencer {
     });
   }
 
+  /** With `tickMs`: close a tick that long after the first submission since the last one. */
+  private schedule(): void {
+    if (this.tickMs === undefined || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.closeTick();
+    }, this.tickMs);
+  }
+
   /** Close a tick with everything pending (possibly none) and notify listeners. */
   closeTick(): Tick {
     const n = this.ticks.length + 1;
@@ -107,7 +127,7 @@ export class FakeSequencer implements Sequencer {
       vdfProof: { input: filler(n, 256), output: filler(n + 1, 256), proof: filler(n + 2, 256), iterations: 20 + n },
       transactions: this.pending,
       batchHash: filler(n + 3, 32),
-      timestamp: this.startedAt + n * 100,
+      timestamp: Math.max(Date.now() * 1000, this.ticks.at(-1)?.timestamp ?? 0), // the wall clock, never behind the tick before
       previousOutput: filler(n, 256),
     };
     this.pending = [];

@@ -11,7 +11,7 @@ import { openDatabase, type Database } from '../../../src/db/index.js';
 import { createPool } from '../../../src/pool/index.js';
 import { startDex } from '../../../src/dex/index.js';
 import type { Sequencer } from '../../../src/sequencer/interface.js';
-import { FakeSequencer } from './fake-sequencer.js';
+import { FakeSequencer } from '../../support/fake-sequencer.js';
 
 export interface TestDex {
   url: string;
@@ -31,7 +31,7 @@ export async function startTestDex(opts: { sequencer?: Sequencer; dir?: string; 
   const dir = opts.dir ?? (await tempDir('http'));
   const db = await openDatabase(dir);
   const pool = opts.pool ?? createPool({ threads: 1 });
-  const sequencer = opts.sequencer ?? new FakeSequencer(1);
+  const sequencer = opts.sequencer ?? new FakeSequencer({ tickMs: 1, queueCapacity: 100_000 });
   const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}) });
   return {
     url: `http://${dex.address}`,

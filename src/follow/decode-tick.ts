@@ -4,7 +4,7 @@
  * transaction's full SHA-256 recomputed from its bytes. A wire tx_hash that is not the
  * start of that hash, or a field that does not parse, is a TickFailure naming the tick.
  */
-import { shortHash, transactionHash } from '../core/tx-hash.js';
+import { checkServedTxHash } from '../core/tx-hash.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
 import type { WireTick } from '../rpc/grpc/client.js';
 import type { TickFailure } from './interface.js';
@@ -50,11 +50,9 @@ export function tickOfWire(w: WireTick): Tick | TickFailure {
         nonce: BigInt(t.nonce),
         timestamp: BigInt(t.timestamp),
       };
-      const txHash = transactionHash(transaction);
-      if (shortHash(txHash) !== String(o.tx_hash).toLowerCase()) {
-        return { tickNumber: n, code: 'BAD_TX_HASH', message: `tick ${n}: transaction ${i} (${t.tx_id}) has tx_hash ${o.tx_hash}, but its bytes hash to ${shortHash(txHash)}` };
-      }
-      transactions.push({ transaction, sequenceNumber: safeInt(o.sequence_number, 'sequence_number'), txHash, ingestionTimestamp: safeInt(o.ingestion_timestamp, 'ingestion_timestamp') });
+      const checked = checkServedTxHash(transaction, String(o.tx_hash), i);
+      if ('mismatch' in checked) return { tickNumber: n, code: 'BAD_TX_HASH', message: `tick ${n}: ${checked.mismatch}` };
+      transactions.push({ transaction, sequenceNumber: safeInt(o.sequence_number, 'sequence_number'), txHash: checked.hash, ingestionTimestamp: safeInt(o.ingestion_timestamp, 'ingestion_timestamp') });
     }
     const p = w.vdf_proof;
     if (!p) throw new Error('vdf_proof is missing');

@@ -1,17 +1,17 @@
 /**
  * A leader's wire tick (StreamTicks as proto-loader gives it: u64 as decimal strings, VDF
  * fields as hex, bytes as Buffers) -> the domain Tick a follower stores
- * (src/follow/wire-tick.ts): exact round trip, and every malformed field refused with a
+ * (src/follow/decode-tick.ts): exact round trip, and every malformed field refused with a
  * message naming the tick and the field.
  */
 import { expect } from 'chai';
 import type { Tick } from '../../src/core/types.js';
 import type { WireTick } from '../../src/rpc/grpc/client.js';
-import { tickOfWire } from '../../src/follow/wire-tick.js';
+import { tickOfWire } from '../../src/follow/decode-tick.js';
 import { makeTick } from '../store/fixtures.js';
 import { wireOf } from './support/fake-leader.js';
 
-describe('follow/wire-tick', () => {
+describe('follow/decode-tick', () => {
   it('decodes a wire tick to exactly the tick it was made from (0x prefix and upper case too)', () => {
     const tick = makeTick(7, 3, 40, { trivial: false });
     const back = tickOfWire(wireOf(tick)) as Tick;
