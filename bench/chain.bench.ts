@@ -28,7 +28,7 @@ import { ChainStore } from '../src/chain/store.js';
 import { nodeConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
-import { OrderBookEngine } from '../src/dex/engine.js';
+import { OrderBookEngine } from '../src/dex/engine/index.js';
 import { silentLogger } from '../src/log/index.js';
 import { defaultFaces } from '../src/node/faces.js';
 import { startNode, type NodeHandle } from '../src/node/index.js';

@@ -14,9 +14,8 @@
  * records of those ticks were already stored).
  */
 import type { Logger } from 'pino';
-import type { AppliedTick } from '../dex/engine.js';
+import { type AppliedTick, encodeSnapshot } from '../dex/engine/index.js';
 import type { TickApplier } from '../dex/applier.js';
-import { encodeSnapshot } from '../dex/snapshot.js';
 import { BlockBuilder, type BuildStep } from './builder.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
 import type {

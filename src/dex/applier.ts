@@ -20,7 +20,7 @@ import { startProgress } from '../log/progress.js';
 import { equalBytes } from '../sdk/bytes.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
-import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine.js';
+import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine/index.js';
 
 /** The read side of the tick sequencer the applier needs. */
 export type TickSource = Pick<Sequencer, 'onTick' | 'readTicks' | 'status'>;

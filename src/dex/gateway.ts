@@ -16,11 +16,11 @@ import { SubmitError, type Sequencer } from '../sequencer/interface.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
 import type { Tick, Transaction } from '../core/types.js';
 import type { TickApplier } from './applier.js';
-import type { AppliedTick, AppliedTx } from './engine.js';
+import type { AppliedTick, AppliedTx } from './engine/index.js';
 import { ApiError, apiErrorOf } from './errors.js';
-import type { MarketKind } from './interface.js';
-import { DexState, ownerKeyOf, type Market, type Outcome } from './state.js';
-import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from './wire.js';
+import type { MarketKind } from './engine/index.js';
+import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
+import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from './engine/index.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
 

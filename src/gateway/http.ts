@@ -22,7 +22,7 @@ import { digestNonce } from '../dex/gateway.js';
 import type { NodeKey } from '../dex/node-key.js';
 import { receiptJson } from '../dex/receipts.js';
 import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
-import { encodeCancelPayload, encodePlaceOrder } from '../dex/wire.js';
+import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
 import { signBatch, verifyOne } from '../../workers/ed25519.worker.js';
 import type { SequencerChannel } from './channel.js';

@@ -14,9 +14,8 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ApiError } from '../dex/errors.js';
 import type { OrderBookGateway, Submitted } from '../dex/gateway.js';
-import type { AppliedTx } from '../dex/engine.js';
+import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
 import { tradeView } from '../dex/views.js';
-import { decodePayload } from '../dex/wire.js';
 import type { Tick } from '../core/types.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 

@@ -9,8 +9,7 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { sha256 } from '../../crypto/sha256.js';
 import { digestNonce } from '../../dex/gateway.js';
-import type { MarketKind } from '../../dex/interface.js';
-import { decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/wire.js';
+import { type MarketKind, decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/engine/index.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
 import { verifyOne } from '../../../workers/ed25519.worker.js';
