@@ -187,9 +187,10 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
         for (let n = from; n <= to; n++) yield flow.ticks[n - 1]!;
       },
     };
-    let chain: Chain | undefined;
-    const applier = new TickApplier(source, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain!.flushed() });
-    chain = new Chain({ store: new ChainStore(db), applier, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const engine = new OrderBookEngine();
+    const chain = new Chain({ store: new ChainStore(db), engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const applier = new TickApplier(source, engine, { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain.flushed(), rootBefore: chain.closesBlock });
+    applier.onApplied(chain.applied);
     const ids: string[] = [];
     let k = 0;
     chain.onTransactions((b) => {

@@ -1,15 +1,16 @@
 /**
  * Types of the order book runtime and its HTTP face (src/dex): the options of `startDex`
- * and its handle, and a full node's hooks. The engine's own types (orders, trades,
- * markets) are in engine/interface.ts.
+ * and its handle, a full node's hooks, and the runtime's defaults. The engine's own types
+ * (orders, trades, markets) are in engine/interface.ts.
  */
 import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import type { TickApplier } from './applier.js';
-import type { OrderBookGateway } from './gateway.js';
-import type { BatchVerifier } from './verifier.js';
+import type { OrderBookRuntime } from './runtime.js';
+
+/** Threads of the order book's own pool for ed25519 checks and receipt signatures (--dex-signature-threads). */
+export const DEFAULT_SIGNATURE_THREADS = 2;
 
 /** What a full node adds to the order book face (src/follow/forward-http.ts). */
 export interface DexFollowHooks {
@@ -32,21 +33,18 @@ export interface DexDeps {
   /** Counts requests whose client went away mid-body (the node's metrics; optional). */
   onClientGone?: () => void;
   /**
-   * Threads of the order book's own pool for ed25519 checks and receipt signatures (default
-   * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
+   * Without `book`: threads of the order book's own pool for ed25519 checks and receipt
+   * signatures (default DEFAULT_SIGNATURE_THREADS); 0 runs them in `pool`.
    */
   signatureThreads?: number;
   /** A full node's hooks (src/follow): writes relayed to the leader, the leader's identity on /health. */
   follow?: DexFollowHooks;
   /**
-   * The node's shared applier of stored ticks (started by its owner, e.g. the chain, which
-   * restores the engine from a snapshot). Without it the face makes its own and replays
-   * every stored tick on start.
+   * The node's order book runtime (src/dex/runtime.ts, started by the node), which the face
+   * uses and leaves running; without it the face starts one of its own, which replays every
+   * stored tick on start, and closes it with the face.
    */
-  applier?: TickApplier;
-  /** With `applier`: the node's shared write path and signature verifier (no pool of its own then). */
-  gateway?: OrderBookGateway;
-  verifier?: BatchVerifier;
+  book?: OrderBookRuntime;
 }
 
 export interface DexHandle {
