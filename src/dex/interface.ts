@@ -1,16 +1,66 @@
 /**
- * Types of the order book runtime and its HTTP face (src/dex): the options of `startDex`
- * and its handle, a full node's hooks, and the runtime's defaults. The engine's own types
+ * Types of the order book runtime and its HTTP face (src/dex): the runtime's options,
+ * defaults and surface (runtime.ts), the options of `startDex` and its handle, and a full
+ * node's hooks. The engine's own types
  * (orders, trades, markets) are in engine/interface.ts.
  */
 import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
+import type { Tick } from '../core/types.js';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import type { OrderBookRuntime } from './runtime.js';
+import type { AppliedListener, TickApplier, TickSource } from './applier.js';
+import type { DexState, OrderBookEngine } from './engine/index.js';
+import type { NodeKey } from './node-key.js';
+import type { OrderEntry } from './order-entry.js';
+import type { ReceiptSigner } from './receipts.js';
+import type { BatchVerifier } from './verifier.js';
 
 /** Threads of the order book's own pool for ed25519 checks and receipt signatures (--dex-signature-threads). */
 export const DEFAULT_SIGNATURE_THREADS = 2;
+
+export interface OrderBookOptions {
+  /** The tick source and the write side of the node's sequencer (or a full node's follower). */
+  sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch' | 'orderedTicks'>;
+  /** The node's pool: signatures run there when `signatureThreads` is 0. */
+  pool: Piscina;
+  /** --db-path: the node key lives in <dbPath>/node-key.json. */
+  dbPath: string;
+  /**
+   * Threads of the order book's own pool for ed25519 checks and receipt signatures, so they
+   * do not wait behind the sequencer's VDF proofs (default DEFAULT_SIGNATURE_THREADS, flag
+   * --dex-signature-threads); 0 runs them in `pool`.
+   */
+  signatureThreads?: number;
+  /**
+   * Receipts of one turn signed on the main thread when at most this many, else as one pool
+   * task (default: env SVC_DEX_SIGN_INLINE_MAX, else 0 with a pool of its own, 64 without).
+   */
+  signInlineMax?: number;
+  logger?: Logger;
+  /** The state to start from (the chain's latest snapshot); default an empty order book. */
+  engine?: OrderBookEngine;
+  /** Consumers of the applied-tick records, subscribed before the stored ticks are replayed. */
+  consumers?: AppliedListener[];
+  /** The state root before the ticks this selects (the chain: a tick that closes a block). */
+  rootBefore?: (tick: Tick) => boolean;
+  /** Awaited between replay chunks, so a slow consumer (the chain's writer) is not flooded. */
+  throttle?: () => Promise<void>;
+}
+
+export interface OrderBookRuntime {
+  readonly key: NodeKey;
+  readonly applier: TickApplier;
+  readonly verifier: BatchVerifier;
+  readonly receipts: ReceiptSigner;
+  readonly orderEntry: OrderEntry;
+  /** The engine's current state. */
+  readonly state: DexState;
+  /** Resolves once every tick received so far is applied. */
+  idle(): Promise<void>;
+  /** Stop following ticks, refuse new submissions (failing the waiting ones), free the pool. */
+  close(): Promise<void>;
+}
 
 /** What a full node adds to the order book face (src/follow/forward-http.ts). */
 export interface DexFollowHooks {

@@ -1,8 +1,8 @@
 /**
  * startNode(config): opens the database and the worker pool, starts the sequencer, then
  * the order book runtime and the chain it feeds (restored from the chain's latest
- * snapshot, then the stored ticks after it), then each face in order; once every face is up it prints `listening <face> <host:port>` for
- * each (so a face that cannot start is reported before any `listening` line). A step that
+ * snapshot, then the stored ticks after it), then each face in order; once every face is
+ * up it prints `listening <face> <host:port>` for each (so a face that cannot start is reported before any `listening` line). A step that
  * takes more than a second logs that it is still running. close() shuts
  * down gracefully: every face stops accepting, the sequencer ticks out what is in flight
  * and stops, then faces, the order book and the chain, metrics, pool and database close,
@@ -21,7 +21,7 @@ import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import { databaseError, faceError, StartupError } from './errors.js';
+import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 
@@ -105,19 +105,20 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     // The order book runtime, fed from the stored ticks after the chain's latest snapshot; the chain is one consumer of its records.
     const openedChain = await step('opening the chain', () =>
       openChainRuntime({ db: opened, blockMs: config.blockMs, snapshotTxs: config.snapshotTxs, snapshotTicks: config.snapshotTicks, logger }),
-    );
+    ).catch((err: unknown) => Promise.reject(orderBookError(err)));
     chain = openedChain;
-    book = await step('starting the order book', () =>
+    const openedBook = await step('starting the order book', () =>
       startOrderBook({ sequencer: created, pool: nodePool, dbPath: config.dbPath, signatureThreads: config.dexSignatureThreads, logger, ...openedChain.book }),
-    );
-    await step('writing the chain records of the replayed ticks', () => openedChain.ready());
+    ).catch((err: unknown) => Promise.reject(orderBookError(err)));
+    book = openedBook;
+    await step('writing the chain records of the replayed ticks', () => openedChain.ready()).catch((err: unknown) => Promise.reject(orderBookError(err)));
     const running = faces;
     metrics = createMetrics({
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
     if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
-    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book, chain: openedChain, metrics, fail: (err) => reportFailure(err) };
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book: openedBook, chain: openedChain, metrics, fail: (err) => reportFailure(err) };
     for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
