@@ -9,11 +9,11 @@
  * in reverse order of opening.
  */
 import type { Piscina } from 'piscina';
-import { openChainRuntime, type ChainRuntime } from '../chain/runtime.js';
+import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
 import { followLeaders, formatAddress } from '../config/flags.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
-import { startOrderBook, type OrderBookRuntime } from '../dex/runtime.js';
+import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
 import { createLogger } from '../log/index.js';
 import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';

@@ -4,10 +4,10 @@
  */
 import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import type { ChainRuntime } from '../chain/runtime.js';
+import type { ChainRuntime } from '../chain/index.js';
 import type { NodeConfig } from '../config/interface.js';
 import type { Database } from '../db/index.js';
-import type { OrderBookRuntime } from '../dex/runtime.js';
+import type { OrderBookRuntime } from '../dex/index.js';
 import type { NodeMetrics } from '../metrics/index.js';
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
 
