@@ -18,9 +18,7 @@ import { Chain } from '../src/chain/chain.js';
 import { ChainStore } from '../src/chain/store.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
-import { OrderBookEngine, prepareTick } from '../src/dex/engine.js';
-import { encodeSnapshot } from '../src/dex/snapshot.js';
-import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from '../src/dex/wire.js';
+import { OrderBookEngine, prepareTick, encodeSnapshot, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from '../src/dex/engine/index.js';
 import { marketIdOf } from '../src/sdk/market-id.js';
 import type { OrderIntent } from '../src/sdk/messages.js';
 import type { SequencerStatus, Tick, Transaction } from '../src/core/types.js';
@@ -142,12 +140,13 @@ async function runChain(ticks: Tick[]): Promise<Run & { blocks: number }> {
       },
     };
     const store = new ChainStore(db);
-    let chain: Chain | undefined;
-    const applier = new TickApplier(source, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain!.flushed() });
-    chain = new Chain({ store, applier, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const engine = new OrderBookEngine();
+    const chain = new Chain({ store, engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const applier = new TickApplier(source, engine, { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain.flushed(), rootBefore: chain.closesBlock });
+    applier.onApplied(chain.applied);
     const run = await timedAsync(async () => {
       await applier.start();
-      await chain!.flushed();
+      await chain.flushed();
     });
     await applier.stop();
     return { ...run, blocks: chain.latestHeight() };

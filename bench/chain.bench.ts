@@ -29,7 +29,7 @@ import { ChainStore } from '../src/chain/store.js';
 import { nodeConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
-import { OrderBookEngine } from '../src/dex/engine.js';
+import { OrderBookEngine } from '../src/dex/engine/index.js';
 import { silentLogger } from '../src/log/index.js';
 import { defaultFaces } from '../src/node/faces.js';
 import { startNode, type NodeHandle } from '../src/node/index.js';
@@ -188,9 +188,10 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
         for (let n = from; n <= to; n++) yield flow.ticks[n - 1]!;
       },
     };
-    let chain: Chain | undefined;
-    const applier = new TickApplier(source, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain!.flushed() });
-    chain = new Chain({ store: new ChainStore(db), applier, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const engine = new OrderBookEngine();
+    const chain = new Chain({ store: new ChainStore(db), engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
+    const applier = new TickApplier(source, engine, { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain.flushed(), rootBefore: chain.closesBlock });
+    applier.onApplied(chain.applied);
     const ids: string[] = [];
     let k = 0;
     chain.onTransactions((b) => {

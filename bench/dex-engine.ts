@@ -5,9 +5,7 @@
  * bookkeeping); the variants differ in how often the Merkle root is computed.
  */
 import { createRequire } from 'node:module';
-import { OrderBook } from '../src/dex/book.js';
-import { encodeLeaf } from '../src/dex/leaf.js';
-import type { BookOrder } from '../src/dex/interface.js';
+import { OrderBook, encodeLeaf, type BookOrder } from '../src/dex/engine/index.js';
 import { makeFlow, type FlowOrder } from './dex-flow.js';
 
 interface NobOrderBook {

@@ -30,8 +30,7 @@ import { startGatewayFace } from '../src/gateway/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 import { fork } from 'node:child_process';
 import { defaultIntakeThreads, nodeConfig } from '../src/config/index.js';
-import { acquireChainRuntime, releaseChainRuntime } from '../src/node/faces.js';
-import { grpcFace, startNode, type FaceSpec } from '../src/node/index.js';
+import { grpcFace, startNode } from '../src/node/index.js';
 import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
@@ -155,17 +154,9 @@ export async function benchGateways(orders: number, concurrency: number, gateway
 /** SubmitTx through the node's one gRPC server: answered/s and the main thread's CPU per answer. */
 export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000), seconds = 5): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-submittx-'));
-  // The chain (ChainService's backend) is started by a face that acquires it: this probe.
-  const probe: FaceSpec = {
-    name: 'probe',
-    async start(ctx) {
-      await acquireChainRuntime(ctx);
-      return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
-    },
-  };
   const intakeThreads = Number(process.env.DEX_INTAKE_THREADS ?? defaultIntakeThreads());
   const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS), '--intake-threads', String(intakeThreads)]);
-  const node = await startNode(config, { faces: [grpcFace, probe], print: () => undefined });
+  const node = await startNode(config, { faces: [grpcFace], print: () => undefined });
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));
     const mintB = Array.from(new Uint8Array(32).fill(0xc2));

@@ -17,8 +17,7 @@
  * Events: one per (batch, market) touched by the batch, in order of first touch. Each
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
-import type { AppliedTick, AppliedTx } from '../dex/engine.js';
-import type { CancelOrderTx, PlaceOrderTx } from '../dex/wire.js';
+import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../dex/engine/index.js';
 import { hex } from '../rpc/grpc/wire.js';
 import { toBase58Key } from '../sdk/bytes.js';
 import { formatId } from './ids.js';

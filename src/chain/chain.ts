@@ -1,5 +1,6 @@
 /**
- * The chain: consumes the order book's applied-tick records (dex/applier.ts), builds
+ * The chain: consumes the order book's applied-tick records (`applied`, a consumer of the
+ * order book runtime's applier), builds
  * blocks (builder.ts), writes every record to LevelDB (store.ts) and only then shows it:
  * to the listeners (WebSocket, StreamTx, the message queue), to the REST reads and to
  * SubmitTx answers. Implements the ChainReader surface (interface.ts).
@@ -14,9 +15,8 @@
  * records of those ticks were already stored).
  */
 import type { Logger } from 'pino';
-import type { AppliedTick } from '../dex/engine.js';
-import type { TickApplier } from '../dex/applier.js';
-import { encodeSnapshot } from '../dex/snapshot.js';
+import type { Tick } from '../core/types.js';
+import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../dex/engine/index.js';
 import { BlockBuilder, type BuildStep } from './builder.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
 import type {
@@ -59,7 +59,8 @@ interface WriteJob {
 
 export interface ChainDeps {
   store: ChainStore;
-  applier: TickApplier;
+  /** The order book engine whose applied-tick records it consumes (its state goes into snapshots). */
+  engine: OrderBookEngine;
   builder: BlockBuilder;
   snapshotTxs: number;
   snapshotTicks: number;
@@ -78,7 +79,7 @@ const FOLLOW_BUFFER = 1_024;
 export class Chain implements ChainReader {
   readonly store: ChainStore;
   readonly builder: BlockBuilder;
-  private readonly applier: TickApplier;
+  private readonly engine: OrderBookEngine;
   private readonly logger: Logger | undefined;
   private readonly snapshotTxs: number;
   private readonly snapshotTicks: number;
@@ -86,7 +87,6 @@ export class Chain implements ChainReader {
   private ticksSinceSnapshot = 0;
   /** continuum_sequence of the last transaction derived (stored or about to be). */
   private derivedLastSequence = 0n;
-  private unsubscribe: (() => void) | undefined;
   private emitChain: Promise<void> = Promise.resolve();
   private figures: StoredFigures;
   private readonly blockListeners = new Set<(d: BlockDetail) => void>();
@@ -105,13 +105,11 @@ export class Chain implements ChainReader {
   constructor(deps: ChainDeps) {
     this.store = deps.store;
     this.builder = deps.builder;
-    this.applier = deps.applier;
+    this.engine = deps.engine;
     this.logger = deps.logger;
     this.snapshotTxs = deps.snapshotTxs;
     this.snapshotTicks = deps.snapshotTicks;
     this.figures = this.currentFigures(0n);
-    this.unsubscribe = deps.applier.onApplied((r) => this.onApplied(r));
-    deps.applier.requestRootBefore((tick) => this.builder.closes(tick));
   }
 
   /** Load the last stored transaction's sequence and the latest block's detail (at start). */
@@ -138,8 +136,20 @@ export class Chain implements ChainReader {
     };
   }
 
+  /**
+   * The consumer of the applier's records, in tick order. The applier must compute the
+   * state root before the ticks that close a block (`closesBlock`). Stops consuming once
+   * closed or after a failed write.
+   */
+  readonly applied = (record: AppliedTick): void => {
+    if (this.closed || this.failure) return;
+    this.onApplied(record);
+  };
+
+  /** Whether this tick closes the open block: the applier's `rootBefore`. */
+  readonly closesBlock = (tick: Tick): boolean => this.builder.closes(tick);
+
   private onApplied(record: AppliedTick): void {
-    if (this.closed) return;
     const step = this.builder.apply(record);
     const ops: ChainOp[] = [];
     const s = this.store;
@@ -181,7 +191,7 @@ export class Chain implements ChainReader {
     }
     if (ops.length > 0) s.putHead(ops, record.tick.tickNumber, this.builder.producedHeight);
     this.ticksSinceSnapshot++;
-    const quarterOfState = this.applier.engine.state.usedIdCount / 4;
+    const quarterOfState = this.engine.state.usedIdCount / 4;
     if (
       (this.txsSinceSnapshot > 0 && this.txsSinceSnapshot >= Math.max(this.snapshotTxs, quarterOfState)) ||
       this.ticksSinceSnapshot >= Math.max(this.snapshotTicks, quarterOfState)
@@ -217,7 +227,7 @@ export class Chain implements ChainReader {
 
   private addSnapshot(ops: ChainOp[], tick: number): void {
     const t0 = performance.now();
-    const engine = encodeSnapshot(this.applier.engine.state);
+    const engine = encodeSnapshot(this.engine.state);
     const builder = JSON.stringify(this.builder.exportState());
     this.store.putSnapshot(ops, { tick, builder, engine });
     this.txsSinceSnapshot = 0;
@@ -229,8 +239,6 @@ export class Chain implements ChainReader {
     if (this.failure) return;
     this.failure = err;
     this.logger?.error({ err }, 'chain: writing records failed; the chain stops here (restart the node to resume from the stored ticks)');
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
   }
 
   /** After a job's write: update what readers see, then tell the listeners. */
@@ -310,10 +318,8 @@ export class Chain implements ChainReader {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
     await this.flushed();
-    if (!this.failure && this.txsSinceSnapshot > 0 && this.builder.lastTick === this.applier.lastTick) {
+    if (!this.failure && this.txsSinceSnapshot > 0 && this.builder.lastTick === this.engine.lastTick) {
       const ops: ChainOp[] = [];
       this.addSnapshot(ops, this.builder.lastTick);
       await this.store.write(ops);

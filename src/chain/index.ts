@@ -2,14 +2,14 @@
  * The chain node (spec/3): blocks cut from the order book's applied ticks (builder.ts),
  * their persistence (store.ts), the Chain that writes before it shows (chain.ts), the
  * explorer REST and WS /ws/blocks on --rpc-addr (server.ts), and the gRPC ChainService
- * (grpc/). The node starts it through startChainRuntime (runtime.ts).
+ * (grpc/). The node opens it through openChainRuntime (runtime.ts).
  * Surface for the rest of the node: the types, the ChainReader and the hooks (interface.ts).
  */
 export * from './interface.js';
 export { Chain, detailJson } from './chain.js';
 export { BlockBuilder, batchEntry, type BuilderState, type BuildStep, type BuiltBatch } from './builder.js';
 export { ChainStore } from './store.js';
-export { startChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
+export { openChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
 export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
 export { formatId, parseId } from './ids.js';
 export { encodeJson, parseRecordJson } from './json.js';

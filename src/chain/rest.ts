@@ -19,7 +19,7 @@
 import Router, { type RouterContext } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { DexState } from '../dex/state.js';
+import type { DexState } from '../dex/engine/index.js';
 import { restTick } from '../rpc/convert.js';
 import { parseIntegerParam } from '../rpc/params.js';
 import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';

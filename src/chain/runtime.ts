@@ -1,46 +1,49 @@
 /**
- * The order book engine and the chain of one node, started once and shared by its faces
- * (the order book HTTP API, the explorer REST/WebSocket, the gRPC ChainService):
+ * The chain of one node, opened once by the node and fed by the order book runtime
+ * (src/dex/runtime.ts) as one consumer of its applied-tick records; shared by the chain's
+ * faces (the explorer REST/WebSocket, the gRPC ChainService):
  *
  *   0. rebuild the chain records from the ticks when they are of an older format;
  *   1. restore the engine and the block builder from the chain's latest snapshot, if any
- *      (a chain built with another --block-ms is refused: blocks would differ);
- *   2. replay the stored ticks after it (all of them without a snapshot), re-deriving and
- *      rewriting, byte for byte, the records of those ticks;
- *   3. follow new ticks: engine -> applied records -> HTTP waiters, chain records.
+ *      (a chain built with another --block-ms is refused: blocks would differ): the order
+ *      book runtime starts from that engine;
+ *   2. the order book replays the stored ticks after it (all of them without a snapshot)
+ *      into the chain, which re-derives and rewrites, byte for byte, the records of those
+ *      ticks;
+ *   3. then it follows new ticks: engine -> applied records -> chain records.
  */
 import type { Logger } from 'pino';
-import type { Piscina } from 'piscina';
+import type { Tick } from '../core/types.js';
 import type { Database } from '../db/index.js';
-import { TickApplier, type TickSource } from '../dex/applier.js';
-import { OrderBookEngine } from '../dex/engine.js';
-import { OrderBookGateway } from '../dex/gateway.js';
-import { decodeSnapshot } from '../dex/snapshot.js';
-import { BatchVerifier } from '../dex/verifier.js';
-import { createPool } from '../pool/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
+import { decodeSnapshot, OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
 import { BlockBuilder, type BuilderState } from './builder.js';
 import { Chain } from './chain.js';
 import { ChainStore, type StoredSnapshot } from './store.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
-  pool: Piscina; // the node's pool (used for signatures when signatureThreads is 0)
-  sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch' | 'orderedTicks'>;
   blockMs: number;
   snapshotTxs: number;
   snapshotTicks: number;
   logger?: Logger;
-  /** Threads of a pool of its own for ed25519 checks and receipt signatures (default 2, env SVC_DEX_SIGNATURE_THREADS). */
-  signatureThreads?: number;
 }
 
 export interface ChainRuntime {
-  applier: TickApplier;
-  gateway: OrderBookGateway;
-  verifier: BatchVerifier;
   chain: Chain;
-  /** Stop following ticks, write what is pending and a final snapshot. */
+  /**
+   * What the order book runtime is built with for the chain: the engine to start from (the
+   * snapshot's, or a fresh one), the consumer of its records, the state root before the
+   * ticks that close a block, and the pace of its replay (the chain's writes).
+   */
+  book: {
+    engine: OrderBookEngine;
+    consumers: Array<(record: AppliedTick) => void>;
+    rootBefore: (tick: Tick) => boolean;
+    throttle: () => Promise<void>;
+  };
+  /** Once the order book has replayed the stored ticks: resolves when their records are written. */
+  ready(): Promise<void>;
+  /** Write what is pending and a final snapshot (after the order book stopped applying). */
   close(): Promise<void>;
 }
 
@@ -56,7 +59,7 @@ export function restoreSnapshot(snap: StoredSnapshot): { engine: OrderBookEngine
   return { engine, builderState };
 }
 
-export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRuntime> {
+export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRuntime> {
   const log = deps.logger;
   const store = new ChainStore(deps.db);
   const blockMsKey = 'block-ms';
@@ -88,39 +91,18 @@ export async function startChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRu
     log?.info({ tick: snap.tick, ms: Math.round(performance.now() - t0) }, 'chain: restored the order book and the block builder from a snapshot');
   }
   const builder = new BlockBuilder(deps.blockMs, builderState);
-
-  const threads = deps.signatureThreads ?? Number(process.env.SVC_DEX_SIGNATURE_THREADS ?? 2);
-  const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
-  const verifier = new BatchVerifier(signaturePool ?? deps.pool);
-  let chain: Chain | undefined;
-  const applier = new TickApplier(deps.sequencer.orderedTicks?.() ?? deps.sequencer, engine, verifier, { ...(log ? { logger: log } : {}), throttle: () => chain!.flushed() });
-  chain = new Chain({ store, applier, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
-  const gateway = new OrderBookGateway(deps.sequencer, applier, verifier);
-  try {
-    await chain.init();
-    await applier.start();
-    await chain.flushed();
-  } catch (err) {
-    await applier.stop();
-    await chain.close().catch(() => undefined);
-    await signaturePool?.destroy();
-    throw err;
-  }
-  log?.info({ height: chain.latestHeight(), tick: applier.lastTick }, 'chain: ready');
-  const running = chain;
+  const chain = new Chain({ store, engine, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
+  await chain.init();
   let closing: Promise<void> | undefined;
   return {
-    applier,
-    gateway,
-    verifier,
-    chain: running,
+    chain,
+    book: { engine, consumers: [chain.applied], rootBefore: chain.closesBlock, throttle: () => chain.flushed() },
+    async ready() {
+      await chain.flushed();
+      log?.info({ height: chain.latestHeight(), tick: engine.lastTick }, 'chain: ready');
+    },
     close() {
-      closing ??= (async () => {
-        await applier.stop();
-        gateway.close();
-        await running.close();
-        await signaturePool?.destroy();
-      })();
+      closing ??= chain.close();
       return closing;
     },
   };

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { formatAddress } from '../config/flags.js';
 import type { ListenAddress } from '../config/interface.js';
-import type { DexState } from '../dex/state.js';
+import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { Chain } from './chain.js';
 import type { RpcRouteHook } from './interface.js';

@@ -3,6 +3,7 @@
  * flag so --help, environment variables and validation cannot drift apart.
  */
 import { availableParallelism } from 'node:os';
+import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
 import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
 
@@ -154,6 +155,7 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://[user:password@]host:port, comma-separated); off when empty', parse: parseMqUrl }),
   spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
+  spec({ flag: 'dex-signature-threads', key: 'dexSignatureThreads', defaultValue: String(DEFAULT_SIGNATURE_THREADS), help: "threads of the order book's own pool for ed25519 checks and receipt signatures, so they do not wait behind the VDF proofs; 0 runs them in the node's shared pool", parse: integer(0, 256) }),
   spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it; a comma-separated list names other nodes of the same chain, tried in turn after a refused tick", parse: parseFollow }),
   spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
   spec({ flag: 'follow-from', key: 'followFrom', defaultValue: 'genesis', help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)", parse: followFrom }),

@@ -9,18 +9,20 @@
  *   after the engine's last tick (all of them for a fresh engine, only the tail after a
  *   snapshot), then apply the buffered ones and go live.
  * - Signatures: owner signatures of order book transactions are checked in the ed25519
- *   pool; a transaction this node checked before it submitted it (`markVerified`) is
- *   not checked twice. Verification of a live tick starts when the tick arrives, so it
+ *   pool; a transaction this node checked before it submitted it (`checked`, written by
+ *   the order entry) is not checked twice. Verification of a live tick starts when the tick arrives, so it
  *   overlaps with applying the ticks before it; applying stays in tick order.
- * - Consumers are called synchronously, in registration order, with each record; a
- *   consumer that throws is logged and the others still run.
+ * - Consumers only listen (`onApplied`): called synchronously, in registration order,
+ *   with each record; a consumer that throws is logged and the others still run. What
+ *   the engine computes beyond applying (roots, the pace of the replay) is fixed by the
+ *   options at construction, set by the runtime that builds the applier.
  */
 import type { Logger } from 'pino';
 import { startProgress } from '../log/progress.js';
-import { equalBytes } from '../sdk/bytes.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
-import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine.js';
+import type { CheckedSubmissions } from './checked.js';
+import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine/index.js';
 
 /** The read side of the tick sequencer the applier needs. */
 export type TickSource = Pick<Sequencer, 'onTick' | 'readTicks' | 'status'>;
@@ -36,28 +38,36 @@ export interface TickApplierOptions {
   logger?: Logger;
   /** Awaited between replay chunks, so a slow consumer (a database writer) is not flooded. */
   throttle?: () => Promise<void>;
+  /** The market root right after the transactions this selects (the order entry: receipts). */
+  rootAfter?: (otx: OrderedTransaction) => boolean;
+  /** The state root before the ticks this selects (the chain: a tick that closes a block). */
+  rootBefore?: (tick: Tick) => boolean;
+  /** Transactions checked before their submission: their signatures are not checked again. */
+  checked?: Pick<CheckedSubmissions, 'take'>;
 }
 
 const REPLAY_CHUNK = 256;
 
 export class TickApplier {
   private readonly listeners: AppliedListener[] = [];
-  private readonly rootRequests: Array<(otx: OrderedTransaction) => boolean> = [];
-  private readonly rootBeforeRequests: Array<(tick: Tick) => boolean> = [];
-  /** tx_id -> payload of transactions this node verified before submitting them. */
-  private readonly preverified = new Map<string, Uint8Array>();
   private chain: Promise<void> = Promise.resolve();
   private buffered: Tick[] | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
-  private readonly needRoot = (otx: OrderedTransaction): boolean => this.rootRequests.some((f) => f(otx));
+  private readonly needRoot: (otx: OrderedTransaction) => boolean;
+  private readonly rootBefore: (tick: Tick) => boolean;
+  private readonly isVerified: (otx: OrderedTransaction) => boolean;
 
   constructor(
     private readonly source: TickSource,
     readonly engine: OrderBookEngine,
     private readonly verifier: SignatureVerifier,
     private readonly options: TickApplierOptions = {},
-  ) {}
+  ) {
+    this.needRoot = options.rootAfter ?? (() => false);
+    this.rootBefore = options.rootBefore ?? (() => false);
+    this.isVerified = options.checked?.take ?? (() => false);
+  }
 
   get lastTick(): number {
     return this.engine.lastTick;
@@ -72,36 +82,9 @@ export class TickApplier {
     };
   }
 
-  /** Ask the engine for a market root right after the transactions `predicate` selects. */
-  requestRoots(predicate: (otx: OrderedTransaction) => boolean): void {
-    this.rootRequests.push(predicate);
-  }
-
-  /** Ask for the state root before the ticks `predicate` selects (the chain: a tick that closes a block). */
-  requestRootBefore(predicate: (tick: Tick) => boolean): void {
-    this.rootBeforeRequests.push(predicate);
-  }
-
   private options_(tick: Tick, replayed: boolean): ApplyOptions {
-    return { needRoot: this.needRoot, rootBefore: this.rootBeforeRequests.some((f) => f(tick)), replayed };
+    return { needRoot: this.needRoot, rootBefore: this.rootBefore(tick), replayed };
   }
-
-  /** This node checked the owner signature of `txId` with this payload: do not check it again. */
-  markVerified(txId: string, payload: Uint8Array): void {
-    this.preverified.set(txId, payload);
-  }
-
-  /** Forget a markVerified entry (the submission was refused, or timed out). */
-  forgetVerified(txId: string): void {
-    this.preverified.delete(txId);
-  }
-
-  private readonly isVerified = (otx: OrderedTransaction): boolean => {
-    const p = this.preverified.get(otx.transaction.txId);
-    if (p === undefined || !equalBytes(p, otx.transaction.payload)) return false;
-    this.preverified.delete(otx.transaction.txId);
-    return true;
-  };
 
   /** Subscribe, replay the stored ticks after the engine's last one, then go live. */
   async start(): Promise<void> {

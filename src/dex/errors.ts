@@ -2,7 +2,7 @@
  * The order book API's errors: one class carrying the HTTP status and a stable `code`,
  * rendered as `{"ok": false, "error": "<message>", "code": "<CODE>"}` (docs/dex-api.md).
  */
-import type { DexErrorCode } from './state.js';
+import type { DexErrorCode } from './engine/index.js';
 
 export type ApiErrorCode =
   | DexErrorCode

@@ -1,79 +1,65 @@
 /**
- * Types of the order book (src/dex): the engine's orders, trades and outcomes, the
- * decoded wire transactions, and the options of `startDex`.
+ * Types of the order book runtime and its HTTP face (src/dex): the runtime's options,
+ * defaults and surface (runtime.ts), the options of `startDex` and its handle, and a full
+ * node's hooks. The engine's own types
+ * (orders, trades, markets) are in engine/interface.ts.
  */
 import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
+import type { Tick } from '../core/types.js';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import type { TickApplier } from './applier.js';
-import type { OrderBookGateway } from './gateway.js';
+import type { AppliedListener, TickApplier, TickSource } from './applier.js';
+import type { DexState, OrderBookEngine } from './engine/index.js';
+import type { NodeKey } from './node-key.js';
+import type { OrderEntry } from './order-entry.js';
+import type { ReceiptSigner } from './receipts.js';
 import type { BatchVerifier } from './verifier.js';
 
-export const BUY = 0;
-export const SELL = 1;
-export type SideCode = 0 | 1;
-export type MarketKind = 'Spot' | 'Perp';
+/** Threads of the order book's own pool for ed25519 checks and receipt signatures (--dex-signature-threads). */
+export const DEFAULT_SIGNATURE_THREADS = 2;
 
-/** An order resting in (or passing through) a book. Prices and quantities are u64 bigints. */
-export interface BookOrder {
-  seq: bigint; // continuum_sequence = (tick_number << 32) | index_in_tick
-  marketId: string;
-  orderId: bigint;
-  owner: Uint8Array; // 32 bytes
-  ownerKey: string; // the owner's 32 bytes as a latin1 string: a cheap Map key, never shown
-  side: SideCode;
-  price: bigint;
-  quantity: bigint;
-  remaining: bigint;
-  expiry: bigint; // unix seconds, 0 = good until cancelled
-  slot: number; // commitment slot while resting, -1 otherwise
-  open: boolean;
+export interface OrderBookOptions {
+  /** The tick source and the write side of the node's sequencer (or a full node's follower). */
+  sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch' | 'orderedTicks'>;
+  /** The node's pool: signatures run there when `signatureThreads` is 0. */
+  pool: Piscina;
+  /** --db-path: the node key lives in <dbPath>/node-key.json. */
+  dbPath: string;
+  /**
+   * Threads of the order book's own pool for ed25519 checks and receipt signatures, so they
+   * do not wait behind the sequencer's VDF proofs (default DEFAULT_SIGNATURE_THREADS, flag
+   * --dex-signature-threads); 0 runs them in `pool`.
+   */
+  signatureThreads?: number;
+  /**
+   * Receipts of one turn signed on the main thread when at most this many, else as one pool
+   * task (default: env SVC_DEX_SIGN_INLINE_MAX, else 0 with a pool of its own, 64 without).
+   */
+  signInlineMax?: number;
+  logger?: Logger;
+  /** The state to start from (the chain's latest snapshot); default an empty order book. */
+  engine?: OrderBookEngine;
+  /** Consumers of the applied-tick records, subscribed before the stored ticks are replayed. */
+  consumers?: AppliedListener[];
+  /** The state root before the ticks this selects (the chain: a tick that closes a block). */
+  rootBefore?: (tick: Tick) => boolean;
+  /** Awaited between replay chunks, so a slow consumer (the chain's writer) is not flooded. */
+  throttle?: () => Promise<void>;
 }
 
-export interface Trade {
-  tradeId: bigint; // per market, from 1
-  price: bigint; // the maker's price
-  quantity: bigint;
-  takerSide: SideCode;
-  maker: BookOrder;
-  taker: BookOrder;
-  tickNumber: number;
-  seq: bigint; // the taker's continuum_sequence
-  timestampMs: number;
-}
-
-/** Why a resting order left the book without trading. */
-export interface Removal {
-  order: BookOrder;
-  reason: 'expired' | 'self_trade';
-}
-
-export type PlaceStatus = 'resting' | 'partially_filled' | 'filled';
-
-export interface PlaceResult {
-  status: PlaceStatus;
-  filled: bigint;
-  trades: Trade[]; // do not mutate (may be a shared empty array)
-  removals: Removal[]; // resting orders that left untraded (expired, self-trade); do not mutate
-  selfTraded: boolean;
-}
-
-/** The context every state transition is judged in: the tick, never the wall clock. */
-export interface TickContext {
-  tickNumber: number;
-  index: number; // index of the transaction in its tick
-  timestampMs: number; // the tick's timestamp, milliseconds
-}
-
-export interface MarketInfo {
-  marketId: string;
-  baseMint: Uint8Array;
-  quoteMint: Uint8Array;
-  name: string;
-  kind: MarketKind;
-  createdTick: number;
-  createdSeq: bigint;
+export interface OrderBookRuntime {
+  readonly key: NodeKey;
+  readonly applier: TickApplier;
+  readonly verifier: BatchVerifier;
+  readonly receipts: ReceiptSigner;
+  readonly orderEntry: OrderEntry;
+  /** The engine's current state. */
+  readonly state: DexState;
+  /** Resolves once every tick received so far is applied. */
+  idle(): Promise<void>;
+  /** Stop following ticks, refuse new submissions (failing the waiting ones), free the pool. */
+  close(): Promise<void>;
 }
 
 /** What a full node adds to the order book face (src/follow/forward-http.ts). */
@@ -97,21 +83,18 @@ export interface DexDeps {
   /** Counts requests whose client went away mid-body (the node's metrics; optional). */
   onClientGone?: () => void;
   /**
-   * Threads of the order book's own pool for ed25519 checks and receipt signatures (default
-   * 2, env SVC_DEX_SIGNATURE_THREADS); 0 runs them in `pool`, behind its VDF proofs.
+   * Without `book`: threads of the order book's own pool for ed25519 checks and receipt
+   * signatures (default DEFAULT_SIGNATURE_THREADS); 0 runs them in `pool`.
    */
   signatureThreads?: number;
   /** A full node's hooks (src/follow): writes relayed to the leader, the leader's identity on /health. */
   follow?: DexFollowHooks;
   /**
-   * The node's shared applier of stored ticks (started by its owner, e.g. the chain, which
-   * restores the engine from a snapshot). Without it the face makes its own and replays
-   * every stored tick on start.
+   * The node's order book runtime (src/dex/runtime.ts, started by the node), which the face
+   * uses and leaves running; without it the face starts one of its own, which replays every
+   * stored tick on start, and closes it with the face.
    */
-  applier?: TickApplier;
-  /** With `applier`: the node's shared write path and signature verifier (no pool of its own then). */
-  gateway?: OrderBookGateway;
-  verifier?: BatchVerifier;
+  book?: OrderBookRuntime;
 }
 
 export interface DexHandle {

@@ -9,9 +9,9 @@ import { toBase58Key, toHex } from '../sdk/bytes.js';
 import { receiptMessage, type ReceiptData } from '../sdk/messages.js';
 import type { Receipt } from '../sdk/api-json.js';
 import type { Tick } from '../core/types.js';
-import type { AppliedTx } from './engine.js';
+import type { AppliedTx } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
-import type { BookOrder } from './interface.js';
+import type { BookOrder } from './engine/index.js';
 import { signBatch } from '../../workers/ed25519.worker.js';
 
 export interface BatchSigner {

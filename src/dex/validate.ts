@@ -9,7 +9,7 @@ import type { OrderIntent } from '../sdk/messages.js';
 import { UUID_RE } from '../sdk/market-id.js';
 import { I64_MAX, U64_MAX } from '../sdk/borsh.js';
 import { ApiError } from './errors.js';
-import type { MarketKind } from './interface.js';
+import type { MarketKind } from './engine/index.js';
 
 type Body = Record<string, unknown>;
 

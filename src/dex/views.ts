@@ -4,8 +4,8 @@
  */
 import { toBase58Key as toBase58 } from '../sdk/bytes.js';
 import type { MarketView, OrderBookView, TradeView } from '../sdk/client.js';
-import { BUY, SELL, type Trade } from './interface.js';
-import type { Market } from './state.js';
+import { BUY, SELL, type Trade } from './engine/index.js';
+import type { Market } from './engine/index.js';
 import { toHex } from '../sdk/bytes.js';
 
 export function marketView(m: Market): MarketView {

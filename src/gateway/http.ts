@@ -6,7 +6,7 @@
  * sequencer process over the channel (channel.ts), and with its applied reply this process
  * builds and signs the receipt (the node key) and writes the answer. Answers and codes are
  * those of the single-process face (src/dex/http.ts): the state checks and their order run
- * in the sequencer process (dex/gateway.ts placeChecked), given this process's signature
+ * in the sequencer process (dex/order-entry.ts placeChecked), given this process's signature
  * verdict.
  *
  * Every other request (reads of the engine's state, POST /markets, /health, /openapi.json,
@@ -18,11 +18,11 @@ import type { Logger } from 'pino';
 import { sha256 } from '../crypto/sha256.js';
 import { ApiError, ClientGoneError } from '../dex/errors.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/http-json.js';
-import { digestNonce } from '../dex/gateway.js';
+import { digestNonce } from '../dex/order-entry.js';
 import type { NodeKey } from '../dex/node-key.js';
 import { receiptJson } from '../dex/receipts.js';
 import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
-import { encodeCancelPayload, encodePlaceOrder } from '../dex/wire.js';
+import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
 import { signBatch, verifyOne } from '../../workers/ed25519.worker.js';
 import type { SequencerChannel } from './channel.js';

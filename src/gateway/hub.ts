@@ -1,7 +1,7 @@
 /**
  * The sequencer process's end of the gateway channel (frames.ts): a Unix domain socket
  * server that takes the orders and cancels the gateway processes parsed and checked, runs
- * them through the node's write path (dex/gateway.ts placeChecked / cancelChecked: state
+ * them through the node's write path (dex/order-entry.ts placeChecked / cancelChecked: state
  * checks, sequencing, matching, the market root) and answers each with what the gateway
  * needs to sign the receipt and write the HTTP answer. This is the only per-order work of
  * the sequencer process on this path; JSON, Base58, ed25519 and HTTP stay in the gateways.
@@ -13,10 +13,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ApiError } from '../dex/errors.js';
-import type { OrderBookGateway, Submitted } from '../dex/gateway.js';
-import type { AppliedTx } from '../dex/engine.js';
+import type { OrderEntry, Submitted } from '../dex/order-entry.js';
+import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
 import { tradeView } from '../dex/views.js';
-import { decodePayload } from '../dex/wire.js';
 import type { Tick } from '../core/types.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 
@@ -26,7 +25,7 @@ export interface GatewayHub {
   close(): Promise<void>;
 }
 
-export async function startHub(path: string, gateway: OrderBookGateway, logger?: Logger): Promise<GatewayHub> {
+export async function startHub(path: string, gateway: OrderEntry, logger?: Logger): Promise<GatewayHub> {
   const sockets = new Set<Socket>();
   let received = 0;
   const server: Server = createServer((socket) => {
@@ -72,16 +71,16 @@ export async function startHub(path: string, gateway: OrderBookGateway, logger?:
   };
 }
 
-function handle(req: ChannelRequest, gateway: OrderBookGateway, out: TurnWriter): void {
+function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
   const d = decodePayload(req.payload);
   let work: Promise<Submitted & { outcome: unknown }>;
   let rest: (s: Submitted & { outcome: unknown }) => string;
   if (req.kind === KIND_ORDER && d?.kind === 'order') {
     work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true });
-    rest = (s) => orderRest(s as Awaited<ReturnType<OrderBookGateway['placeOrder']>>);
+    rest = (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>);
   } else if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
     work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true });
-    rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderBookGateway['cancelOrder']>>).outcome.cancelled}"}`;
+    rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`;
   } else {
     out.push(encodeRefused({ id: req.id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' }));
     return;
@@ -108,7 +107,7 @@ function applied(id: number, a: AppliedTx, tick: Tick, rest: string): Buffer {
   });
 }
 
-function orderRest(s: Awaited<ReturnType<OrderBookGateway['placeOrder']>>): string {
+function orderRest(s: Awaited<ReturnType<OrderEntry['placeOrder']>>): string {
   const o = s.outcome;
   return JSON.stringify({
     status: o.result.status,

@@ -83,7 +83,7 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
       });
       let hub: GatewayHub | undefined;
       try {
-        hub = await startHub(channelPath, dex.service.gateway, deps.logger);
+        hub = await startHub(channelPath, dex.service.orderEntry, deps.logger);
         release();
         const gateways = await set;
         const running = hub;

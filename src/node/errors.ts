@@ -50,3 +50,9 @@ export function faceError(face: string, address: string, err: unknown): StartupE
   if (why === undefined) return new StartupError(`the ${face} face failed to start: ${(err as Error)?.message ?? String(err)}`, { cause: err });
   return new StartupError(`the ${face} face cannot listen on ${address}: ${why}`, { cause: err });
 }
+
+/** Why the order book runtime or the chain it feeds did not start (e.g. a chain built with another --block-ms). */
+export function orderBookError(err: unknown): StartupError {
+  if (err instanceof StartupError) return err;
+  return new StartupError(`the order book failed to start: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}

@@ -2,16 +2,14 @@
  * The list of faces `svc node` runs, started in this order and closed in reverse.
  * Adding one is one FaceSpec entry here.
  *
- * The order book face and the chain face share one order book engine and one chain
- * (src/chain/runtime.ts), started by whichever of them starts first and closed when the
- * last of them closes. The gRPC face starts before both and serves the chain's
- * svc.chain.v1.ChainService, which answers UNAVAILABLE until the chain is ready.
+ * The faces share the node's order book runtime (ctx.book: engine, applier, signatures,
+ * order entry) and its chain (ctx.chain), both started by the node before any face; the
+ * gRPC face serves the chain's svc.chain.v1.ChainService on them.
  */
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
 import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, rootsCheckConsumer, snapshotSource, storedBlocks } from '../follow/index.js';
-import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
@@ -32,65 +30,14 @@ import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
 export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer, rootsCheckConsumer];
 
-/** The per-node shared order book engine and chain, reference counted by the faces using it. */
-interface Shared {
-  runtime?: Promise<ChainRuntime>;
-  ready?: ChainRuntime;
-  refs: number;
-}
-const shared = new WeakMap<NodeContext, Shared>();
-
-function sharedOf(ctx: NodeContext): Shared {
-  let s = shared.get(ctx);
-  if (!s) {
-    s = { refs: 0 };
-    shared.set(ctx, s);
-  }
-  return s;
-}
-
-/**
- * The node's shared order book engine and chain, started on first use; every acquire needs
- * one release (the last release closes it). For faces beyond these (a full node's, a probe).
- */
-export async function acquireChainRuntime(ctx: NodeContext): Promise<ChainRuntime> {
-  const s = sharedOf(ctx);
-  s.refs++;
-  s.runtime ??= startChainRuntime({
-    db: ctx.db,
-    pool: ctx.pool,
-    sequencer: ctx.sequencer,
-    blockMs: ctx.config.blockMs,
-    snapshotTxs: ctx.config.snapshotTxs,
-    snapshotTicks: ctx.config.snapshotTicks,
-    logger: ctx.logger,
-  }).then((r) => (s.ready = r));
-  try {
-    return await s.runtime;
-  } catch (err) {
-    s.refs--;
-    throw err;
-  }
-}
-
-export async function releaseChainRuntime(ctx: NodeContext): Promise<void> {
-  const s = sharedOf(ctx);
-  if (--s.refs > 0 || !s.runtime) return;
-  const r = await s.runtime;
-  s.runtime = undefined;
-  s.ready = undefined;
-  await r.close();
-}
-
 export const grpcFace: FaceSpec = {
   name: 'grpc',
   async start(ctx) {
-    const s = sharedOf(ctx);
     // Intake threads (--intake-threads): SubmitBatch and SubmitTx checked off the main thread.
     const intake = ctx.config.intakeThreads > 0 ? new IntakeThreads(ctx.config.intakeThreads) : undefined;
     const chainHandlers = createChainHandlers({
       intake,
-      backend: (): ChainBackend | undefined => (s.ready ? { chain: s.ready.chain, gateway: s.ready.gateway } : undefined),
+      backend: (): ChainBackend => ({ chain: ctx.chain.chain, gateway: ctx.book.orderEntry }),
       logger: ctx.logger,
       submitRate: ctx.config.submitTxRate,
       streamRate: ctx.config.streamTxRate,
@@ -112,7 +59,7 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService({ chain: () => s.ready?.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db, CHAIN_SNAPSHOT_CODE), limits: { stallMs: ctx.config.streamStallMs } }),
+        followService({ chain: () => ctx.chain.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db, CHAIN_SNAPSHOT_CODE), limits: { stallMs: ctx.config.streamStallMs } }),
       ],
     });
     const face = await started.catch(async (err: unknown) => {
@@ -145,7 +92,7 @@ export const restFace: FaceSpec = {
 };
 
 /**
- * The order book API (spec/2) on --dex-addr, on the node's shared engine: behind gateway
+ * The order book API (spec/2) on --dex-addr, on the node's order book runtime: behind gateway
  * processes (forked in prepare, so they boot while the node starts), or in this process with
  * `--gateways 0` and on a full node that relays writes (the relay hook lives in the
  * in-process handler).
@@ -181,13 +128,6 @@ export const dexFace: FaceSpec = {
 };
 
 async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | undefined): Promise<RunningFace> {
-  let runtime: ChainRuntime;
-  try {
-    runtime = await acquireChainRuntime(ctx);
-  } catch (err) {
-    await gateways?.abort();
-    throw err;
-  }
   const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
   try {
     const deps: DexDeps = {
@@ -198,9 +138,7 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       logger: ctx.logger,
       dbPath: ctx.config.dbPath,
       addr: formatAddress(ctx.config.dexAddr),
-      applier: runtime.applier,
-      gateway: runtime.gateway,
-      verifier: runtime.verifier,
+      book: ctx.book,
       onClientGone: () => ctx.metrics.requestAborted('dex'),
     };
     const dex = gateways ? await gateways.start(deps) : await startDex(deps);
@@ -211,13 +149,11 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       close: async () => {
         forwarder?.close();
         await dex.close();
-        await releaseChainRuntime(ctx);
       },
     };
   } catch (err) {
     forwarder?.close();
     await gateways?.abort();
-    await releaseChainRuntime(ctx);
     throw err;
   }
 }
@@ -226,13 +162,13 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
 export const rpcFace: FaceSpec = {
   name: 'rpc',
   async start(ctx) {
-    const runtime = await acquireChainRuntime(ctx);
+    const runtime = ctx.chain;
     const consumers: Array<{ close(): Promise<void> }> = [];
     let face: Awaited<ReturnType<typeof startRpcFace>> | undefined;
     try {
       face = await startRpcFace({
         chain: runtime.chain,
-        state: () => runtime.applier.engine.state,
+        state: () => ctx.book.state,
         sequencer: ctx.sequencer,
         addr: ctx.config.rpcAddr,
         logger: ctx.logger,
@@ -252,13 +188,11 @@ export const rpcFace: FaceSpec = {
         close: async () => {
           for (const c of consumers.reverse()) await c.close().catch((err: unknown) => ctx.logger.error({ err }, 'chain consumer close failed'));
           await running.close();
-          await releaseChainRuntime(ctx);
         },
       };
     } catch (err) {
       for (const c of consumers) await c.close().catch(() => undefined);
       await face?.close();
-      await releaseChainRuntime(ctx);
       throw err;
     }
   },

@@ -1,15 +1,19 @@
 /**
  * startNode(config): opens the database and the worker pool, starts the sequencer, then
- * each face in order; once every face is up it prints `listening <face> <host:port>` for
- * each (so a face that cannot start is reported before any `listening` line). A step that
+ * the order book runtime and the chain it feeds (restored from the chain's latest
+ * snapshot, then the stored ticks after it), then each face in order; once every face is
+ * up it prints `listening <face> <host:port>` for each (so a face that cannot start is reported before any `listening` line). A step that
  * takes more than a second logs that it is still running. close() shuts
  * down gracefully: every face stops accepting, the sequencer ticks out what is in flight
- * and stops, then faces, metrics, pool and database close, in reverse order of opening.
+ * and stops, then faces, the order book and the chain, metrics, pool and database close,
+ * in reverse order of opening.
  */
 import type { Piscina } from 'piscina';
+import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
 import { followLeaders, formatAddress } from '../config/flags.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
+import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
 import { createLogger } from '../log/index.js';
 import { startProgress } from '../log/progress.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
@@ -18,7 +22,7 @@ import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
-import { databaseError, faceError, StartupError } from './errors.js';
+import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 
@@ -38,6 +42,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   let db: Database | undefined;
   let pool: Piscina | undefined;
   let sequencer: Sequencer | undefined;
+  let chain: ChainRuntime | undefined;
+  let book: OrderBookRuntime | undefined;
   let metrics: NodeMetrics | undefined;
   let reportFailure: (err: Error) => void = () => undefined;
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
@@ -54,6 +60,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     for (const face of [...faces].reverse()) {
       await face.close().catch((err: unknown) => logger.error({ err, face: face.name }, 'face close failed'));
     }
+    await book?.close().catch((err: unknown) => logger.error({ err }, 'order book close failed'));
+    await chain?.close().catch((err: unknown) => logger.error({ err }, 'chain close failed'));
     metrics?.close();
     await pool?.destroy().catch((err: unknown) => logger.error({ err }, 'pool close failed'));
     if (db && db.status !== 'closed') await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
@@ -78,7 +86,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     }
     const opened = await step('opening the database', () => openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))));
     db = opened;
-    pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
+    const nodePool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
+    pool = nodePool;
     const create =
       options.createSequencer ??
       (leaders !== undefined ? followerFactory({ leaders, fromSnapshot: config.followFrom === 'snapshot' ? CHAIN_SNAPSHOT_CODE : undefined, logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
@@ -94,13 +103,23 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     });
     sequencer = created;
     await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => created.start()).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
+    // The order book runtime, fed from the stored ticks after the chain's latest snapshot; the chain is one consumer of its records.
+    const openedChain = await step('opening the chain', () =>
+      openChainRuntime({ db: opened, blockMs: config.blockMs, snapshotTxs: config.snapshotTxs, snapshotTicks: config.snapshotTicks, logger }),
+    ).catch((err: unknown) => Promise.reject(orderBookError(err)));
+    chain = openedChain;
+    const openedBook = await step('starting the order book', () =>
+      startOrderBook({ sequencer: created, pool: nodePool, dbPath: config.dbPath, signatureThreads: config.dexSignatureThreads, logger, ...openedChain.book }),
+    ).catch((err: unknown) => Promise.reject(orderBookError(err)));
+    book = openedBook;
+    await step('writing the chain records of the replayed ticks', () => openedChain.ready()).catch((err: unknown) => Promise.reject(orderBookError(err)));
     const running = faces;
     metrics = createMetrics({
       sequencer,
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
     if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
-    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book: openedBook, chain: openedChain, metrics, fail: (err) => reportFailure(err) };
     for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';

@@ -4,8 +4,10 @@
  */
 import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import type { ChainRuntime } from '../chain/index.js';
 import type { NodeConfig } from '../config/interface.js';
 import type { Database } from '../db/index.js';
+import type { OrderBookRuntime } from '../dex/index.js';
 import type { NodeMetrics } from '../metrics/index.js';
 import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
 
@@ -16,6 +18,10 @@ export interface NodeContext {
   db: Database;
   pool: Piscina;
   sequencer: Sequencer;
+  /** The order book runtime (engine, applier, signatures, order entry), started right after the sequencer. */
+  book: OrderBookRuntime;
+  /** The chain, fed by the order book's applied-tick records. */
+  chain: ChainRuntime;
   metrics: NodeMetrics;
   /** Stop the node for good (a part that cannot go on, e.g. a full node's own store failing): NodeHandle.failed resolves with it. Bad leader data only halts following (src/follow/halt.ts). */
   fail: (err: Error) => void;

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { BlockBuilder, type BuildStep } from '../../src/chain/builder.js';
 import { formatId, parseId } from '../../src/chain/ids.js';
-import { OrderBookEngine } from '../../src/dex/engine.js';
+import { OrderBookEngine } from '../../src/dex/engine/index.js';
 import type { Tick } from '../../src/core/types.js';
 import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, cancelTx, tickOf } from './support/flow.js';
 

@@ -5,9 +5,7 @@
  * (src/sdk/chain-root.ts) at every tick.
  */
 import { expect } from 'chai';
-import { OrderBookEngine } from '../../src/dex/engine.js';
-import { decodeSnapshot, encodeSnapshot } from '../../src/dex/snapshot.js';
-import { DexState } from '../../src/dex/state.js';
+import { OrderBookEngine, decodeSnapshot, encodeSnapshot, DexState } from '../../src/dex/engine/index.js';
 import { bookView } from '../../src/dex/views.js';
 import { chainStateRootOf, toBase58, type MarketStateInput, type UsedIdInput } from '../../src/sdk/index.js';
 import { applyAll, checkSignature as check, makeTicks, summarizeAll } from './support/flow.js';

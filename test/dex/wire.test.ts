@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodePayload, encodeCreateMarket, encodePlaceOrderIntent, encodeCancelPayload, toTransaction, isDexPayload } from '../../src/dex/wire.js';
+import { decodePayload, encodeCreateMarket, encodePlaceOrderIntent, encodeCancelPayload, toTransaction, isDexPayload } from '../../src/dex/engine/index.js';
 import { buildOrderBody, DexClient, fromHex, orderMessage, sign, toBase58, type OrderIntent } from '../../src/sdk/index.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { startTestDex } from './support/server.js';

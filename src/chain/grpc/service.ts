@@ -3,7 +3,7 @@
  * server: SubmitTx and StreamTx.
  *
  * SubmitTx takes the same signed bytes as the order book API and goes through the same
- * write path (dex/gateway.ts); it answers once the transaction's tick is applied and its
+ * write path (dex/order-entry.ts); it answers once the transaction's tick is applied and its
  * record stored in the chain. Status codes (docs/chain.md "gRPC"):
  *   INVALID_ARGUMENT    malformed request or bytes, bad field values, expired order
  *   UNAUTHENTICATED     no signature, or one that does not verify for the owner
@@ -20,9 +20,8 @@ import { Metadata, status as grpcStatus, type ServerUnaryCall, type ServerWritab
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
 import { ApiError, type ApiErrorCode } from '../../dex/errors.js';
-import type { OrderBookGateway } from '../../dex/gateway.js';
-import type { MarketKind } from '../../dex/interface.js';
-import { decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/wire.js';
+import type { OrderEntry } from '../../dex/order-entry.js';
+import { type MarketKind, decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/engine/index.js';
 import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import type { Chain } from '../chain.js';
@@ -44,7 +43,7 @@ type Malformed = { malformed: string };
 /** What the service needs once the chain runs (undefined while the node starts). */
 export interface ChainBackend {
   chain: Chain;
-  gateway: OrderBookGateway;
+  gateway: OrderEntry;
 }
 
 export interface ChainServiceOptions {
@@ -161,21 +160,21 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
   };
 
   /** The gateway call for a checked request (state checks, then the order); signature checked on the pool. */
-  const callFor = (c: CheckedSubmitTx, gateway: OrderBookGateway): Promise<{ applied: { continuumSequence: bigint } }> => {
+  const callFor = (c: CheckedSubmitTx, gateway: OrderEntry): Promise<{ applied: { continuumSequence: bigint } }> => {
     if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature);
     if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature);
     return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
   };
 
   /** The same for a request an intake thread checked, signature included (the gateway processes' path). */
-  const callForSigned = (c: SignedOff, gateway: OrderBookGateway): Promise<{ applied: { continuumSequence: bigint } }> => {
+  const callForSigned = (c: SignedOff, gateway: OrderEntry): Promise<{ applied: { continuumSequence: bigint } }> => {
     if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid);
     if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid);
     return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
   };
 
   /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
-  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderBookGateway }, Promise<{ applied: { continuumSequence: bigint } }>>(({ signed, gateway }) =>
+  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry }, Promise<{ applied: { continuumSequence: bigint } }>>(({ signed, gateway }) =>
     callForSigned(signed, gateway),
   );
 

@@ -3,14 +3,13 @@
  * present, the signed bytes decoding to an order, a cancel or a market creation. Pure, so
  * they run on the main thread or on an intake thread alike; with `signOff` an intake
  * thread also checks the ed25519 signature and builds the transaction payload and nonce,
- * so the main thread is left with the state checks and the order (dex/gateway.ts
+ * so the main thread is left with the state checks and the order (dex/order-entry.ts
  * placeChecked / cancelChecked, the same path as the order book's gateway processes).
  */
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { sha256 } from '../../crypto/sha256.js';
-import { digestNonce } from '../../dex/gateway.js';
-import type { MarketKind } from '../../dex/interface.js';
-import { decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/wire.js';
+import { digestNonce } from '../../dex/order-entry.js';
+import { type MarketKind, decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/engine/index.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
 import { verifyOne } from '../../../workers/ed25519.worker.js';

@@ -3,9 +3,8 @@
  * for real with deterministic keys), a deterministic random flow of them, and a way to
  * apply ticks to an engine + block builder in process.
  */
-import { OrderBookEngine, prepareTick, type AppliedTick } from '../../../src/dex/engine.js';
-import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from '../../../src/dex/wire.js';
-import { digestNonce } from '../../../src/dex/gateway.js';
+import { OrderBookEngine, prepareTick, type AppliedTick, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from '../../../src/dex/engine/index.js';
+import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
 import { verifyOne } from '../../../workers/ed25519.worker.js';

@@ -10,7 +10,6 @@ import { ChainClient } from '../../../src/chain/grpc/client.js';
 import { nodeConfig } from '../../../src/config/index.js';
 import { silentLogger } from '../../../src/log/index.js';
 import type { ChainRuntime } from '../../../src/chain/runtime.js';
-import { acquireChainRuntime, releaseChainRuntime } from '../../../src/node/faces.js';
 import { startNode, type FaceSpec, type NodeHandle } from '../../../src/node/index.js';
 
 /** A face that only holds the node's chain runtime, to reach it from a test or a bench. */
@@ -20,8 +19,8 @@ export function runtimeProbe(): { face: FaceSpec; runtime(): ChainRuntime } {
     face: {
       name: 'probe',
       async start(ctx) {
-        runtime = await acquireChainRuntime(ctx);
-        return { name: 'probe', address: '-', stopAccepting() {}, close: () => releaseChainRuntime(ctx) };
+        runtime = ctx.chain;
+        return { name: 'probe', address: '-', stopAccepting() {}, close: async () => undefined };
       },
     },
     runtime: () => {

@@ -6,8 +6,7 @@
  * definition changes on purpose) with:
  *   node dist/test/chain/support/vectors.js > docs/chain-vectors.json
  */
-import { encodeMarketLeaf, encodeUsedIdLeaf } from '../../../src/dex/commitment.js';
-import { OrderBookEngine } from '../../../src/dex/engine.js';
+import { encodeMarketLeaf, encodeUsedIdLeaf, OrderBookEngine } from '../../../src/dex/engine/index.js';
 import { bookView } from '../../../src/dex/views.js';
 import { toBase58, toHex } from '../../../src/sdk/bytes.js';
 import type { MarketStateInput, UsedIdInput } from '../../../src/sdk/chain-root.js';

@@ -1,8 +1,10 @@
 /**
- * The write path into the order book, shared by the HTTP face (spec/2) and the chain's
- * gRPC SubmitTx: check a market creation, a signed order or a signed cancel against the
- * current state, verify the owner signature (ed25519 pool), wrap it in a sequencer
- * Transaction (wire.ts), submit it, and wait until its tick is durable AND applied; the
+ * The order entry: the write path into the order book, shared by the HTTP face (spec/2),
+ * the gateway processes' channel and the chain's gRPC SubmitTx: check a market creation, a
+ * signed order or a signed cancel against the current state, verify the owner signature
+ * (ed25519 pool), wrap it in a sequencer Transaction (engine/codec.ts, the order's Borsh
+ * encoded once for both its signing digest and its payload), submit it, and wait until
+ * its tick is durable AND applied; the
  * answer is the engine's outcome for it. Refusals are ApiErrors with a stable code that
  * each face maps to its own status (HTTP status, gRPC code).
  *
@@ -11,16 +13,17 @@
  */
 import { sha256 } from '../crypto/sha256.js';
 import { equalBytes } from '../sdk/bytes.js';
-import { cancelMessage, orderMessage, type OrderIntent } from '../sdk/messages.js';
+import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/messages.js';
 import { SubmitError, type Sequencer } from '../sequencer/interface.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
-import type { Tick, Transaction } from '../core/types.js';
+import type { OrderedTransaction, Tick, Transaction } from '../core/types.js';
 import type { TickApplier } from './applier.js';
-import type { AppliedTick, AppliedTx } from './engine.js';
+import type { CheckedSubmissions } from './checked.js';
+import type { AppliedTick, AppliedTx } from './engine/index.js';
 import { ApiError, apiErrorOf } from './errors.js';
-import type { MarketKind } from './interface.js';
-import { DexState, ownerKeyOf, type Market, type Outcome } from './state.js';
-import { encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from './wire.js';
+import type { MarketKind } from './engine/index.js';
+import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
+import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
 
@@ -68,7 +71,7 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-export class OrderBookGateway {
+export class OrderEntry {
   private readonly waiters = new Map<string, Waiter>();
   private readonly inflight = new Set<string>(); // ownerKey + order id of orders not applied yet
   private submitQueue: QueuedSubmit[] = [];
@@ -78,15 +81,19 @@ export class OrderBookGateway {
 
   constructor(
     private readonly sequencer: Pick<Sequencer, 'submit' | 'submitBatch'>,
-    private readonly applier: TickApplier,
+    private readonly applier: Pick<TickApplier, 'engine' | 'onApplied'>,
     private readonly verifier: SingleVerifier,
+    /** Where a checked submission is noted, so the applier does not check it again. */
+    private readonly checked: Pick<CheckedSubmissions, 'add' | 'forget'>,
   ) {
-    applier.requestRoots((otx) => {
-      const w = this.waiters.get(otx.transaction.txId);
-      return w !== undefined && w.root && equalBytes(w.payload, otx.transaction.payload);
-    });
     this.unsubscribe = applier.onApplied((record) => this.onApplied(record));
   }
+
+  /** Whether a receipt waits for this transaction: the applier's `rootAfter`. */
+  readonly wantsRoot = (otx: OrderedTransaction): boolean => {
+    const w = this.waiters.get(otx.transaction.txId);
+    return w !== undefined && w.root && equalBytes(w.payload, otx.transaction.payload);
+  };
 
   get state(): DexState {
     return this.applier.engine.state;
@@ -125,9 +132,10 @@ export class OrderBookGateway {
 
   async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
-    const message = orderMessage(intent, sha256);
+    const intentBorsh = encodeOrderIntent(intent);
+    const message = signingMessage(ORDER_PREFIX, intentBorsh, sha256);
     const valid = await this.verifier.verify(intent.owner, message, signature);
-    const tx = () => toTransaction('order', encodePlaceOrderIntent(intent, signature), intent.owner, signature, digestNonce(message));
+    const tx = () => toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
     return this.submitOrder(key, valid, tx, options);
   }
 
@@ -170,9 +178,10 @@ export class OrderBookGateway {
 
   async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
-    const message = cancelMessage({ orderId, owner, marketId }, sha256);
+    const cancelBorsh = encodeCancelOrderData({ orderId, owner, marketId });
+    const message = signingMessage(CANCEL_PREFIX, cancelBorsh, sha256);
     const valid = await this.verifier.verify(owner, message, signature);
-    return this.submitCancel(orderId, owner, marketId, valid, () => toTransaction('cancel', encodeCancelPayload(orderId, owner, marketId, signature), owner, signature, digestNonce(message)), options);
+    return this.submitCancel(orderId, owner, marketId, valid, () => toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message)), options);
   }
 
   /** A cancel a gateway process already parsed, encoded and checked (see placeChecked). */
@@ -201,11 +210,11 @@ export class OrderBookGateway {
   private async submitAndWait(tx: Transaction, options: SubmitOptions, onConflict?: () => ApiError): Promise<Submitted> {
     if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
     // Orders and cancels were verified above; markets are unsigned.
-    if (tx.signature.length > 0) this.applier.markVerified(tx.txId, tx.payload);
+    if (tx.signature.length > 0) this.checked.add(tx.txId, tx.payload);
     const result = new Promise<Submitted>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(tx.txId);
-        this.applier.forgetVerified(tx.txId);
+        this.checked.forget(tx.txId);
         reject(new ApiError(504, 'TIMEOUT', 'the transaction was accepted but its tick did not arrive in time'));
       }, WAIT_TIMEOUT_MS);
       this.waiters.set(tx.txId, { payload: tx.payload, root: options.root ?? false, timer, resolve, reject });
@@ -216,7 +225,7 @@ export class OrderBookGateway {
       const w = this.waiters.get(tx.txId);
       if (w) clearTimeout(w.timer);
       this.waiters.delete(tx.txId);
-      this.applier.forgetVerified(tx.txId);
+      this.checked.forget(tx.txId);
       result.catch(() => undefined);
       if (err instanceof SubmitError) {
         if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', `sequencer queue is full: ${err.message}`);

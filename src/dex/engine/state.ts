@@ -10,14 +10,14 @@
  * `stateRoot()` rehashes only what changed since the last call.
  */
 import { Buffer } from 'node:buffer';
-import { sha256 } from '../crypto/sha256.js';
-import { marketIdOf } from '../sdk/market-id.js';
+import { sha256 } from '../../crypto/sha256.js';
+import { marketIdOf } from '../../sdk/market-id.js';
 import { OrderBook } from './book.js';
 import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf } from './commitment.js';
 import { encodeLeaf } from './leaf.js';
 import { SlotTree } from './slot-tree.js';
 import { BUY, SELL, type BookOrder, type MarketInfo, type PlaceResult, type TickContext, type Trade } from './interface.js';
-import type { CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './wire.js';
+import type { CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './codec.js';
 
 export type DexErrorCode =
   | 'MALFORMED'
