@@ -14,7 +14,7 @@
 import type { BuilderState } from './builder.js';
 import { heightKey, recordKey, u64Key, parseId } from './ids.js';
 import type { ExplorerEvent } from './interface.js';
-import { parseRecordJson } from './json.js';
+import { parseRecordJson } from '../wire/index.js';
 import { RECORDS_FORMAT, type ChainOp, type ChainStore } from './store.js';
 
 export interface OpenRecords {

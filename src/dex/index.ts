@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool } from '../pool/index.js';
+import { parseHostPort, type HostPort } from '../wire/index.js';
 import { createHandler } from './http.js';
 import type { DexDeps, DexHandle } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
@@ -35,13 +36,13 @@ export { createApp, createHandler } from './http.js';
 export { loadOrCreateNodeKey, NODE_KEY_FILE, type NodeKey } from './node-key.js';
 export { openApiDocument } from './openapi.js';
 
-/** Split "host:port" (or "[v6]:port"). */
-export function parseAddr(addr: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(addr);
-  if (!m) throw new Error(`bad address '${addr}', expected host:port`);
-  const port = Number(m[3]);
-  if (port > 65535) throw new Error(`bad port in '${addr}'`);
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+/** Where to listen: a host and port as they are, or `host:port` text parsed (src/wire host-port.ts). */
+export function listenAddress(addr: HostPort | string): HostPort {
+  if (typeof addr !== 'string') return addr;
+  const hp = parseHostPort(addr);
+  if (hp) return hp;
+  if (parseHostPort(addr.replace(/:\d{1,5}$/, ':0'))) throw new Error(`bad port in '${addr}'`);
+  throw new Error(`bad address '${addr}', expected host:port`);
 }
 
 /** Receipts of one turn signed on the main thread when at most this many (env override). */
@@ -83,7 +84,7 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
   });
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
-  const { host, port } = parseAddr(deps.addr);
+  const { host, port } = listenAddress(deps.addr);
   const listenOn = (done: () => void): void => {
     if (deps.socketPath !== undefined) server.listen(deps.socketPath, done);
     else server.listen(port, host, done);

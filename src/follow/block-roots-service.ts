@@ -16,7 +16,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { detailJson } from '../chain/chain.js';
 import type { ChainReader } from '../chain/interface.js';
-import { StreamSlots, type SlotHolder, type StreamSlotLimits } from '../rpc/grpc/stream-slots.js';
+import { StreamSlots, type SlotHolder, type StreamSlotLimits } from '../wire/index.js';
 import { isMalformed, type Malformed } from '../rpc/grpc/requests.js';
 import type { ExtraGrpcService } from '../rpc/grpc/server.js';
 import { FOLLOW_SERVICE, loadFollowPackage } from './block-roots.js';

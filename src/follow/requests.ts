@@ -8,7 +8,7 @@
  *   StreamBlockRootsRequest { uint64 from_height = 1; }   (above 2^53 - 1 refused: no such block)
  *   StreamSnapshotRequest   { }
  */
-import { ProtoReader, VARINT, WireError, expectWireType } from '../rpc/grpc/proto-reader.js';
+import { ProtoReader, VARINT, WireError, expectWireType } from '../wire/index.js';
 import type { Malformed } from '../rpc/grpc/requests.js';
 
 function guarded<T>(message: string, decode: () => T | Malformed): T | Malformed {

@@ -11,9 +11,9 @@
  * progress for the stall timeout.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
-import { http2StreamClosed, resetHttp2Stream } from '../rpc/grpc/http2-stream.js';
-import { enableBatchedWrites } from '../rpc/grpc/stream-ticks.js';
-import type { SlotHolder } from '../rpc/grpc/stream-slots.js';
+import { http2StreamClosed, resetHttp2Stream } from '../wire/index.js';
+import { enableBatchedWrites } from '../wire/index.js';
+import type { SlotHolder } from '../wire/index.js';
 import type { BlockRootCache } from './root-cache.js';
 
 /** Roots handed to grpc-js and not yet taken by HTTP/2, per stream. */

@@ -15,7 +15,6 @@ import { startChainRuntime, type ChainRuntime } from '../chain/runtime.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
-import { formatAddress } from '../config/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
 import { startGrpcFace } from '../rpc/grpc/server.js';
@@ -163,7 +162,7 @@ export const dexFace: FaceSpec = {
             gateways: config.gateways,
             maxInflight: Math.max(1, Math.floor(config.queueCapacity / config.gateways)),
             logLevel: config.logLevel,
-            addr: formatAddress(config.dexAddr),
+            addr: config.dexAddr,
             dbPath: config.dbPath,
             logger,
             onClientGone: () => onClientGone(),
@@ -196,7 +195,7 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       sequencer: ctx.sequencer,
       logger: ctx.logger,
       dbPath: ctx.config.dbPath,
-      addr: formatAddress(ctx.config.dexAddr),
+      addr: ctx.config.dexAddr,
       applier: runtime.applier,
       gateway: runtime.gateway,
       verifier: runtime.verifier,

@@ -7,7 +7,8 @@
  * and stops, then faces, metrics, pool and database close, in reverse order of opening.
  */
 import type { Piscina } from 'piscina';
-import { followLeaders, formatAddress } from '../config/flags.js';
+import { followLeaders } from '../config/flags.js';
+import { formatHostPort } from '../wire/index.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { createLogger } from '../log/index.js';
@@ -102,7 +103,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, metrics, fail: (err) => reportFailure(err) };
     for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
-      const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
+      const address = typeof configured === 'object' ? formatHostPort(configured) : '(no address)';
       const early = prepared.get(spec);
       prepared.delete(spec);
       const start = early ? () => early.start(ctx) : () => spec.start(ctx);

@@ -4,6 +4,6 @@
 export { startGrpcFace, type GrpcFace, type GrpcFaceOptions } from './grpc/server.js';
 export { startRestFace, type RestFace, type RestFaceOptions } from './rest/server.js';
 export { createRestApp, type RestAppOptions } from './rest/app.js';
-export { PROTO_DIR, SEQUENCER_PROTO, SEQUENCER_SERVICE, LOADER_OPTIONS, loadSequencerPackage } from './proto.js';
-export { encodeTick } from './grpc/wire.js';
+export { SEQUENCER_PROTO, SEQUENCER_SERVICE, loadSequencerPackage } from './proto.js';
+export { encodeTick } from './grpc/encode.js';
 export * from './limits.js';

@@ -1,9 +1,9 @@
 /**
- * Pure parsers for request parameters shared by gRPC and REST: tick numbers, 8-hex
- * transaction hashes, limits and offsets. Each returns a value or a clear error message.
+ * Pure parsers for request parameters shared by gRPC and REST: tick numbers and 8-hex
+ * transaction hashes (a limit or an offset is a plain integer parameter: src/wire). Each
+ * returns a value or a clear error message.
  */
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+import type { Parsed } from '../wire/index.js';
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const fail = <T>(error: string): Parsed<T> => ({ ok: false, error });
@@ -30,24 +30,6 @@ export function parseTxHash(text: string): Parsed<string> {
   if (text.length !== 8) return fail(`tx_hash must be 8 hexadecimal characters, got ${text.length} characters`);
   if (!/^[0-9a-fA-F]{8}$/.test(text)) return fail(`tx_hash must be hexadecimal (0-9, a-f), got '${clip(text)}'`);
   return ok(text.toLowerCase());
-}
-
-/** An optional integer query parameter within [min, max] (decimal digits, leading zeros allowed). */
-export function parseIntegerParam(
-  name: string,
-  raw: string | string[] | undefined,
-  defaultValue: number,
-  min: number,
-  max: number,
-): Parsed<number> {
-  if (raw === undefined) return ok(defaultValue);
-  if (Array.isArray(raw)) return fail(`${name} is given ${raw.length} times; give it once`);
-  if (!/^\d+$/.test(raw)) return fail(`${name} must be an integer in ${min}..${max}, got '${clip(raw)}'`);
-  // Bounded by value: leading zeros do not count (0000000000000000020 is 20).
-  const digits = raw.replace(/^0+(?=\d)/, '');
-  const n = Number(digits);
-  if (digits.length > 16 || n < min || n > max) return fail(`${name} must be an integer in ${min}..${max}, got ${clip(raw)}`);
-  return ok(n);
 }
 
 function clip(text: string): string {

@@ -13,7 +13,8 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { PROTO_DIR, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { PROTO_DIR } from '../../src/wire/index.js';
 import { IntakeThreads, MAX_INTAKE_BYTES } from '../../src/rpc/grpc/intake.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
 

@@ -1,6 +1,7 @@
 /** Pure parameter parsers shared by REST and gRPC: every bad form named in the issue. */
 import { expect } from 'chai';
-import { checkTickNumber, parseIntegerParam, parseTickNumberText, parseTxHash } from '../../src/rpc/params.js';
+import { checkTickNumber, parseTickNumberText, parseTxHash } from '../../src/rpc/params.js';
+import { parseIntegerParam } from '../../src/wire/index.js';
 
 describe('request parameter parsers', () => {
   it('accepts tick numbers 1..2^53-1', () => {

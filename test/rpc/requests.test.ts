@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { PROTO_DIR, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { PROTO_DIR } from '../../src/wire/index.js';
 import {
   decodeGetChainStateRequest,
   decodeGetStatusRequest,

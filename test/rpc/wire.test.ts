@@ -6,18 +6,17 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { PROTO_DIR, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { PROTO_DIR } from '../../src/wire/index.js';
+import { decodeSubmitBatchRequest, decodeSubmitTransactionRequest, isMalformed } from '../../src/rpc/grpc/requests.js';
 import {
-  decodeSubmitBatchRequest,
-  decodeSubmitTransactionRequest,
   encodeGetChainStateResponse,
   encodeGetStatusResponse,
   encodeGetTickResponse,
   encodeGetTransactionResponse,
   encodeSubmitBatchResponse,
   encodeTick,
-  isMalformed,
-} from '../../src/rpc/grpc/wire.js';
+} from '../../src/rpc/grpc/encode.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 
 const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });

@@ -5,7 +5,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { LOADER_OPTIONS, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { LOADER_OPTIONS } from '../../src/wire/index.js';
 
 export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';
 import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';

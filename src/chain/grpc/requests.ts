@@ -6,7 +6,7 @@
  * groups, a known field with the wrong wire type, invalid UTF-8) answer INVALID_ARGUMENT
  * instead of being read as something else.
  */
-import { LEN, VARINT, type MessageSchema } from '../../rpc/grpc/proto-reader.js';
+import { LEN, VARINT, type MessageSchema } from '../../wire/index.js';
 
 const SIGNED_ORDER: MessageSchema = { 1: { name: 'order.intent', wireType: LEN }, 2: { name: 'order.signature', wireType: LEN } };
 const SIGNED_CANCEL: MessageSchema = { 1: { name: 'cancel.data', wireType: LEN }, 2: { name: 'cancel.signature', wireType: LEN } };

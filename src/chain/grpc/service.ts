@@ -26,13 +26,13 @@ import { decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/wi
 import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import type { Chain } from '../chain.js';
-import { checkMessage } from '../../rpc/grpc/proto-reader.js';
+import { checkMessage, peerAddress } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
-import { PeerRateLimiter, peerAddress } from './rate-limit.js';
+import { PeerRateLimiter } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
-import { encodeSubmitTxResponse } from './wire.js';
+import { encodeSubmitTxResponse } from './encode.js';
 import { checkSubmitTx, isRefusal, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
 import { ArrivalQueue } from '../../sequencer/arrivals.js';
 import { MAX_ARRIVALS_WAITING } from '../../sequencer/options.js';

@@ -14,7 +14,7 @@ import { decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder
 import { UUID_RE } from '../../sdk/market-id.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
 import { verifyOne } from '../../../workers/ed25519.worker.js';
-import { checkMessage } from '../../rpc/grpc/proto-reader.js';
+import { checkMessage } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
 

@@ -5,7 +5,8 @@
  * (src/follow).
  */
 import * as grpc from '@grpc/grpc-js';
-import { formatAddress, parseAddress } from '../../config/index.js';
+import { parseAddress } from '../../config/index.js';
+import { formatHostPort } from '../../wire/index.js';
 import { loadSequencerPackage } from '../proto.js';
 
 export interface WireTransaction {
@@ -56,7 +57,7 @@ export function grpcTarget(url: string, what = '--grpc-url'): string {
   const t = url.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
   if (/^https:\/\//.test(t)) throw new Error(`${what}: the node serves plaintext gRPC; use host:port`);
   try {
-    return formatAddress(parseAddress(t));
+    return formatHostPort(parseAddress(t));
   } catch (err) {
     throw new Error(`${what}: ${(err as Error).message}`);
   }

@@ -11,7 +11,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import type { ListenAddress } from '../../config/interface.js';
-import { formatAddress } from '../../config/flags.js';
+import { formatHostPort } from '../../wire/index.js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
 import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
@@ -92,9 +92,9 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   health.addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(formatAddress(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(formatHostPort(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
-  const address = formatAddress({ host: addr.host, port });
+  const address = formatHostPort({ host: addr.host, port });
   const stopAccepting = () => {
     if (handlers.state.stopping) return;
     handlers.state.stopping = true;

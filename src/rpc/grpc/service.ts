@@ -45,8 +45,8 @@ import {
   encodeSubmitBatchResponse,
   encodeSubmitTransactionResponse,
   encodeTick,
-  shortHash,
-} from './wire.js';
+} from './encode.js';
+import { shortHash } from '../../core/tx-hash.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 

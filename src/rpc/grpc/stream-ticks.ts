@@ -26,9 +26,9 @@
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import type { Tick } from '../../core/types.js';
-import { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
+import { enableBatchedWrites, http2StreamClosed, resetHttp2Stream } from '../../wire/index.js';
 import { estimateEncodedBytes, type TickFeed } from './tick-feed.js';
-import { encodeTick } from './wire.js';
+import { encodeTick } from './encode.js';
 
 /** Ticks read from the store per replay step (fewer when the send queue has less room). */
 const REPLAY_CHUNK = 256;
@@ -57,31 +57,6 @@ export interface StreamOutcome {
   code: grpcStatus;
   details: string;
   sent: number;
-}
-
-type WriteCallback = (error?: Error | null) => void;
-interface BatchableWritable {
-  _write(chunk: unknown, encoding: BufferEncoding, callback: WriteCallback): void;
-  _writev?: (chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>, callback: WriteCallback) => void;
-}
-
-/** Let the Writable hand all buffered messages to HTTP/2 at once (see the file's docblock). Also used by StreamTx. */
-export function enableBatchedWrites(call: object): void {
-  const w = call as BatchableWritable;
-  if (typeof w._writev === 'function') return;
-  w._writev = function (this: BatchableWritable, chunks, callback) {
-    let left = chunks.length;
-    let failed = false;
-    for (const { chunk, encoding } of chunks) {
-      this._write(chunk, encoding, (err) => {
-        if (failed) return;
-        if (err) {
-          failed = true;
-          callback(err);
-        } else if (--left === 0) callback();
-      });
-    }
-  };
 }
 
 const tooSlow = (next: number) =>

@@ -16,7 +16,7 @@
  */
 import type { Sequencer } from '../../sequencer/interface.js';
 import type { Tick } from '../../core/types.js';
-import { encodeTick } from './wire.js';
+import { encodeTick } from './encode.js';
 
 export interface TickFeedOptions {
   windowTicks: number; // most ticks kept (default 65,536)

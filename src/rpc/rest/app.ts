@@ -12,10 +12,11 @@ import { isClientDisconnect } from '../../log/index.js';
 import type { Registry } from 'prom-client';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { encodeArchiveRecord } from '../../sequencer/index.js';
-import { earliest, nowMicros, restRecentTicks, restStatus, restTick, restTransaction } from '../convert.js';
+import { earliest, nowMicros, restRecentTicks, restStatus, restTransaction } from '../convert.js';
+import { restTick } from '../../vdf/index.js';
 import { DEFAULT_RECENT_LIMIT, MAX_RECENT_LIMIT, MAX_RECENT_OFFSET } from '../limits.js';
-import { parseIntegerParam, parseTickNumberText, parseTxHash } from '../params.js';
-import { toJson } from './json.js';
+import { parseTickNumberText, parseTxHash } from '../params.js';
+import { encodeJson, parseIntegerParam } from '../../wire/index.js';
 import { loadVerifierAssets } from './verifier-page.js';
 
 export interface RestAppOptions {
@@ -29,7 +30,7 @@ export interface RestAppOptions {
 function send(ctx: Koa.Context, status: number, body: unknown): void {
   ctx.status = status;
   ctx.type = 'application/json';
-  ctx.body = toJson(body);
+  ctx.body = encodeJson(body);
 }
 
 export function createRestApp(options: RestAppOptions): Koa {

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { formatAddress } from '../../config/flags.js';
+import { formatHostPort } from '../../wire/index.js';
 import type { ListenAddress } from '../../config/interface.js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { createRestApp } from './app.js';
@@ -42,7 +42,7 @@ export async function startRestFace(sequencer: Sequencer, addr: ListenAddress, o
     stopping = true;
   };
   return {
-    address: formatAddress({ host: addr.host, port }),
+    address: formatHostPort({ host: addr.host, port }),
     port,
     stopAccepting,
     async close() {

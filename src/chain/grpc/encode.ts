@@ -1,10 +1,10 @@
 /**
  * Encoding of svc.chain.v1 messages (proto/svc/chain/v1/chain.proto) with the node's one
- * protobuf writer (src/rpc/grpc/wire.ts): a StreamTx message (TxBatch) is encoded ONCE
+ * protobuf writer (src/wire): a StreamTx message (TxBatch) is encoded ONCE
  * and the same bytes go to every stream. u64 fields stay exact (bigint). Field numbers
  * must match the .proto; test/chain/grpc.test.ts decodes them with proto-loader.
  */
-import { Writer } from '../../rpc/grpc/wire.js';
+import { Writer } from '../../wire/index.js';
 import type { ExplorerTransaction, MarketCreation, TransactionBatch } from '../interface.js';
 
 export function writeExplorerTransaction(w: Writer, t: ExplorerTransaction): void {

@@ -3,12 +3,12 @@
  * no tick-specific needs (FollowService; StreamTicks keeps its own registry,
  * tick-streams.ts, with the same rules): a node-wide limit, a limit per client connection
  * (grpc-js getPeer(): address and port) and per client address (the port dropped:
- * rate-limit.ts peerAddress), so one client cannot take every slot; and a sweep, once a
+ * peer.ts), so one client cannot take every slot; and a sweep, once a
  * second while streams are open, that resets streams whose pending writes made no progress
  * for `stallMs` (their client stopped reading). A refusal is a sentence naming the limit,
  * for RESOURCE_EXHAUSTED.
  */
-import { peerAddress } from '../../chain/grpc/rate-limit.js';
+import { peerAddress } from './peer.js';
 
 export interface StreamSlotLimits {
   maxStreams: number; // open streams per node

@@ -1,11 +1,12 @@
 /**
- * JSON of the chain's records. Writing: like JSON.stringify, but bigint values (u64
- * fields that can pass 2^53: price, quantity, order_id, continuum_sequence, ...) are
- * written as exact JSON integers, and it is a plain recursive walk (no replacer), which
- * matters on the hot path (every stored transaction is rendered once).
- * Reading back: JSON.parse would round those integers to doubles, so the known u64 keys
- * are quoted before parsing and turned into bigints. This is safe on JSON we wrote:
- * inside a JSON string every `"` is escaped, so `"price":` can only be a real key.
+ * The one bigint-safe JSON of the tree. Writing: like JSON.stringify on plain data, but
+ * bigint values (u64 fields that can pass 2^53: a chain record's price, quantity, order_id,
+ * continuum_sequence, ...; a REST answer's nonce) are written as exact JSON integers, and it
+ * is a plain recursive walk (no replacer), which matters on the hot path (every stored
+ * transaction is rendered once). Keys are written as they are (svc's keys are identifiers).
+ * Reading back: JSON.parse would round those integers to doubles, so the known u64 keys of
+ * the chain's records are quoted before parsing and turned into bigints. This is safe on
+ * JSON we wrote: inside a JSON string every `"` is escaped, so `"price":` can only be a real key.
  */
 
 export function encodeJson(value: unknown): string {
