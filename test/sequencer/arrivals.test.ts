@@ -4,7 +4,7 @@
  * synchronously; a failed intake leaves the line without blocking the others.
  */
 import { expect } from 'chai';
-import { ArrivalQueue } from '../../src/sequencer/arrivals.js';
+import { ArrivalQueue } from '../../src/intake/index.js';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;

@@ -33,10 +33,8 @@ import { PeerRateLimiter } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
 import { encodeSubmitTxResponse } from './encode.js';
-import { checkSubmitTx, isRefusal, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
-import { ArrivalQueue } from '../../sequencer/arrivals.js';
-import { MAX_ARRIVALS_WAITING } from '../../sequencer/options.js';
-import type { IntakeThreads } from '../../rpc/grpc/intake.js';
+import { checkSubmitTx, SUBMIT_TX_PER_TASK, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
+import { ArrivalQueue, MAX_ARRIVALS_WAITING, isRefusal, type IntakePool } from '../../intake/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 type Malformed = { malformed: string };
@@ -56,7 +54,7 @@ export interface ChainServiceOptions {
   maxStreamsPerPeer?: number; // default 16
   streamQueue?: TxStreamQueue;
   /** Intake threads: SubmitTx requests arrive as bytes (chainDefinition(true)) and are checked there. */
-  intake?: IntakeThreads;
+  intake?: IntakePool;
 }
 
 export const MAX_TX_STREAMS = 1024;
@@ -174,6 +172,9 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
   };
 
+  /** SubmitTx's task on the intake threads: decoded, checked, signature verified there (workers/intake.worker.ts submitTxs). */
+  const prepareSubmitTx = options.intake?.gathered<SignedOff>('submitTxs', SUBMIT_TX_PER_TASK);
+
   /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
   const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderBookGateway }, Promise<{ applied: { continuumSequence: bigint } }>>(({ signed, gateway }) =>
     callForSigned(signed, gateway),
@@ -203,7 +204,7 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
       if (arrivals.waiting >= MAX_ARRIVALS_WAITING) {
         return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`, metadata: retryHint() });
       }
-      const prepared = options.intake!.prepareSubmitTx(req).then((signed) => ({ signed, gateway: backend.gateway }));
+      const prepared = prepareSubmitTx!(req).then((signed) => ({ signed, gateway: backend.gateway }));
       // The arrival line resolves with the gateway's promise, which the answer awaits.
       answer(arrivals.submit(prepared).then((work) => work), backend.chain, callback);
       return;

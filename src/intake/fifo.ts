@@ -1,8 +1,7 @@
 /**
- * FIFO of accepted transactions not yet in a durable tick, in sequence order, with O(1)
- * push, indexed access and bulk removal from the front (an array with a moving head,
- * compacted when half of it is dead). Bodies stay here on the main thread; only
- * hashes cross to the clock.
+ * A FIFO with O(1) push, indexed access and bulk removal from the front (an array with a
+ * moving head, compacted when half of it is dead): the arrival line's slots, and the
+ * sequencer's accepted transactions not yet in a durable tick, in sequence order.
  */
 export class Fifo<T> {
   private items: Array<T | undefined> = [];

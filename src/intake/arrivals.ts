@@ -1,14 +1,20 @@
 /**
  * Arrival order for submissions whose intake runs elsewhere (issue 8 point 2): a
- * submission takes its place when it arrives, its intake (prepare.ts, on a worker or
- * inline) may finish in any order, and admission runs strictly in arrival order: a
- * reorder buffer. A submission that is ready with nobody ahead of it is admitted at once,
- * synchronously (the inline case: no queueing, no extra turn of the event loop).
+ * submission takes its place when it arrives, its intake (a worker task, or inline) may
+ * finish in any order, and admission runs strictly in arrival order: a reorder buffer. A submission that is ready with nobody ahead of it is admitted
+ * at once, synchronously (the inline case: no queueing, no extra turn of the event loop).
  *
  * An intake that fails (a malformed request) leaves the line without being admitted; the
  * ones behind it go on.
  */
-import { Fifo } from './queue.js';
+import { Fifo } from './fifo.js';
+
+/**
+ * Requests waiting in an arrival line (their intake on a worker not done, or one ahead of
+ * them not done): beyond this a submission is refused with RESOURCE_EXHAUSTED at once,
+ * so a flood of large batches cannot pile up memory before the queue-capacity check.
+ */
+export const MAX_ARRIVALS_WAITING = 256;
 
 interface Slot<T, R> {
   ready: boolean;
