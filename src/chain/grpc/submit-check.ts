@@ -13,7 +13,7 @@ import type { MarketKind } from '../../dex/interface.js';
 import { decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/wire.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
-import { verifyOne } from '../../../workers/ed25519.worker.js';
+import { verifyOne } from '../../crypto/ed25519.js';
 import type { Refusal } from '../../intake/index.js';
 import { checkMessage } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
