@@ -21,7 +21,7 @@
  * A refusal at any step writes nothing.
  */
 import type { Piscina } from 'piscina';
-import type { NodeClient } from '../rpc/grpc/client.js';
+import type { NodeClient } from '../sequencer-api/grpc/client.js';
 import { restoreSnapshot } from '../chain/runtime.js';
 import { openRecordOps } from '../chain/open-records.js';
 import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/store.js';

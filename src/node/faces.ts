@@ -17,9 +17,9 @@ import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
-import { startGrpcFace } from '../rpc/grpc/server.js';
-import { IntakeThreads } from '../rpc/grpc/intake.js';
-import { startRestFace } from '../rpc/rest/server.js';
+import { startGrpcFace } from '../sequencer-api/grpc/server.js';
+import { IntakeThreads } from '../sequencer-api/grpc/intake.js';
+import { startRestFace } from '../sequencer-api/rest/server.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
 /**

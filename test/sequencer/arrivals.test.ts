@@ -1,5 +1,5 @@
 /**
- * The arrival line (src/sequencer/arrivals.ts): admission strictly in arrival order
+ * The arrival line (src/intake/arrivals.ts): admission strictly in arrival order
  * whatever order intakes finish in; a ready submission with nobody ahead is admitted
  * synchronously; a failed intake leaves the line without blocking the others.
  */

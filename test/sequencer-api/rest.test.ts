@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { ingestionDigest } from '../../src/vdf/binding.js';
-import type { RestFace } from '../../src/rpc/rest/server.js';
+import type { RestFace } from '../../src/sequencer-api/rest/server.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { shortHash } from '../../src/core/tx-hash.js';
 import { decodeArchiveRecord, encodeArchiveRecord } from '../../src/store/archive.js';

@@ -2,7 +2,7 @@
  * Hand-written protobuf encoders of svc.sequencer.v1 (proto/.../sequencer.proto): submit
  * responses and Ticks, encoded once into Buffers that grpc-js sends as they are (the request
  * decoders are ./requests.ts). Field numbers must match the .proto;
- * test/rpc/wire.test.ts cross-checks against protobufjs.
+ * test/sequencer-api/wire.test.ts cross-checks against protobufjs.
  */
 import type { SubmitResult, Tick, Transaction } from '../../core/types.js';
 import { bytesToHex } from '../../core/hex.js';

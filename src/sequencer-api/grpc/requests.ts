@@ -1,6 +1,6 @@
 /**
  * Decoders of every svc.sequencer.v1 request message (proto/svc/sequencer/v1/sequencer.proto),
- * written on the strict ProtoReader (./proto-reader.ts). They never throw: malformed bytes come
+ * written on the strict ProtoReader (src/wire proto-reader.ts). They never throw: malformed bytes come
  * back as `{ malformed: reason }` so the handler answers INVALID_ARGUMENT (grpc-js would turn a
  * throwing deserializer into INTERNAL). Submissions decode straight into domain Transactions
  * (u64 as bigint, bytes as views into the received message, no intermediate objects).

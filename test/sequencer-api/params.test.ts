@@ -1,6 +1,6 @@
 /** Pure parameter parsers shared by REST and gRPC: every bad form named in the issue. */
 import { expect } from 'chai';
-import { checkTickNumber, parseTickNumberText, parseTxHash } from '../../src/rpc/params.js';
+import { checkTickNumber, parseTickNumberText, parseTxHash } from '../../src/sequencer-api/params.js';
 import { parseIntegerParam } from '../../src/wire/index.js';
 
 describe('request parameter parsers', () => {

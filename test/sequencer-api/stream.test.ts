@@ -6,7 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { GrpcFace } from '../../src/rpc/grpc/server.js';
+import type { GrpcFace } from '../../src/sequencer-api/grpc/server.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';
 import { SequencerClient, type WireTick } from '../support/grpc-client.js';

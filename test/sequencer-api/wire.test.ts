@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
 import { PROTO_DIR } from '../../src/wire/index.js';
-import { decodeSubmitBatchRequest, decodeSubmitTransactionRequest, isMalformed } from '../../src/rpc/grpc/requests.js';
+import { decodeSubmitBatchRequest, decodeSubmitTransactionRequest, isMalformed } from '../../src/sequencer-api/grpc/requests.js';
 import {
   encodeGetChainStateResponse,
   encodeGetStatusResponse,
@@ -16,7 +16,7 @@ import {
   encodeGetTransactionResponse,
   encodeSubmitBatchResponse,
   encodeTick,
-} from '../../src/rpc/grpc/encode.js';
+} from '../../src/sequencer-api/grpc/encode.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 
 const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });

@@ -1,5 +1,5 @@
 /**
- * The strict request decoders (src/rpc/grpc/requests.ts) read exactly what protobufjs writes
+ * The strict request decoders (src/sequencer-api/grpc/requests.ts) read exactly what protobufjs writes
  * for every request message, including edge values and unknown fields, and refuse the
  * malformed families of docs/api.md "Request decoding" without throwing. (The same bodies go
  * to the real node in test/hostile/grpc.test.ts.)
@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
 import { PROTO_DIR } from '../../src/wire/index.js';
 import {
   decodeGetChainStateRequest,
@@ -16,7 +16,7 @@ import {
   decodeGetTransactionRequest,
   decodeStreamTicksRequest,
   isMalformed,
-} from '../../src/rpc/grpc/requests.js';
+} from '../../src/sequencer-api/grpc/requests.js';
 
 const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });
 const encode = (type: string, value: object) => {

@@ -5,7 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { GrpcFace } from '../../src/rpc/grpc/server.js';
+import type { GrpcFace } from '../../src/sequencer-api/grpc/server.js';
 import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';

@@ -13,9 +13,9 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
 import { PROTO_DIR } from '../../src/wire/index.js';
-import { IntakeThreads, MAX_INTAKE_BYTES } from '../../src/rpc/grpc/intake.js';
+import { IntakeThreads, MAX_INTAKE_BYTES } from '../../src/sequencer-api/grpc/intake.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
 
 async function statusOf(p: Promise<unknown>): Promise<{ code: grpc.status; details: string }> {
