@@ -1,7 +1,7 @@
 /**
  * The seven handlers of svc.sequencer.v1.SequencerService over a Sequencer, with the
  * service definition they need: hand-written strict decoders (requests.ts) for every request
- * and hand-written encoders (wire.ts) for every response; proto-loader only supplies the
+ * and hand-written encoders (encode.ts) for every response; proto-loader only supplies the
  * method table (paths, streaming flags).
  * Status mapping: malformed or out-of-range -> INVALID_ARGUMENT; SubmitError codes map
  * to the gRPC statuses of the same names; unknown hash or tick -> found=false with OK.
@@ -97,6 +97,26 @@ export interface ServiceHandlers {
   state: ServiceState;
 }
 
+/** What every handler builder shares: the node's parts, the service state and the status helpers. */
+interface HandlerContext {
+  sequencer: Sequencer;
+  feed: TickFeed;
+  streams: TickStreams;
+  logger: Logger;
+  intake?: IntakeThreads;
+  onSubmitBatch?: (intake: 'thread' | 'main') => void;
+  state: ServiceState;
+  /** Logs `err` and answers INTERNAL without its details. */
+  internal(err: unknown, what: string): Status;
+  /** A SubmitError as its gRPC status, anything else as internal(). */
+  toStatus(err: unknown, what: string): Status;
+  /** Counts a submission in flight while `work` runs. */
+  track<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
+const unavailable: Status = { code: grpcStatus.UNAVAILABLE, details: 'node is shutting down' };
+
 export function createHandlers(
   sequencer: Sequencer,
   feed: TickFeed,
@@ -106,24 +126,66 @@ export function createHandlers(
   onSubmitBatch?: (intake: 'thread' | 'main') => void,
 ): ServiceHandlers {
   const state: ServiceState = { stopping: false, inFlight: 0 };
-
   const internal = (err: unknown, what: string): Status => {
     logger.error({ err }, `${what} failed`);
     return { code: grpcStatus.INTERNAL, details: `internal error in ${what}` };
   };
-  const toStatus = (err: unknown, what: string): Status =>
-    err instanceof SubmitError ? { code: SUBMIT_CODES[err.code], details: err.message } : internal(err, what);
-  const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
-  const unavailable: Status = { code: grpcStatus.UNAVAILABLE, details: 'node is shutting down' };
-
-  const track = async <T>(work: () => Promise<T>): Promise<T> => {
-    state.inFlight++;
-    try {
-      return await work();
-    } finally {
-      state.inFlight--;
-    }
+  const ctx: HandlerContext = {
+    sequencer,
+    feed,
+    streams,
+    logger,
+    ...(intake ? { intake } : {}),
+    ...(onSubmitBatch ? { onSubmitBatch } : {}),
+    state,
+    internal,
+    toStatus: (err, what) => (err instanceof SubmitError ? { code: SUBMIT_CODES[err.code], details: err.message } : internal(err, what)),
+    track: async (work) => {
+      state.inFlight++;
+      try {
+        return await work();
+      } finally {
+        state.inFlight--;
+      }
+    },
   };
+  return {
+    state,
+    implementation: { ...submitHandlers(ctx), ...queryHandlers(ctx), StreamTicks: streamTicksHandler(ctx) } as UntypedServiceImplementation,
+  };
+}
+
+/** A batch's per-item results as the response, failures in the trailer (docs/api.md). */
+function answerBatch(results: Array<SubmitResult | SubmitError>, callback: sendUnaryData<Buffer>): void {
+  const ok: Array<SubmitResult | undefined> = [];
+  const failures: Array<{ index: number; code: string; message: string }> = [];
+  let exhausted = false;
+  results.forEach((r, index) => {
+    if (r instanceof SubmitError) {
+      ok.push(undefined);
+      exhausted ||= r.code === 'RESOURCE_EXHAUSTED';
+      if (failures.length < 100) failures.push({ index, code: r.code, message: r.message });
+    } else if (r instanceof Error) {
+      ok.push(undefined);
+      if (failures.length < 100) failures.push({ index, code: 'INTERNAL', message: 'internal error' });
+    } else ok.push(r);
+  });
+  const failedCount = ok.filter((r) => r === undefined).length;
+  if (failedCount === results.length && exhausted) {
+    return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
+  }
+  let trailer: Metadata | undefined;
+  if (failedCount > 0) {
+    trailer = new Metadata();
+    trailer.set('svc-failed-items', String(failedCount));
+    trailer.set('svc-item-errors', JSON.stringify(failures));
+  }
+  callback(null, encodeSubmitBatchResponse(ok), trailer);
+}
+
+/** SubmitTransaction and SubmitBatch (decoded here, or prepared on the intake threads). */
+function submitHandlers(ctx: HandlerContext) {
+  const { sequencer, state, intake, onSubmitBatch, internal, toStatus, track } = ctx;
 
   const SubmitTransaction = (
     call: ServerUnaryCall<{ transaction?: Transaction } | Malformed, Buffer>,
@@ -138,34 +200,6 @@ export function createHandlers(
       (r) => callback(null, encodeSubmitTransactionResponse(r)),
       (err: unknown) => callback(toStatus(err, 'SubmitTransaction')),
     );
-  };
-
-  /** A batch's per-item results as the response, failures in the trailer (docs/api.md). */
-  const answerBatch = (results: Array<SubmitResult | SubmitError>, callback: sendUnaryData<Buffer>): void => {
-    const ok: Array<SubmitResult | undefined> = [];
-    const failures: Array<{ index: number; code: string; message: string }> = [];
-    let exhausted = false;
-    results.forEach((r, index) => {
-      if (r instanceof SubmitError) {
-        ok.push(undefined);
-        exhausted ||= r.code === 'RESOURCE_EXHAUSTED';
-        if (failures.length < 100) failures.push({ index, code: r.code, message: r.message });
-      } else if (r instanceof Error) {
-        ok.push(undefined);
-        if (failures.length < 100) failures.push({ index, code: 'INTERNAL', message: 'internal error' });
-      } else ok.push(r);
-    });
-    const failedCount = ok.filter((r) => r === undefined).length;
-    if (failedCount === results.length && exhausted) {
-      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
-    }
-    let trailer: Metadata | undefined;
-    if (failedCount > 0) {
-      trailer = new Metadata();
-      trailer.set('svc-failed-items', String(failedCount));
-      trailer.set('svc-item-errors', JSON.stringify(failures));
-    }
-    callback(null, encodeSubmitBatchResponse(ok), trailer);
   };
 
   const SubmitBatch = (
@@ -194,6 +228,36 @@ export function createHandlers(
       (err: unknown) => callback(toStatus(err, 'SubmitBatch')),
     );
   };
+
+  return { SubmitTransaction, SubmitBatch };
+}
+
+/** GetChainState's answer: the latest `limit` ticks (encoded once, from the feed when there) and a sample of their hashes. */
+async function chainState(sequencer: Sequencer, feed: TickFeed, limit: number): Promise<Buffer> {
+  const s = sequencer.status();
+  const summaries = sequencer.recentTicks(limit, 0);
+  const recentTicks: Buffer[] = [];
+  const sample: Array<[string, number]> = [];
+  for (const summary of summaries) {
+    const tick = await sequencer.getTick(summary.tickNumber);
+    if (!tick) continue;
+    recentTicks.push(feed.get(tick.tickNumber) ?? encodeTick(tick));
+    for (const o of tick.transactions) {
+      if (sample.length >= TX_SAMPLE_SIZE) break;
+      sample.push([shortHash(o.txHash), tick.tickNumber]);
+    }
+  }
+  return encodeGetChainStateResponse({
+    chainHeight: s.currentTick,
+    totalTransactions: s.totalTransactions,
+    recentTicks,
+    txToTickSample: sample,
+  });
+}
+
+/** GetStatus, GetTransaction, GetTick and GetChainState. */
+function queryHandlers(ctx: HandlerContext) {
+  const { sequencer, feed, internal } = ctx;
 
   const GetStatus = (call: ServerUnaryCall<object | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
@@ -230,33 +294,19 @@ export function createHandlers(
     if (isMalformed(req)) return callback(invalid(req.malformed));
     const limit = req.tickLimit === 0 ? DEFAULT_TICK_LIMIT : req.tickLimit;
     if (limit > MAX_TICK_LIMIT) return callback(invalid(`tick_limit must be at most ${MAX_TICK_LIMIT}, got ${limit}`));
-    (async () => {
-      const s = sequencer.status();
-      const summaries = sequencer.recentTicks(limit, 0);
-      const recentTicks: Buffer[] = [];
-      const sample: Array<[string, number]> = [];
-      for (const summary of summaries) {
-        const tick = await sequencer.getTick(summary.tickNumber);
-        if (!tick) continue;
-        recentTicks.push(feed.get(tick.tickNumber) ?? encodeTick(tick));
-        for (const o of tick.transactions) {
-          if (sample.length >= TX_SAMPLE_SIZE) break;
-          sample.push([shortHash(o.txHash), tick.tickNumber]);
-        }
-      }
-      return encodeGetChainStateResponse({
-        chainHeight: s.currentTick,
-        totalTransactions: s.totalTransactions,
-        recentTicks,
-        txToTickSample: sample,
-      });
-    })().then(
+    chainState(sequencer, feed, limit).then(
       (buf) => callback(null, buf),
       (err: unknown) => callback(internal(err, 'GetChainState')),
     );
   };
 
-  const StreamTicks = (call: ServerWritableStream<{ startTick: bigint } | Malformed, Buffer>) => {
+  return { GetStatus, GetTransaction, GetTick, GetChainState };
+}
+
+/** StreamTicks: the request checked here, the stream run by the registry (tick-streams.ts). */
+function streamTicksHandler(ctx: HandlerContext) {
+  const { streams, logger, internal } = ctx;
+  return (call: ServerWritableStream<{ startTick: bigint } | Malformed, Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
     let start = 0;
@@ -271,10 +321,5 @@ export function createHandlers(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),
       (err: unknown) => call.emit('error', internal(err, 'StreamTicks')),
     );
-  };
-
-  return {
-    state,
-    implementation: { SubmitTransaction, SubmitBatch, GetStatus, GetTransaction, GetTick, GetChainState, StreamTicks } as UntypedServiceImplementation,
   };
 }
