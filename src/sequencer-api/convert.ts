@@ -1,10 +1,9 @@
 /**
- * Domain -> REST JSON shapes of spec/1 (and design.md's conventions). Pure functions.
- * Byte fields are lowercase hex without 0x. A u64 that can pass 2^53 (nonce, a
- * transaction's timestamp) is never a bare JSON integer above 2^53, which a JavaScript
- * client would round: spec/1's own field (the /tx lookup's `nonce`, an integer there) is
- * a JSON integer up to 2^53 - 1 and a decimal string above (`jsonU64`); the tick
- * transactions' `nonce` and `timestamp` (an extension) are always decimal strings.
+ * Domain -> REST JSON shapes of spec/1 (and design.md's conventions) other than the tick
+ * object (its writer sits beside its parser in src/vdf). Pure functions. A u64 that can
+ * pass 2^53 (nonce) is never a bare JSON integer above 2^53, which a JavaScript client
+ * would round: spec/1's own field (the /tx lookup's `nonce`, an integer there) is a JSON
+ * integer up to 2^53 - 1 and a decimal string above (`jsonU64`).
  */
 import type { SequencerStatus, TickSummary, TransactionLocation } from '../core/types.js';
 import { shortHash } from '../core/tx-hash.js';
