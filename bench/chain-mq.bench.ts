@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heightKey, recordKey, u64Key } from '../src/chain/ids.js';
 import type { BlockDetail, BlockRecord, ExplorerEvent, ExplorerTransaction } from '../src/chain/interface.js';
-import { encodeJson } from '../src/chain/json.js';
+import { encodeJson } from '../src/wire/index.js';
 import { chainSource, mqBlock, mqTx, startMqPublisher, subjects, type StoredChain } from '../src/chain/mq/index.js';
 import { ChainStore, type ChainOp } from '../src/chain/store.js';
 import { openDatabase, type Database } from '../src/db/index.js';

@@ -5,7 +5,7 @@
  */
 import type { Piscina } from 'piscina';
 import { workerFile } from '../src/pool/index.js';
-import { verifyOne } from '../workers/ed25519.worker.js';
+import { verifyOne } from '../src/crypto/ed25519.js';
 import { keyPairFromSeed, orderMessage, sign, verify } from '../src/sdk/index.js';
 
 export interface VerifyFigures {

@@ -12,10 +12,11 @@
  * No state between tasks.
  */
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
-import { decodeSubmitBatchRequest, isMalformed } from '../src/rpc/grpc/requests.js';
+import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer-api/grpc/requests.js';
 import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
-import { checkSubmitTx, decodeSubmitTxRequest, isRefusal, signOff, type Refusal, type SignedOff } from '../src/chain/grpc/submit-check.js';
+import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/grpc/submit-check.js';
+import { isRefusal, type Refusal } from '../src/intake/index.js';
 
 export type IntakeAnswer = PreparedBatch | { malformed: string };
 

@@ -2,7 +2,8 @@
  * Pre-encoded SubmitBatch / SubmitTransaction request bodies with unique transactions
  * (~200 bytes each), so the load generator spends its CPU sending, not encoding.
  */
-import { Writer, writeTransaction } from '../../src/rpc/grpc/wire.js';
+import { writeTransaction } from '../../src/sequencer-api/grpc/encode.js';
+import { Writer } from '../../src/wire/index.js';
 import type { Transaction } from '../../src/core/types.js';
 
 let counter = 0;

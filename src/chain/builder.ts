@@ -18,7 +18,7 @@
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
 import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../dex/engine/index.js';
-import { hex } from '../rpc/grpc/wire.js';
+import { bytesToHex } from '../core/hex.js';
 import { toBase58Key } from '../sdk/bytes.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
@@ -162,7 +162,7 @@ export class BlockBuilder {
     const open = (this.open ??= this.openBlock(window, tick));
     const height = open.height;
     const batchIndex = open.batches.length;
-    const batchHash = hex(tick.batchHash);
+    const batchHash = bytesToHex(tick.batchHash);
 
     const transactions: ExplorerTransaction[] = [];
     const created: MarketCreation[] = [];
@@ -328,7 +328,7 @@ export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex:
   if (!o.ok) throw new Error('only successful transactions go into blocks');
   const info = o.market.info;
   const timestampMs = Number(a.otx.transaction.timestamp / 1000n);
-  const txHash = hex(a.otx.txHash);
+  const txHash = bytesToHex(a.otx.txHash);
   if (o.kind === 'order') {
     const ord = o.order;
     return {
@@ -349,7 +349,7 @@ export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex:
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
       // The owner's signature as carried in the payload (authoritative; the envelope's is not).
-      signature: hex((a.tx as PlaceOrderTx).signature),
+      signature: bytesToHex((a.tx as PlaceOrderTx).signature),
       tick_number: tickNumber,
       sequence_number: a.otx.sequenceNumber,
       tx_hash: txHash,
@@ -371,7 +371,7 @@ export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex:
       order_id: o.order.orderId,
       timestamp_ms: timestampMs,
       continuum_sequence: a.continuumSequence,
-      signature: hex((a.tx as CancelOrderTx).signature),
+      signature: bytesToHex((a.tx as CancelOrderTx).signature),
       tick_number: tickNumber,
       sequence_number: a.otx.sequenceNumber,
       tx_hash: txHash,

@@ -31,7 +31,7 @@ import type {
   TransactionBatch,
   Unsubscribe,
 } from './interface.js';
-import { encodeJson, parseRecordJson } from './json.js';
+import { encodeJson, parseRecordJson } from '../wire/index.js';
 import type { ChainOp, ChainStore } from './store.js';
 
 /** What the readers see: the figures of the last WRITTEN tick. */

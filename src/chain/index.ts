@@ -12,6 +12,5 @@ export { ChainStore } from './store.js';
 export { openChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
 export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
 export { formatId, parseId } from './ids.js';
-export { encodeJson, parseRecordJson } from './json.js';
 export { explorerOpenApi } from './openapi.js';
 export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';

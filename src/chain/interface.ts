@@ -10,7 +10,7 @@
  *
  * JSON: u64 values that can pass 2^53 (price, quantity, order_id, continuum_sequence,
  * expiry) are `bigint` here and are written as exact JSON integers by `encodeJson`
- * (src/chain/json.ts); heights, indexes, counts and timestamps are `number`.
+ * (src/wire/json.ts); heights, indexes, counts and timestamps are `number`.
  * Byte arrays that spec/3 types as `[u8; 32]` (state_root) are arrays of 32 integers.
  */
 import type Router from '@koa/router';

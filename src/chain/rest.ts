@@ -20,15 +20,14 @@ import Router, { type RouterContext } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { DexState } from '../dex/engine/index.js';
-import { restTick } from '../rpc/convert.js';
-import { parseIntegerParam } from '../rpc/params.js';
+import { restTick } from '../vdf/index.js';
 import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
 import { UUID_RE } from '../sdk/market-id.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { Chain } from './chain.js';
 import { formatId, MAX_HEIGHT, parseId, recordKey } from './ids.js';
 import type { BlockRecord, RpcRouteHook } from './interface.js';
-import { encodeJson, parseRecordJson } from './json.js';
+import { encodeJson, parseIntegerParam, parseRecordJson } from '../wire/index.js';
 import { explorerOpenApi } from './openapi.js';
 
 export const BLOCKS_LIMIT = { default: 20, max: 100 };

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { formatAddress } from '../config/flags.js';
+import { formatHostPort } from '../wire/index.js';
 import type { ListenAddress } from '../config/interface.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
@@ -53,7 +53,7 @@ export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    address: formatAddress({ host: options.addr.host, port }),
+    address: formatHostPort({ host: options.addr.host, port }),
     port,
     sockets,
     stopAccepting() {

@@ -21,7 +21,7 @@
  */
 import type { Database } from '../db/index.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
-import { parseRecordJson } from './json.js';
+import { parseRecordJson } from '../wire/index.js';
 import type { ExplorerTransaction } from './interface.js';
 
 type TextSublevel = ReturnType<typeof textSublevel>;

@@ -20,7 +20,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { BlockDetail, Unsubscribe } from './interface.js';
-import { encodeJson } from './json.js';
+import { encodeJson } from '../wire/index.js';
 
 export const WS_PATH = '/ws/blocks';
 export const CLOSE_TOO_SLOW = 4000;

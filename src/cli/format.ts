@@ -5,7 +5,7 @@
  * their transactions for --json (u64 values as exact JSON integers).
  */
 import { bytesToHex } from '../core/hex.js';
-import { toJson } from '../rpc/rest/json.js';
+import { encodeJson } from '../wire/index.js';
 import { ingestionDigest } from '../vdf/binding.js';
 import type { WireOrdered, WireTick } from './grpc.js';
 
@@ -68,11 +68,11 @@ export function restTickOf(t: WireTick) {
 
 /** One line of JSON: the REST tick object plus the tick's transactions. */
 export function tickJson(t: WireTick): string {
-  return toJson({ ...restTickOf(t), transactions: t.transactions.map(transactionJson) });
+  return encodeJson({ ...restTickOf(t), transactions: t.transactions.map(transactionJson) });
 }
 
 export function transactionLookupJson(found: { tick_number: string; transaction: WireOrdered }): string {
-  return toJson({ found: true, tick_number: Number(found.tick_number), ...transactionJson(found.transaction) });
+  return encodeJson({ found: true, tick_number: Number(found.tick_number), ...transactionJson(found.transaction) });
 }
 
 /** "tick 42  2026-11-23T08:00:00.123456Z  3 txs  20 iterations  batch 1a2b3c4d…". */

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
+import { formatHostPort, parseHostPort } from '../wire/index.js';
 import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
 
 /** Default minimum squarings of a busy tick: the VDF engine's DEFAULT_BUSY_ITERATIONS. */
@@ -23,18 +24,15 @@ export interface FlagSpec<K extends keyof NodeConfig = keyof NodeConfig> {
   parse(text: string): NodeConfig[K];
 }
 
-/** `host:port`, `[v6]:port`; port 0..65535 (0 = pick a free one). */
+/** `host:port`, `[v6]:port`; port 0..65535 (0 = pick a free one). A flag names its host: no `:port`. */
 export function parseAddress(text: string): ListenAddress {
-  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(text.trim());
-  if (!m) throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
-  const port = Number(m[3]);
-  if (port > 65535) throw new Error(`port ${port} is out of range 0..65535`);
-  return { host: m[1] ?? m[2]!, port };
-}
-
-/** Format for logs and `listening` lines: IPv6 hosts get brackets. */
-export function formatAddress(addr: ListenAddress): string {
-  return addr.host.includes(':') ? `[${addr.host}]:${addr.port}` : `${addr.host}:${addr.port}`;
+  const t = text.trim();
+  const named = !t.startsWith(':') && !/\s/.test(t);
+  const hp = named ? parseHostPort(t) : undefined;
+  if (hp) return hp;
+  // Well formed but for a port above 65535: say so.
+  if (named && parseHostPort(t.replace(/:\d{1,5}$/, ':0'))) throw new Error(`port ${Number(t.slice(t.lastIndexOf(':') + 1))} is out of range 0..65535`);
+  throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
 }
 
 const grouped = new Intl.NumberFormat('en-US');
@@ -89,7 +87,7 @@ export function parseFollow(text: string): string | undefined {
     .map((p) => p.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, ''))
     .filter((p) => p !== '');
   if (list.length === 0) return undefined;
-  return list.map((p) => formatAddress(parseAddress(p))).join(',');
+  return list.map((p) => formatHostPort(parseAddress(p))).join(',');
 }
 
 /** The leaders of --follow in order (a comma-separated list; the first is followed first). */

@@ -2,12 +2,10 @@
  * The node's configuration after parsing flags and `SVC_*` environment variables
  * (design.md "Flags"). Pure data: src/node reads it, nothing here does I/O.
  */
+import type { HostPort } from '../wire/index.js';
 
-/** A listen address; port 0 means "pick a free one". */
-export interface ListenAddress {
-  host: string; // as given, without IPv6 brackets
-  port: number;
-}
+/** A listen address (host as given, without IPv6 brackets); port 0 means "pick a free one". */
+export type ListenAddress = HostPort;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseHostPort } from '../wire/host-port.js';
+import { parseHostPort, type HostPort } from '../wire/index.js';
 import { createHandler } from './http.js';
 import type { DexDeps, DexHandle } from './interface.js';
 import { startOrderBook } from './runtime.js';
@@ -26,15 +26,17 @@ export { createApp, createHandler } from './http.js';
 export { loadOrCreateNodeKey, NODE_KEY_FILE, type NodeKey } from './node-key.js';
 export { openApiDocument } from './openapi.js';
 
-/** Split "host:port" (or "[v6]:port", or ":port" for 0.0.0.0); throws on anything else. */
-export function parseAddr(addr: string): { host: string; port: number } {
+/** Where to listen: a host and port as they are, or `host:port` text parsed (src/wire host-port.ts). */
+export function listenAddress(addr: HostPort | string): HostPort {
+  if (typeof addr !== 'string') return addr;
   const hp = parseHostPort(addr);
-  if (hp === undefined) throw new Error(`bad address '${addr}', expected host:port`);
-  return hp;
+  if (hp) return hp;
+  if (parseHostPort(addr.replace(/:\d{1,5}$/, ':0'))) throw new Error(`bad port in '${addr}'`);
+  throw new Error(`bad address '${addr}', expected host:port`);
 }
 
 export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
-  const { host, port } = parseAddr(deps.addr);
+  const { host, port } = listenAddress(deps.addr);
   // The node's runtime, or (a lone face) one of our own that replays every stored tick.
   const own = deps.book === undefined;
   const book =

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
 import type { Tick } from '../core/types.js';
 import type { Database } from '../db/index.js';
+import type { HostPort } from '../wire/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { AppliedListener, TickApplier, TickSource } from './applier.js';
 import type { DexState, OrderBookEngine } from './engine/index.js';
@@ -76,7 +77,7 @@ export interface DexDeps {
   sequencer: Sequencer;
   logger?: Logger;
   dbPath: string; // --db-path: the node key lives in <dbPath>/node-key.json
-  addr: string; // host:port to listen on, e.g. "0.0.0.0:8081" or "127.0.0.1:0"
+  addr: HostPort | string; // where to listen: the node's --dex-addr, or host:port text such as "127.0.0.1:0"
   /** Listen on this Unix socket instead of `addr` (behind gateway processes, src/gateway). */
   socketPath?: string;
   bodyLimitBytes?: number; // default 16 KiB

@@ -12,7 +12,7 @@ import type { Tick } from '../core/types.js';
 import type { AppliedTx } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
 import type { BookOrder } from './engine/index.js';
-import { signBatch } from '../../workers/ed25519.worker.js';
+import { signBatch } from '../crypto/ed25519.js';
 
 export interface BatchSigner {
   signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]>;

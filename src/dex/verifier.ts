@@ -5,10 +5,9 @@
  * round trip. Signing of receipts goes the same way.
  */
 import type { Piscina } from 'piscina';
-import { signBatch } from '../../workers/ed25519.worker.js';
+import { signBatch, type VerifyItem } from '../crypto/ed25519.js';
 import { ed25519EncodingViolation } from '../sdk/ed25519-rules.js';
 import { workerFile } from '../pool/index.js';
-import type { VerifyItem } from '../../workers/ed25519.worker.js';
 
 const MAX_BATCH = 64;
 

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import * as protoLoader from '@grpc/proto-loader';
 import { detailJson } from '../chain/chain.js';
 import type { BlockDetail } from '../chain/interface.js';
-import { Writer } from '../rpc/grpc/wire.js';
-import { LOADER_OPTIONS } from '../rpc/proto.js';
+import { Writer } from '../wire/index.js';
+import { LOADER_OPTIONS } from '../wire/index.js';
 
 export const FOLLOW_PROTO = 'svc/follow/v1/follow.proto';
 export const FOLLOW_SERVICE = 'svc.follow.v1.FollowService';

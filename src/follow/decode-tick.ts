@@ -6,7 +6,7 @@
  */
 import { checkServedTxHash } from '../core/tx-hash.js';
 import type { OrderedTransaction, Tick } from '../core/types.js';
-import type { WireTick } from '../rpc/grpc/client.js';
+import type { WireTick } from '../sequencer-api/grpc/client.js';
 import type { TickFailure } from './interface.js';
 
 const ELEMENT = 256;

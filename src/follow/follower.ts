@@ -24,7 +24,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
-import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../rpc/grpc/client.js';
+import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/grpc/client.js';
 import { RateMeter } from '../sequencer/rate.js';
 import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/interface.js';
 import { TickLog } from '../store/tick-log.js';

@@ -1,6 +1,6 @@
 /**
  * Strict decoders of the svc.follow.v1.FollowService requests (proto/svc/follow/v1/follow.proto),
- * on the reader every other service uses (src/rpc/grpc/proto-reader.ts, docs/api.md "Request
+ * on the reader every other service uses (src/wire/proto-reader.ts, docs/api.md "Request
  * decoding"). They never throw: malformed bytes (truncated or over-long varints, field 0,
  * undefined wire types, from_height sent as bytes) come back as `{ malformed }`, which the
  * service answers with INVALID_ARGUMENT; grpc-js would turn a throwing deserializer into INTERNAL.
@@ -8,8 +8,8 @@
  *   StreamBlockRootsRequest { uint64 from_height = 1; }   (above 2^53 - 1 refused: no such block)
  *   StreamSnapshotRequest   { }
  */
-import { ProtoReader, VARINT, WireError, expectWireType } from '../rpc/grpc/proto-reader.js';
-import type { Malformed } from '../rpc/grpc/requests.js';
+import { ProtoReader, VARINT, WireError, expectWireType } from '../wire/index.js';
+import type { Malformed } from '../sequencer-api/grpc/requests.js';
 
 function guarded<T>(message: string, decode: () => T | Malformed): T | Malformed {
   try {

@@ -16,7 +16,7 @@
  */
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { BlockDetail, BlockRecord, ChainReader, Unsubscribe } from '../chain/interface.js';
-import { parseRecordJson } from '../chain/json.js';
+import { parseRecordJson } from '../wire/index.js';
 import { ChainStore } from '../chain/store.js';
 import type { Database } from '../db/index.js';
 import { encodeBlockRoot, rootOfJson } from './block-roots.js';

@@ -20,7 +20,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { ChainConsumerSpec, ChainReader, RecordFeed } from '../chain/interface.js';
 import { followLeaders } from '../config/flags.js';
-import { grpcTarget } from '../rpc/grpc/client.js';
+import { grpcTarget } from '../sequencer-api/grpc/client.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
 import { Follower } from './follower.js';
 import { FollowError } from './interface.js';

@@ -22,7 +22,7 @@
  * A refusal at any step writes nothing.
  */
 import type { Piscina } from 'piscina';
-import type { NodeClient } from '../rpc/grpc/client.js';
+import type { NodeClient } from '../sequencer-api/grpc/client.js';
 import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/store.js';
 import type { Database } from '../db/index.js';
 import { binarySublevel, type ExtraOp, type Head } from '../store/disk-store.js';

@@ -24,7 +24,7 @@ import { receiptJson } from '../dex/receipts.js';
 import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
 import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
-import { signBatch, verifyOne } from '../../workers/ed25519.worker.js';
+import { signBatch, verifyOne } from '../crypto/ed25519.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
 

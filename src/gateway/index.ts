@@ -11,7 +11,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAddr, startDex } from '../dex/index.js';
+import { listenAddress, startDex } from '../dex/index.js';
+import type { HostPort } from '../wire/index.js';
 import type { DexDeps } from '../dex/interface.js';
 import type { LogLevel } from '../config/interface.js';
 import type { Logger } from 'pino';
@@ -31,7 +32,7 @@ export interface GatewayFaceOptions {
   /** Requests each gateway lets wait for the sequencer before answering 503 QUEUE_FULL. */
   maxInflight: number;
   logLevel: LogLevel;
-  addr: string; // the public order book address (--dex-addr), host:port
+  addr: HostPort | string; // the public order book address (--dex-addr), or host:port text
   dbPath: string; // the node key: <dbPath>/node-key.json
   bodyLimitBytes?: number;
   logger?: Logger;
@@ -65,7 +66,7 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
     release = resolve;
     refuse = reject;
   });
-  const at = parseAddr(opts.addr);
+  const at = listenAddress(opts.addr);
   const cfg = { host: at.host, port: at.port, channelPath, httpPath, dbPath: opts.dbPath, bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT, maxInflight: opts.maxInflight, logLevel: opts.logLevel };
   const set = startGatewaySet(opts.gateways, cfg, released, opts.logger, opts.onClientGone);
   set.catch(() => undefined); // surfaces in start(); after abort() nobody waits for it

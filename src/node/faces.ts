@@ -13,12 +13,11 @@ import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, rootsCheckCons
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
-import { formatAddress } from '../config/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
-import { startGrpcFace } from '../rpc/grpc/server.js';
-import { IntakeThreads } from '../rpc/grpc/intake.js';
-import { startRestFace } from '../rpc/rest/server.js';
+import { startGrpcFace } from '../sequencer-api/grpc/server.js';
+import { IntakeThreads } from '../sequencer-api/grpc/intake.js';
+import { startRestFace } from '../sequencer-api/rest/server.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
@@ -111,7 +110,7 @@ export const dexFace: FaceSpec = {
             gateways: config.gateways,
             maxInflight: Math.max(1, Math.floor(config.queueCapacity / config.gateways)),
             logLevel: config.logLevel,
-            addr: formatAddress(config.dexAddr),
+            addr: config.dexAddr,
             dbPath: config.dbPath,
             logger,
             onClientGone: () => onClientGone(),
@@ -137,7 +136,7 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       sequencer: ctx.sequencer,
       logger: ctx.logger,
       dbPath: ctx.config.dbPath,
-      addr: formatAddress(ctx.config.dexAddr),
+      addr: ctx.config.dexAddr,
       book: ctx.book,
       onClientGone: () => ctx.metrics.requestAborted('dex'),
     };

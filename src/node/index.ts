@@ -10,7 +10,8 @@
  */
 import type { Piscina } from 'piscina';
 import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
-import { followLeaders, formatAddress } from '../config/flags.js';
+import { followLeaders } from '../config/flags.js';
+import { formatHostPort } from '../wire/index.js';
 import type { NodeConfig } from '../config/interface.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
@@ -122,7 +123,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book: openedBook, chain: openedChain, metrics, fail: (err) => reportFailure(err) };
     for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
-      const address = typeof configured === 'object' ? formatAddress(configured) : '(no address)';
+      const address = typeof configured === 'object' ? formatHostPort(configured) : '(no address)';
       const early = prepared.get(spec);
       prepared.delete(spec);
       const start = early ? () => early.start(ctx) : () => spec.start(ctx);

@@ -13,11 +13,10 @@ import { nowMicros } from '../core/time.js';
 import { shortHash } from '../core/tx-hash.js';
 import type { SubmitResult, Transaction } from '../core/types.js';
 import type { WalEntry, WriteAheadLog } from '../store/wal.js';
-import { ArrivalQueue } from './arrivals.js';
+import { ArrivalQueue, MAX_ARRIVALS_WAITING, type Fifo } from '../intake/index.js';
 import { SubmitError } from './interface.js';
-import { MAX_ARRIVALS_WAITING, refusal } from './options.js';
+import { refusal } from './options.js';
 import { PreparedReader, type PreparedBatch, type PreparedTx } from './prepare.js';
-import type { Fifo } from './queue.js';
 import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
 
 export interface AdmissionContext {

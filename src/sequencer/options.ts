@@ -16,12 +16,6 @@ export const TX_RING_SLOTS = 65_536;
 export const TICK_RING_SLOTS = 16_384;
 export const MAX_TICKS_PER_COMMIT = 1024;
 /**
- * Requests waiting in the arrival line (their intake on a worker not done, or one ahead of
- * them not done): beyond this a submission is refused with RESOURCE_EXHAUSTED at once,
- * so a flood of large batches cannot pile up memory before the queue-capacity check.
- */
-export const MAX_ARRIVALS_WAITING = 256;
-/**
  * Bridging under dense traffic (clock-loop.ts, docs/sequencer.md "Clock cadence"): while
  * busy ticks come at most BRIDGE_GAP_MS apart on average, empty ticks close trivially
  * (127 squarings, no pool proof) for up to BRIDGE_SPAN average gaps after a busy tick.

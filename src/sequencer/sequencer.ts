@@ -32,7 +32,7 @@ import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
 import { ProofsInFlight, type SettledProof } from './proofs.js';
 import { HOLD_EMPTY_MS, writeHeldNow } from './commit-policy.js';
-import { Fifo } from './queue.js';
+import { Fifo } from '../intake/index.js';
 import { RateMeter } from './rate.js';
 import { isShortHash, shortHash } from '../core/tx-hash.js';
 import { Admission } from './admission.js';

@@ -23,4 +23,5 @@ export { loadVdfEngine, loadWasmVdfEngine, vdfWasmModule, wasmPath } from './nod
 export { WasmVdfEngine, createWasmVdfEngine, ONE_BYTES } from './wasm-engine.js';
 export { proveOnPool, proveFromCheckpointsOnPool, verifyBatchOnPool, evaluateAndProveOnPool } from './pool.js';
 export { parseRestTick, unwrapRestTick, type RestTick, type RestTickLookup, type RestVdfProof } from './rest-tick.js';
+export { restTick, restVdfProof } from './rest-tick-writer.js';
 export { checkChain, type ChainCheck, type ChainFailure, type ChainFailureCode, type ChainGap } from './chain.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
 import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../src/chain/interface.js';
 import { explorerOpenApi } from '../../src/chain/openapi.js';
-import { parseRecordJson } from '../../src/chain/json.js';
+import { parseRecordJson } from '../../src/wire/index.js';
 import { marketIdOf } from '../../src/sdk/market-id.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { loadVdfEngine, parseRestTick } from '../../src/vdf/index.js';

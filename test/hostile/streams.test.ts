@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { connect as netConnect } from 'node:net';
-import type { GrpcFace } from '../../src/rpc/grpc/server.js';
+import type { GrpcFace } from '../../src/sequencer-api/grpc/server.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';
 import { SequencerClient, wireTx } from '../support/grpc-client.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { serialize } from 'borsh';
 import { sign as nodeSign, createPrivateKey } from 'node:crypto';
-import { verifyOne } from '../../workers/ed25519.worker.js';
+import { verifyOne } from '../../src/crypto/ed25519.js';
 import {
   encodeCancelOrderData,
   encodeOrderIntent,

@@ -1,10 +1,10 @@
 /**
- * The arrival line (src/sequencer/arrivals.ts): admission strictly in arrival order
+ * The arrival line (src/intake/arrivals.ts): admission strictly in arrival order
  * whatever order intakes finish in; a ready submission with nobody ahead is admitted
  * synchronously; a failed intake leaves the line without blocking the others.
  */
 import { expect } from 'chai';
-import { ArrivalQueue } from '../../src/sequencer/arrivals.js';
+import { ArrivalQueue } from '../../src/intake/index.js';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;

@@ -5,10 +5,11 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { LOADER_OPTIONS, SEQUENCER_PROTO } from '../../src/rpc/proto.js';
+import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
+import { LOADER_OPTIONS } from '../../src/wire/index.js';
 
-export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';
-import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/rpc/grpc/client.js';
+export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer-api/grpc/client.js';
+import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer-api/grpc/client.js';
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
 

@@ -7,8 +7,8 @@
  * the transactions tell.
  */
 import { expect } from 'chai';
-import { restTick } from '../../src/rpc/convert.js';
-import { toJson } from '../../src/rpc/rest/json.js';
+import { restTick } from '../../src/vdf/index.js';
+import { encodeJson as toJson } from '../../src/wire/index.js';
 import { parseRestTick, referenceVdfEngine, type VdfTickInput } from '../../src/vdf/index.js';
 import { startHarness, tx, waitFor, type Harness } from '../sequencer/harness.js';
 

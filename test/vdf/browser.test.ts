@@ -16,8 +16,8 @@ import type { VdfVectorFile } from '../../src/vdf/vectors.js';
 import type { Tick, Transaction } from '../../src/core/types.js';
 import { transactionHash } from '../../src/core/tx-hash.js';
 import { merkleRoot } from '../../src/crypto/merkle.js';
-import { restTick } from '../../src/rpc/convert.js';
-import { toJson } from '../../src/rpc/rest/json.js';
+import { restTick } from '../../src/vdf/index.js';
+import { encodeJson as toJson } from '../../src/wire/index.js';
 import { headerOfTick } from '../../src/vdf/binding.js';
 import { GENESIS_OUTPUT, loadVdfEngine } from '../../src/vdf/index.js';
 

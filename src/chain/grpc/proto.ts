@@ -3,7 +3,7 @@
  * for the service definition, request decoding, server reflection and test clients.
  */
 import * as protoLoader from '@grpc/proto-loader';
-import { LOADER_OPTIONS } from '../../rpc/proto.js';
+import { LOADER_OPTIONS } from '../../wire/index.js';
 
 export const CHAIN_PROTO = 'svc/chain/v1/chain.proto';
 export const CHAIN_SERVICE = 'svc.chain.v1.ChainService';

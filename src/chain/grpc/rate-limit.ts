@@ -4,6 +4,8 @@
  * `burst`. The table is bounded: when it holds more than MAX_PEERS entries, full
  * (idle) buckets are dropped, which changes nothing for their peers.
  */
+import { peerAddress } from '../../wire/index.js';
+
 const MAX_PEERS = 10_000;
 
 interface Bucket {
@@ -50,13 +52,4 @@ export class PeerRateLimiter {
     // Still full (a flood of distinct addresses): start over; the worst case is a fresh burst each.
     if (this.buckets.size >= MAX_PEERS) this.buckets.clear();
   }
-}
-
-/** "ipv4:127.0.0.1:5000" -> "127.0.0.1", "ipv6:[::1]:5000" -> "::1" (grpc-js getPeer() forms). */
-export function peerAddress(peer: string): string {
-  const p = peer.replace(/^(ipv4|ipv6|unix):/, '');
-  const v6 = /^\[([^\]]*)\](?::\d+)?$/.exec(p);
-  if (v6) return v6[1]!;
-  const i = p.lastIndexOf(':');
-  return i > 0 && p.indexOf(':') === i ? p.slice(0, i) : p;
 }

@@ -1,12 +1,12 @@
 /**
  * The request messages of svc.chain.v1.ChainService (proto/svc/chain/v1/chain.proto) as
- * schemas for the strict protobuf check (src/rpc/grpc/proto-reader.ts, docs/api.md "Request
+ * schemas for the strict protobuf check (src/wire/proto-reader.ts, docs/api.md "Request
  * decoding"): a request is checked field by field before proto-loader decodes it, so
  * malformed bytes (truncated varints, lengths past the end, field 0, undefined wire types,
  * groups, a known field with the wrong wire type, invalid UTF-8) answer INVALID_ARGUMENT
  * instead of being read as something else.
  */
-import { LEN, VARINT, type MessageSchema } from '../../rpc/grpc/proto-reader.js';
+import { LEN, VARINT, type MessageSchema } from '../../wire/index.js';
 
 const SIGNED_ORDER: MessageSchema = { 1: { name: 'order.intent', wireType: LEN }, 2: { name: 'order.signature', wireType: LEN } };
 const SIGNED_CANCEL: MessageSchema = { 1: { name: 'cancel.data', wireType: LEN }, 2: { name: 'cancel.signature', wireType: LEN } };

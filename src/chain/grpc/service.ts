@@ -25,17 +25,15 @@ import { type MarketKind, decodePayload, encodeCancelOrder, encodePlaceOrder } f
 import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import type { Chain } from '../chain.js';
-import { checkMessage } from '../../rpc/grpc/proto-reader.js';
+import { checkMessage, peerAddress } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
-import { PeerRateLimiter, peerAddress } from './rate-limit.js';
+import { PeerRateLimiter } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
-import { encodeSubmitTxResponse } from './wire.js';
-import { checkSubmitTx, isRefusal, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
-import { ArrivalQueue } from '../../sequencer/arrivals.js';
-import { MAX_ARRIVALS_WAITING } from '../../sequencer/options.js';
-import type { IntakeThreads } from '../../rpc/grpc/intake.js';
+import { encodeSubmitTxResponse } from './encode.js';
+import { checkSubmitTx, SUBMIT_TX_PER_TASK, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
+import { ArrivalQueue, MAX_ARRIVALS_WAITING, isRefusal, type IntakePool } from '../../intake/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 type Malformed = { malformed: string };
@@ -55,7 +53,7 @@ export interface ChainServiceOptions {
   maxStreamsPerPeer?: number; // default 16
   streamQueue?: TxStreamQueue;
   /** Intake threads: SubmitTx requests arrive as bytes (chainDefinition(true)) and are checked there. */
-  intake?: IntakeThreads;
+  intake?: IntakePool;
 }
 
 export const MAX_TX_STREAMS = 1024;
@@ -134,64 +132,86 @@ export interface ChainServiceHandlers {
   close(): void;
 }
 
+/** What the two handlers share and the node steers: shutdown flags and the one TxFeed. */
+interface ServiceLife {
+  stopping: boolean; // refuse new SubmitTx (UNAVAILABLE)
+  closed: boolean; // refuse new StreamTx too
+  feed: TxFeed | undefined; // made on the first StreamTx
+}
+
+type Applied = Promise<{ applied: { continuumSequence: bigint } }>;
+
+const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
+const unavailable = (details: string): Status => ({ code: grpcStatus.UNAVAILABLE, details });
+
 export function createChainHandlers(options: ChainServiceOptions): ChainServiceHandlers {
+  const life: ServiceLife = { stopping: false, closed: false, feed: undefined };
+  return {
+    implementation: { SubmitTx: submitTxHandler(options, life), StreamTx: streamTxHandler(options, life) } as UntypedServiceImplementation,
+    feed: () => life.feed,
+    streams: () => life.feed?.size ?? 0,
+    stopAccepting() {
+      life.stopping = true;
+    },
+    close() {
+      life.stopping = true;
+      life.closed = true;
+      life.feed?.close();
+    },
+  };
+}
+
+/** The gateway call for a checked request (state checks, then the order); signature checked on the pool. */
+function callFor(c: CheckedSubmitTx, gateway: OrderEntry): Applied {
+  if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature);
+  if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature);
+  return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
+}
+
+/** The same for a request an intake thread checked, signature included (the gateway processes' path). */
+function callForSigned(c: SignedOff, gateway: OrderEntry): Applied {
+  if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid);
+  if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid);
+  return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
+}
+
+/** A SubmitTx failure as its gRPC status: order book refusals by code (with a retry hint where retrying helps), the rest INTERNAL. */
+function submitStatus(err: unknown, logger: Logger): Status {
+  if (err instanceof ApiError) {
+    const code = grpcStatusOf(err);
+    return code === grpcStatus.RESOURCE_EXHAUSTED || code === grpcStatus.UNAVAILABLE
+      ? { code, details: `${err.code}: ${err.message}`, metadata: retryHint() }
+      : { code, details: `${err.code}: ${err.message}` };
+  }
+  logger.error({ err }, 'SubmitTx failed');
+  return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
+}
+
+/** SubmitTx: checked here, or on the intake threads and then taken up in arrival order; answered with the stored record. */
+function submitTxHandler(options: ChainServiceOptions, life: ServiceLife) {
   const { logger } = options;
   const submitLimit = new PeerRateLimiter(options.submitRate, 1000);
-  const streamLimit = new PeerRateLimiter(options.streamRate, 60_000);
-  const maxStreams = options.maxStreams ?? MAX_TX_STREAMS;
-  const maxPerPeer = options.maxStreamsPerPeer ?? MAX_TX_STREAMS_PER_PEER;
-  const streamsByPeer = new Map<string, number>();
-  let feed: TxFeed | undefined;
-  let stopping = false;
-  let closed = false;
 
-  const invalid = (details: string): Status => ({ code: grpcStatus.INVALID_ARGUMENT, details });
-  const unavailable = (details: string): Status => ({ code: grpcStatus.UNAVAILABLE, details });
-
-  const toStatus = (err: unknown): Status => {
-    if (err instanceof ApiError) {
-      const code = grpcStatusOf(err);
-      return code === grpcStatus.RESOURCE_EXHAUSTED || code === grpcStatus.UNAVAILABLE
-        ? { code, details: `${err.code}: ${err.message}`, metadata: retryHint() }
-        : { code, details: `${err.code}: ${err.message}` };
-    }
-    logger.error({ err }, 'SubmitTx failed');
-    return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
-  };
-
-  /** The gateway call for a checked request (state checks, then the order); signature checked on the pool. */
-  const callFor = (c: CheckedSubmitTx, gateway: OrderEntry): Promise<{ applied: { continuumSequence: bigint } }> => {
-    if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature);
-    if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature);
-    return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
-  };
-
-  /** The same for a request an intake thread checked, signature included (the gateway processes' path). */
-  const callForSigned = (c: SignedOff, gateway: OrderEntry): Promise<{ applied: { continuumSequence: bigint } }> => {
-    if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid);
-    if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid);
-    return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
-  };
+  /** SubmitTx's task on the intake threads: decoded, checked, signature verified there (workers/intake.worker.ts submitTxs). */
+  const prepareSubmitTx = options.intake?.gathered<SignedOff>('submitTxs', SUBMIT_TX_PER_TASK);
 
   /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
-  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry }, Promise<{ applied: { continuumSequence: bigint } }>>(({ signed, gateway }) =>
-    callForSigned(signed, gateway),
-  );
+  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry }, Applied>(({ signed, gateway }) => callForSigned(signed, gateway));
 
-  const answer = (work: Promise<{ applied: { continuumSequence: bigint } }>, chain: Chain, callback: sendUnaryData<Buffer>): void => {
+  const answer = (work: Applied, chain: Chain, callback: sendUnaryData<Buffer>): void => {
     work
       .then(async ({ applied }) => {
         const t = await chain.storedTransaction(applied.continuumSequence);
         if (!t) throw new ApiError(500, 'INTERNAL', 'the transaction was applied but its chain record is missing');
         callback(null, encodeSubmitTxResponse(t));
       })
-      .catch((err: unknown) => callback(isRefusal(err) ? err.refused : toStatus(err)));
+      .catch((err: unknown) => callback(isRefusal(err) ? err.refused : submitStatus(err, logger)));
   };
 
-  const SubmitTx = (call: ServerUnaryCall<SubmitTxRequest | Malformed | Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
+  return (call: ServerUnaryCall<SubmitTxRequest | Malformed | Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
-    if (stopping) return callback(unavailable('node is shutting down'));
+    if (life.stopping) return callback(unavailable('node is shutting down'));
     const backend = options.backend();
     if (!backend) return callback(unavailable('the chain is starting; retry shortly'));
     if (!submitLimit.take(call.getPeer())) {
@@ -202,7 +222,7 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
       if (arrivals.waiting >= MAX_ARRIVALS_WAITING) {
         return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`, metadata: retryHint() });
       }
-      const prepared = options.intake!.prepareSubmitTx(req).then((signed) => ({ signed, gateway: backend.gateway }));
+      const prepared = prepareSubmitTx!(req).then((signed) => ({ signed, gateway: backend.gateway }));
       // The arrival line resolves with the gateway's promise, which the answer awaits.
       answer(arrivals.submit(prepared).then((work) => work), backend.chain, callback);
       return;
@@ -211,12 +231,21 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     if (isRefusal(checked)) return callback(checked.refused);
     answer(callFor(checked, backend.gateway), backend.chain, callback);
   };
+}
 
-  const StreamTx = (call: ServerWritableStream<{ from_sequence: string } | Malformed, Buffer>) => {
+/** StreamTx: per-address rate and stream limits, then the stream itself (stream-tx.ts) on the shared TxFeed. */
+function streamTxHandler(options: ChainServiceOptions, life: ServiceLife) {
+  const { logger } = options;
+  const streamLimit = new PeerRateLimiter(options.streamRate, 60_000);
+  const maxStreams = options.maxStreams ?? MAX_TX_STREAMS;
+  const maxPerPeer = options.maxStreamsPerPeer ?? MAX_TX_STREAMS_PER_PEER;
+  const streamsByPeer = new Map<string, number>();
+
+  return (call: ServerWritableStream<{ from_sequence: string } | Malformed, Buffer>) => {
     const req = call.request;
     if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
     const backend = options.backend();
-    if (!backend || closed) return call.emit('error', unavailable(closed ? 'node is shutting down' : 'the chain is starting; retry shortly'));
+    if (!backend || life.closed) return call.emit('error', unavailable(life.closed ? 'node is shutting down' : 'the chain is starting; retry shortly'));
     let from: bigint;
     try {
       from = BigInt(req.from_sequence);
@@ -227,7 +256,7 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
     if (!streamLimit.take(peer)) {
       return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.streamRate} StreamTx calls per minute per client address` });
     }
-    feed ??= new TxFeed(backend.chain);
+    const feed = (life.feed ??= new TxFeed(backend.chain));
     if (feed.size >= maxStreams) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls open (at most ${maxStreams}); retry later` });
     const mine = streamsByPeer.get(peer) ?? 0;
     if (mine >= maxPerPeer) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls from this address (at most ${maxPerPeer} at once)` });
@@ -245,19 +274,5 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
         if (n <= 0) streamsByPeer.delete(peer);
         else streamsByPeer.set(peer, n);
       });
-  };
-
-  return {
-    implementation: { SubmitTx, StreamTx } as UntypedServiceImplementation,
-    feed: () => feed,
-    streams: () => feed?.size ?? 0,
-    stopAccepting() {
-      stopping = true;
-    },
-    close() {
-      stopping = true;
-      closed = true;
-      feed?.close();
-    },
   };
 }

@@ -14,10 +14,10 @@
  * A cancel or a closed connection wakes it at once and everything it held is released.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
-import { enableBatchedWrites } from '../../rpc/grpc/stream-ticks.js';
+import { enableBatchedWrites } from '../../wire/index.js';
 import type { ChainReader } from '../interface.js';
 import type { TxFeed } from './tx-feed.js';
-import { encodeTxBatch } from './wire.js';
+import { encodeTxBatch } from './encode.js';
 
 export interface TxStreamQueue {
   messages: number;

@@ -12,8 +12,9 @@ import { digestNonce } from '../../dex/order-entry.js';
 import { type MarketKind, decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/engine/index.js';
 import { UUID_RE } from '../../sdk/market-id.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
-import { verifyOne } from '../../../workers/ed25519.worker.js';
-import { checkMessage } from '../../rpc/grpc/proto-reader.js';
+import { verifyOne } from '../../crypto/ed25519.js';
+import type { Refusal } from '../../intake/index.js';
+import { checkMessage } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
 
@@ -25,9 +26,8 @@ export interface SubmitTxRequest {
   market?: { base_mint: Uint8Array; quote_mint: Uint8Array; name: string; kind: string };
 }
 
-export interface Refusal {
-  refused: { code: grpcStatus; details: string };
-}
+/** Most SubmitTx requests one intake task checks (the requests of one turn go together). */
+export const SUBMIT_TX_PER_TASK = 64;
 
 export type CheckedSubmitTx =
   | { tx: 'order'; intent: OrderIntent; signature: Uint8Array }
@@ -43,9 +43,6 @@ export type SignedOff =
 const invalid = (details: string): Refusal => ({ refused: { code: grpcStatus.INVALID_ARGUMENT, details } });
 const unsigned = (details: string): Refusal => ({ refused: { code: grpcStatus.UNAUTHENTICATED, details } });
 
-export function isRefusal(v: unknown): v is Refusal {
-  return typeof v === 'object' && v !== null && 'refused' in v;
-}
 
 let submitTxDecoder: ((buf: Buffer) => unknown) | undefined;
 

@@ -10,7 +10,7 @@
  * nothing per batch.
  */
 import type { ChainReader, TransactionBatch } from '../interface.js';
-import { encodeTxBatch } from './wire.js';
+import { encodeTxBatch } from './encode.js';
 
 export interface FeedEntry {
   firstSeq: bigint;

@@ -10,7 +10,7 @@
  *   it is beyond the node's chain    -> wait: the node has not stored that far yet
  *   stream held messages, none left  -> (all expired or purged) after the node's latest block
  */
-import { parseRecordJson } from '../json.js';
+import { parseRecordJson } from '../../wire/index.js';
 import type { MqCursor, MqSource } from './interface.js';
 import type { Subjects } from './subjects.js';
 

@@ -11,7 +11,7 @@
  *   3. form 2 without batch_summaries
  */
 import type { BlockDetail, BlockRecord, ChainReader, ExplorerTransaction } from '../interface.js';
-import { encodeJson, parseRecordJson } from '../json.js';
+import { encodeJson, parseRecordJson } from '../../wire/index.js';
 import type { MqBlock, MqSource, MqTx } from './interface.js';
 
 const utf8 = new TextEncoder();

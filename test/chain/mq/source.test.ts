@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { BlockDetail, ExplorerTransaction } from '../../../src/chain/interface.js';
-import { encodeJson } from '../../../src/chain/json.js';
+import { encodeJson } from '../../../src/wire/index.js';
 import { chainSource, mqBlock, mqTx, storedTx, type StoredChain } from '../../../src/chain/mq/index.js';
 
 const MARKET = '6f1c0e2a-1b2c-4d3e-8f40-5a6b7c8d9e01';

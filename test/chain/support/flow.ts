@@ -7,7 +7,7 @@ import { OrderBookEngine, prepareTick, type AppliedTick, encodeCancelPayload, en
 import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
-import { verifyOne } from '../../../workers/ed25519.worker.js';
+import { verifyOne } from '../../../src/crypto/ed25519.js';
 import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/sdk/messages.js';
 import { marketIdOf } from '../../../src/sdk/market-id.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';

@@ -1,9 +1,0 @@
-/**
- * The sequencer's front-ends: gRPC svc.sequencer.v1.SequencerService and REST /api/v1.
- */
-export { startGrpcFace, type GrpcFace, type GrpcFaceOptions } from './grpc/server.js';
-export { startRestFace, type RestFace, type RestFaceOptions } from './rest/server.js';
-export { createRestApp, type RestAppOptions } from './rest/app.js';
-export { PROTO_DIR, SEQUENCER_PROTO, SEQUENCER_SERVICE, LOADER_OPTIONS, loadSequencerPackage } from './proto.js';
-export { encodeTick } from './grpc/wire.js';
-export * from './limits.js';

@@ -1,0 +1,17 @@
+/**
+ * The wire layer every face builds on (the sequencer's gRPC and REST, the chain's faces, the
+ * full node's services, the gateways, the order book's HTTP face): the strict protobuf reader
+ * and the writer, the proto loader options, the one bigint-safe JSON, host:port text, a gRPC
+ * peer's address, and the grpc-js stream helpers (batched writes, the HTTP/2 stream under a
+ * call, stream slots). It imports no other svc folder.
+ */
+export { ProtoReader, WireError, VARINT, FIXED64, LEN, FIXED32, expectWireType, checkMessage, type MessageSchema } from './proto-reader.js';
+export { Writer } from './proto-writer.js';
+export { PROTO_DIR, LOADER_OPTIONS } from './proto-loader.js';
+export { encodeJson, parseRecordJson } from './json.js';
+export { parseIntegerParam, type Parsed } from './query-param.js';
+export { parseHostPort, formatHostPort, type HostPort } from './host-port.js';
+export { peerAddress } from './peer.js';
+export { enableBatchedWrites } from './batched-writes.js';
+export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
+export { StreamSlots, type SlotHolder, type StreamSlotLimits } from './stream-slots.js';
