@@ -61,7 +61,10 @@ export interface OrderStateProof {
   used_ids_root: string;
   used_id_count: number;
   market: MerkleMember; // index = the market's creation index, leaf = its Borsh market leaf
-  book: MerkleMember; // index = the slot
+  /** index = the slot. Absent for a not-resting order proven with book_entries, or one that never rested. */
+  book?: MerkleMember;
+  /** not_resting, small books: every entry of the book (book_size of them, "" for empty slots). */
+  book_entries?: string[];
   /** owner || order_id (40 bytes) with its path to used_ids_root: the id was used. Always present for not_resting. */
   used_id?: MerkleMember;
   end?: OrderEnd;
@@ -124,6 +127,8 @@ export interface OrderStateVerdict {
   /** not_resting: what its slot holds now (undefined: empty). */
   slot_holds?: OrderLeaf;
   used_id_index?: number;
+  /** not_resting: how absence from the book is shown: one slot, the whole book, or not at all (never rested). */
+  absence?: 'slot' | 'book' | 'unproven';
   ended_by?: InclusionVerdict;
 }
 
@@ -134,7 +139,7 @@ export interface TickVerifier {
 }
 
 export interface VerifyInclusionOptions {
-  /** Checks the tick's bound header and VDF proof; without it step tick_vdf is skipped (verdict says so? no: required). */
+  /** Checks the tick's bound header and VDF proof (step tick_vdf). */
   tickVerifier: TickVerifier;
   /** The hash the user asked about (8 or 64 hex): the transaction must have it. */
   expectedHash?: string;

@@ -1,0 +1,407 @@
+/**
+ * Order state proofs (docs/proofs.md "Order state proof"): an order's leaf in its market's
+ * book tree, the market leaf in the markets tree, the used-id leaf in the used-id tree, and
+ * the other inputs of state_root, so a verifier recomputes the block's state_root
+ * (docs/chain.md "State root", unchanged). Steps, in order:
+ *
+ *   shape         every field well formed
+ *   market_leaf   the market leaf decodes (Borsh) and is the proof's market
+ *   book_leaf     resting: the slot holds this order's 81-byte leaf; not_resting: the slot
+ *                 holds another order's leaf or nothing (or, with book_entries, no entry of
+ *                 the whole book is this order's)
+ *   book_path     the book leaf and its path (or all the entries) give the market leaf's book_root
+ *   market_path   the market leaf and its path give markets_root (index < market_count)
+ *   used_id_leaf  the used-id leaf is owner || order_id
+ *   used_id_path  it and its path give used_ids_root
+ *   state_root    SHA-256("SVC_STATE_ROOT_V1:" || markets_root || u32 C || u32 count ||
+ *                 used_ids_root || u64 used count) is state_root
+ *   anchor        state_root is the one the caller trusts (a block's), when given
+ *   ended_by      the ending transaction's inclusion proof verifies and names this order
+ *                 (a cancel) or this market (the order that filled it)
+ *
+ * The verifier never throws. The builder reads the engine's state; it imports the engine's
+ * types only, so this file stays browser-safe.
+ */
+import { bytesToHex } from '../core/hex.js';
+import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
+import { rootOfLeafHashesWith } from '../crypto/merkle-root.js';
+import type { DexState } from '../dex/state.js';
+import { BorshReader } from '../sdk/borsh.js';
+import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
+import { sha256 as sha256Parts } from '../vdf/sha256.js';
+import { StepFailure, bytesEqual, failureOf, hexField, intField, isObject, pathField, u64Field } from './fields.js';
+import { verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
+import type {
+  ChainTransactionProof,
+  Failure,
+  InclusionProof,
+  InclusionVerdict,
+  MerkleMember,
+  OrderEnd,
+  OrderLeaf,
+  OrderStateProof,
+  OrderStateStep,
+  OrderStateVerdict,
+  VerifyOrderStateOptions,
+} from './interface.js';
+
+const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
+
+export const BOOK_LEAF_BYTES = 81;
+export const USED_ID_LEAF_BYTES = 40;
+const STATE_ROOT_PREFIX = new TextEncoder().encode('SVC_STATE_ROOT_V1:');
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Tree sizes here are powers of two up to 2^32 (u32 in the leaves): paths of at most 32. */
+const MAX_TREE_SIZE = 2 ** 32;
+/** book_entries (a whole book) is for small books; a bigger one is refused at `shape`. */
+export const MAX_BOOK_ENTRIES = 4096;
+
+// ------------------------------------------------------------------ leaves
+
+/** owner [u8;32] || order_id u64 LE. */
+export function usedIdLeaf(owner: Uint8Array, orderId: bigint): Uint8Array {
+  const out = new Uint8Array(USED_ID_LEAF_BYTES);
+  out.set(owner, 0);
+  new DataView(out.buffer).setBigUint64(32, orderId, true);
+  return out;
+}
+
+function decodeBookLeaf(step: OrderStateStep, b: Uint8Array): OrderLeaf & { ownerBytes: Uint8Array } {
+  if (b.length !== BOOK_LEAF_BYTES) throw new StepFailure(step, `a book leaf is ${BOOK_LEAF_BYTES} bytes, not ${b.length}`);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const side = b[48]!;
+  if (side > 1) throw new StepFailure(step, `book leaf side ${side} is neither 0 (Buy) nor 1 (Sell)`);
+  const ownerBytes = b.slice(16, 48);
+  return {
+    continuum_sequence: v.getBigUint64(0, true).toString(),
+    order_id: v.getBigUint64(8, true).toString(),
+    owner: toBase58Key(ownerBytes),
+    ownerBytes,
+    side: side === 0 ? 'Buy' : 'Sell',
+    price: v.getBigUint64(49, true).toString(),
+    quantity: v.getBigUint64(57, true).toString(),
+    remaining: v.getBigUint64(65, true).toString(),
+    expiry: v.getBigInt64(73, true).toString(),
+  };
+}
+
+interface MarketLeaf {
+  marketId: string;
+  baseMint: Uint8Array;
+  quoteMint: Uint8Array;
+  bookRoot: Uint8Array;
+  bookSize: number;
+}
+
+function decodeMarketLeaf(b: Uint8Array): MarketLeaf {
+  const step: OrderStateStep = 'market_leaf';
+  try {
+    const r = new BorshReader(b);
+    const marketId = r.string(64);
+    const baseMint = r.fixed(32);
+    const quoteMint = r.fixed(32);
+    r.string(256); // name
+    const kind = r.u8();
+    r.u64(); // created_seq
+    const bookRoot = r.fixed(32);
+    const bookSize = r.u32();
+    r.u64(); // next_trade_id
+    if (r.remaining !== 0) throw new StepFailure(step, `market leaf has ${r.remaining} bytes after its fields`);
+    if (kind > 1) throw new StepFailure(step, `market kind ${kind} is neither 0 (Spot) nor 1 (Perp)`);
+    if (!isTreeSize(bookSize)) throw new StepFailure(step, `book_size ${bookSize} is not a power of two >= 64`);
+    return { marketId, baseMint, quoteMint, bookRoot, bookSize };
+  } catch (e) {
+    if (e instanceof StepFailure) throw e;
+    throw new StepFailure(step, `market leaf: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function isTreeSize(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 64 && n <= MAX_TREE_SIZE && (n & (n - 1)) === 0;
+}
+
+export function combineStateRootBytes(marketsRoot: Uint8Array, marketsSize: number, marketCount: number, usedRoot: Uint8Array, usedCount: number): Uint8Array {
+  const buf = new Uint8Array(STATE_ROOT_PREFIX.length + 32 + 4 + 4 + 32 + 8);
+  const v = new DataView(buf.buffer);
+  let o = STATE_ROOT_PREFIX.length;
+  buf.set(STATE_ROOT_PREFIX, 0);
+  buf.set(marketsRoot, o);
+  o += 32;
+  v.setUint32(o, marketsSize, true);
+  v.setUint32(o + 4, marketCount, true);
+  o += 8;
+  buf.set(usedRoot, o);
+  v.setBigUint64(o + 32, BigInt(usedCount), true);
+  return sha256(buf);
+}
+
+// ------------------------------------------------------------------ builder
+
+/** A used id's place in the used-id tree and its path (from the node's used-id store). */
+export interface UsedIdMember {
+  index: number;
+  path: Uint8Array[];
+}
+
+/** The used-id member of (owner, order_id) from every used-id leaf in order (O(n): a rebuild, or tests). */
+export function usedIdMemberFromLeaves(leaves: readonly Uint8Array[], owner: Uint8Array, orderId: bigint): UsedIdMember | undefined {
+  const want = usedIdLeaf(owner, orderId);
+  const index = leaves.findIndex((l) => bytesEqual(l, want));
+  if (index < 0) return undefined;
+  return { index, path: auditPath(sha256, leaves.map((l) => leafHashWith(sha256, l)), index) };
+}
+
+export interface OrderStateRequest {
+  marketId: string;
+  owner: Uint8Array;
+  orderId: bigint;
+  /** The block whose state_root the engine's state is now (docs/proofs.md "Which state"). */
+  blockHeight: number;
+  /** The last tick applied to the engine. */
+  tickNumber: number;
+  /** The id's used-id member: required for a not-resting order, optional for a resting one. */
+  usedId?: UsedIdMember;
+  /** not_resting: the slot the order rested in (the node records it; absent if it never rested). */
+  restedInSlot?: number;
+  /** not_resting: prove absence with every entry of the book instead of one slot (small books). */
+  wholeBook?: boolean;
+  end?: OrderEnd;
+  endedBy?: ChainTransactionProof | InclusionProof;
+}
+
+function member(index: number, entry: Uint8Array | undefined, path: Uint8Array[]): MerkleMember {
+  return { index, leaf: entry ? bytesToHex(entry) : '', audit_path: path.map(bytesToHex) };
+}
+
+/**
+ * The proof of an order's state in the engine's current state. Throws RangeError when the
+ * market or the order (owner, order_id in this market) is unknown, when a not-resting order
+ * comes without its used-id member, or when a given used-id member does not lead to the
+ * state's used_ids_root (a node bug: never serve it).
+ */
+export function buildOrderStateProof(state: DexState, req: OrderStateRequest): OrderStateProof {
+  const market = state.markets.get(req.marketId);
+  if (!market) throw new RangeError(`no market ${req.marketId}`);
+  const found = state.findOrder(req.owner, req.orderId);
+  if (!found || found.marketId !== req.marketId) throw new RangeError(`no order ${req.orderId} of this owner in market ${req.marketId}`);
+  const stateRoot = state.stateRoot();
+  const markets = state.marketsRoot();
+  const usedRoot = state.usedIdsRoot();
+  const usedCount = state.usedIdCount;
+  const resting = found.open && found.order !== undefined && found.order.slot >= 0;
+  if (!resting && !req.usedId) throw new RangeError('a not-resting order needs its used-id member');
+  if (req.usedId) {
+    const r = rootFromPath(sha256, leafHashWith(sha256, usedIdLeaf(req.owner, req.orderId)), req.usedId.index, usedCount, req.usedId.path);
+    if (!r.ok || !bytesEqual(r.root, usedRoot)) throw new RangeError("the used-id member does not lead to the state's used_ids_root");
+  }
+  const m = state.marketMember(market.index);
+  const proof: OrderStateProof = {
+    state: resting ? 'resting' : 'not_resting',
+    market_id: req.marketId,
+    owner: toBase58Key(req.owner),
+    order_id: req.orderId.toString(),
+    block_height: req.blockHeight,
+    tick_number: req.tickNumber,
+    state_root: bytesToHex(stateRoot),
+    markets_size: markets.size,
+    market_count: state.marketList().length,
+    used_ids_root: bytesToHex(usedRoot),
+    used_id_count: usedCount,
+    market: member(market.index, m.entry, m.path),
+    book: { index: 0, leaf: '', audit_path: [] },
+  };
+  const tree = market.book.tree;
+  if (resting) {
+    const b = tree.member(found.order!.slot);
+    proof.book = member(found.order!.slot, b.entry, b.path);
+  } else if (req.wholeBook || req.restedInSlot === undefined) {
+    delete (proof as Partial<OrderStateProof>).book;
+    if (req.wholeBook) proof.book_entries = Array.from({ length: tree.size }, (_, s) => bytesToHex(tree.member(s).entry ?? new Uint8Array(0)));
+  } else {
+    const b = tree.member(req.restedInSlot);
+    proof.book = member(req.restedInSlot, b.entry, b.path);
+  }
+  if (req.usedId) proof.used_id = member(req.usedId.index, usedIdLeaf(req.owner, req.orderId), req.usedId.path);
+  if (req.end) proof.end = req.end;
+  if (req.endedBy) proof.ended_by = req.endedBy;
+  return proof;
+}
+
+// ------------------------------------------------------------------ verifier
+
+function memberField(step: OrderStateStep, what: string, v: unknown, maxIndex: number): { index: number; leaf: Uint8Array; path: Uint8Array[] } {
+  if (!isObject(v)) throw new StepFailure(step, `${what}: expected {index, leaf, audit_path}`);
+  return {
+    index: intField(step, `${what}.index`, v.index, 0, maxIndex),
+    leaf: hexField(step, `${what}.leaf`, v.leaf),
+    path: pathField(step, `${what}.audit_path`, v.audit_path),
+  };
+}
+
+function trustedRoot(v: string | number[]): Uint8Array {
+  if (Array.isArray(v)) {
+    if (v.length !== 32 || !v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255)) throw new StepFailure<OrderStateStep>('anchor', 'trustedStateRoot: expected 32 integers 0..255');
+    return Uint8Array.from(v);
+  }
+  return hexField<OrderStateStep>('anchor', 'trustedStateRoot', v, 32);
+}
+
+/** Check an order state proof; see the file comment for the steps. Never throws. */
+export function verifyOrderState(proof: unknown, options: VerifyOrderStateOptions = {}): OrderStateVerdict | Failure<OrderStateStep> {
+  let step: OrderStateStep = 'shape';
+  try {
+    if (!isObject(proof)) throw new StepFailure(step, 'proof: expected a JSON object');
+    const state = proof.state;
+    if (state !== 'resting' && state !== 'not_resting') throw new StepFailure(step, 'state: expected "resting" or "not_resting"');
+    if (typeof proof.market_id !== 'string' || !UUID_RE.test(proof.market_id)) throw new StepFailure(step, 'market_id: expected a lowercase UUID');
+    const marketId = proof.market_id;
+    let owner: Uint8Array;
+    try {
+      owner = fromBase58Key(typeof proof.owner === 'string' ? proof.owner : '', 'owner');
+    } catch {
+      throw new StepFailure(step, 'owner: expected a Base58 key of 32 bytes');
+    }
+    const orderId = u64Field(step, 'order_id', proof.order_id);
+    const blockHeight = intField(step, 'block_height', proof.block_height, 1);
+    intField(step, 'tick_number', proof.tick_number, 1);
+    const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
+    const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
+    if (!isTreeSize(marketsSize)) throw new StepFailure(step, `markets_size ${marketsSize} is not a power of two >= 64`);
+    const marketCount = intField(step, 'market_count', proof.market_count, 1, marketsSize);
+    const usedRoot = hexField(step, 'used_ids_root', proof.used_ids_root, 32);
+    const usedCount = intField(step, 'used_id_count', proof.used_id_count, 0);
+    const market = memberField(step, 'market', proof.market, marketCount - 1);
+    const book = proof.book === undefined ? undefined : memberField(step, 'book', proof.book, MAX_TREE_SIZE - 1);
+    let entries: Uint8Array[] | undefined;
+    if (proof.book_entries !== undefined) {
+      if (!Array.isArray(proof.book_entries) || proof.book_entries.length > MAX_BOOK_ENTRIES) throw new StepFailure(step, `book_entries: expected a list of at most ${MAX_BOOK_ENTRIES} hex entries`);
+      entries = proof.book_entries.map((e, i) => hexField(step, `book_entries[${i}]`, e));
+    }
+    if (state === 'resting' && !book) throw new StepFailure(step, 'a resting proof needs book');
+    if (book && entries) throw new StepFailure(step, 'book and book_entries together');
+    const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
+    if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
+
+    step = 'market_leaf';
+    const ml = decodeMarketLeaf(market.leaf);
+    if (ml.marketId !== marketId) throw new StepFailure(step, `the market leaf is market ${ml.marketId}, not ${marketId}`);
+
+    step = 'book_leaf';
+    const isThisOrder = (leaf: Uint8Array): boolean => {
+      if (leaf.length === 0) return false;
+      const o = decodeBookLeaf(step, leaf);
+      return BigInt(o.order_id) === orderId && bytesEqual(o.ownerBytes, owner);
+    };
+    let order: OrderLeaf | undefined;
+    let slotHolds: OrderLeaf | undefined;
+    if (book) {
+      if (book.index >= ml.bookSize) throw new StepFailure(step, `slot ${book.index} is outside the book's ${ml.bookSize} entries`);
+      if (state === 'resting') {
+        if (!isThisOrder(book.leaf)) throw new StepFailure(step, `slot ${book.index} does not hold order ${orderId} of this owner`);
+        const { ownerBytes: _o, ...leaf } = decodeBookLeaf(step, book.leaf);
+        order = leaf;
+      } else {
+        if (isThisOrder(book.leaf)) throw new StepFailure(step, `slot ${book.index} still holds the order: it is resting`);
+        if (book.leaf.length > 0) {
+          const { ownerBytes: _o, ...leaf } = decodeBookLeaf(step, book.leaf);
+          slotHolds = leaf;
+        }
+      }
+    } else if (entries) {
+      if (entries.length !== ml.bookSize) throw new StepFailure(step, `book_entries has ${entries.length} entries, the book has ${ml.bookSize}`);
+      const at = entries.findIndex(isThisOrder);
+      if (at >= 0) throw new StepFailure(step, `entry ${at} of the book is the order: it is resting`);
+    }
+
+    step = 'book_path';
+    if (book) {
+      const r = rootFromPath(sha256, leafHashWith(sha256, book.leaf), book.index, ml.bookSize, book.path);
+      if (!r.ok) throw new StepFailure(step, r.message);
+      if (!bytesEqual(r.root, ml.bookRoot)) throw new StepFailure(step, "the book leaf and its path do not lead to the market leaf's book_root");
+    } else if (entries) {
+      const root = rootOfLeafHashesWith(sha256, entries.map((e) => leafHashWith(sha256, e)));
+      if (!bytesEqual(root, ml.bookRoot)) throw new StepFailure(step, "book_entries do not hash to the market leaf's book_root");
+    }
+
+    step = 'market_path';
+    const mr = rootFromPath(sha256, leafHashWith(sha256, market.leaf), market.index, marketsSize, market.path);
+    if (!mr.ok) throw new StepFailure(step, mr.message);
+
+    let usedIdIndex: number | undefined;
+    if (usedId) {
+      step = 'used_id_leaf';
+      if (!bytesEqual(usedId.leaf, usedIdLeaf(owner, orderId))) throw new StepFailure(step, 'the used-id leaf is not owner || order_id (u64 LE)');
+      step = 'used_id_path';
+      const ur = rootFromPath(sha256, leafHashWith(sha256, usedId.leaf), usedId.index, usedCount, usedId.path);
+      if (!ur.ok) throw new StepFailure(step, ur.message);
+      if (!bytesEqual(ur.root, usedRoot)) throw new StepFailure(step, 'the used-id leaf and its path do not lead to used_ids_root');
+      usedIdIndex = usedId.index;
+    }
+
+    step = 'state_root';
+    const computed = combineStateRootBytes(mr.root, marketsSize, marketCount, usedRoot, usedCount);
+    if (!bytesEqual(computed, stateRoot)) throw new StepFailure(step, `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(stateRoot)}`);
+
+    if (options.trustedStateRoot !== undefined) {
+      step = 'anchor';
+      if (!bytesEqual(trustedRoot(options.trustedStateRoot), stateRoot)) throw new StepFailure(step, `state_root is not the trusted state root (block ${blockHeight})`);
+    }
+
+    let endedBy: InclusionVerdict | undefined;
+    if (proof.ended_by !== undefined) {
+      step = 'ended_by';
+      endedBy = checkEndedBy(proof.ended_by, options, { marketId, owner, orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint });
+    }
+    return {
+      ok: true,
+      state,
+      state_root: bytesToHex(stateRoot),
+      block_height: blockHeight,
+      absence: state === 'resting' ? undefined : book ? 'slot' : entries ? 'book' : 'unproven',
+      ...(order ? { order } : {}),
+      ...(slotHolds ? { slot_holds: slotHolds } : {}),
+      ...(usedIdIndex !== undefined ? { used_id_index: usedIdIndex } : {}),
+      ...(endedBy ? { ended_by: endedBy } : {}),
+    };
+  } catch (e) {
+    return failureOf(e, step);
+  }
+}
+
+const DX = [0x44, 0x58, 0x01];
+
+/** The ending transaction is included (its own proof) and is a cancel of this order or an order in this market. */
+function checkEndedBy(
+  p: unknown,
+  options: VerifyOrderStateOptions,
+  want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array },
+): InclusionVerdict {
+  const step: OrderStateStep = 'ended_by';
+  if (!options.inclusion) throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
+  const v = isObject(p) && 'proof' in p ? verifyChainTransactionProof(p, options.inclusion) : verifyInclusion(p, options.inclusion);
+  if (!v.ok) throw new StepFailure(step, `its inclusion proof fails at ${v.step}: ${v.message}`);
+  const payload = hexField(step, 'ended_by payload', v.payload);
+  if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2]) throw new StepFailure(step, 'the ending transaction is not an order book transaction');
+  try {
+    const r = new BorshReader(payload.subarray(4));
+    if (payload[3] === 3) {
+      const orderId = r.u64();
+      const owner = r.fixed(32);
+      const marketId = r.string(64);
+      if (orderId !== want.orderId || !bytesEqual(owner, want.owner) || marketId !== want.marketId) throw new StepFailure(step, 'the ending cancel names another order');
+      return v;
+    }
+    if (payload[3] === 2) {
+      r.u64(); // order_id
+      r.fixed(32 + 1 + 8 + 8 + 8); // owner, side, price, quantity, expiry
+      const base = r.fixed(32);
+      const quote = r.fixed(32);
+      if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint)) throw new StepFailure(step, 'the ending order is in another market');
+      return v;
+    }
+  } catch (e) {
+    if (e instanceof StepFailure) throw e;
+    throw new StepFailure(step, `the ending transaction's payload does not decode: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  throw new StepFailure(step, 'the ending transaction is neither a cancel nor an order');
+}
