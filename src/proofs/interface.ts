@@ -54,7 +54,7 @@ export interface OrderStateProof {
   owner: string; // Base58
   order_id: string; // decimal u64
   block_height: number;
-  tick_number: number; // the state is the one after this tick
+  tick_number: number; // the state is the one after this tick: the block's last_tick
   state_root: string;
   markets_size: number; // C of the markets tree
   market_count: number;
@@ -152,8 +152,12 @@ export interface VerifyInclusionOptions {
 }
 
 export interface VerifyOrderStateOptions {
-  /** The state_root the caller trusts (e.g. GET /blocks/{block_height}'s state_root, hex or 32 integers). */
-  trustedStateRoot?: string | number[];
+  /**
+   * The block the caller trusts, e.g. GET /blocks/{block_height}'s `block` as served: the
+   * proof's block_height must be its height, state_root its state_root (hex or 32
+   * integers) and, when given, tick_number its last_tick.
+   */
+  trustedBlock?: { height: number; state_root: string | number[]; last_tick?: number };
   /** Needed when the proof carries ended_by (its inclusion is checked). */
   inclusion?: VerifyInclusionOptions;
 }

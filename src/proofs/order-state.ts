@@ -238,12 +238,12 @@ function memberField(step: OrderStateStep, what: string, v: unknown, maxIndex: n
   };
 }
 
-function trustedRoot(v: string | number[]): Uint8Array {
+function trustedRoot(v: unknown): Uint8Array {
   if (Array.isArray(v)) {
-    if (v.length !== 32 || !v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255)) throw new StepFailure<OrderStateStep>('anchor', 'trustedStateRoot: expected 32 integers 0..255');
-    return Uint8Array.from(v);
+    if (v.length !== 32 || !v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255)) throw new StepFailure<OrderStateStep>('anchor', 'trustedBlock.state_root: expected 32 integers 0..255');
+    return Uint8Array.from(v as number[]);
   }
-  return hexField<OrderStateStep>('anchor', 'trustedStateRoot', v, 32);
+  return hexField<OrderStateStep>('anchor', 'trustedBlock.state_root', v, 32);
 }
 
 /** Check an order state proof; see the file comment for the steps. Never throws. */
@@ -263,7 +263,7 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     }
     const orderId = u64Field(step, 'order_id', proof.order_id);
     const blockHeight = intField(step, 'block_height', proof.block_height, 1);
-    intField(step, 'tick_number', proof.tick_number, 1);
+    const tickNumber = intField(step, 'tick_number', proof.tick_number, 1);
     const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
     const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
     if (!isTreeSize(marketsSize)) throw new StepFailure(step, `markets_size ${marketsSize} is not a power of two >= 64`);
@@ -281,6 +281,8 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     if (book && entries) throw new StepFailure(step, 'book and book_entries together');
     const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
     if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
+    const end = proof.end;
+    if (end !== undefined && (state === 'resting' || typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: expected one of ${ENDS.join(', ')} on a not_resting proof`);
 
     step = 'market_leaf';
     const ml = decodeMarketLeaf(market.leaf);
@@ -342,15 +344,19 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     const computed = combineStateRootBytes(mr.root, marketsSize, marketCount, usedRoot, usedCount);
     if (!bytesEqual(computed, stateRoot)) throw new StepFailure(step, `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(stateRoot)}`);
 
-    if (options.trustedStateRoot !== undefined) {
+    if (options.trustedBlock !== undefined) {
       step = 'anchor';
-      if (!bytesEqual(trustedRoot(options.trustedStateRoot), stateRoot)) throw new StepFailure(step, `state_root is not the trusted state root (block ${blockHeight})`);
+      const b = options.trustedBlock;
+      if (!isObject(b)) throw new StepFailure(step, 'trustedBlock: expected {height, state_root, last_tick?}');
+      if (b.height !== blockHeight) throw new StepFailure(step, `the proof is for block ${blockHeight}, the trusted block is ${String(b.height)}`);
+      if (!bytesEqual(trustedRoot(b.state_root), stateRoot)) throw new StepFailure(step, `state_root is not block ${blockHeight}'s state_root`);
+      if (b.last_tick !== undefined && b.last_tick !== tickNumber) throw new StepFailure(step, `tick_number ${tickNumber} is not block ${blockHeight}'s last_tick ${String(b.last_tick)}`);
     }
 
     let endedBy: InclusionVerdict | undefined;
     if (proof.ended_by !== undefined) {
       step = 'ended_by';
-      endedBy = checkEndedBy(proof.ended_by, options, { marketId, owner, orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint });
+      endedBy = checkEndedBy(proof.ended_by, options, end as OrderEnd | undefined, { marketId, owner, orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber });
     }
     return {
       ok: true,
@@ -369,39 +375,48 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
 }
 
 const DX = [0x44, 0x58, 0x01];
+const ENDS: readonly OrderEnd[] = ['filled', 'cancelled', 'expired', 'self_trade', 'filled_on_arrival'];
 
-/** The ending transaction is included (its own proof) and is a cancel of this order or an order in this market. */
+/**
+ * The ending transaction is included (its own proof) and fits the end: `cancelled` needs a
+ * cancel of this order; `filled_on_arrival` the order's own transaction; `filled`,
+ * `expired` and `self_trade` an order in this market (the incoming order that met it).
+ */
 function checkEndedBy(
   p: unknown,
   options: VerifyOrderStateOptions,
-  want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array },
+  end: OrderEnd | undefined,
+  want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array; tickNumber: number },
 ): InclusionVerdict {
   const step: OrderStateStep = 'ended_by';
   if (!options.inclusion) throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
+  if (end === undefined) throw new StepFailure(step, 'ended_by without end');
   const v = isObject(p) && 'proof' in p ? verifyChainTransactionProof(p, options.inclusion) : verifyInclusion(p, options.inclusion);
   if (!v.ok) throw new StepFailure(step, `its inclusion proof fails at ${v.step}: ${v.message}`);
+  if (v.tick_number > want.tickNumber) throw new StepFailure(step, `the ending transaction is in tick ${v.tick_number}, after the proven state (tick ${want.tickNumber})`);
   const payload = hexField(step, 'ended_by payload', v.payload);
   if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2]) throw new StepFailure(step, 'the ending transaction is not an order book transaction');
+  const kind = payload[3];
+  if (kind !== (end === 'cancelled' ? 3 : 2)) throw new StepFailure(step, `an order ${end} is ended by ${end === 'cancelled' ? 'a cancel' : 'an order'}, not this transaction`);
   try {
     const r = new BorshReader(payload.subarray(4));
-    if (payload[3] === 3) {
+    if (kind === 3) {
       const orderId = r.u64();
       const owner = r.fixed(32);
       const marketId = r.string(64);
       if (orderId !== want.orderId || !bytesEqual(owner, want.owner) || marketId !== want.marketId) throw new StepFailure(step, 'the ending cancel names another order');
       return v;
     }
-    if (payload[3] === 2) {
-      r.u64(); // order_id
-      r.fixed(32 + 1 + 8 + 8 + 8); // owner, side, price, quantity, expiry
-      const base = r.fixed(32);
-      const quote = r.fixed(32);
-      if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint)) throw new StepFailure(step, 'the ending order is in another market');
-      return v;
-    }
+    const orderId = r.u64();
+    const owner = r.fixed(32);
+    r.fixed(1 + 8 + 8 + 8); // side, price, quantity, expiry
+    const base = r.fixed(32);
+    const quote = r.fixed(32);
+    if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint)) throw new StepFailure(step, 'the ending order is in another market');
+    if (end === 'filled_on_arrival' && (orderId !== want.orderId || !bytesEqual(owner, want.owner))) throw new StepFailure(step, "a filled_on_arrival order is ended by its own transaction");
+    return v;
   } catch (e) {
     if (e instanceof StepFailure) throw e;
     throw new StepFailure(step, `the ending transaction's payload does not decode: ${e instanceof Error ? e.message : String(e)}`);
   }
-  throw new StepFailure(step, 'the ending transaction is neither a cancel nor an order');
 }
