@@ -56,6 +56,7 @@ export interface OrderStateProof {
   block_height: number;
   tick_number: number; // the state is the one after this tick: the block's last_tick
   state_root: string;
+  markets_root: string;
   markets_size: number; // C of the markets tree
   market_count: number;
   used_ids_root: string;

@@ -203,6 +203,7 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
     block_height: req.blockHeight,
     tick_number: req.tickNumber,
     state_root: bytesToHex(stateRoot),
+    markets_root: bytesToHex(markets.root),
     markets_size: markets.size,
     market_count: state.marketList().length,
     used_ids_root: bytesToHex(usedRoot),
@@ -265,6 +266,7 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     const blockHeight = intField(step, 'block_height', proof.block_height, 1);
     const tickNumber = intField(step, 'tick_number', proof.tick_number, 1);
     const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
+    const marketsRoot = hexField(step, 'markets_root', proof.markets_root, 32);
     const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
     if (!isTreeSize(marketsSize)) throw new StepFailure(step, `markets_size ${marketsSize} is not a power of two >= 64`);
     const marketCount = intField(step, 'market_count', proof.market_count, 1, marketsSize);
@@ -328,6 +330,7 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     step = 'market_path';
     const mr = rootFromPath(sha256, leafHashWith(sha256, market.leaf), market.index, marketsSize, market.path);
     if (!mr.ok) throw new StepFailure(step, mr.message);
+    if (!bytesEqual(mr.root, marketsRoot)) throw new StepFailure(step, 'the market leaf and its path do not lead to markets_root');
 
     let usedIdIndex: number | undefined;
     if (usedId) {
@@ -341,7 +344,7 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     }
 
     step = 'state_root';
-    const computed = combineStateRootBytes(mr.root, marketsSize, marketCount, usedRoot, usedCount);
+    const computed = combineStateRootBytes(marketsRoot, marketsSize, marketCount, usedRoot, usedCount);
     if (!bytesEqual(computed, stateRoot)) throw new StepFailure(step, `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(stateRoot)}`);
 
     if (options.trustedBlock !== undefined) {
