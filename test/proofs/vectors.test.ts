@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { verifyInclusion, verifyOrderState } from '../../src/proofs/index.js';
+import { pathToFileURL } from 'node:url';
 import { makeProofVectors, type ProofVectors } from './support/vectors.js';
 import { repoFile, tickVerifier } from './support/verifier.js';
 
@@ -40,5 +41,16 @@ describe('proofs: vectors (docs/proof-vectors.json)', function () {
       const r = verifyOrderState(x.proof, { trustedBlock: { height: 1, state_root: file.state_root, last_tick: 4 }, inclusion: { tickVerifier: tv } });
       expect(r.ok, `${x.description}: ${JSON.stringify(r)}`).to.equal(true);
     }
+  });
+
+  it('the browser bundle (dist/browser/svc-vdf.js) exports verifyInclusion and verifyOrderState, and they accept the vectors', async () => {
+    const bundle = (await import(pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href)) as typeof import('../../src/vdf/browser.js');
+    const v = await bundle.createVerifier(readFileSync(repoFile('dist/browser/svc-vdf.wasm')));
+    for (const x of file.inclusion) expect(bundle.verifyInclusion(x.proof, { tickVerifier: v }).ok, x.description).to.equal(true);
+    for (const x of file.order_state) expect(bundle.verifyOrderState(x.proof, { inclusion: { tickVerifier: v } }).ok, x.description).to.equal(true);
+    const bad = JSON.parse(JSON.stringify(file.inclusion[0]!.proof)) as { batch_hash: string };
+    bad.batch_hash = '00'.repeat(32);
+    const r = bundle.verifyInclusion(bad, { tickVerifier: v });
+    expect(r.ok === false && r.step).to.equal('audit_path');
   });
 });
