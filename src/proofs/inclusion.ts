@@ -25,8 +25,8 @@ import type { ChainTransactionProof, Failure, InclusionProof, InclusionStep, Inc
 
 const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
 
-/** The largest Borsh transaction the sequencer accepts (docs/sequencer.md limits), with room. */
-const MAX_TX_BYTES = 4 + 128 * 4 + 4 + 65_536 + 4 + 256 + 4 + 256 + 16;
+/** The largest Borsh transaction the sequencer accepts (tx_id 128 bytes, payload 64 KiB, signature and public key 256 bytes each). */
+const MAX_TX_BYTES = 4 + 128 + 4 + 65_536 + 4 + 256 + 4 + 256 + 16; // 66,208
 const MAX_TICK_NUMBER = Number.MAX_SAFE_INTEGER;
 
 /**
@@ -86,6 +86,7 @@ export function verifyInclusion(proof: unknown, options: VerifyInclusionOptions)
     if (index >= count) throw new StepFailure(step, `index ${index} is not below transaction_count ${count}`);
     if (typeof proof.tx === 'string' && proof.tx.length > 2 * MAX_TX_BYTES + 2) throw new StepFailure(step, `tx: longer than any transaction (${MAX_TX_BYTES} bytes)`);
     const txBytes = hexField(step, 'tx', proof.tx);
+    if (txBytes.length > MAX_TX_BYTES) throw new StepFailure(step, `tx: longer than any transaction (${MAX_TX_BYTES} bytes)`);
     const path = pathField(step, 'audit_path', proof.audit_path);
     const batchHash = hexField(step, 'batch_hash', proof.batch_hash, 32);
 
