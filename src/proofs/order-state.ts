@@ -20,17 +20,17 @@
  *                 (a cancel) or this market (the order that filled it)
  *
  * The verifier never throws. The builder reads the engine's state; it imports the engine's
- * types only, so this file stays browser-safe.
+ * types only, so this file stays browser-safe. The records' codecs are in order-leaves.ts,
+ * the ended_by step in ended-by.ts.
  */
 import { bytesToHex } from '../core/hex.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
 import { rootOfLeafHashesWith } from '../crypto/merkle-root.js';
 import type { DexState } from '../dex/state.js';
-import { BorshReader } from '../sdk/borsh.js';
 import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
 import { sha256 as sha256Parts } from '../vdf/sha256.js';
+import { ENDS, checkEndedBy } from './ended-by.js';
 import { StepFailure, bytesEqual, failureOf, hexField, intField, isObject, pathField, u64Field } from './fields.js';
-import { verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
 import type {
   ChainTransactionProof,
   Failure,
@@ -44,96 +44,11 @@ import type {
   OrderStateVerdict,
   VerifyOrderStateOptions,
 } from './interface.js';
+import { MAX_BOOK_ENTRIES, MAX_TREE_SIZE, combineStateRootBytes, decodeBookLeaf, decodeMarketLeaf, isTreeSize, usedIdLeaf } from './order-leaves.js';
 
 const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
 
-export const BOOK_LEAF_BYTES = 81;
-export const USED_ID_LEAF_BYTES = 40;
-const STATE_ROOT_PREFIX = new TextEncoder().encode('SVC_STATE_ROOT_V1:');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** Tree sizes here are powers of two up to 2^32 (u32 in the leaves): paths of at most 32. */
-const MAX_TREE_SIZE = 2 ** 32;
-/** book_entries (a whole book) is for small books; a bigger one is refused at `shape`. */
-export const MAX_BOOK_ENTRIES = 4096;
-
-// ------------------------------------------------------------------ leaves
-
-/** owner [u8;32] || order_id u64 LE. */
-export function usedIdLeaf(owner: Uint8Array, orderId: bigint): Uint8Array {
-  const out = new Uint8Array(USED_ID_LEAF_BYTES);
-  out.set(owner, 0);
-  new DataView(out.buffer).setBigUint64(32, orderId, true);
-  return out;
-}
-
-function decodeBookLeaf(step: OrderStateStep, b: Uint8Array): OrderLeaf & { ownerBytes: Uint8Array } {
-  if (b.length !== BOOK_LEAF_BYTES) throw new StepFailure(step, `a book leaf is ${BOOK_LEAF_BYTES} bytes, not ${b.length}`);
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const side = b[48]!;
-  if (side > 1) throw new StepFailure(step, `book leaf side ${side} is neither 0 (Buy) nor 1 (Sell)`);
-  const ownerBytes = b.slice(16, 48);
-  return {
-    continuum_sequence: v.getBigUint64(0, true).toString(),
-    order_id: v.getBigUint64(8, true).toString(),
-    owner: toBase58Key(ownerBytes),
-    ownerBytes,
-    side: side === 0 ? 'Buy' : 'Sell',
-    price: v.getBigUint64(49, true).toString(),
-    quantity: v.getBigUint64(57, true).toString(),
-    remaining: v.getBigUint64(65, true).toString(),
-    expiry: v.getBigInt64(73, true).toString(),
-  };
-}
-
-interface MarketLeaf {
-  marketId: string;
-  baseMint: Uint8Array;
-  quoteMint: Uint8Array;
-  bookRoot: Uint8Array;
-  bookSize: number;
-}
-
-function decodeMarketLeaf(b: Uint8Array): MarketLeaf {
-  const step: OrderStateStep = 'market_leaf';
-  try {
-    const r = new BorshReader(b);
-    const marketId = r.string(64);
-    const baseMint = r.fixed(32);
-    const quoteMint = r.fixed(32);
-    r.string(256); // name
-    const kind = r.u8();
-    r.u64(); // created_seq
-    const bookRoot = r.fixed(32);
-    const bookSize = r.u32();
-    r.u64(); // next_trade_id
-    if (r.remaining !== 0) throw new StepFailure(step, `market leaf has ${r.remaining} bytes after its fields`);
-    if (kind > 1) throw new StepFailure(step, `market kind ${kind} is neither 0 (Spot) nor 1 (Perp)`);
-    if (!isTreeSize(bookSize)) throw new StepFailure(step, `book_size ${bookSize} is not a power of two >= 64`);
-    return { marketId, baseMint, quoteMint, bookRoot, bookSize };
-  } catch (e) {
-    if (e instanceof StepFailure) throw e;
-    throw new StepFailure(step, `market leaf: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-function isTreeSize(n: number): boolean {
-  return Number.isSafeInteger(n) && n >= 64 && n <= MAX_TREE_SIZE && (n & (n - 1)) === 0;
-}
-
-export function combineStateRootBytes(marketsRoot: Uint8Array, marketsSize: number, marketCount: number, usedRoot: Uint8Array, usedCount: number): Uint8Array {
-  const buf = new Uint8Array(STATE_ROOT_PREFIX.length + 32 + 4 + 4 + 32 + 8);
-  const v = new DataView(buf.buffer);
-  let o = STATE_ROOT_PREFIX.length;
-  buf.set(STATE_ROOT_PREFIX, 0);
-  buf.set(marketsRoot, o);
-  o += 32;
-  v.setUint32(o, marketsSize, true);
-  v.setUint32(o + 4, marketCount, true);
-  o += 8;
-  buf.set(usedRoot, o);
-  v.setBigUint64(o + 32, BigInt(usedCount), true);
-  return sha256(buf);
-}
 
 // ------------------------------------------------------------------ builder
 
@@ -374,52 +289,5 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     };
   } catch (e) {
     return failureOf(e, step);
-  }
-}
-
-const DX = [0x44, 0x58, 0x01];
-const ENDS: readonly OrderEnd[] = ['filled', 'cancelled', 'expired', 'self_trade', 'filled_on_arrival'];
-
-/**
- * The ending transaction is included (its own proof) and fits the end: `cancelled` needs a
- * cancel of this order; `filled_on_arrival` the order's own transaction; `filled`,
- * `expired` and `self_trade` an order in this market (the incoming order that met it).
- */
-function checkEndedBy(
-  p: unknown,
-  options: VerifyOrderStateOptions,
-  end: OrderEnd | undefined,
-  want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array; tickNumber: number },
-): InclusionVerdict {
-  const step: OrderStateStep = 'ended_by';
-  if (!options.inclusion) throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
-  if (end === undefined) throw new StepFailure(step, 'ended_by without end');
-  const v = isObject(p) && 'proof' in p ? verifyChainTransactionProof(p, options.inclusion) : verifyInclusion(p, options.inclusion);
-  if (!v.ok) throw new StepFailure(step, `its inclusion proof fails at ${v.step}: ${v.message}`);
-  if (v.tick_number > want.tickNumber) throw new StepFailure(step, `the ending transaction is in tick ${v.tick_number}, after the proven state (tick ${want.tickNumber})`);
-  const payload = hexField(step, 'ended_by payload', v.payload);
-  if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2]) throw new StepFailure(step, 'the ending transaction is not an order book transaction');
-  const kind = payload[3];
-  if (kind !== (end === 'cancelled' ? 3 : 2)) throw new StepFailure(step, `an order ${end} is ended by ${end === 'cancelled' ? 'a cancel' : 'an order'}, not this transaction`);
-  try {
-    const r = new BorshReader(payload.subarray(4));
-    if (kind === 3) {
-      const orderId = r.u64();
-      const owner = r.fixed(32);
-      const marketId = r.string(64);
-      if (orderId !== want.orderId || !bytesEqual(owner, want.owner) || marketId !== want.marketId) throw new StepFailure(step, 'the ending cancel names another order');
-      return v;
-    }
-    const orderId = r.u64();
-    const owner = r.fixed(32);
-    r.fixed(1 + 8 + 8 + 8); // side, price, quantity, expiry
-    const base = r.fixed(32);
-    const quote = r.fixed(32);
-    if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint)) throw new StepFailure(step, 'the ending order is in another market');
-    if (end === 'filled_on_arrival' && (orderId !== want.orderId || !bytesEqual(owner, want.owner))) throw new StepFailure(step, "a filled_on_arrival order is ended by its own transaction");
-    return v;
-  } catch (e) {
-    if (e instanceof StepFailure) throw e;
-    throw new StepFailure(step, `the ending transaction's payload does not decode: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
