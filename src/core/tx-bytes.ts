@@ -102,3 +102,34 @@ export function transactionBytesWithId(tx: Transaction, id: Uint8Array): Uint8Ar
   return out;
 }
 
+
+/**
+ * Strict decoding of the Borsh bytes above (a verifier reading a proof's `tx`): every
+ * length within the bytes, the tx_id valid UTF-8, nothing left over. Never throws;
+ * undefined for anything that is not exactly one encoded transaction.
+ */
+export function decodeTransactionBytes(bytes: Uint8Array): Transaction | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let o = 0;
+  const vec = (): Uint8Array | undefined => {
+    if (o + 4 > bytes.length) return undefined;
+    const n = view.getUint32(o, true);
+    o += 4;
+    if (n > bytes.length - o) return undefined;
+    const out = bytes.slice(o, o + n);
+    o += n;
+    return out;
+  };
+  const id = vec();
+  const payload = vec();
+  const signature = vec();
+  const publicKey = vec();
+  if (!id || !payload || !signature || !publicKey || o + 16 !== bytes.length) return undefined;
+  let txId: string;
+  try {
+    txId = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(id);
+  } catch {
+    return undefined;
+  }
+  return { txId, payload, signature, publicKey, nonce: view.getBigUint64(o, true), timestamp: view.getBigUint64(o + 8, true) };
+}

@@ -5,6 +5,8 @@
  *   const v = await createVerifier(new URL('svc-vdf.wasm', import.meta.url));
  *   v.verifyTick(await (await fetch('/api/v1/ticks/42')).json());   // { ok, tickNumber, ... }
  *   v.verifyTicks(arrayOfTickJson);                                 // batch + chaining
+ *   verifyInclusion(proofJson, { tickVerifier: v });                // docs/proofs.md
+ *   verifyOrderState(proofJson, { trustedBlock, inclusion: { tickVerifier: v } });
  *
  * verifyTick/verifyTicks never throw on bad tick data: malformed ticks come back invalid
  * with a typed error code. A batch also checks chaining (chain.ts): a tick's previous_output
@@ -23,6 +25,10 @@ import { WasmVdfEngine } from './wasm-engine.js';
 export { GENESIS_OUTPUT, bytesToHex, checkChain, parseRestTick, VdfError, WasmVdfEngine };
 export type { ChainCheck, ChainFailure, ChainFailureCode, ChainGap } from './chain.js';
 export type { RestTick, RestTickLookup } from './rest-tick.js';
+// Proofs a user can hold (docs/proofs.md): pass this verifier as `tickVerifier`.
+export { verifyChainTransactionProof, verifyInclusion } from '../proofs/inclusion.js';
+export { verifyOrderState } from '../proofs/order-state.js';
+export type * from '../proofs/interface.js';
 
 /** Why a tick failed: a VdfError code, or one of the verifier's own. */
 export type TickFailure = string; // VdfErrorCode | 'INVALID_PROOF' | ChainFailureCode (BAD_GENESIS, DUPLICATE_TICK, CHAIN_BREAK, CHAIN_GAP)

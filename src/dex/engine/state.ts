@@ -291,6 +291,12 @@ export class DexState {
     return { ok: true, kind: 'cancel', market, order, cancelled };
   }
 
+  /** For proofs (docs/proofs.md): market `index`'s leaf (a copy) and its path to the current markets root. */
+  marketMember(index: number): { entry: Uint8Array | undefined; path: Uint8Array[] } {
+    this.stateRoot();
+    return this.marketsTree.member(index);
+  }
+
   /** For snapshot.ts: the parts a snapshot is made of (read-only use). */
   snapshotParts(): { markets: readonly Market[]; owners: ReadonlyMap<string, OwnerState>; usedCount: number; usedFrontier: Uint8Array[] } {
     return { markets: this.byIndex, owners: this.owners, usedCount: this.usedIds.count, usedFrontier: this.usedIds.exportFrontier() };

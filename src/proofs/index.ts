@@ -1,0 +1,9 @@
+/**
+ * Proofs a user can hold (docs/proofs.md): transaction inclusion proofs and order state
+ * proofs, their builders (from what the node holds) and their verifiers (pure,
+ * browser-safe, never throwing on hostile input).
+ */
+export type * from './interface.js';
+export { buildChainTransactionProof, buildInclusionProof, verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
+export { buildOrderStateProof, usedIdMemberFromLeaves, verifyOrderState, type OrderStateRequest, type UsedIdMember } from './order-state.js';
+export { combineStateRootBytes, usedIdLeaf } from './order-leaves.js';

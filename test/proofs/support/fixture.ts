@@ -1,0 +1,103 @@
+/**
+ * A deterministic little chain for proof tests and docs/proof-vectors.json: four ticks from
+ * genesis with real VDF outputs and proofs (reference engine, T = 20), carrying 7, 3, 1 and
+ * 5 order book transactions signed for real (deterministic keys, fixed tx ids and
+ * timestamps), applied to the real engine. What happens:
+ *
+ *   tick 1 (7): market BASE/QUOTE; alice #1 Sell 100x5, alice #2 Sell 101x5, bob #1 Buy 90x5,
+ *               bob #2 Buy 91x3, carol #1 Sell 105x2, carol #2 Buy 80x1 (all rest, slots 0..5)
+ *   tick 2 (3): alice cancels #2 (slot 1 freed); bob #3 Buy 100x5 fills alice #1 on arrival
+ *               (slot 0 freed; bob #3 never rests); carol #3 Sell 110x4 rests in slot 0
+ *   tick 3 (1): dave #1 Buy 95x1 rests in slot 1 (alice #2's old slot)
+ *   tick 4 (5): dave #2..#6 Buy 60..64x1, resting in slots 6..10
+ */
+import { OrderBookEngine, prepareTick } from '../../../src/dex/engine.js';
+import type { DexState } from '../../../src/dex/state.js';
+import { merkleRoot } from '../../../src/crypto/merkle.js';
+import { transactionHash } from '../../../src/core/tx-hash.js';
+import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
+import { restTick } from '../../../src/rpc/convert.js';
+import { marketIdOf } from '../../../src/sdk/market-id.js';
+import { GENESIS_OUTPUT, referenceVdfEngine } from '../../../src/vdf/index.js';
+import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
+import { usedIdLeaf } from '../../../src/proofs/index.js';
+import type { KeyPair } from '../../../src/sdk/keys.js';
+import { cancelTx, keyOf, marketTx, mintOf, orderTx } from '../../chain/support/flow.js';
+
+export const EPOCH_US = 1_767_225_600_000_000;
+export const ITERATIONS = 20;
+
+export const alice = keyOf(11);
+export const bob = keyOf(12);
+export const carol = keyOf(13);
+export const dave = keyOf(14);
+export const MARKET_ID = marketIdOf(mintOf(1), mintOf(2));
+
+export interface Fixture {
+  ticks: Tick[];
+  /** What GET /api/v1/tick/{n} serves for each tick (index n - 1). */
+  served: unknown[];
+  state: DexState;
+  /** Every used-id leaf in order (the chain's accepted order transactions). */
+  usedLeaves: Uint8Array[];
+  /** Slot each order rested in, by `${owner hex}:${order id}`. */
+  restedIn: Map<string, number>;
+}
+
+export const orderKey = (k: KeyPair, id: number): string => `${Buffer.from(k.publicKey).toString('hex')}:${id}`;
+
+function fixed(tx: Transaction, tickNumber: number, index: number): Transaction {
+  // Deterministic envelope: flow.ts stamps a random uuid and the wall clock.
+  return { ...tx, txId: `${tx.txId.split('-').slice(0, 2).join('-')}-vector-${tickNumber}-${index}`, timestamp: BigInt(EPOCH_US + tickNumber * 200_000 - 1000 + index) };
+}
+
+function plan(): Transaction[][] {
+  const o = (k: KeyPair, id: number, side: 'Buy' | 'Sell', price: number, qty: number): Transaction => orderTx(k, id, side, price, qty, 1, 2);
+  return [
+    [marketTx(1, 2, 'BASE/QUOTE'), o(alice, 1, 'Sell', 100, 5), o(alice, 2, 'Sell', 101, 5), o(bob, 1, 'Buy', 90, 5), o(bob, 2, 'Buy', 91, 3), o(carol, 1, 'Sell', 105, 2), o(carol, 2, 'Buy', 80, 1)],
+    [cancelTx(alice, 2, 1, 2), o(bob, 3, 'Buy', 100, 5), o(carol, 3, 'Sell', 110, 4)],
+    [o(dave, 1, 'Buy', 95, 1)],
+    [60, 61, 62, 63, 64].map((p, i) => o(dave, 2 + i, 'Buy', p, 1)),
+  ];
+}
+
+export function makeFixture(): Fixture {
+  const vdf = referenceVdfEngine();
+  const engine = new OrderBookEngine();
+  const ticks: Tick[] = [];
+  const usedLeaves: Uint8Array[] = [];
+  const restedIn = new Map<string, number>();
+  let prev = GENESIS_OUTPUT;
+  let sequence = 1;
+  plan().forEach((txs, i) => {
+    const n = i + 1;
+    const timestamp = EPOCH_US + n * 200_000;
+    const transactions: OrderedTransaction[] = txs.map((t, j) => {
+      const transaction = fixed(t, n, j);
+      return { transaction, sequenceNumber: sequence++, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 100 + j };
+    });
+    const batchHash = merkleRoot(transactions.map((o) => o.txHash));
+    const header = tickHeaderDigest({
+      tickNumber: n,
+      timestamp,
+      firstSequence: transactions[0]!.sequenceNumber,
+      txCount: transactions.length,
+      batchHash,
+      ingestionDigest: ingestionDigest(transactions.map((o) => o.ingestionTimestamp)),
+    });
+    const input = vdf.hashToGroup(n, prev, header);
+    const output = vdf.evaluate(input, ITERATIONS);
+    const tick: Tick = { tickNumber: n, vdfProof: { input, output, proof: vdf.prove(input, output, ITERATIONS), iterations: ITERATIONS }, transactions, batchHash, timestamp, previousOutput: prev };
+    prev = output;
+    ticks.push(tick);
+    const applied = engine.apply(prepareTick(tick, () => true)); // signed for real above
+    for (const a of applied.txs) {
+      if (!a.outcome.ok) throw new Error(`fixture transaction ${n}/${a.index} refused: ${a.outcome.message}`);
+      if (a.outcome.kind !== 'order') continue;
+      const ord = a.outcome.order;
+      usedLeaves.push(usedIdLeaf(ord.owner, ord.orderId));
+      if (ord.open) restedIn.set(`${Buffer.from(ord.owner).toString('hex')}:${ord.orderId}`, ord.slot);
+    }
+  });
+  return { ticks, served: ticks.map((t) => restTick(t)), state: engine.state, usedLeaves, restedIn };
+}
