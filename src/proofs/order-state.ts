@@ -26,7 +26,7 @@
 import { bytesToHex } from '../core/hex.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
 import { rootOfLeafHashesWith } from '../crypto/merkle-root.js';
-import type { DexState } from '../dex/state.js';
+import type { DexState } from '../dex/engine/index.js';
 import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
 import { sha256 as sha256Parts } from '../vdf/sha256.js';
 import { ENDS, checkEndedBy } from './ended-by.js';

@@ -6,7 +6,7 @@
  * resting by their old slot; used-id paths at many places of a tree of odd size.
  */
 import { expect } from 'chai';
-import { OrderBookEngine } from '../../src/dex/engine.js';
+import { OrderBookEngine } from '../../src/dex/engine/index.js';
 import { buildOrderStateProof, usedIdLeaf, usedIdMemberFromLeaves, verifyOrderState } from '../../src/proofs/index.js';
 import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, tickOf } from '../chain/support/flow.js';
 

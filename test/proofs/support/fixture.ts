@@ -11,12 +11,12 @@
  *   tick 3 (1): dave #1 Buy 95x1 rests in slot 1 (alice #2's old slot)
  *   tick 4 (5): dave #2..#6 Buy 60..64x1, resting in slots 6..10
  */
-import { OrderBookEngine, prepareTick } from '../../../src/dex/engine.js';
-import type { DexState } from '../../../src/dex/state.js';
+import { OrderBookEngine, prepareTick } from '../../../src/dex/engine/index.js';
+import type { DexState } from '../../../src/dex/engine/index.js';
 import { merkleRoot } from '../../../src/crypto/merkle.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';
 import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
-import { restTick } from '../../../src/rpc/convert.js';
+import { restTick } from '../../../src/vdf/index.js';
 import { marketIdOf } from '../../../src/sdk/market-id.js';
 import { GENESIS_OUTPUT, referenceVdfEngine } from '../../../src/vdf/index.js';
 import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
