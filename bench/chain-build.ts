@@ -13,9 +13,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlockBuilder } from '../src/chain/builder.js';
-import { Chain } from '../src/chain/chain.js';
-import { ChainStore } from '../src/chain/store.js';
+import { BlockBuilder } from '../src/chain/core/builder.js';
+import { Chain } from '../src/chain/core/chain.js';
+import { ChainStore } from '../src/chain/core/store.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
 import { OrderBookEngine, prepareTick, encodeSnapshot, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from '../src/dex/engine/index.js';

@@ -21,11 +21,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlockBuilder } from '../src/chain/builder.js';
-import { Chain } from '../src/chain/chain.js';
+import { BlockBuilder } from '../src/chain/core/builder.js';
+import { Chain } from '../src/chain/core/chain.js';
 import type { ChainRuntime } from '../src/chain/runtime.js';
 import { startRpcFace } from '../src/chain/server.js';
-import { ChainStore } from '../src/chain/store.js';
+import { ChainStore } from '../src/chain/core/store.js';
 import { nodeConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';

@@ -15,10 +15,11 @@
 import type { Logger } from 'pino';
 import type { Tick } from '../core/types.js';
 import type { Database } from '../db/index.js';
-import { decodeSnapshot, OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
-import { BlockBuilder, type BuilderState } from './builder.js';
-import { Chain } from './chain.js';
-import { ChainStore, type StoredSnapshot } from './store.js';
+import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
+import { BlockBuilder, type BuilderState } from './core/builder.js';
+import { Chain } from './core/chain.js';
+import { ChainStore, type StoredSnapshot } from './core/store.js';
+import { restoreSnapshot } from './core/restore.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
@@ -47,17 +48,6 @@ export interface ChainRuntime {
   close(): Promise<void>;
 }
 
-/**
- * The engine and the block builder's state of a stored snapshot; throws if it does not
- * decode or its parts disagree on the tick (also the check of a snapshot fetched from a
- * leader, src/follow/snapshot-bootstrap.ts).
- */
-export function restoreSnapshot(snap: StoredSnapshot): { engine: OrderBookEngine; builderState: BuilderState } {
-  const engine = new OrderBookEngine(decodeSnapshot(snap.engine));
-  const builderState = JSON.parse(snap.builder) as BuilderState;
-  if (engine.lastTick !== snap.tick || builderState.lastTick !== snap.tick) throw new Error(`chain snapshot is inconsistent (tick ${snap.tick}, engine ${engine.lastTick}, builder ${builderState.lastTick})`);
-  return { engine, builderState };
-}
 
 export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRuntime> {
   const log = deps.logger;

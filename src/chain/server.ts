@@ -11,7 +11,7 @@ import { formatHostPort } from '../wire/index.js';
 import type { ListenAddress } from '../config/interface.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
-import type { Chain } from './chain.js';
+import type { Chain } from './core/chain.js';
 import type { RpcRouteHook } from './interface.js';
 import { createExplorerApp } from './rest.js';
 import { BlockSocket, DEFAULT_BLOCK_SOCKET, type BlockSocketOptions } from './ws.js';

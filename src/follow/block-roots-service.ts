@@ -14,7 +14,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
-import { detailJson } from '../chain/chain.js';
+import { detailJson } from '../chain/core/chain.js';
 import type { ChainReader } from '../chain/interface.js';
 import { StreamSlots, type SlotHolder, type StreamSlotLimits } from '../wire/index.js';
 import { isMalformed, type Malformed } from '../sequencer-api/grpc/requests.js';

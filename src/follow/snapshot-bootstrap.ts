@@ -23,7 +23,7 @@
  */
 import type { Piscina } from 'piscina';
 import type { NodeClient } from '../sequencer-api/grpc/client.js';
-import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/store.js';
+import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/core/store.js';
 import type { Database } from '../db/index.js';
 import { binarySublevel, type ExtraOp, type Head } from '../store/disk-store.js';
 import type { TickLog } from '../store/tick-log.js';

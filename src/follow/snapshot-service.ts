@@ -16,9 +16,9 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
-import type { BuilderState } from '../chain/builder.js';
+import type { BuilderState } from '../chain/core/builder.js';
 import type { OpenRecords } from '../chain/interface.js';
-import { ChainStore, decodeStoredSnapshot } from '../chain/store.js';
+import { ChainStore, decodeStoredSnapshot } from '../chain/core/store.js';
 import type { Database } from '../db/index.js';
 import { DiskTickStore, type Head } from '../store/disk-store.js';
 import type { ChainSnapshotCode } from './interface.js';

@@ -5,8 +5,8 @@
  * on identically; and the id format's bad inputs.
  */
 import { expect } from 'chai';
-import { BlockBuilder, type BuildStep } from '../../src/chain/builder.js';
-import { formatId, parseId } from '../../src/chain/ids.js';
+import { BlockBuilder, type BuildStep } from '../../src/chain/core/builder.js';
+import { formatId, parseId } from '../../src/chain/core/ids.js';
 import { OrderBookEngine } from '../../src/dex/engine/index.js';
 import type { Tick } from '../../src/core/types.js';
 import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, cancelTx, tickOf } from './support/flow.js';

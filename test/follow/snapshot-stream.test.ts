@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { encodeStoredSnapshot } from '../../src/chain/store.js';
+import { encodeStoredSnapshot } from '../../src/chain/core/store.js';
 import { fetchSnapshot, followService, loadFollowPackage, SNAPSHOT_CHUNK_BYTES, type SnapshotSource, type WireSnapshotChunk } from '../../src/follow/index.js';
 
 async function serve(source: SnapshotSource): Promise<{ address: string; streams(): number; close(): Promise<void> }> {

@@ -24,7 +24,7 @@ import type { OrderEntry } from '../../dex/order-entry.js';
 import { type MarketKind, decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/engine/index.js';
 import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
 import { UUID_RE } from '../../sdk/market-id.js';
-import type { Chain } from '../chain.js';
+import type { Chain } from '../core/chain.js';
 import { checkMessage, peerAddress } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';

@@ -17,9 +17,9 @@
  * Events: one per (batch, market) touched by the batch, in order of first touch. Each
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
-import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../dex/engine/index.js';
-import { bytesToHex } from '../core/hex.js';
-import { toBase58Key } from '../sdk/bytes.js';
+import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
+import { bytesToHex } from '../../core/hex.js';
+import { toBase58Key } from '../../sdk/bytes.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
 

@@ -19,9 +19,9 @@
  * what the node derived, and re-deriving from the snapshot rewrites the same bytes.
  * JSON values are exactly what the REST face serves, so reads concatenate them.
  */
-import type { Database } from '../db/index.js';
+import type { Database } from '../../db/index.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
-import { parseRecordJson } from '../wire/index.js';
+import { parseRecordJson } from '../../wire/index.js';
 import type { ExplorerTransaction } from './interface.js';
 
 type TextSublevel = ReturnType<typeof textSublevel>;

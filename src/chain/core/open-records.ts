@@ -14,7 +14,7 @@
 import type { BuilderState } from './builder.js';
 import { heightKey, recordKey, u64Key, parseId } from './ids.js';
 import type { ExplorerEvent, OpenRecords } from './interface.js';
-import { parseRecordJson } from '../wire/index.js';
+import { parseRecordJson } from '../../wire/index.js';
 import { RECORDS_FORMAT, type ChainOp, type ChainStore } from './store.js';
 
 /** The open block's records at the snapshot's tick (none when no block was open). */

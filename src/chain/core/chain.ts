@@ -15,8 +15,8 @@
  * records of those ticks were already stored).
  */
 import type { Logger } from 'pino';
-import type { Tick } from '../core/types.js';
-import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../dex/engine/index.js';
+import type { Tick } from '../../core/types.js';
+import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../../dex/engine/index.js';
 import { BlockBuilder, type BuildStep } from './builder.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
 import type {
@@ -31,7 +31,7 @@ import type {
   TransactionBatch,
   Unsubscribe,
 } from './interface.js';
-import { encodeJson, parseRecordJson } from '../wire/index.js';
+import { encodeJson, parseRecordJson } from '../../wire/index.js';
 import type { ChainOp, ChainStore } from './store.js';
 
 /** What the readers see: the figures of the last WRITTEN tick. */
