@@ -23,7 +23,7 @@ export function writeOps(db: Database, ops: ChainOp[]): Promise<void> {
   return (db.batch as unknown as (this: Database, operations: ChainOp[]) => Promise<void>).call(db, ops);
 }
 
-/** Blocks in memory: `produce` stores then announces one; replay reads one per macrotask. */
+/** Blocks in memory: `produce` stores then announces one (with `produced_us`, its wall-clock time in µs); replay reads one per macrotask. */
 export class MemoryBlocks implements BlockReader {
   readonly details: BlockDetail[] = [];
   private readonly listeners = new Set<(d: BlockDetail) => void>();
@@ -42,7 +42,8 @@ export class MemoryBlocks implements BlockReader {
   }
   produce(tick: number, padding = 0): BlockDetail {
     const height = this.details.length + 1;
-    const d = { block: { height, last_tick: tick, padding: padding > 0 ? 'x'.repeat(padding) : undefined }, transactions: [], events: [], markets: [] } as unknown as BlockDetail;
+    const producedUs = Math.round((performance.timeOrigin + performance.now()) * 1000);
+    const d = { block: { height, last_tick: tick, produced_us: producedUs, padding: padding > 0 ? 'x'.repeat(padding) : undefined }, transactions: [], events: [], markets: [] } as unknown as BlockDetail;
     this.details.push(d);
     for (const l of this.listeners) l(d);
     return d;
