@@ -59,6 +59,9 @@ export class ChannelsHarness {
   readonly socket: ChannelSocket;
   url = '';
   publishedTick = 0;
+  /** Wall-clock µs at which each tick was applied by the engine (kept for the bench's latency). */
+  readonly appliedUs = new Map<number, number>();
+  recordAppliedTimes = false;
 
   private constructor(
     readonly db: Database,
@@ -88,6 +91,7 @@ export class ChannelsHarness {
   /** Apply one tick, store its owner events (one batch), then publish its deltas and events. */
   async apply(txs: DexTx[], verified: boolean[] = []): Promise<AppliedTick> {
     const applied = this.ticks.apply(txs, verified);
+    if (this.recordAppliedTimes) this.appliedUs.set(applied.tick.tickNumber, (performance.timeOrigin + performance.now()) * 1000);
     const deltas = this.book.derive(applied);
     const recorded = this.owners.record(applied);
     if (recorded.ops.length > 0) await writeOps(this.db, recorded.ops);
