@@ -6,7 +6,7 @@
  * protocol's parser and constants.
  */
 export * from './interface.js';
-export { CHANNELS_PATH, CLOSE, DEFAULT_LIMITS, MAX_POSITION, type ChannelLimits, type RefusalCode } from './protocol.js';
+export { CHANNELS_PATH, CLOSE, DEFAULT_LIMITS, MAX_POSITION, REFUSAL_CODES, type ChannelLimits, type RefusalCode } from './protocol.js';
 export { parseClientMessage, type Parsed } from './parse.js';
 export { ChannelHub, type Connection } from './hub.js';
 export { ChannelSocket } from './transport.js';

@@ -18,18 +18,27 @@ export const CLOSE = {
   tooManySubscriptions: 4001, // a subscribe past limits.subscriptions
 } as const;
 
-/** Codes of `{"type":"error"}` answers: the socket stays open. */
-export type RefusalCode =
-  | 'malformed_json' // not JSON
-  | 'bad_message' // JSON, but not an object of the documented shape (unknown or missing fields, wrong types)
-  | 'unknown_op'
-  | 'unknown_channel'
-  | 'bad_param' // a parameter of the wrong type or form (owner not Base58 of 32 bytes, market_id not a lowercase UUID, a non-integer)
-  | 'out_of_range' // an integer outside 1..2^53-1, or a from_height/from_sequence beyond the channel's head + 1
-  | 'unknown_market'
-  | 'duplicate_id' // a subscription with this id is open on the socket
-  | 'already_subscribed' // this channel (kind and key) is already subscribed on the socket
-  | 'unknown_id'; // unsubscribe of an id that is not open
+/**
+ * Codes of `{"type":"error"}` answers (the socket stays open): malformed_json (not JSON),
+ * bad_message (not an object of the documented shape: no usable id, an unknown field),
+ * unknown_op, unknown_channel, bad_param (a value of the wrong type or form), out_of_range
+ * (a position outside 1..2^53-1 or beyond the channel's head + 1), unknown_market,
+ * duplicate_id (an open subscription has this id), already_subscribed (this channel, kind
+ * and key, is open on the socket), unknown_id (unsubscribe of an id that is not open).
+ */
+export const REFUSAL_CODES = [
+  'malformed_json',
+  'bad_message',
+  'unknown_op',
+  'unknown_channel',
+  'bad_param',
+  'out_of_range',
+  'unknown_market',
+  'duplicate_id',
+  'already_subscribed',
+  'unknown_id',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 export interface ChannelLimits {
   /** Sockets on the node; beyond, the upgrade is answered 503. */
