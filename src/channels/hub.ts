@@ -155,7 +155,7 @@ export class ChannelHub {
     if (from === undefined || from > head) return;
     feed.catchUp(source, key, start).catch((err: Error) => {
       this.logger?.error({ err }, 'channels: a replay failed');
-      this.end(c, 1011, 'replay failed');
+      this.end(c, CLOSE.internalError, 'replay failed: the node could not read its store');
     });
   }
 

@@ -14,6 +14,7 @@ export const CLOSE = {
   invalidPayload: 1007, // a text frame that is not UTF-8 (closed by `ws`)
   policy: 1008, // too many messages per second, or too many refused messages
   tooBig: 1009, // a frame above limits.messageBytes (closed by `ws`)
+  internalError: 1011, // a replay could not read the store (a node error, logged)
   tooSlow: 4000, // the client does not keep up (send queue full, or a replay stalled)
   tooManySubscriptions: 4001, // a subscribe past limits.subscriptions
 } as const;

@@ -56,6 +56,8 @@ export class ChannelSocket {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<Peer>();
   private readonly perAddress = new Map<string, number>();
+  /** Sockets upgrading or open (counted against limits.sockets). */
+  private counted = 0;
   private readonly pinger: NodeJS.Timeout;
   private closing = false;
 
@@ -77,14 +79,16 @@ export class ChannelSocket {
     const limits = this.hub.limits;
     const address = req.socket.remoteAddress ?? '?';
     if (this.closing) refuseUpgrade(socket, 503, 'node is shutting down');
-    else if (this.pendingOrOpen() >= limits.sockets) refuseUpgrade(socket, 503, `too many channel sockets (at most ${limits.sockets})`);
+    else if (this.counted >= limits.sockets) refuseUpgrade(socket, 503, `too many channel sockets (at most ${limits.sockets})`);
     else if ((this.perAddress.get(address) ?? 0) >= limits.socketsPerAddress) refuseUpgrade(socket, 429, `too many channel sockets from this address (at most ${limits.socketsPerAddress})`);
     else {
       this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
-      let counted = true;
+      this.counted++;
+      let held = true;
       const release = () => {
-        if (!counted) return;
-        counted = false;
+        if (!held) return;
+        held = false;
+        this.counted--;
         const n = (this.perAddress.get(address) ?? 1) - 1;
         if (n <= 0) this.perAddress.delete(address);
         else this.perAddress.set(address, n);
@@ -93,13 +97,6 @@ export class ChannelSocket {
       this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, address));
     }
     return true;
-  }
-
-  /** Sockets counted against the limits (upgrading or open). */
-  private pendingOrOpen(): number {
-    let n = 0;
-    for (const v of this.perAddress.values()) n += v;
-    return n;
   }
 
   private connected(ws: WebSocket, socket: Duplex, address: string): void {

@@ -77,4 +77,26 @@ describe('channels: the hub', () => {
     expect(gone.frames).to.have.length(4);
     expect(hub.subscribers('book', MARKET)).to.equal(1);
   });
+
+  it('a replay whose client does not read for replayStallMs is closed with 4000', async () => {
+    const stored: ResumableSource = {
+      head: () => 100,
+      replay: async function* (_k: string, from: number, to: number): AsyncIterable<ChannelItem> {
+        for (let p = from; p <= to; p++) yield { pos: p, frame: Buffer.from(`{"pos":${p}}`) };
+      },
+      onItem: () => () => undefined,
+    };
+    const stalling = new ChannelHub({ blocks: stored, orders: nothing as unknown as OwnerLog, book, head: { tick: () => 1, height: () => 100 } }, { ...DEFAULT_LIMITS, replayLowWaterBytes: 100, replayStallMs: 200 });
+    const o = new MemoryOutlet();
+    const c = stalling.connect(o, 'a');
+    stalling.message(c, JSON.stringify({ op: 'subscribe', id: 1, channel: 'blocks', from_height: 1 }));
+    // The client does not read: its queue stays above the replay's low water.
+    o.queued = 1_000;
+    const t0 = performance.now();
+    while (o.closedWith === undefined && performance.now() - t0 < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(o.closedWith).to.equal(CLOSE.tooSlow);
+    expect(performance.now() - t0).to.be.below(2_000);
+    expect(o.frames).to.have.length(2); // welcome, subscribed: no replayed block was queued
+    stalling.close();
+  });
 });

@@ -85,7 +85,7 @@ describe('channels: the WebSocket with real clients', function () {
     other.close();
   });
 
-  it('closes a binary message with 1003, a frame above 4 KiB with 1009, a flood with 1008', async () => {
+  it('closes a binary message with 1003, a frame above 4 KiB with 1009, a flood with 1008, bytes that are not UTF-8 with 1007', async () => {
     const a = await TestClient.open(h.url);
     a.ws.send(Buffer.from([1, 2, 3]));
     expect(await a.closed()).to.equal(CLOSE.unsupportedData);
@@ -95,6 +95,9 @@ describe('channels: the WebSocket with real clients', function () {
     const c = await TestClient.open(h.url);
     for (let i = 0; i < 500; i++) c.send({ op: 'unsubscribe', id: i });
     expect(await c.closed()).to.equal(CLOSE.policy);
+    const d = await TestClient.open(h.url);
+    d.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect(await d.closed()).to.equal(CLOSE.invalidPayload);
   });
 
   it('refuses sockets past the per-address limit with 429', async () => {
