@@ -4,6 +4,16 @@
  * order book snapshot + deltas. The door of src/channels: the hub and its transport, the
  * sources each channel kind reads from, the pure derivations from an applied tick, and the
  * protocol's parser and constants.
+ *
+ * How a node feeds it (one applier of stored ticks, one chain store):
+ *   start    OwnerLog.load(stored head tick) and BookSource.seed(engine books, tick), after
+ *            the engine is restored and replayed; BlocksSource over the ChainReader
+ *   per tick BookSource.derive(applied) and OwnerLog.record(applied) while the tick is
+ *            delivered (its engine objects are live only then); the owner log's ops go
+ *            into the tick's chain batch; once that batch is written, BookSource.publish
+ *            and OwnerLog.publish, in tick order
+ *   serve    new ChannelSocket(new ChannelHub(sources)).upgrade(req, socket, head) from the
+ *            rpc server's 'upgrade' listener, before /ws/blocks's
  */
 export * from './interface.js';
 export { CHANNELS_PATH, CLOSE, DEFAULT_LIMITS, MAX_POSITION, REFUSAL_CODES, type ChannelLimits, type RefusalCode } from './protocol.js';
