@@ -2,7 +2,10 @@
  * The channels' WebSocket transport (package `ws`) on an http.Server: upgrades for
  * CHANNELS_PATH become hub connections; other paths are left to the server's other upgrade
  * listeners (WS /ws/blocks). Frames go out as the hub framed them: the same buffer is written
- * to each subscriber's socket (server frames are unmasked), with no per-client encode.
+ * to each subscriber's socket (server frames are unmasked), with no per-client encode. This
+ * is sound because permessage-deflate is off: `ws` then writes its own frames (ping, pong,
+ * close) whole and synchronously, so two frames never interleave on a socket, and its
+ * bufferedAmount counts our writes (it reads the socket's own write queue).
  *
  *   - at most limits.sockets sockets (then 503) and limits.socketsPerAddress per client
  *     address (then 429); 503 during shutdown;
