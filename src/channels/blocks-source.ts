@@ -4,8 +4,8 @@
  * replay, the stored block details of a height range, read from the store at the reader's
  * pace. The position is the height; the head is the last height published live.
  */
-import { encodeJson } from '../chain/json.js';
-import type { BlockDetail, ChainReader } from '../chain/interface.js';
+import { encodeJson } from '../wire/index.js';
+import type { BlockDetail, ChainReader } from '../chain/core/index.js';
 import { textFrame } from './frame.js';
 import type { ChannelItem, ResumableSource, Unsubscribe } from './interface.js';
 import { ItemListeners } from './listeners.js';

@@ -11,8 +11,8 @@
  * commits to): an expired order stays on its level until matching meets it or it is
  * cancelled (docs/dex-api.md).
  */
-import type { AppliedTick } from '../dex/engine.js';
-import { BUY, SELL, type BookOrder, type SideCode } from '../dex/interface.js';
+import type { AppliedTick } from '../dex/engine/index.js';
+import { BUY, SELL, type BookOrder, type SideCode } from '../dex/engine/index.js';
 import { RunningRemaining } from './running.js';
 
 /** A net change of one level over a tick: added quantity and orders (negative: taken out). */

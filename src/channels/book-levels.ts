@@ -6,8 +6,8 @@
  * computes the same from an engine book (to seed the mirror at start, and in tests to check
  * that the mirror never drifts).
  */
-import type { OrderBook } from '../dex/book.js';
-import { BUY, type SideCode } from '../dex/interface.js';
+import type { OrderBook } from '../dex/engine/index.js';
+import { BUY, type SideCode } from '../dex/engine/index.js';
 import type { LevelChange } from './book-deltas.js';
 
 /** A level as sent: [price, quantity, orders]; quantity 0 and orders 0 in a delta = the level is gone. */

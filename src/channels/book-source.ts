@@ -14,9 +14,9 @@
  * snapshot after a restart can have a lower seq). A client only compares them within one
  * subscription, which a restart always ends (the socket closes), so nothing is lost.
  */
-import { encodeJson } from '../chain/json.js';
-import type { AppliedTick } from '../dex/engine.js';
-import type { OrderBook } from '../dex/book.js';
+import { encodeJson } from '../wire/index.js';
+import type { AppliedTick } from '../dex/engine/index.js';
+import type { OrderBook } from '../dex/engine/index.js';
 import { levelChangesOf } from './book-deltas.js';
 import { levelsOfBook, MarketLevels, type LevelRow } from './book-levels.js';
 import { textFrame } from './frame.js';

@@ -4,7 +4,7 @@
  * (block, order, snapshot, delta). u64 values are exact JSON integers (encodeJson). Every
  * message names the tick it comes from.
  */
-import { encodeJson } from '../chain/json.js';
+import { encodeJson } from '../wire/index.js';
 import type { ChannelLimits, RefusalCode } from './protocol.js';
 
 export function welcomeJson(tick: number, height: number, limits: ChannelLimits): string {

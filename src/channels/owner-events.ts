@@ -14,8 +14,8 @@
  * Market creations have no owner. Every event names its tick and the continuum_sequence of
  * the transaction that caused it, so a client can check it against an inclusion proof.
  */
-import type { AppliedTick } from '../dex/engine.js';
-import { BUY, type BookOrder } from '../dex/interface.js';
+import type { AppliedTick } from '../dex/engine/index.js';
+import { BUY, type BookOrder } from '../dex/engine/index.js';
 import { toBase58Key } from '../sdk/bytes.js';
 import { RunningRemaining } from './running.js';
 

@@ -14,10 +14,10 @@
  * for them), later ones are numbered from the stored counts. The numbering is a pure function
  * of the ticks, so every node, and the same node after any restart, gives the same sequence.
  */
-import type { ChainOp } from '../chain/store.js';
-import { encodeJson } from '../chain/json.js';
+import type { ChainOp } from '../chain/core/index.js';
+import { encodeJson } from '../wire/index.js';
 import type { Database } from '../db/index.js';
-import type { AppliedTick } from '../dex/engine.js';
+import type { AppliedTick } from '../dex/engine/index.js';
 import { toBase58Key } from '../sdk/bytes.js';
 import { textFrame } from './frame.js';
 import type { ChannelItem, ResumableSource, Unsubscribe } from './interface.js';

@@ -7,8 +7,8 @@
  * plus the quantities it traded as a maker in this tick; a taker starts at its quantity minus
  * what it filled on arrival.
  */
-import type { AppliedTick } from '../dex/engine.js';
-import type { BookOrder } from '../dex/interface.js';
+import type { AppliedTick } from '../dex/engine/index.js';
+import type { BookOrder } from '../dex/engine/index.js';
 
 export class RunningRemaining {
   private readonly now = new Map<BookOrder, bigint>();

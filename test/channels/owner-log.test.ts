@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OwnerLog, type ChannelItem } from '../../src/channels/index.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
-import type { DexTx } from '../../src/dex/wire.js';
+import type { DexTx } from '../../src/dex/engine/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { marketIdOf } from '../../src/sdk/market-id.js';

@@ -10,12 +10,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BlockDetail } from '../../../src/chain/interface.js';
+import type { BlockDetail } from '../../../src/chain/core/index.js';
 import { BlocksSource, BookSource, ChannelHub, ChannelSocket, CHANNELS_PATH, DEFAULT_LIMITS, OwnerLog, type BlockReader, type ChannelLimits } from '../../../src/channels/index.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
-import type { AppliedTick } from '../../../src/dex/engine.js';
-import type { DexTx } from '../../../src/dex/wire.js';
-import type { ChainOp } from '../../../src/chain/store.js';
+import type { AppliedTick } from '../../../src/dex/engine/index.js';
+import type { DexTx } from '../../../src/dex/engine/index.js';
+import type { ChainOp } from '../../../src/chain/core/index.js';
 import { TickMaker } from './ticks.js';
 
 /** One atomic LevelDB batch over sublevels (the cast ChainStore makes at the same boundary). */

@@ -5,8 +5,8 @@
  * hands its consumers.
  */
 import type { OrderedTransaction, Tick } from '../../../src/core/types.js';
-import { OrderBookEngine, type AppliedTick, type PreparedTick } from '../../../src/dex/engine.js';
-import type { DexTx } from '../../../src/dex/wire.js';
+import { OrderBookEngine, type AppliedTick, type PreparedTick } from '../../../src/dex/engine/index.js';
+import type { DexTx } from '../../../src/dex/engine/index.js';
 
 const ZERO256 = new Uint8Array(256);
 
