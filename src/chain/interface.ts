@@ -6,7 +6,6 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { NodeConfig } from '../config/interface.js';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { ChainReader } from './core/index.js';
@@ -22,11 +21,17 @@ export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './core/interface.js';
  */
 export type RpcRouteHook = (router: Router, chain: ChainReader) => void;
 
+/** The flags a chain consumer reads (the node passes its whole config, which has them). */
+export interface ChainConsumerConfig {
+  mqUrl: string | undefined; // --mq-url: the NATS servers; undefined when off
+  follow: string | undefined; // --follow: the leaders' gRPC addresses; undefined on a leader
+}
+
 /** What a chain consumer started by the node gets. */
 export interface ChainConsumerContext {
   chain: ChainReader;
   db: Database; // the node's LevelDB: a consumer keeps its own position in its own sublevel
-  config: NodeConfig;
+  config: ChainConsumerConfig;
   logger: Logger;
   registry: Registry; // the node's /metrics registry
   /** Stop the node for good with this error. */

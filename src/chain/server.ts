@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { formatHostPort } from '../wire/index.js';
-import type { ListenAddress } from '../config/interface.js';
+import type { HostPort as ListenAddress } from '../wire/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { Chain } from './core/chain.js';

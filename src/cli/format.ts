@@ -4,7 +4,7 @@
  * text when they are printable UTF-8, and ticks as the REST tick object of docs/api.md plus
  * their transactions for --json (u64 values as exact JSON integers).
  */
-import { bytesToHex } from '../core/hex.js';
+import { bytesToHex } from '../crypto/hex.js';
 import { encodeJson } from '../wire/index.js';
 import { ingestionDigest } from '../vdf/binding.js';
 import type { WireOrdered, WireTick } from './grpc.js';

@@ -5,7 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
-import { formatHostPort, parseHostPort } from '../wire/index.js';
+import { formatHostPort, parseAddress } from '../wire/index.js';
+
+export { parseAddress };
 import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
 
 /** Default minimum squarings of a busy tick: the VDF engine's DEFAULT_BUSY_ITERATIONS. */
@@ -22,17 +24,6 @@ export interface FlagSpec<K extends keyof NodeConfig = keyof NodeConfig> {
   defaultValue: string;
   help: string;
   parse(text: string): NodeConfig[K];
-}
-
-/** `host:port`, `[v6]:port`; port 0..65535 (0 = pick a free one). A flag names its host: no `:port`. */
-export function parseAddress(text: string): ListenAddress {
-  const t = text.trim();
-  const named = !t.startsWith(':') && !/\s/.test(t);
-  const hp = named ? parseHostPort(t) : undefined;
-  if (hp) return hp;
-  // Well formed but for a port above 65535: say so.
-  if (named && parseHostPort(t.replace(/:\d{1,5}$/, ':0'))) throw new Error(`port ${Number(t.slice(t.lastIndexOf(':') + 1))} is out of range 0..65535`);
-  throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
 }
 
 const grouped = new Intl.NumberFormat('en-US');

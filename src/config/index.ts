@@ -8,7 +8,7 @@ import { closest } from './suggest.js';
 import type { NodeConfig, ParseOutcome } from './interface.js';
 
 export type { ListenAddress, LogLevel, NodeConfig, ParseOutcome } from './interface.js';
-export { DEFAULT_QUEUE_CAPACITY, DEFAULT_VDF_ITERATIONS, FLAGS, defaultIntakeThreads, envName, parseAddress } from './flags.js';
+export { DEFAULT_QUEUE_CAPACITY, DEFAULT_VDF_ITERATIONS, FLAGS, defaultIntakeThreads, envName, followLeaders, parseAddress } from './flags.js';
 
 export function helpText(): string {
   const lines = ['usage: svc node [options]', '', 'options (each also an environment variable; flags win):'];

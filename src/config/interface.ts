@@ -7,7 +7,8 @@ import type { HostPort } from '../wire/index.js';
 /** A listen address (host as given, without IPv6 brackets); port 0 means "pick a free one". */
 export type ListenAddress = HostPort;
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type { LogLevel } from '../log/index.js';
+import type { LogLevel } from '../log/index.js';
 
 export interface NodeConfig {
   grpcAddr: ListenAddress; // --grpc-addr, default 0.0.0.0:9090

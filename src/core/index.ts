@@ -1,12 +1,11 @@
 /**
  * The core: what every layer shares and nothing below it (no I/O, no Node built-ins but
  * node:crypto's SHA-256 through src/crypto): the transaction and tick types, the
- * transaction's Borsh bytes and hashes, hex, and the clock in microseconds. src/store, src/sequencer, the faces
+ * transaction's Borsh bytes and hashes, and the clock in microseconds (hex and byte
+ * helpers are src/crypto's). src/store, src/sequencer, the faces
  * and the SDK import it; it imports none of them.
  */
 export type * from './types.js';
 export * from './tx-hash.js';
-export * from './hex.js';
 export * from './tx-record.js';
 export * from './time.js';
-export * from './bytes.js';

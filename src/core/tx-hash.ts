@@ -4,7 +4,7 @@
  * bytes of that hash as 8 lowercase hex characters.
  */
 import { sha256 } from '../crypto/sha256.js';
-import { bytesToHex } from './hex.js';
+import { bytesToHex } from '../crypto/hex.js';
 import { transactionBytes } from './tx-bytes.js';
 import type { Transaction } from './types.js';
 

@@ -12,7 +12,7 @@
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
-import { ed25519EncodingViolation } from '../sdk/ed25519-rules.js';
+import { ed25519EncodingViolation } from './ed25519-rules.js';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

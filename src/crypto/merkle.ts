@@ -12,7 +12,7 @@
  * trick). The root is computed bottom-up, promoting a lone last node unchanged to the
  * next level, which builds exactly the tree of the recursive definition above.
  */
-import { bytesEqual } from '../core/bytes.js';
+import { bytesEqual } from './bytes.js';
 import { rootOfLeafHashesWith } from './merkle-root.js';
 import { sha256 } from './sha256.js';
 

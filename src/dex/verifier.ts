@@ -6,7 +6,7 @@
  */
 import type { Piscina } from 'piscina';
 import { signBatch, type VerifyItem } from '../crypto/ed25519.js';
-import { ed25519EncodingViolation } from '../sdk/ed25519-rules.js';
+import { ed25519EncodingViolation } from '../crypto/ed25519-rules.js';
 import { workerFile } from '../pool/index.js';
 
 const MAX_BATCH = 64;

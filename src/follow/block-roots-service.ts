@@ -15,7 +15,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { detailJson } from '../chain/core/chain.js';
-import type { ChainReader } from '../chain/interface.js';
+import type { ChainReader } from '../chain/core/index.js';
 import { StreamSlots, type SlotHolder, type StreamSlotLimits } from '../wire/index.js';
 import { isMalformed, type Malformed } from '../sequencer-api/grpc/requests.js';
 import type { ExtraGrpcService } from '../sequencer-api/grpc/server.js';

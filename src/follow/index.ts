@@ -10,7 +10,7 @@ export { tickOfWire } from './decode-tick.js';
 export { followService, followDefinition, FOLLOW_STREAM_LIMITS } from './block-roots-service.js';
 export { BlockRootCache, storedBlocks, CACHE_ROOTS, READ_BATCH } from './root-cache.js';
 export { decodeStreamBlockRootsRequest, decodeStreamSnapshotRequest } from './requests.js';
-export { RootsCheck, rootsCheckConsumer } from './roots-check.js';
+export { RootsCheck, startRootsCheck, type RootsCheckContext } from './roots-check.js';
 export { FOLLOW_PROTO, FOLLOW_SERVICE, loadFollowPackage, blockRootOf, encodeBlockRoot, type WireBlockRoot } from './block-roots.js';
 export { registerFollowMetrics } from './metrics.js';
 export { dexForwarder, type DexForwarder, type LeaderIdentity } from './forward-http.js';

@@ -5,7 +5,7 @@
  */
 import type { Piscina } from 'piscina';
 import type { BuilderState } from '../chain/core/builder.js';
-import type { OpenRecords } from '../chain/interface.js';
+import type { OpenRecords } from '../chain/core/index.js';
 import type { ChainOp, ChainStore, StoredSnapshot } from '../chain/core/store.js';
 import type { Database } from '../db/index.js';
 

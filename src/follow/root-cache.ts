@@ -15,7 +15,7 @@
  * A root is the protobuf BlockRoot message, encoded once (block-roots.ts encodeBlockRoot).
  */
 import { setImmediate as yieldTurn } from 'node:timers/promises';
-import type { BlockDetail, BlockRecord, ChainReader, Unsubscribe } from '../chain/interface.js';
+import type { BlockDetail, BlockRecord, ChainReader, Unsubscribe } from '../chain/core/index.js';
 import { parseRecordJson } from '../wire/index.js';
 import { ChainStore } from '../chain/core/store.js';
 import type { Database } from '../db/index.js';

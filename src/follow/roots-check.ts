@@ -18,8 +18,10 @@
  * arrive) or before a kill -9. Losing that write only means comparing some blocks again.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { ChainConsumerSpec, ChainReader, RecordFeed } from '../chain/interface.js';
-import { followLeaders } from '../config/flags.js';
+import type { Logger } from 'pino';
+import type { ChainReader, RecordFeed } from '../chain/core/index.js';
+import type { Database } from '../db/index.js';
+import type { Sequencer } from '../sequencer/index.js';
 import { grpcTarget } from '../sequencer-api/grpc/client.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
 import { Follower } from './follower.js';
@@ -210,31 +212,34 @@ export class RootsCheck {
   }
 }
 
-/** Started with the rpc face's chain consumers; nothing unless --follow is set. */
-export const rootsCheckConsumer: ChainConsumerSpec = {
-  name: 'follow-roots',
-  async start(ctx) {
-    if (ctx.config.follow === undefined) return undefined;
-    const first = followLeaders(ctx.config.follow)[0]!;
-    const follower = ctx.sequencer instanceof Follower ? ctx.sequencer : undefined;
-    const meta = ctx.db.sublevel<string, string>('follow-meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' });
-    const check = new RootsCheck({
-      leader: () => follower?.leader ?? first,
-      chain: ctx.chain,
-      matched: {
-        load: async () => Number((await meta.get('matched')) ?? 0),
-        save: (height) => meta.put('matched', String(height)),
-      },
-      onHalt: (err, height) => {
-        ctx.logger.error({ err, code: err.code, block: height }, 'follower halted: a block differs from the leader; retrying');
-        follower?.halt(err, 'roots', height);
-      },
-      onResume: () => follower?.resume('roots'),
-      onInfo: (fields, message) => ctx.logger.info(fields, message),
-    });
-    await check.start();
-    return {
-      close: () => check.stop(),
-    };
-  },
-};
+/** What the roots check of a full node runs on (src/node starts it with the chain's consumers when --follow is set). */
+export interface RootsCheckContext {
+  leaders: string[]; // the --follow addresses, in order
+  chain: ChainReader;
+  db: Database; // the node's LevelDB: the check keeps its matched height in its own sublevel
+  logger: Logger;
+  sequencer?: Sequencer; // the node's Follower: the check halts and resumes it
+}
+
+/** Starts the roots check: each block's root compared with the leader's; a mismatch halts following. */
+export async function startRootsCheck(ctx: RootsCheckContext): Promise<{ close(): Promise<void> }> {
+  const first = ctx.leaders[0]!;
+  const follower = ctx.sequencer instanceof Follower ? ctx.sequencer : undefined;
+  const meta = ctx.db.sublevel<string, string>('follow-meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+  const check = new RootsCheck({
+    leader: () => follower?.leader ?? first,
+    chain: ctx.chain,
+    matched: {
+      load: async () => Number((await meta.get('matched')) ?? 0),
+      save: (height) => meta.put('matched', String(height)),
+    },
+    onHalt: (err, height) => {
+      ctx.logger.error({ err, code: err.code, block: height }, 'follower halted: a block differs from the leader; retrying');
+      follower?.halt(err, 'roots', height);
+    },
+    onResume: () => follower?.resume('roots'),
+    onInfo: (fields, message) => ctx.logger.info(fields, message),
+  });
+  await check.start();
+  return { close: () => check.stop() };
+}

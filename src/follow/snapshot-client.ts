@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { grpcTarget } from '../sequencer-api/grpc/client.js';
 import { loadFollowPackage } from './block-roots.js';
 import { FollowError } from './interface.js';
-import type { OpenRecords } from '../chain/interface.js';
+import type { OpenRecords } from '../chain/core/index.js';
 import { MAX_SNAPSHOT_BYTES, parseSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
 
 type SnapshotClient = grpc.Client & { StreamSnapshot(req: object): grpc.ClientReadableStream<WireSnapshotChunk> };

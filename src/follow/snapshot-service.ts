@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import type { BuilderState } from '../chain/core/builder.js';
-import type { OpenRecords } from '../chain/interface.js';
+import type { OpenRecords } from '../chain/core/index.js';
 import { ChainStore, decodeStoredSnapshot } from '../chain/core/store.js';
 import type { Database } from '../db/index.js';
 import { DiskTickStore, type Head } from '../store/disk-store.js';

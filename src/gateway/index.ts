@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { listenAddress, startDex } from '../dex/index.js';
 import type { HostPort } from '../wire/index.js';
 import type { DexDeps } from '../dex/interface.js';
-import type { LogLevel } from '../config/interface.js';
+import type { LogLevel } from '../log/index.js';
 import type { Logger } from 'pino';
 import { DEFAULT_BODY_LIMIT } from '../dex/http-json.js';
 import { startGatewaySet } from './cluster.js';

@@ -2,7 +2,7 @@
  * Types of the gateway processes (src/gateway): the settings a gateway process gets from
  * the sequencer process, and the handle of the running set.
  */
-import type { LogLevel } from '../config/interface.js';
+import type { LogLevel } from '../log/index.js';
 
 /** IPC message of a gateway to the primary: a client went away mid-body (the node's aborted counter). */
 export const CLIENT_GONE = 'svc-gateway:client-gone';

@@ -3,7 +3,8 @@
  * `listening <face> <addr>` lines that scripts and tests parse.
  */
 import { pino, type Logger } from 'pino';
-import type { LogLevel } from '../config/interface.js';
+/** The levels --log-level takes. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export type { Logger } from 'pino';
 

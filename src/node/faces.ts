@@ -9,7 +9,7 @@
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
 import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
 import { mqConsumer } from '../chain/mq/index.js';
-import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, rootsCheckConsumer, snapshotSource, storedBlocks } from '../follow/index.js';
+import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, snapshotSource, startRootsCheck, storedBlocks } from '../follow/index.js';
 import { registerChainMetrics } from '../chain/metrics.js';
 import { startRpcFace } from '../chain/server.js';
 import { explorerPage } from '../chain/web/index.js';
@@ -19,6 +19,7 @@ import { startGrpcFace } from '../sequencer-api/grpc/server.js';
 import { IntakeThreads } from '../sequencer-api/grpc/intake.js';
 import { startRestFace } from '../sequencer-api/rest/server.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
+import { followLeaders } from '../config/index.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
 /**
@@ -27,6 +28,13 @@ import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
  * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
  */
 export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
+/** A full node's roots check, started with the chain's consumers; nothing unless --follow is set. */
+const rootsCheckConsumer: ChainConsumerSpec = {
+  name: 'follow-roots',
+  start: async (ctx) =>
+    ctx.config.follow === undefined ? undefined : startRootsCheck({ leaders: followLeaders(ctx.config.follow), chain: ctx.chain, db: ctx.db, logger: ctx.logger, ...(ctx.sequencer ? { sequencer: ctx.sequencer } : {}) }),
+};
+
 export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer, rootsCheckConsumer];
 
 export const grpcFace: FaceSpec = {

@@ -15,7 +15,7 @@
  * to. Browser-safe: the SHA-256 is the VDF verifier's own, and the tick check is passed in
  * (the browser verifier's verifyTick/verifyTicks, WASM).
  */
-import { bytesToHex } from '../core/hex.js';
+import { bytesToHex } from '../crypto/hex.js';
 import { decodeTransactionBytes, transactionBytes } from '../core/tx-bytes.js';
 import type { Tick } from '../core/types.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';

@@ -23,7 +23,7 @@
  * types only, so this file stays browser-safe. The records' codecs are in order-leaves.ts,
  * the ended_by step in ended-by.ts.
  */
-import { bytesToHex } from '../core/hex.js';
+import { bytesToHex } from '../crypto/hex.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
 import { rootOfLeafHashesWith } from '../crypto/merkle-root.js';
 import type { DexState } from '../dex/engine/index.js';

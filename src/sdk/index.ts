@@ -7,7 +7,7 @@ export * from './bytes.js';
 export * from './borsh.js';
 export * from './messages.js';
 export * from './keys.js';
-export * from './ed25519-rules.js';
+export * from '../crypto/ed25519-rules.js';
 export * from './api-json.js';
 export * from './client.js';
 export { marketIdOf } from './market-id.js';

@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { transactionBytes } from '../core/tx-bytes.js';
 import type { Transaction } from '../core/types.js';
 import { merkleRootWith } from '../crypto/merkle-root.js';
-import { concatBytes } from '../core/bytes.js';
+import { concatBytes } from '../crypto/bytes.js';
 import { bytesToHex } from './bytes.js';
 import { N, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { GENESIS_OUTPUT, hashToPrime } from './hashing.js';

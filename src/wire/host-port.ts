@@ -22,3 +22,14 @@ export function parseHostPort(text: string): HostPort | undefined {
 export function formatHostPort(hp: HostPort): string {
   return hp.host.includes(':') ? `[${hp.host}]:${hp.port}` : `${hp.host}:${hp.port}`;
 }
+
+/** `host:port`, `[v6]:port`; port 0..65535 (0 = pick a free one). A flag names its host: no `:port`. */
+export function parseAddress(text: string): HostPort {
+  const t = text.trim();
+  const named = !t.startsWith(':') && !/\s/.test(t);
+  const hp = named ? parseHostPort(t) : undefined;
+  if (hp) return hp;
+  // Well formed but for a port above 65535: say so.
+  if (named && parseHostPort(t.replace(/:\d{1,5}$/, ':0'))) throw new Error(`port ${Number(t.slice(t.lastIndexOf(':') + 1))} is out of range 0..65535`);
+  throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
+}

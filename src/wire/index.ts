@@ -10,7 +10,7 @@ export { Writer } from './proto-writer.js';
 export { PROTO_DIR, LOADER_OPTIONS } from './proto-loader.js';
 export { encodeJson, parseRecordJson } from './json.js';
 export { parseIntegerParam, type Parsed } from './query-param.js';
-export { parseHostPort, formatHostPort, type HostPort } from './host-port.js';
+export { parseAddress, parseHostPort, formatHostPort, type HostPort } from './host-port.js';
 export { peerAddress } from './peer.js';
 export { enableBatchedWrites } from './batched-writes.js';
 export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { encodePlaceOrderIntent, toTransaction } from '../../src/dex/engine/index.js';
-import { SMALL_ORDER_POINTS } from '../../src/sdk/ed25519-rules.js';
+import { SMALL_ORDER_POINTS } from '../../src/crypto/ed25519-rules.js';
 import { buildOrderBody, fromHex, keyPairFromSeed, toBase58, toHex, type OrderIntent } from '../../src/sdk/index.js';
 import { SequencerClient } from '../support/grpc-client.js';
 import { connect } from 'node:net';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import * as ed from '@noble/ed25519';
 import { verifyOne } from '../../src/crypto/ed25519.js';
-import { ed25519EncodingViolation, SMALL_ORDER_POINTS } from '../../src/sdk/ed25519-rules.js';
+import { ed25519EncodingViolation, SMALL_ORDER_POINTS } from '../../src/crypto/ed25519-rules.js';
 import { fromHex, toHex, verify } from '../../src/sdk/index.js';
 
 interface Vector {

@@ -5,7 +5,7 @@
  * (src/follow).
  */
 import * as grpc from '@grpc/grpc-js';
-import { parseAddress } from '../../config/index.js';
+import { parseAddress } from '../../wire/index.js';
 import { formatHostPort } from '../../wire/index.js';
 import { loadSequencerPackage } from '../proto.js';
 

@@ -5,7 +5,7 @@
  * test/sequencer-api/wire.test.ts cross-checks against protobufjs.
  */
 import type { SubmitResult, Tick, Transaction } from '../../core/types.js';
-import { bytesToHex } from '../../core/hex.js';
+import { bytesToHex } from '../../crypto/hex.js';
 import { shortHash } from '../../core/tx-hash.js';
 import { Writer } from '../../wire/index.js';
 

@@ -10,7 +10,7 @@ import type { PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import type { ListenAddress } from '../../config/interface.js';
+import type { HostPort as ListenAddress } from '../../wire/index.js';
 import { formatHostPort } from '../../wire/index.js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { formatHostPort } from '../../wire/index.js';
-import type { ListenAddress } from '../../config/interface.js';
+import type { HostPort as ListenAddress } from '../../wire/index.js';
 import type { Sequencer } from '../../sequencer/interface.js';
 import { createRestApp } from './app.js';
 

@@ -7,7 +7,7 @@
  * definition changes on purpose): `node scripts/proof-vectors.mjs` (after npm run build:ts).
  */
 import { buildInclusionProof, buildOrderStateProof, usedIdMemberFromLeaves, type InclusionProof, type OrderEnd, type OrderStateProof } from '../../../src/proofs/index.js';
-import { bytesToHex } from '../../../src/core/hex.js';
+import { bytesToHex } from '../../../src/crypto/hex.js';
 import type { KeyPair } from '../../../src/sdk/keys.js';
 import { MARKET_ID, alice, bob, dave, makeFixture, orderKey, type Fixture } from './fixture.js';
 

@@ -22,7 +22,7 @@
  * refuses for keys with a small-order component, so a browser and the node could disagree.
  * No node:* imports: this file is bundled into the browser SDK.
  */
-import { fromHex } from './bytes.js';
+import { decodeHex } from './hex.js';
 
 /** Why a (public key, signature) pair is refused before any curve arithmetic; codes are stable. */
 export type Ed25519Violation =
@@ -46,7 +46,7 @@ export const SMALL_ORDER_POINTS: readonly string[] = [
   'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa', // order 8
 ];
 
-const SMALL_ORDER_BYTES: readonly Uint8Array[] = SMALL_ORDER_POINTS.map(fromHex);
+const SMALL_ORDER_BYTES: readonly Uint8Array[] = SMALL_ORDER_POINTS.map((h) => decodeHex(h) as Uint8Array);
 
 /** L, the order of the prime subgroup, little-endian. */
 const L_BYTES = new Uint8Array([
