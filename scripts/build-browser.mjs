@@ -5,8 +5,8 @@
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
-const source = 'src/vdf/browser.ts';
-const entry = 'dist/src/vdf/browser.js';
+const source = 'src/browser/index.ts';
+const entry = 'dist/src/browser/index.js';
 const wasm = 'build/vdf.wasm';
 if (!existsSync(source)) {
   console.log(`build-browser: ${source} does not exist, nothing to bundle`);

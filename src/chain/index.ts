@@ -10,3 +10,8 @@ export { openChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './ru
 export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
 export { explorerOpenApi } from './openapi.js';
 export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';
+export { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from './grpc/client.js';
+export { CHAIN_SERVICE, chainDefinition, createChainHandlers, loadChainPackage, type ChainBackend } from './grpc/index.js';
+export { mqConsumer } from './mq/index.js';
+export { registerChainMetrics } from './metrics.js';
+export { explorerPage } from './web/index.js';

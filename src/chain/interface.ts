@@ -7,11 +7,11 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Database } from '../db/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
+import type { Sequencer } from '../sequencer/index.js';
 import type { ChainReader } from './core/index.js';
 
-export type * from './core/interface.js';
-export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './core/interface.js';
+export type * from './core/index.js';
+export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './core/index.js';
 
 /**
  * Adds routes to the rpc port's Koa router (the explorer page at `/` and its assets, say).

@@ -5,7 +5,7 @@
  * Gauges read live figures at scrape time; the histogram costs one observation per batch.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Chain } from './core/chain.js';
+import type { Chain } from './core/index.js';
 import type { BlockSocket } from './ws.js';
 
 export function registerChainMetrics(registry: Registry, chain: Chain, sockets: BlockSocket): () => void {

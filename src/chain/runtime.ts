@@ -13,13 +13,13 @@
  *   3. then it follows new ticks: engine -> applied records -> chain records.
  */
 import type { Logger } from 'pino';
-import type { Tick } from '../core/types.js';
+import type { Tick } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
-import { BlockBuilder, type BuilderState } from './core/builder.js';
-import { Chain } from './core/chain.js';
-import { ChainStore, type StoredSnapshot } from './core/store.js';
-import { restoreSnapshot } from './core/restore.js';
+import { BlockBuilder, type BuilderState } from './core/index.js';
+import { Chain } from './core/index.js';
+import { ChainStore, type StoredSnapshot } from './core/index.js';
+import { restoreSnapshot } from './core/index.js';
 
 export interface ChainRuntimeDeps {
   db: Database;

@@ -13,8 +13,8 @@
  */
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { randomInt } from 'node:crypto';
-import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/grpc/client.js';
-import { fromBase58Key } from '../sdk/bytes.js';
+import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/index.js';
+import { fromBase58Key } from '../sdk/index.js';
 import { group, type Subcommand } from './command.js';
 import { HOME_HELP, printJson, readKeyFile, u64 } from './dex-common.js';
 import { GRPC_URL_OPTION, grpcTarget } from './grpc.js';

@@ -4,9 +4,9 @@
  * text when they are printable UTF-8, and ticks as the REST tick object of docs/api.md plus
  * their transactions for --json (u64 values as exact JSON integers).
  */
-import { bytesToHex } from '../crypto/hex.js';
+import { bytesToHex } from '../crypto/index.js';
 import { encodeJson } from '../wire/index.js';
-import { ingestionDigest } from '../vdf/binding.js';
+import { ingestionDigest } from '../vdf/index.js';
 import type { WireOrdered, WireTick } from './grpc.js';
 
 /** 1700000000123456 -> "2023-11-14T22:13:20.123456Z". */

@@ -3,10 +3,10 @@
  * option (else SVC_GRPC_URL, else 127.0.0.1:9090), and an address that does not parse as
  * a usage error (exit code 2).
  */
-import { grpcTarget as parseTarget, NodeClient } from '../sequencer-api/grpc/client.js';
+import { grpcTarget as parseTarget, NodeClient } from '../sequencer-api/index.js';
 import { UsageError, type OptionSpec } from './options.js';
 
-export { explain, NodeClient, type ItemError, type WireOrdered, type WireStatus, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/grpc/client.js';
+export { explain, NodeClient, type ItemError, type WireOrdered, type WireStatus, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/index.js';
 
 export const DEFAULT_GRPC_URL = '127.0.0.1:9090';
 

@@ -4,7 +4,7 @@
  * 2 the command line is wrong (command.ts).
  */
 import { readFileSync } from 'node:fs';
-import { closest } from '../config/suggest.js';
+import { closest } from '../config/index.js';
 import type { Command } from './command.js';
 
 type CommandLoader = () => Promise<Command>;

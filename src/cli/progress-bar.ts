@@ -5,7 +5,7 @@
  * Elsewhere (a pipe, a CI log): a plain line every few seconds. The figures are those of
  * the node's start-up progress (src/log/progress.ts).
  */
-import { formatDuration, progressFigures } from '../log/progress.js';
+import { formatDuration, progressFigures } from '../log/index.js';
 
 export interface ProgressOutput {
   write(text: string): unknown;

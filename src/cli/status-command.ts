@@ -1,6 +1,6 @@
 /** `svc status`: the node's current tick, transactions, rate and uptime (gRPC GetStatus). */
 import { single } from './command.js';
-import { formatDuration } from '../log/progress.js';
+import { formatDuration } from '../log/index.js';
 import { GRPC_URL_OPTION, nodeClient } from './grpc.js';
 import { optional, UsageError } from './options.js';
 

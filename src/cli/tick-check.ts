@@ -9,8 +9,8 @@
  *     src/vdf/binding.ts, through restTickOf + parseRestTick).
  * Pure; failures carry a code and a message naming the tick.
  */
-import { merkleRoot } from '../crypto/merkle.js';
-import { checkServedTxHash } from '../core/tx-hash.js';
+import { merkleRoot } from '../crypto/index.js';
+import { checkServedTxHash } from '../core/index.js';
 import { bytesEqual, hexToBytes, isVdfError, parseRestTick, type VdfTickInput } from '../vdf/index.js';
 import { restTickOf } from './format.js';
 import type { WireTick } from './grpc.js';

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import { createPool } from '../pool/index.js';
 import { checkChain, verifyBatchOnPool, type VdfTickInput } from '../vdf/index.js';
-import { formatDuration } from '../log/progress.js';
+import { formatDuration } from '../log/index.js';
 import { single } from './command.js';
 import { explain, GRPC_URL_OPTION, nodeClient, type NodeClient, type WireTick } from './grpc.js';
 import { CommandFailure, optional, UsageError, wholeNumber } from './options.js';

@@ -16,9 +16,9 @@
  * Stop: once the control block's stop flag is set and the transaction ring is empty,
  * `run()` returns (the main thread queues everything before it asks the clock to stop).
  */
-import { rootOfLeafHashes } from '../crypto/merkle.js';
-import { sha256 } from '../crypto/sha256.js';
-import { ingestionDigest } from '../vdf/binding.js';
+import { rootOfLeafHashes } from '../crypto/index.js';
+import { sha256 } from '../crypto/index.js';
+import { ingestionDigest } from '../vdf/index.js';
 import { type ClockControl, readTxHashView, readTxIngestion, readTxSequence, writeBatchSlot } from './protocol.js';
 import type { RingQueue } from './ring.js';
 

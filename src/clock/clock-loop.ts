@@ -35,10 +35,10 @@
  * transaction ring the batcher still drains), then returns 'stopped' without emitting a
  * final empty tick.
  */
-import { nowMicros } from '../core/time.js';
-import { EMPTY_ROOT } from '../crypto/merkle.js';
-import { ingestionDigest, tickHeaderDigest } from '../vdf/binding.js';
-import type { VdfEngine, VdfEvaluator } from '../vdf/interface.js';
+import { nowMicros } from '../core/index.js';
+import { EMPTY_ROOT } from '../crypto/index.js';
+import { ingestionDigest, tickHeaderDigest } from '../vdf/index.js';
+import type { VdfEngine, VdfEvaluator } from '../vdf/index.js';
 import { type ClockControl, type ClockTick, type ReadyBatch, readBatchSlot, writeTickSlot } from './protocol.js';
 import type { RingQueue } from './ring.js';
 

@@ -3,8 +3,8 @@
  * flag so --help, environment variables and validation cannot drift apart.
  */
 import { availableParallelism } from 'node:os';
-import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
-import { DEFAULT_BUSY_ITERATIONS } from '../vdf/constants.js';
+import { DEFAULT_SIGNATURE_THREADS } from '../dex/index.js';
+import { DEFAULT_BUSY_ITERATIONS } from '../vdf/index.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
 
 export { parseAddress };

@@ -92,3 +92,4 @@ export function nodeConfig(argv: string[], env: Record<string, string | undefine
   if (outcome.kind === 'config') return outcome.config;
   throw new Error(outcome.kind === 'error' ? outcome.message : 'help requested');
 }
+export { closest } from './suggest.js';

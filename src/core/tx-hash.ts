@@ -3,8 +3,8 @@
  * the transaction's Borsh bytes (tx-bytes.ts); `tx_hash` on the wire is the first 4
  * bytes of that hash as 8 lowercase hex characters.
  */
-import { sha256 } from '../crypto/sha256.js';
-import { bytesToHex } from '../crypto/hex.js';
+import { sha256 } from '../crypto/index.js';
+import { bytesToHex } from '../crypto/index.js';
 import { transactionBytes } from './tx-bytes.js';
 import type { Transaction } from './types.js';
 

@@ -18,9 +18,9 @@
  *   options at construction, set by the runtime that builds the applier.
  */
 import type { Logger } from 'pino';
-import { startProgress } from '../log/progress.js';
-import type { Sequencer } from '../sequencer/interface.js';
-import type { OrderedTransaction, Tick } from '../core/types.js';
+import { startProgress } from '../log/index.js';
+import type { Sequencer } from '../sequencer/index.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
 import type { CheckedSubmissions } from './checked.js';
 import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine/index.js';
 

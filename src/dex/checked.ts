@@ -4,8 +4,8 @@
  * again when its tick comes. An entry holds the payload it was checked with, so a
  * different transaction under the same id is still checked; it is used once.
  */
-import { equalBytes } from '../sdk/bytes.js';
-import type { OrderedTransaction } from '../core/types.js';
+import { equalBytes } from '../sdk/index.js';
+import type { OrderedTransaction } from '../core/index.js';
 
 export class CheckedSubmissions {
   /** tx_id -> payload of transactions checked before their submission. */

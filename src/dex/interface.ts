@@ -6,10 +6,10 @@
  */
 import type { Logger } from 'pino';
 import type { Piscina } from 'piscina';
-import type { Tick } from '../core/types.js';
+import type { Tick } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { HostPort } from '../wire/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
+import type { Sequencer } from '../sequencer/index.js';
 import type { AppliedListener, TickApplier, TickSource } from './applier.js';
 import type { DexState, OrderBookEngine } from './engine/index.js';
 import type { NodeKey } from './node-key.js';

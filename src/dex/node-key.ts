@@ -6,8 +6,8 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fromHex } from '../sdk/bytes.js';
-import { generateKeyPair, keyFileOf, keyPairFromSeed, sequencerIdOf, type KeyFile, type KeyPair } from '../sdk/keys.js';
+import { fromHex } from '../sdk/index.js';
+import { generateKeyPair, keyFileOf, keyPairFromSeed, sequencerIdOf, type KeyFile, type KeyPair } from '../sdk/index.js';
 
 export const NODE_KEY_FILE = 'node-key.json';
 

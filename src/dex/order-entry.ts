@@ -11,12 +11,12 @@
  * Submissions of one turn of the event loop reach the sequencer as one submitBatch (at
  * most MAX_BATCH_TRANSACTIONS each); each keeps its own answer.
  */
-import { sha256 } from '../crypto/sha256.js';
-import { equalBytes } from '../sdk/bytes.js';
-import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/messages.js';
-import { SubmitError, type Sequencer } from '../sequencer/interface.js';
-import { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
-import type { OrderedTransaction, Tick, Transaction } from '../core/types.js';
+import { sha256 } from '../crypto/index.js';
+import { equalBytes } from '../sdk/index.js';
+import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/index.js';
+import { SubmitError, type Sequencer } from '../sequencer/index.js';
+import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
+import type { OrderedTransaction, Tick, Transaction } from '../core/index.js';
 import type { TickApplier } from './applier.js';
 import type { CheckedSubmissions } from './checked.js';
 import type { AppliedTick, AppliedTx } from './engine/index.js';

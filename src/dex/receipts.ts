@@ -4,15 +4,15 @@
  * loop (typically the waiters of one tick) go together: on this thread when there are at
  * most `inlineMax` (node:crypto, tens of µs each), else as one task of the signature pool.
  */
-import { sha256 } from '../crypto/sha256.js';
-import { toBase58Key, toHex } from '../sdk/bytes.js';
-import { receiptMessage, type ReceiptData } from '../sdk/messages.js';
-import type { Receipt } from '../sdk/api-json.js';
-import type { Tick } from '../core/types.js';
+import { sha256 } from '../crypto/index.js';
+import { toBase58Key, toHex } from '../sdk/index.js';
+import { receiptMessage, type ReceiptData } from '../sdk/index.js';
+import type { Receipt } from '../sdk/index.js';
+import type { Tick } from '../core/index.js';
 import type { AppliedTx } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
 import type { BookOrder } from './engine/index.js';
-import { signBatch } from '../crypto/ed25519.js';
+import { signBatch } from '../crypto/index.js';
 
 export interface BatchSigner {
   signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]>;

@@ -4,10 +4,10 @@
  * or a decimal string (up to 2^64 - 1); keys and mints are Base58 of exactly 32 bytes;
  * signatures are 128 hex characters.
  */
-import { fromBase58Key, fromHex } from '../sdk/bytes.js';
-import type { OrderIntent } from '../sdk/messages.js';
-import { UUID_RE } from '../sdk/market-id.js';
-import { I64_MAX, U64_MAX } from '../sdk/borsh.js';
+import { fromBase58Key, fromHex } from '../sdk/index.js';
+import type { OrderIntent } from '../sdk/index.js';
+import { UUID_RE } from '../sdk/index.js';
+import { I64_MAX, U64_MAX } from '../sdk/index.js';
 import { ApiError } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 

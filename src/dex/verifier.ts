@@ -5,8 +5,8 @@
  * round trip. Signing of receipts goes the same way.
  */
 import type { Piscina } from 'piscina';
-import { signBatch, type VerifyItem } from '../crypto/ed25519.js';
-import { ed25519EncodingViolation } from '../crypto/ed25519-rules.js';
+import { signBatch, type VerifyItem } from '../crypto/index.js';
+import { ed25519EncodingViolation } from '../crypto/index.js';
 import { workerFile } from '../pool/index.js';
 
 const MAX_BATCH = 64;

@@ -2,11 +2,11 @@
  * JSON views of the engine's objects (markets, books, trades, order results): u64 as
  * decimal strings, keys and mints as Base58, hashes as lowercase hex.
  */
-import { toBase58Key as toBase58 } from '../sdk/bytes.js';
-import type { MarketView, OrderBookView, TradeView } from '../sdk/client.js';
+import { toBase58Key as toBase58 } from '../sdk/index.js';
+import type { MarketView, OrderBookView, TradeView } from '../sdk/index.js';
 import { BUY, SELL, type Trade } from './engine/index.js';
 import type { Market } from './engine/index.js';
-import { toHex } from '../sdk/bytes.js';
+import { toHex } from '../sdk/index.js';
 
 export function marketView(m: Market): MarketView {
   return {

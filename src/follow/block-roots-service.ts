@@ -14,11 +14,11 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
-import { detailJson } from '../chain/core/chain.js';
+import { detailJson } from '../chain/core/index.js';
 import type { ChainReader } from '../chain/core/index.js';
 import { StreamSlots, type SlotHolder, type StreamSlotLimits } from '../wire/index.js';
-import { isMalformed, type Malformed } from '../sequencer-api/grpc/requests.js';
-import type { ExtraGrpcService } from '../sequencer-api/grpc/server.js';
+import { isMalformed, type Malformed } from '../sequencer-api/index.js';
+import type { ExtraGrpcService } from '../sequencer-api/index.js';
 import { FOLLOW_SERVICE, loadFollowPackage } from './block-roots.js';
 import { decodeStreamBlockRootsRequest, decodeStreamSnapshotRequest } from './requests.js';
 import { BlockRootCache, type RootChain, type StoredBlocks } from './root-cache.js';

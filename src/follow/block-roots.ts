@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as protoLoader from '@grpc/proto-loader';
-import { detailJson } from '../chain/core/chain.js';
+import { detailJson } from '../chain/core/index.js';
 import type { BlockDetail } from '../chain/core/index.js';
 import { Writer } from '../wire/index.js';
 import { LOADER_OPTIONS } from '../wire/index.js';

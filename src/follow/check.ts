@@ -6,9 +6,9 @@
  * sequence numbers (consecutive across ticks, from the last stored one). Every failure
  * names its tick; the caller keeps only the ticks before the first failure.
  */
-import type { Tick } from '../core/types.js';
-import { merkleRoot } from '../crypto/merkle.js';
-import { vdfInputOfTick } from '../vdf/binding.js';
+import type { Tick } from '../core/index.js';
+import { merkleRoot } from '../crypto/index.js';
+import { vdfInputOfTick } from '../vdf/index.js';
 import { bytesEqual, checkChain, isVdfError, type VdfTickInput } from '../vdf/index.js';
 import type { TickFailure } from './interface.js';
 

@@ -4,9 +4,9 @@
  * transaction's full SHA-256 recomputed from its bytes. A wire tx_hash that is not the
  * start of that hash, or a field that does not parse, is a TickFailure naming the tick.
  */
-import { checkServedTxHash } from '../core/tx-hash.js';
-import type { OrderedTransaction, Tick } from '../core/types.js';
-import type { WireTick } from '../sequencer-api/grpc/client.js';
+import { checkServedTxHash } from '../core/index.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
+import type { WireTick } from '../sequencer-api/index.js';
 import type { TickFailure } from './interface.js';
 
 const ELEMENT = 256;

@@ -5,7 +5,7 @@
  * and a follower that cannot go on (its own store failed) reported to the node (which exits).
  */
 import type { Logger } from 'pino';
-import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+import type { Sequencer, SequencerOptions } from '../sequencer/index.js';
 import { Follower } from './follower.js';
 import type { ChainSnapshotCode, FollowError } from './interface.js';
 

@@ -23,11 +23,11 @@
  * snapshot at tick T (snapshot-bootstrap.ts) and then follows from T+1 as after a restart.
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/types.js';
-import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/grpc/client.js';
-import { RateMeter } from '../sequencer/rate.js';
-import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/interface.js';
-import { TickLog } from '../store/tick-log.js';
+import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/index.js';
+import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/index.js';
+import { RateMeter } from '../sequencer/index.js';
+import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/index.js';
+import { TickLog } from '../store/index.js';
 import { bytesToHex, GENESIS_OUTPUT, verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks, lastSequenceAfter, vdfInputOf, type ChunkContext } from './check.js';
 import { FollowError, type FollowerOptions, type TickFailure } from './interface.js';

@@ -5,7 +5,7 @@
  * serving what it verified; /api/v1/status, gRPC health and /metrics report the halt.
  * Listeners hear every change (the gRPC face turns the following health NOT_SERVING).
  */
-import type { FollowHalt } from '../core/types.js';
+import type { FollowHalt } from '../core/index.js';
 
 export type HaltSource = 'ticks' | 'roots';
 

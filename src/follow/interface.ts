@@ -4,9 +4,9 @@
  * whose ticks come from a leader over gRPC StreamTicks, verified before they are stored.
  */
 import type { Piscina } from 'piscina';
-import type { BuilderState } from '../chain/core/builder.js';
+import type { BuilderState } from '../chain/core/index.js';
 import type { OpenRecords } from '../chain/core/index.js';
-import type { ChainOp, ChainStore, StoredSnapshot } from '../chain/core/store.js';
+import type { ChainOp, ChainStore, StoredSnapshot } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
 
 /**

@@ -5,7 +5,7 @@
  * tick and block as labels while it is).
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { FollowFigures } from '../core/types.js';
+import type { FollowFigures } from '../core/index.js';
 
 export function registerFollowMetrics(registry: Registry, figures: () => FollowFigures | undefined): void {
   const gauge = (name: string, help: string, value: (f: FollowFigures) => number): void => {

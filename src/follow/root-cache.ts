@@ -17,7 +17,7 @@
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { BlockDetail, BlockRecord, ChainReader, Unsubscribe } from '../chain/core/index.js';
 import { parseRecordJson } from '../wire/index.js';
-import { ChainStore } from '../chain/core/store.js';
+import { ChainStore } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
 import { encodeBlockRoot, rootOfJson } from './block-roots.js';
 

@@ -22,11 +22,11 @@
  * A refusal at any step writes nothing.
  */
 import type { Piscina } from 'piscina';
-import type { NodeClient } from '../sequencer-api/grpc/client.js';
-import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/core/store.js';
+import type { NodeClient } from '../sequencer-api/index.js';
+import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
-import { binarySublevel, type ExtraOp, type Head } from '../store/disk-store.js';
-import type { TickLog } from '../store/tick-log.js';
+import { binarySublevel, type ExtraOp, type Head } from '../store/index.js';
+import type { TickLog } from '../store/index.js';
 import { verifyBatchOnPool } from '../vdf/index.js';
 import { checkTicks } from './check.js';
 import { FollowError, type ChainSnapshotCode } from './interface.js';

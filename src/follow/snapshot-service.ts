@@ -16,11 +16,11 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
-import type { BuilderState } from '../chain/core/builder.js';
+import type { BuilderState } from '../chain/core/index.js';
 import type { OpenRecords } from '../chain/core/index.js';
-import { ChainStore, decodeStoredSnapshot } from '../chain/core/store.js';
+import { ChainStore, decodeStoredSnapshot } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
-import { DiskTickStore, type Head } from '../store/disk-store.js';
+import { DiskTickStore, type Head } from '../store/index.js';
 import type { ChainSnapshotCode } from './interface.js';
 import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
 

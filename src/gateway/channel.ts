@@ -8,7 +8,7 @@
  * waiting requests get 503 UNAVAILABLE: none of them was acknowledged to its client.
  */
 import { connect, type Socket } from 'node:net';
-import { ApiError } from '../dex/errors.js';
+import { ApiError } from '../dex/index.js';
 import { decodeReply, encodeRequest, FrameReader, TurnWriter, type ChannelReply, type ChannelRequest } from './frames.js';
 
 export class SequencerChannel {

@@ -15,16 +15,16 @@
  */
 import { request as httpRequest, Agent, type IncomingMessage, type ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import { sha256 } from '../crypto/sha256.js';
-import { ApiError, ClientGoneError } from '../dex/errors.js';
-import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/http-json.js';
-import { digestNonce } from '../dex/order-entry.js';
-import type { NodeKey } from '../dex/node-key.js';
-import { receiptJson } from '../dex/receipts.js';
-import { parseCancel, parsePlaceOrder } from '../dex/validate.js';
+import { sha256 } from '../crypto/index.js';
+import { ApiError, ClientGoneError } from '../dex/index.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/index.js';
+import { digestNonce } from '../dex/index.js';
+import type { NodeKey } from '../dex/index.js';
+import { receiptJson } from '../dex/index.js';
+import { parseCancel, parsePlaceOrder } from '../dex/index.js';
 import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
-import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/messages.js';
-import { signBatch, verifyOne } from '../crypto/ed25519.js';
+import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/index.js';
+import { signBatch, verifyOne } from '../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
 

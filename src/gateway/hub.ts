@@ -12,11 +12,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { ApiError } from '../dex/errors.js';
-import type { OrderEntry, Submitted } from '../dex/order-entry.js';
+import { ApiError } from '../dex/index.js';
+import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
-import { tradeView } from '../dex/views.js';
-import type { Tick } from '../core/types.js';
+import { tradeView } from '../dex/index.js';
+import type { Tick } from '../core/index.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 
 export interface GatewayHub {

@@ -29,3 +29,4 @@ export function isClientDisconnect(err: unknown): boolean {
   if (typeof code === 'string' && (CLIENT_DISCONNECT_CODES.has(code) || code.startsWith('HPE_'))) return true;
   return message === 'aborted' || message === 'Parse Error' || message === 'socket hang up';
 }
+export { formatDuration, progressFigures, startProgress } from './progress.js';

@@ -5,7 +5,7 @@
  * nothing on the hot path pays for them except one histogram observation per tick.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Sequencer } from '../sequencer/interface.js';
+import type { Sequencer } from '../sequencer/index.js';
 
 export interface NodeMetrics {
   registry: Registry;

@@ -4,7 +4,7 @@
  * records of the block open at its tick. src/follow declares what it needs and the node
  * hands it src/chain's own functions, so src/follow never imports the chain's runtime.
  */
-import { openRecordOps, readOpenRecords } from '../chain/core/open-records.js';
+import { openRecordOps, readOpenRecords } from '../chain/core/index.js';
 import { restoreSnapshot } from '../chain/core/index.js';
 import type { ChainSnapshotCode } from '../follow/index.js';
 

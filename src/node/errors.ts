@@ -4,7 +4,7 @@
  * where, why, and which flag changes it. `svc node` prints the message and exits 1; the
  * original error stays in the JSON log and as `cause`.
  */
-import { envName } from '../config/flags.js';
+import { envName } from '../config/index.js';
 import { levelDir } from '../db/index.js';
 
 export class StartupError extends Error {

@@ -6,18 +6,18 @@
  * order entry) and its chain (ctx.chain), both started by the node before any face; the
  * gRPC face serves the chain's svc.chain.v1.ChainService on them.
  */
-import type { ChainConsumerSpec, RpcRouteHook } from '../chain/interface.js';
-import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/grpc/index.js';
-import { mqConsumer } from '../chain/mq/index.js';
+import type { ChainConsumerSpec, RpcRouteHook } from '../chain/index.js';
+import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/index.js';
+import { mqConsumer } from '../chain/index.js';
 import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, snapshotSource, startRootsCheck, storedBlocks } from '../follow/index.js';
-import { registerChainMetrics } from '../chain/metrics.js';
-import { startRpcFace } from '../chain/server.js';
-import { explorerPage } from '../chain/web/index.js';
+import { registerChainMetrics } from '../chain/index.js';
+import { startRpcFace } from '../chain/index.js';
+import { explorerPage } from '../chain/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
-import { startGrpcFace } from '../sequencer-api/grpc/server.js';
-import { IntakeThreads } from '../sequencer-api/grpc/intake.js';
-import { startRestFace } from '../sequencer-api/rest/server.js';
+import { startGrpcFace } from '../sequencer-api/index.js';
+import { IntakeThreads } from '../sequencer-api/index.js';
+import { startRestFace } from '../sequencer-api/index.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import { followLeaders } from '../config/index.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';

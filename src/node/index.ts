@@ -10,18 +10,18 @@
  */
 import type { Piscina } from 'piscina';
 import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
-import { followLeaders } from '../config/flags.js';
+import { followLeaders } from '../config/index.js';
 import { formatHostPort } from '../wire/index.js';
-import type { NodeConfig } from '../config/interface.js';
+import type { NodeConfig } from '../config/index.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
 import { createLogger } from '../log/index.js';
-import { startProgress } from '../log/progress.js';
+import { startProgress } from '../log/index.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
 import { createPool } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
+import type { Sequencer } from '../sequencer/index.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';

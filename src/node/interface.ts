@@ -5,11 +5,11 @@
 import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { ChainRuntime } from '../chain/index.js';
-import type { NodeConfig } from '../config/interface.js';
+import type { NodeConfig } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import type { OrderBookRuntime } from '../dex/index.js';
 import type { NodeMetrics } from '../metrics/index.js';
-import type { Sequencer, SequencerOptions } from '../sequencer/interface.js';
+import type { Sequencer, SequencerOptions } from '../sequencer/index.js';
 
 /** What the node has opened before any face starts. */
 export interface NodeContext {

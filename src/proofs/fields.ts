@@ -4,7 +4,7 @@
  * verifiers catch it (and anything else) and answer {ok: false, step, message}, so hostile
  * input never makes a verifier throw. Browser-safe.
  */
-import { decodeHex } from '../crypto/hex.js';
+import { decodeHex } from '../crypto/browser-safe.js';
 
 export class StepFailure<S extends string> extends Error {
   constructor(

@@ -15,11 +15,11 @@
  * to. Browser-safe: the SHA-256 is the VDF verifier's own, and the tick check is passed in
  * (the browser verifier's verifyTick/verifyTicks, WASM).
  */
-import { bytesToHex } from '../crypto/hex.js';
-import { decodeTransactionBytes, transactionBytes } from '../core/tx-bytes.js';
-import type { Tick } from '../core/types.js';
-import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
-import { sha256 as sha256Parts } from '../vdf/sha256.js';
+import { bytesToHex } from '../crypto/browser-safe.js';
+import { decodeTransactionBytes, transactionBytes } from '../core/browser-safe.js';
+import type { Tick } from '../core/index.js';
+import { auditPath, leafHashWith, rootFromPath } from '../crypto/browser-safe.js';
+import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { StepFailure, bytesEqual, failureOf, hexField, intField, isObject, pathField, u64Field } from './fields.js';
 import type { ChainTransactionProof, Failure, InclusionProof, InclusionStep, InclusionVerdict, VerifyInclusionOptions } from './interface.js';
 

@@ -5,9 +5,9 @@
  * combine into. Strict: a decoder meets a malformed record with a StepFailure of its step.
  * Browser-safe; written apart from the engine's encoders, so each checks the other.
  */
-import { BorshReader } from '../sdk/borsh.js';
-import { toBase58Key } from '../sdk/bytes.js';
-import { sha256 as sha256Parts } from '../vdf/sha256.js';
+import { BorshReader } from '../sdk/index.js';
+import { toBase58Key } from '../sdk/index.js';
+import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { StepFailure } from './fields.js';
 import type { OrderLeaf, OrderStateStep } from './interface.js';
 

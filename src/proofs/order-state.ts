@@ -23,12 +23,12 @@
  * types only, so this file stays browser-safe. The records' codecs are in order-leaves.ts,
  * the ended_by step in ended-by.ts.
  */
-import { bytesToHex } from '../crypto/hex.js';
-import { auditPath, leafHashWith, rootFromPath } from '../crypto/merkle-path.js';
-import { rootOfLeafHashesWith } from '../crypto/merkle-root.js';
+import { bytesToHex } from '../crypto/browser-safe.js';
+import { auditPath, leafHashWith, rootFromPath } from '../crypto/browser-safe.js';
+import { rootOfLeafHashesWith } from '../crypto/browser-safe.js';
 import type { DexState } from '../dex/engine/index.js';
-import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
-import { sha256 as sha256Parts } from '../vdf/sha256.js';
+import { fromBase58Key, toBase58Key } from '../sdk/index.js';
+import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { ENDS, checkEndedBy } from './ended-by.js';
 import { StepFailure, bytesEqual, failureOf, hexField, intField, isObject, pathField, u64Field } from './fields.js';
 import type {

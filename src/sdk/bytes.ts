@@ -3,10 +3,10 @@
  * constant-time equality. No node:* imports, so the SDK bundles for a browser.
  */
 import bs58 from 'bs58';
-import { bytesToHex, decodeHex } from '../crypto/hex.js';
+import { bytesToHex, decodeHex } from '../crypto/browser-safe.js';
 
 /** Joining and constant-time comparing byte arrays (src/core/bytes.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
-export { bytesEqual as equalBytes, concatBytes } from '../crypto/bytes.js';
+export { bytesEqual as equalBytes, concatBytes } from '../crypto/browser-safe.js';
 
 const HEX_RE = /^[0-9a-fA-F]*$/;
 

@@ -8,7 +8,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { equalBytes, toBase58, toHex } from './bytes.js';
-import { ed25519EncodingViolation } from '../crypto/ed25519-rules.js';
+import { ed25519EncodingViolation } from '../crypto/browser-safe.js';
 
 ed.hashes.sha512 = sha512;
 

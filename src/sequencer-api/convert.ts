@@ -5,8 +5,8 @@
  * would round: spec/1's own field (the /tx lookup's `nonce`, an integer there) is a JSON
  * integer up to 2^53 - 1 and a decimal string above (`jsonU64`).
  */
-import type { SequencerStatus, TickSummary, TransactionLocation } from '../core/types.js';
-import { shortHash } from '../core/tx-hash.js';
+import type { SequencerStatus, TickSummary, TransactionLocation } from '../core/index.js';
+import { shortHash } from '../core/index.js';
 
 export function restStatus(s: SequencerStatus) {
   return {

@@ -8,7 +8,7 @@
 export const MAX_RECEIVE_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** SubmitBatch: most transactions per call (the sequencer's batch limit). */
-export { MAX_BATCH_TRANSACTIONS } from '../sequencer/limits.js';
+export { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
 
 /** GetChainState tick_limit: default and maximum. */
 export const DEFAULT_TICK_LIMIT = 10;

@@ -9,10 +9,10 @@
  * admission only appends. The replay window also learns, on start, what the stored ticks
  * and the write-ahead log hold (remember()).
  */
-import { nowMicros } from '../core/time.js';
-import { shortHash } from '../core/tx-hash.js';
-import type { SubmitResult, Transaction } from '../core/types.js';
-import type { WalEntry, WriteAheadLog } from '../store/wal.js';
+import { nowMicros } from '../core/index.js';
+import { shortHash } from '../core/index.js';
+import type { SubmitResult, Transaction } from '../core/index.js';
+import type { WalEntry, WriteAheadLog } from '../store/index.js';
 import { ArrivalQueue, MAX_ARRIVALS_WAITING, type Fifo } from '../intake/index.js';
 import { SubmitError } from './interface.js';
 import { refusal } from './options.js';

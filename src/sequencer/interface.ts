@@ -11,7 +11,7 @@ import type {
   TickSummary,
   Transaction,
   TransactionLocation,
-} from '../core/types.js';
+} from '../core/index.js';
 
 export interface SequencerOptions {
   db: Database; // opened by the node (src/db) under --db-path; the sequencer uses its own sublevels

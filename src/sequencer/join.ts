@@ -5,10 +5,10 @@
  * numbers follow the head, a tick carries only transactions already handed to the clock,
  * and its sequence numbers are the queue's, in order. No I/O.
  */
-import type { ClockTick } from '../clock/protocol.js';
-import type { OrderedTransaction, Tick } from '../core/types.js';
-import type { Head } from '../store/disk-store.js';
-import type { WalEntry } from '../store/wal.js';
+import type { ClockTick } from '../clock/index.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
+import type { Head } from '../store/index.js';
+import type { WalEntry } from '../store/index.js';
 
 export interface JoinContext {
   previousOutput: Uint8Array; // output of the last durable tick

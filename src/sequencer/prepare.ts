@@ -22,10 +22,10 @@
  * A replay key is the pair exactly as it sits in the Borsh bytes: u32 LE length |
  * public_key | u64 LE nonce (replay.ts pkNonceKey); empty when public_key is.
  */
-import { sha256 } from '../crypto/sha256.js';
-import { TX_BODY_HEADER, writeTxBody } from '../core/tx-record.js';
-import { transactionBytesLength, writeTransactionBytesFromText } from '../core/tx-bytes.js';
-import type { Transaction } from '../core/types.js';
+import { sha256 } from '../crypto/index.js';
+import { TX_BODY_HEADER, writeTxBody } from '../core/index.js';
+import { transactionBytesLength, writeTransactionBytesFromText } from '../core/index.js';
+import type { Transaction } from '../core/index.js';
 import { SubmitError, type PreparedBatch } from './interface.js';
 import { checkTransaction } from './validate.js';
 

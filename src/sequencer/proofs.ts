@@ -9,7 +9,7 @@
  * next ticks; the tick log shows ticks with their proofs strictly in order. This file does
  * no I/O and knows nothing of the order: it only tracks promises.
  */
-import type { ClockTick } from '../clock/protocol.js';
+import type { ClockTick } from '../clock/index.js';
 
 export interface SettledProof {
   tickNumber: number;

@@ -5,7 +5,7 @@
  * result is checked for shape before it goes into a stored tick.
  */
 import type { Piscina } from 'piscina';
-import { proveFromCheckpointsOnPool, proveOnPool } from '../vdf/pool.js';
+import { proveFromCheckpointsOnPool, proveOnPool } from '../vdf/index.js';
 
 export interface ProofTask {
   input: Uint8Array;

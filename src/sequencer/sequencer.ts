@@ -20,12 +20,12 @@
  * options.ts, validation in validate.ts, intake in prepare.ts, admission (arrival order,
  * replay checks, sequence numbers) in admission.ts, replay protection in replay.ts.
  */
-import { ClockThread } from '../clock/clock-thread.js';
-import { nowMicros } from '../core/time.js';
-import type { ClockTick } from '../clock/protocol.js';
-import type { Head } from '../store/disk-store.js';
-import { TickLog } from '../store/tick-log.js';
-import { WriteAheadLog, type WalEntry } from '../store/wal.js';
+import { ClockThread } from '../clock/index.js';
+import { nowMicros } from '../core/index.js';
+import type { ClockTick } from '../clock/index.js';
+import type { Head } from '../store/index.js';
+import { TickLog } from '../store/index.js';
+import { WriteAheadLog, type WalEntry } from '../store/index.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
 import { SubmitError, type OrderedTicks, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
 import { MAX_BATCH_TRANSACTIONS } from './limits.js';
@@ -34,7 +34,7 @@ import { ProofsInFlight, type SettledProof } from './proofs.js';
 import { HOLD_EMPTY_MS, writeHeldNow } from './commit-policy.js';
 import { Fifo } from '../intake/index.js';
 import { RateMeter } from './rate.js';
-import { isShortHash, shortHash } from '../core/tx-hash.js';
+import { isShortHash, shortHash } from '../core/index.js';
 import { Admission } from './admission.js';
 import { prepareTransactions, type PreparedBatch } from './prepare.js';
 import type {
@@ -44,7 +44,7 @@ import type {
   TickSummary,
   Transaction,
   TransactionLocation,
-} from '../core/types.js';
+} from '../core/index.js';
 import { joinTicks } from './join.js';
 import {
   BRIDGE_GAP_MS,

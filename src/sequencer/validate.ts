@@ -12,7 +12,7 @@ import {
   MAX_TX_ID_BYTES,
   MAX_U64,
 } from './limits.js';
-import type { Transaction } from '../core/types.js';
+import type { Transaction } from '../core/index.js';
 
 const encoder = new TextEncoder();
 

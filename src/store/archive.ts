@@ -16,7 +16,7 @@
  * fields a transaction had before it was sequenced come first, so that part can be
  * written at intake (writeArchiveTxPrefix); a reader must not depend on the order.
  */
-import type { OrderedTransaction, Tick, Transaction } from '../core/types.js';
+import type { OrderedTransaction, Tick, Transaction } from '../core/index.js';
 
 import { JsonWriter } from './json-writer.js';
 

@@ -21,8 +21,8 @@
  * content, every byte is written once, and one transaction is read alone.
  */
 import type { Database } from '../db/index.js';
-import { shortHash } from '../core/tx-hash.js';
-import type { OrderedTransaction, Tick } from '../core/types.js';
+import { shortHash } from '../core/index.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
 import { decodeStoredTick, decodeStoredTx, encodeStoredTick, encodeStoredTx, storedTickCounts, storedTickOutput } from './stored-tick.js';
 import { isPendingProof } from './pending-proof.js';
 

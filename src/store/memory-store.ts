@@ -14,7 +14,7 @@
  * than a chunk gets a chunk of its own; the newest chunk always stays). Whichever bound is
  * reached first evicts.
  */
-import type { Tick, TickSummary } from '../core/types.js';
+import type { Tick, TickSummary } from '../core/index.js';
 import {
   outputView,
   packedSize,

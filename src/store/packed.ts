@@ -19,8 +19,8 @@
  * Sequence numbers within a tick are consecutive (the clock takes a prefix of the
  * queue), so only the first is stored. All numbers little-endian.
  */
-import type { OrderedTransaction, Tick, TickSummary } from '../core/types.js';
-import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
+import type { OrderedTransaction, Tick, TickSummary } from '../core/index.js';
+import { readTxBody, txBodyLength, writeTxBody } from '../core/index.js';
 
 export const FLAG_TRIVIAL_PROOF = 1;
 export const FLAG_PREV_INLINE = 2;

@@ -14,8 +14,8 @@
  * bytes), and reading one transaction reads that transaction alone. The spec/1 JSON
  * record (./archive.ts) is produced from these on demand. No I/O.
  */
-import type { OrderedTransaction, Tick } from '../core/types.js';
-import { readTxBody, txBodyLength, writeTxBody } from '../core/tx-record.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
+import { readTxBody, txBodyLength, writeTxBody } from '../core/index.js';
 import { FLAG_PROOF_APART, packedSize, readCounts, readPacked, writePacked } from './packed.js';
 
 const encoder = new TextEncoder();

@@ -19,11 +19,11 @@
  * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
  * its ticks are then T..head, and reads below T answer not found.
  */
-import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
+import type { Tick, TickSummary, TransactionLocation } from '../core/index.js';
 import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
 import { isPendingProof } from './pending-proof.js';
-import { TICK_FORMAT } from '../vdf/binding.js';
+import { TICK_FORMAT } from '../vdf/index.js';
 
 const FORMAT_KEY = 'format';
 const STORAGE_KEY = 'storage';

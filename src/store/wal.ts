@@ -18,8 +18,8 @@
  * lengths, the bytes). Little-endian.
  */
 import type { Database } from '../db/index.js';
-import type { Transaction } from '../core/types.js';
-import { readTxBody } from '../core/tx-record.js';
+import type { Transaction } from '../core/index.js';
+import { readTxBody } from '../core/index.js';
 import type { StoredTxParts } from './tick-log.js';
 import { binarySublevel, pad16, type ExtraOp, type Sublevel } from './disk-store.js';
 

@@ -3,12 +3,12 @@
  * either case in), big-endian bytes <-> bigint, u64/u32 big-endian encodings.
  * No Node built-ins: the browser verifier imports this file.
  */
-import { bytesToHex, hexDigit } from '../crypto/hex.js';
+import { bytesToHex, hexDigit } from '../crypto/browser-safe.js';
 import { VdfError } from './errors.js';
 
 export { bytesToHex };
 /** Byte equality (src/core/bytes.ts), re-exported for the VDF code and its public surface. */
-export { bytesEqual } from '../crypto/bytes.js';
+export { bytesEqual } from '../crypto/browser-safe.js';
 
 /**
  * Parse hex (optional `0x`); when `expectedBytes` is given the length must match exactly.

@@ -25,3 +25,4 @@ export { proveOnPool, proveFromCheckpointsOnPool, verifyBatchOnPool, evaluateAnd
 export { parseRestTick, unwrapRestTick, type RestTick, type RestTickLookup, type RestVdfProof } from './rest-tick.js';
 export { restTick, restVdfProof } from './rest-tick-writer.js';
 export { checkChain, type ChainCheck, type ChainFailure, type ChainFailureCode, type ChainGap } from './chain.js';
+export { TICK_FORMAT, ingestionDigest, tickHeaderDigest, vdfInputOfTick } from './binding.js';

@@ -5,8 +5,8 @@
  * transactions carry their u64s (nonce, timestamp) as decimal strings, which a browser's
  * JSON.parse cannot round. Pure functions, no Node built-ins.
  */
-import { bytesToHex } from '../crypto/hex.js';
-import type { OrderedTransaction, Tick } from '../core/types.js';
+import { bytesToHex } from '../crypto/index.js';
+import type { OrderedTransaction, Tick } from '../core/index.js';
 import { ingestionDigest } from './binding.js';
 import type { RestVdfProof } from './rest-tick.js';
 

@@ -17,8 +17,8 @@
 import { hexToBytes } from './bytes.js';
 import { BATCH_HASH_BYTES, ELEMENT_BYTES } from './constants.js';
 import { VdfError } from './errors.js';
-import { transactionBytes } from '../core/tx-bytes.js';
-import { merkleRootWith } from '../crypto/merkle-root.js';
+import { transactionBytes } from '../core/browser-safe.js';
+import { merkleRootWith } from '../crypto/browser-safe.js';
 import { bytesEqual } from './bytes.js';
 import { sha256 } from './sha256.js';
 import { ingestionDigest, tickHeaderDigest } from './binding.js';

@@ -8,10 +8,10 @@
  * prints the file; tests recompute it with both engines.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { transactionBytes } from '../core/tx-bytes.js';
-import type { Transaction } from '../core/types.js';
-import { merkleRootWith } from '../crypto/merkle-root.js';
-import { concatBytes } from '../crypto/bytes.js';
+import { transactionBytes } from '../core/index.js';
+import type { Transaction } from '../core/index.js';
+import { merkleRootWith } from '../crypto/index.js';
+import { concatBytes } from '../crypto/index.js';
 import { bytesToHex } from './bytes.js';
 import { N, TRIVIAL_PROOF_MAX_T } from './constants.js';
 import { GENESIS_OUTPUT, hashToPrime } from './hashing.js';

@@ -6,7 +6,7 @@
  * the explorer's block ids; hostile shapes never throw.
  */
 import { expect } from 'chai';
-import type { BrowserVerifier } from '../../src/vdf/browser.js';
+import type { BrowserVerifier } from '../../src/browser/index.js';
 import { buildChainTransactionProof, verifyChainTransactionProof, verifyInclusion, type InclusionProof, type InclusionStep } from '../../src/proofs/index.js';
 import { shortHash } from '../../src/core/tx-hash.js';
 import { makeFixture, type Fixture } from './support/fixture.js';

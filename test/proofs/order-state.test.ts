@@ -6,7 +6,7 @@
  * builder refuses unknown orders; hostile shapes never throw.
  */
 import { expect } from 'chai';
-import type { BrowserVerifier } from '../../src/vdf/browser.js';
+import type { BrowserVerifier } from '../../src/browser/index.js';
 import { buildOrderStateProof, verifyOrderState, type OrderStateProof, type OrderStateStep } from '../../src/proofs/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
 import { MARKET_ID, alice, bob, carol, dave, makeFixture, type Fixture } from './support/fixture.js';

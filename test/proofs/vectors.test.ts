@@ -44,7 +44,7 @@ describe('proofs: vectors (docs/proof-vectors.json)', function () {
   });
 
   it('the browser bundle (dist/browser/svc-vdf.js) exports verifyInclusion and verifyOrderState, and they accept the vectors', async () => {
-    const bundle = (await import(pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href)) as typeof import('../../src/vdf/browser.js');
+    const bundle = (await import(pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href)) as typeof import('../../src/browser/index.js');
     const v = await bundle.createVerifier(readFileSync(repoFile('dist/browser/svc-vdf.wasm')));
     for (const x of file.inclusion) expect(bundle.verifyInclusion(x.proof, { tickVerifier: v }).ok, x.description).to.equal(true);
     for (const x of file.order_state) expect(bundle.verifyOrderState(x.proof, { inclusion: { tickVerifier: v } }).ok, x.description).to.equal(true);

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkChain, createVerifier, parseRestTick, type BrowserVerifier } from '../../src/vdf/browser.js';
+import { checkChain, createVerifier, parseRestTick, type BrowserVerifier } from '../../src/browser/index.js';
 import type { VdfVectorFile } from '../../src/vdf/vectors.js';
 
 const root = (p: string): string => fileURLToPath(new URL(`../../../${p}`, import.meta.url));

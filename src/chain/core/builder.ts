@@ -18,8 +18,8 @@
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
 import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
-import { bytesToHex } from '../../crypto/hex.js';
-import { toBase58Key } from '../../sdk/bytes.js';
+import { bytesToHex } from '../../crypto/index.js';
+import { toBase58Key } from '../../sdk/index.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
 

@@ -15,7 +15,7 @@
  * records of those ticks were already stored).
  */
 import type { Logger } from 'pino';
-import type { Tick } from '../../core/types.js';
+import type { Tick } from '../../core/index.js';
 import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../../dex/engine/index.js';
 import { BlockBuilder, type BuildStep } from './builder.js';
 import { heightKey, recordKey, u64Key } from './ids.js';

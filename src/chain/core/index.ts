@@ -13,3 +13,5 @@ export { ChainStore, type ChainOp, type StoredSnapshot, RECORDS_FORMAT } from '.
 export { formatId, parseId, heightKey, recordKey, u64Key } from './ids.js';
 export { openRecordOps, readOpenRecords } from './open-records.js';
 export { restoreSnapshot } from './restore.js';
+export { MAX_HEIGHT } from './ids.js';
+export { decodeStoredSnapshot, encodeStoredSnapshot } from './store.js';

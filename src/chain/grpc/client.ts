@@ -5,8 +5,8 @@
  * tests and bench:chain. u64 fields arrive as decimal strings (proto-loader `longs: String`).
  */
 import * as grpc from '@grpc/grpc-js';
-import { sign } from '../../sdk/keys.js';
-import { cancelMessage, encodeCancelOrderData, encodeOrderIntent, orderMessage, type CancelOrderData, type OrderIntent } from '../../sdk/messages.js';
+import { sign } from '../../sdk/index.js';
+import { cancelMessage, encodeCancelOrderData, encodeOrderIntent, orderMessage, type CancelOrderData, type OrderIntent } from '../../sdk/index.js';
 import { loadChainPackage } from './proto.js';
 
 export interface WireExplorerTransaction {

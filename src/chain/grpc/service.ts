@@ -19,12 +19,12 @@
 import { Metadata, status as grpcStatus, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
-import { ApiError, type ApiErrorCode } from '../../dex/errors.js';
-import type { OrderEntry } from '../../dex/order-entry.js';
+import { ApiError, type ApiErrorCode } from '../../dex/index.js';
+import type { OrderEntry } from '../../dex/index.js';
 import { type MarketKind, decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/engine/index.js';
-import { ORDER_INTENT_SIZE } from '../../sdk/messages.js';
-import { UUID_RE } from '../../sdk/market-id.js';
-import type { Chain } from '../core/chain.js';
+import { ORDER_INTENT_SIZE } from '../../sdk/index.js';
+import { UUID_RE } from '../../sdk/index.js';
+import type { Chain } from '../core/index.js';
 import { checkMessage, peerAddress } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';

@@ -7,12 +7,12 @@
  * placeChecked / cancelChecked, the same path as the order book's gateway processes).
  */
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { sha256 } from '../../crypto/sha256.js';
-import { digestNonce } from '../../dex/order-entry.js';
+import { sha256 } from '../../crypto/index.js';
+import { digestNonce } from '../../dex/index.js';
 import { type MarketKind, decodePayload, encodeCancelOrder, encodeCancelPayload, encodePlaceOrder, encodePlaceOrderIntent } from '../../dex/engine/index.js';
-import { UUID_RE } from '../../sdk/market-id.js';
-import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/messages.js';
-import { verifyOne } from '../../crypto/ed25519.js';
+import { UUID_RE } from '../../sdk/index.js';
+import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/index.js';
+import { verifyOne } from '../../crypto/index.js';
 import type { Refusal } from '../../intake/index.js';
 import { checkMessage } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';

@@ -19,9 +19,9 @@
  * skipped; one that does but fails to decode is skipped as malformed.
  */
 import { randomUUID } from 'node:crypto';
-import { BorshReader, BorshWriter } from '../../sdk/borsh.js';
-import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../../sdk/messages.js';
-import type { Transaction } from '../../core/types.js';
+import { BorshReader, BorshWriter } from '../../sdk/index.js';
+import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../../sdk/index.js';
+import type { Transaction } from '../../core/index.js';
 import type { MarketKind } from './interface.js';
 
 export const MAGIC0 = 0x44;

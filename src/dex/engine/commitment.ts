@@ -17,9 +17,9 @@
  * Pure: node:crypto SHA-256, no clock, no I/O. src/sdk/chain-root.ts recomputes the same
  * bytes from JSON views in a browser; docs/chain-vectors.json holds vectors.
  */
-import { EMPTY_ROOT, leafHash, nodeHash } from '../../crypto/merkle.js';
-import { sha256 } from '../../crypto/sha256.js';
-import { BorshWriter } from '../../sdk/borsh.js';
+import { EMPTY_ROOT, leafHash, nodeHash } from '../../crypto/index.js';
+import { sha256 } from '../../crypto/index.js';
+import { BorshWriter } from '../../sdk/index.js';
 import type { MarketInfo } from './interface.js';
 
 export const STATE_ROOT_PREFIX = 'SVC_STATE_ROOT_V1:';

@@ -14,9 +14,9 @@
  * and the state root after the tick. It holds live engine objects (markets, orders):
  * read them when the record is delivered, before the next tick is applied.
  */
-import { sha256 } from '../../crypto/sha256.js';
-import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../sdk/messages.js';
-import type { OrderedTransaction, Tick } from '../../core/types.js';
+import { sha256 } from '../../crypto/index.js';
+import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../sdk/index.js';
+import type { OrderedTransaction, Tick } from '../../core/index.js';
 import { DexState, type Market, type Outcome } from './state.js';
 import { decodePayload, type DexTx } from './codec.js';
 

@@ -12,8 +12,8 @@
  * ancestors, so a root after every order costs about (changed slots x log2 C) hashes, and
  * a root taken once per tick costs less.
  */
-import { leafHash, nodeHash } from '../../crypto/merkle.js';
-import { sha256 } from '../../crypto/sha256.js';
+import { leafHash, nodeHash } from '../../crypto/index.js';
+import { sha256 } from '../../crypto/index.js';
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_LEAF = leafHash(EMPTY);

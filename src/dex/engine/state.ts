@@ -10,8 +10,8 @@
  * `stateRoot()` rehashes only what changed since the last call.
  */
 import { Buffer } from 'node:buffer';
-import { sha256 } from '../../crypto/sha256.js';
-import { marketIdOf } from '../../sdk/market-id.js';
+import { sha256 } from '../../crypto/index.js';
+import { marketIdOf } from '../../sdk/index.js';
 import { OrderBook } from './book.js';
 import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf } from './commitment.js';
 import { encodeLeaf } from './leaf.js';

@@ -4,9 +4,9 @@
  * decoders are ./requests.ts). Field numbers must match the .proto;
  * test/sequencer-api/wire.test.ts cross-checks against protobufjs.
  */
-import type { SubmitResult, Tick, Transaction } from '../../core/types.js';
-import { bytesToHex } from '../../crypto/hex.js';
-import { shortHash } from '../../core/tx-hash.js';
+import type { SubmitResult, Tick, Transaction } from '../../core/index.js';
+import { bytesToHex } from '../../crypto/index.js';
+import { shortHash } from '../../core/index.js';
 import { Writer } from '../../wire/index.js';
 
 const EMPTY = new Uint8Array(0);

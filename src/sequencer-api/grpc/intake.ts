@@ -8,8 +8,8 @@
  * The node's one IntakeThreads also serves the other services' tasks (ChainService SubmitTx).
  */
 import { IntakePool } from '../../intake/index.js';
-import type { PreparedBatch } from '../../sequencer/prepare.js';
-import { SubmitError } from '../../sequencer/interface.js';
+import type { PreparedBatch } from '../../sequencer/index.js';
+import { SubmitError } from '../../sequencer/index.js';
 
 /** The request as a whole is malformed (INVALID_ARGUMENT); nothing of it was admitted. */
 export class MalformedRequest extends Error {

@@ -15,7 +15,7 @@
  *
  * A scalar field that occurs more than once keeps its last value (protobuf's rule).
  */
-import type { Transaction } from '../../core/types.js';
+import type { Transaction } from '../../core/index.js';
 import { LEN, ProtoReader, VARINT, WireError, expectWireType } from '../../wire/index.js';
 
 export interface Malformed {

@@ -12,7 +12,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import type { HostPort as ListenAddress } from '../../wire/index.js';
 import { formatHostPort } from '../../wire/index.js';
-import type { Sequencer } from '../../sequencer/interface.js';
+import type { Sequencer } from '../../sequencer/index.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
 import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
 import { createHandlers, serviceDefinition } from './service.js';

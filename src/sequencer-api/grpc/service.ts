@@ -17,8 +17,8 @@ import {
 } from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
-import { SubmitError, type Sequencer } from '../../sequencer/interface.js';
-import type { SubmitResult, Transaction } from '../../core/types.js';
+import { SubmitError, type Sequencer } from '../../sequencer/index.js';
+import type { SubmitResult, Transaction } from '../../core/index.js';
 import { earliest } from '../convert.js';
 import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseTxHash } from '../params.js';
@@ -46,7 +46,7 @@ import {
   encodeSubmitTransactionResponse,
   encodeTick,
 } from './encode.js';
-import { shortHash } from '../../core/tx-hash.js';
+import { shortHash } from '../../core/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 

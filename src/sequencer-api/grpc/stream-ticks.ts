@@ -24,8 +24,8 @@
  * one turn.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
-import type { Sequencer } from '../../sequencer/interface.js';
-import type { Tick } from '../../core/types.js';
+import type { Sequencer } from '../../sequencer/index.js';
+import type { Tick } from '../../core/index.js';
 import { enableBatchedWrites, http2StreamClosed, resetHttp2Stream } from '../../wire/index.js';
 import { estimateEncodedBytes, type TickFeed } from './tick-feed.js';
 import { encodeTick } from './encode.js';

@@ -14,8 +14,8 @@
  * The window is a ring indexed by tick number (slot = n mod windowTicks) holding the raw
  * tick until it is encoded, then only the encoded bytes. `low` is its oldest tick.
  */
-import type { Sequencer } from '../../sequencer/interface.js';
-import type { Tick } from '../../core/types.js';
+import type { Sequencer } from '../../sequencer/index.js';
+import type { Tick } from '../../core/index.js';
 import { encodeTick } from './encode.js';
 
 export interface TickFeedOptions {

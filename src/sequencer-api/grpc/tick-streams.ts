@@ -18,7 +18,7 @@
  */
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import type { Sequencer } from '../../sequencer/interface.js';
+import type { Sequencer } from '../../sequencer/index.js';
 import { MAX_TICK_STREAMS } from '../limits.js';
 import { STREAM_QUEUE_BYTES, STREAM_QUEUE_MESSAGES, TickStreamSession, type SessionContext, type StreamOutcome, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';

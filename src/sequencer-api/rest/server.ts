@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { formatHostPort } from '../../wire/index.js';
 import type { HostPort as ListenAddress } from '../../wire/index.js';
-import type { Sequencer } from '../../sequencer/interface.js';
+import type { Sequencer } from '../../sequencer/index.js';
 import { createRestApp } from './app.js';
 
 export interface RestFace {

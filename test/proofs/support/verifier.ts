@@ -1,7 +1,7 @@
 /** The existing tick verifier (the browser module's createVerifier over build/vdf.wasm), shared by the proof tests. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createVerifier, type BrowserVerifier } from '../../../src/vdf/browser.js';
+import { createVerifier, type BrowserVerifier } from '../../../src/browser/index.js';
 
 export function repoFile(rel: string): string {
   return fileURLToPath(new URL(`../../../../${rel}`, import.meta.url));

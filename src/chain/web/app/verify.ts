@@ -5,10 +5,10 @@
  * every VDF proof, chaining between ticks with consecutive numbers, and that each batch's
  * batch_hash is the transaction_batch_hash its tick's VDF input commits to.
  */
-import type { BrowserVerifier } from '../../../vdf/browser.js';
+import type { BrowserVerifier } from '../../../browser/index.js';
 import { api, type BlockDetail } from './api.js';
 
-type VerifierModule = typeof import('../../../vdf/browser.js');
+type VerifierModule = typeof import('../../../browser/index.js');
 
 let loading: Promise<BrowserVerifier> | undefined;
 

@@ -14,21 +14,21 @@
  * the tick numbers must have no holes: verifyTicks([t41, t43]) fails t43 with CHAIN_GAP and
  * lists tick 42 in `gaps`.
  */
-import { bytesToHex } from './bytes.js';
-import { checkChain, type ChainGap } from './chain.js';
-import { VdfError, isVdfError } from './errors.js';
-import { GENESIS_OUTPUT } from './hashing.js';
-import type { VdfTickInput } from './interface.js';
-import { parseRestTick } from './rest-tick.js';
-import { WasmVdfEngine } from './wasm-engine.js';
+import { bytesToHex } from '../vdf/browser-safe.js';
+import { checkChain, type ChainGap } from '../vdf/browser-safe.js';
+import { VdfError, isVdfError } from '../vdf/browser-safe.js';
+import { GENESIS_OUTPUT } from '../vdf/browser-safe.js';
+import type { VdfTickInput } from '../vdf/index.js';
+import { parseRestTick } from '../vdf/browser-safe.js';
+import { WasmVdfEngine } from '../vdf/browser-safe.js';
 
 export { GENESIS_OUTPUT, bytesToHex, checkChain, parseRestTick, VdfError, WasmVdfEngine };
-export type { ChainCheck, ChainFailure, ChainFailureCode, ChainGap } from './chain.js';
-export type { RestTick, RestTickLookup } from './rest-tick.js';
+export type { ChainCheck, ChainFailure, ChainFailureCode, ChainGap } from '../vdf/index.js';
+export type { RestTick, RestTickLookup } from '../vdf/index.js';
 // Proofs a user can hold (docs/proofs.md): pass this verifier as `tickVerifier`.
-export { verifyChainTransactionProof, verifyInclusion } from '../proofs/inclusion.js';
-export { verifyOrderState } from '../proofs/order-state.js';
-export type * from '../proofs/interface.js';
+export { verifyChainTransactionProof, verifyInclusion } from '../proofs/index.js';
+export { verifyOrderState } from '../proofs/index.js';
+export type * from '../proofs/index.js';
 
 /** Why a tick failed: a VdfError code, or one of the verifier's own. */
 export type TickFailure = string; // VdfErrorCode | 'INVALID_PROOF' | ChainFailureCode (BAD_GENESIS, DUPLICATE_TICK, CHAIN_BREAK, CHAIN_GAP)

@@ -1,0 +1,7 @@
+/**
+ * The clock: the SharedArrayBuffer ring queues between the main thread and the clock and
+ * batcher workers, the batch former and the clock loop they run, and the clock thread's
+ * handle on the main thread (docs/sequencer.md "Clock cadence").
+ */
+export { type ClockTick } from './protocol.js';
+export { ClockThread } from './clock-thread.js';

@@ -1,0 +1,6 @@
+/**
+ * The part of src/core a browser may load (no Node built-ins): the transaction and tick
+ * types and the transaction's Borsh bytes. Hashing a transaction needs SHA-256, which the
+ * node takes from node:crypto: browser code hashes with its own.
+ */
+export { decodeTransactionBytes, transactionBytes } from './tx-bytes.js';
