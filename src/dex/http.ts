@@ -48,32 +48,22 @@ function clientGone(opts: HttpOptions, err: ClientGoneError, method: string | un
   opts.logger?.debug({ method, url, reason: err.message }, 'dex: client disconnected mid-request (aborted)');
 }
 
-export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
-  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const app = new Koa();
-  const router = new Router();
-  // Koa reports a response that could not be finished (the client went away) here; without a
-  // listener it prints the error to stderr.
-  app.on('error', (err: unknown) => {
-    if (isClientDisconnect(err)) opts.logger?.debug({ err }, 'dex: client disconnected');
-    else opts.logger?.error({ err }, 'dex: unhandled error');
-  });
+/** CORS: the SDK runs in browsers on other origins. The API uses no cookies or ambient credentials (authority is the ed25519 signature in the body), so any origin may call it. */
+const cors: Koa.Middleware = async (ctx, next) => {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  if (ctx.method === 'OPTIONS') {
+    ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    ctx.set('Access-Control-Allow-Headers', 'content-type');
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.status = 204;
+    return;
+  }
+  await next();
+};
 
-  // CORS: the SDK runs in browsers on other origins. The API uses no cookies or ambient
-  // credentials (authority is the ed25519 signature in the body), so any origin may call it.
-  app.use(async (ctx, next) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'content-type');
-      ctx.set('Access-Control-Max-Age', '600');
-      ctx.status = 204;
-      return;
-    }
-    await next();
-  });
-
-  app.use(async (ctx, next) => {
+/** Every failure as the API's error envelope: unknown routes 404, wrong methods 405, the rest 500; a client gone mid-body is only logged. */
+function errorEnvelope(opts: HttpOptions): Koa.Middleware {
+  return async (ctx, next) => {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
@@ -90,14 +80,17 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
       if (e.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
       ctx.body = { ok: false, error: e.message, code: e.code };
     }
-  });
-
-  const ok = (ctx: Koa.Context, data: unknown, status = 200): void => {
-    ctx.status = status;
-    ctx.body = { ok: true, data };
   };
+}
 
-  router.get('/health', (ctx) => {
+function ok(ctx: Koa.Context, data: unknown, status = 200): void {
+  ctx.status = status;
+  ctx.body = { ok: true, data };
+}
+
+/** GET /health: the node's identity and where its state stands (and its leader, on a full node). */
+function healthRoute(service: DexService, opts: HttpOptions): (ctx: Koa.Context) => void {
+  return (ctx) => {
     const health: HealthView = {
       status: 'ok',
       sequencer_id: service.key.sequencerId,
@@ -108,32 +101,22 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
       markets: service.state.markets.size,
     };
     ok(ctx, opts.follow ? { ...health, leader: opts.follow.leader() } : health);
-  });
+  };
+}
 
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = openApiDocument;
-  });
-
-  router.get('/markets', (ctx) => ok(ctx, [...service.state.markets.values()].map(marketView)));
-
-  router.post('/markets', async (ctx) => {
-    const m = parseCreateMarket(await readJson(ctx, limit));
-    ok(ctx, await service.createMarket(m.baseMint, m.quoteMint, m.name, m.kind), 201);
-  });
-
+/** The reads of one market: its book and its recent trades. */
+function marketRoutes(router: Router, service: DexService): void {
   const marketOf = (id: string) => {
     const m = service.state.markets.get(uuid(id));
     if (!m) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
     return m;
   };
-
   router.get('/markets/:market_id/orderbook', (ctx) => {
     const m = marketOf(ctx.params.market_id!);
     const orders = ctx.query.orders;
     if (orders !== undefined && orders !== 'true' && orders !== 'false') throw new ApiError(400, 'INVALID_FIELD', 'orders must be true or false');
     ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now(), orders === 'true'));
   });
-
   router.get('/markets/:market_id/trades', (ctx) => {
     const m = marketOf(ctx.params.market_id!);
     const n = intParam(ctx.query.limit, 'limit', 100, 1000);
@@ -142,12 +125,36 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
     for (let i = t.length - 1; i >= 0 && out.length < n; i--) out.push(tradeView(m.info.marketId, t[i]!));
     ok(ctx, out);
   });
+}
 
+/** The order book API as a Koa app: CORS, the error envelope, then the route table. */
+export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = new Koa();
+  const router = new Router();
+  // Koa reports a response that could not be finished (the client went away) here; without a
+  // listener it prints the error to stderr.
+  app.on('error', (err: unknown) => {
+    if (isClientDisconnect(err)) opts.logger?.debug({ err }, 'dex: client disconnected');
+    else opts.logger?.error({ err }, 'dex: unhandled error');
+  });
+  app.use(cors);
+  app.use(errorEnvelope(opts));
+
+  router.get('/health', healthRoute(service, opts));
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
+  router.get('/markets', (ctx) => ok(ctx, [...service.state.markets.values()].map(marketView)));
+  router.post('/markets', async (ctx) => {
+    const m = parseCreateMarket(await readJson(ctx, limit));
+    ok(ctx, await service.createMarket(m.baseMint, m.quoteMint, m.name, m.kind), 201);
+  });
+  marketRoutes(router, service);
   router.post('/orders', async (ctx) => {
     const { intent, signature } = parsePlaceOrder(await readJson(ctx, limit));
     ok(ctx, await service.placeOrder(intent, signature));
   });
-
   router.post('/orders/cancel', async (ctx) => {
     const c = parseCancel(await readJson(ctx, limit));
     ok(ctx, await service.cancelOrder(c.orderId, c.owner, c.marketId, c.signature));
