@@ -5,6 +5,7 @@
  * Byte fields are lowercase hex without `0x` (readers accept upper case); u64 values that
  * can pass 2^53 (order ids, continuum sequences) are decimal strings.
  */
+import type { SlotOrderView } from '../sdk/index.js';
 
 /** A transaction's inclusion in a tick (GET /api/v1/tx/{hash}/proof). */
 export interface InclusionProof {
@@ -106,16 +107,8 @@ export interface InclusionVerdict {
   chained_to?: number; // the trusted tick the proof was chained to
 }
 
-export interface OrderLeaf {
-  continuum_sequence: string;
-  order_id: string;
-  owner: string; // Base58
-  side: 'Buy' | 'Sell';
-  price: string;
-  quantity: string;
-  remaining: string;
-  expiry: string;
-}
+/** An order's book leaf as JSON: the order book API's view of a slot's order (GET .../orderbook?orders=true), without the slot. */
+export type OrderLeaf = Omit<SlotOrderView, 'slot'>;
 
 /** What a valid order state proof establishes (docs/proofs.md says what it does not). */
 export interface OrderStateVerdict {
