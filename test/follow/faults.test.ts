@@ -62,6 +62,11 @@ describe('full node faults (fake leader, corrupted stream)', function () {
         const s = (await (await fetch(`http://${rpc}/status`)).json()) as { block_height: number };
         return s.block_height >= 3 ? s.block_height : undefined;
       });
+      // Blocks are cut from ordered ticks, the ticks served are the proven ones (order first,
+      // proof after): record once every tick of those blocks is proven, or under load the
+      // recorded ticks could stop short of the recorded blocks.
+      const last = ((await (await fetch(`http://${rpc}/blocks/${height}`)).json()) as { block: { last_tick: number } }).block.last_tick;
+      await until('the blocks\' ticks proven', () => (leader.sequencer.status().currentTick >= last ? true : undefined));
       roots = await recordBlockRoots(leader.addresses.grpc!, height);
       const recorded: Tick[] = [];
       for await (const t of leader.sequencer.readTicks(1, leader.sequencer.status().currentTick)) recorded.push(t);
