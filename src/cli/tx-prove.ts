@@ -120,6 +120,8 @@ export const prove: Subcommand = {
         proof = proofOf(answer, hash!, base);
       } catch (err) {
         if (err instanceof ProofApiError) throw new CommandFailure(`the node answered ${err.status}: ${err.message}`);
+        const cause = (err as { cause?: { message?: string } }).cause;
+        if (err instanceof TypeError && cause) throw new CommandFailure(`cannot reach ${base}: ${cause.message ?? String(cause)}: is the node running?`);
         throw err;
       }
     }
