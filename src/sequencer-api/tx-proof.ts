@@ -6,10 +6,9 @@
  * node holds the transaction in an ordered tick whose proof is not stored yet; "unknown"
  * otherwise. The hash is already parsed (8 or 64 lowercase hex, params.ts).
  */
-import { bytesToHex } from '../core/hex.js';
-import type { Tick, TransactionLocation } from '../core/types.js';
+import { bytesToHex, type Tick, type TransactionLocation } from '../core/index.js';
 import { buildInclusionProof, type InclusionProof } from '../proofs/index.js';
-import type { Sequencer } from '../sequencer/interface.js';
+import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';
 
 /** A proven transaction that shares the asked short hash. */

@@ -19,7 +19,7 @@
  * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
  * its ticks are then T..head, and reads below T answer not found.
  */
-import { shortHash } from '../core/tx-hash.js';
+import { shortHash } from '../core/index.js';
 import type { Tick, TickSummary, TransactionLocation } from '../core/types.js';
 import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';

@@ -82,6 +82,42 @@ describe('GetTransactionProof codec vs protobufjs', () => {
   });
 });
 
+describe('transaction proofs on the faces over the test double: store failures and methods', () => {
+  it('a failing store read answers REST 500 and gRPC INTERNAL without its details; POST answers 405', async () => {
+    const fake = new FakeSequencer();
+    await fake.submit({ txId: 'fail-1', payload: new Uint8Array(3), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 1n, timestamp: 1n });
+    fake.closeTick();
+    const short = bytesToHex(fake.ticks[0]!.transactions[0]!.txHash).slice(0, 8);
+    const rest = await restFace(fake);
+    const grpcF = await grpcFace(fake);
+    const client = new SequencerClient(grpcF.address);
+    try {
+      const ok = await fetch(`http://${rest.address}/api/v1/tx/${short}/proof`);
+      expect(ok.status).to.equal(200);
+      fake.failNextRead = true;
+      const failed = await fetch(`http://${rest.address}/api/v1/tx/${short}/proof`);
+      expect(failed.status).to.equal(500);
+      expect(await failed.json()).to.deep.equal({ error: 'internal server error' });
+      fake.failNextRead = true;
+      let code: number | undefined;
+      let details = '';
+      try {
+        await client.call('GetTransactionProof', { tx_hash: short });
+      } catch (err) {
+        ({ code, details } = err as { code: number; details: string });
+      }
+      expect(code).to.equal(13); // INTERNAL
+      expect(details).to.equal('internal error in GetTransactionProof');
+      const post = await fetch(`http://${rest.address}/api/v1/tx/${short}/proof`, { method: 'POST' });
+      expect(post.status).to.equal(405);
+    } finally {
+      client.close();
+      await grpcF.close();
+      await rest.close();
+    }
+  });
+});
+
 describe('transaction proofs while the proof is on its way (real sequencer, proofs held back)', function () {
   this.timeout(120_000);
 
