@@ -1,6 +1,6 @@
 /**
  * `svc tx send` and `svc tx get`: submit transactions over gRPC (from flags, or many from a
- * JSON file with SubmitBatch) and look one up by its 8-hex hash. A transaction's tx_id
+ * JSON file with SubmitBatch) and look one up by its 8-hex hash (`svc tx prove`: tx-prove.ts). A transaction's tx_id
  * defaults to a fresh `cli-<time>-<random>` so running the same command twice sends two
  * transactions instead of getting ALREADY_EXISTS.
  */
@@ -13,6 +13,7 @@ import { group, type Subcommand } from './command.js';
 import { describeBytes, isoMicros, transactionLookupJson } from './format.js';
 import { GRPC_URL_OPTION, nodeClient, type NodeClient, type WireSubmitResponse, type WireTransaction } from './grpc.js';
 import { readFileOrStdin } from './input.js';
+import { prove } from './tx-prove.js';
 import { CommandFailure, optional, u64Text, UsageError, type Values } from './options.js';
 
 /** A fresh tx_id: unique per call without coordination. */
@@ -237,4 +238,4 @@ const get: Subcommand = {
   },
 };
 
-export default group('tx', 'send transactions to the sequencer, or look one up (svc tx send --payload hello)', [send, get]);
+export default group('tx', 'send transactions to the sequencer, look one up, or prove it is in a tick (svc tx send --payload hello)', [send, get, prove]);

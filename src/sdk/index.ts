@@ -1,7 +1,8 @@
 /**
  * `svc/sdk`: the browser-safe client of the order book API. Keys and signatures
  * (@noble/ed25519), the exact signing messages of spec/2 (Borsh + SHA-256 + hex), the
- * JSON bodies, a fetch client, and receipt verification. No node:* imports.
+ * JSON bodies, a fetch client, and receipt verification; a transaction proof client
+ * (docs/proofs.md). No node:* imports.
  */
 export * from './bytes.js';
 export * from './borsh.js';
@@ -14,3 +15,4 @@ export { marketIdOf } from './market-id.js';
 export * from './state-root.js';
 export * from './chain-root.js';
 export { UUID_RE } from './market-id.js';
+export * from './proof-client.js';

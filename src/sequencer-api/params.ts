@@ -1,7 +1,7 @@
 /**
- * Pure parsers for request parameters shared by gRPC and REST: tick numbers and 8-hex
- * transaction hashes (a limit or an offset is a plain integer parameter: src/wire). Each
- * returns a value or a clear error message.
+ * Pure parsers for request parameters shared by gRPC and REST: tick numbers, 8-hex
+ * transaction hashes and the 8- or 64-hex hashes of proof requests (a limit or an offset
+ * is a plain integer parameter: src/wire). Each returns a value or a clear error message.
  */
 import type { Parsed } from '../wire/index.js';
 
@@ -29,6 +29,15 @@ export function checkTickNumber(decimal: string, name = 'tick number'): Parsed<n
 export function parseTxHash(text: string): Parsed<string> {
   if (text.length !== 8) return fail(`tx_hash must be 8 hexadecimal characters, got ${text.length} characters`);
   if (!/^[0-9a-fA-F]{8}$/.test(text)) return fail(`tx_hash must be hexadecimal (0-9, a-f), got '${clip(text)}'`);
+  return ok(text.toLowerCase());
+}
+
+/** A transaction hash for a proof: the 8-hex short hash or the 64-hex full SHA-256, case-insensitive; returned lowercase. */
+export function parseProofHash(text: string): Parsed<string> {
+  if (text.length !== 8 && text.length !== 64) {
+    return fail(`tx_hash must be 8 or 64 hexadecimal characters (the short or the full hash), got ${text.length} characters`);
+  }
+  if (!/^[0-9a-fA-F]+$/.test(text)) return fail(`tx_hash must be hexadecimal (0-9, a-f), got '${clip(text)}'`);
   return ok(text.toLowerCase());
 }
 

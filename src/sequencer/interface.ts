@@ -85,6 +85,12 @@ export interface Sequencer {
   getTick(tickNumber: number): Promise<Tick | undefined>;
   /** Every durable transaction whose 8-hex hash matches (collisions give several). */
   findTransactions(txHash8: string): Promise<TransactionLocation[]>;
+  /**
+   * Every transaction whose 8-hex hash matches in a tick that is durable and ordered but not
+   * yet proven (docs/sequencer.md "Order first, proof after"): a proof of it is "pending".
+   * Absent where every durable tick is already proven (a full node).
+   */
+  findUnprovenTransactions?(txHash8: string): Promise<TransactionLocation[]>;
   /** Newest first, from memory. */
   recentTicks(limit: number, offset: number): TickSummary[];
   /** Durable, proven ticks in [from, to], oldest first, memory or disk (for replays and rebuilds). */

@@ -377,6 +377,13 @@ export class TickSequencer implements Sequencer {
     return this.log.findTransactions(txHash8);
   }
 
+  async findUnprovenTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    if (typeof txHash8 !== 'string' || !isShortHash(txHash8)) {
+      throw new SubmitError('INVALID_ARGUMENT', 'tx_hash must be 8 hexadecimal characters');
+    }
+    return this.log.findUnproven(txHash8);
+  }
+
   recentTicks(limit: number, offset: number): TickSummary[] {
     return this.log.recentTicks(limit, offset);
   }

@@ -19,6 +19,7 @@
  * the same reads. A follower started from a leader's snapshot seeds it at tick T (seed()):
  * its ticks are then T..head, and reads below T answer not found.
  */
+import { shortHash } from '../core/index.js';
 import type { Tick, TickSummary, TransactionLocation } from '../core/index.js';
 import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
@@ -290,6 +291,20 @@ export class TickLog {
         ? inMemory.transactions[row.sequence - (inMemory.transactions[0]?.sequenceNumber ?? 0)]
         : (await this.disk.readTransaction(row.sequence))?.transaction;
       if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: row.tick, transaction: tx });
+    }
+    return out;
+  }
+
+  /**
+   * Every transaction whose 8-hex hash matches in a tick that is ordered (durable) but not
+   * yet proven: what a proof request answers "pending" for. Those ticks are all in memory
+   * (the unproven list), so this reads nothing from disk; O(transactions waiting).
+   */
+  findUnproven(txHash8: string): TransactionLocation[] {
+    const want = txHash8.toLowerCase();
+    const out: TransactionLocation[] = [];
+    for (const u of this.unproven) {
+      for (const o of u.tick.transactions) if (shortHash(o.txHash) === want) out.push({ tickNumber: u.tick.tickNumber, transaction: o });
     }
     return out;
   }

@@ -21,7 +21,7 @@ describe('svc CLI dispatcher', () => {
     expect((await svc()).code).to.equal(2);
     const r = await svc('tx');
     expect(r.code).to.equal(2);
-    expect(r.out).to.match(/^usage: svc tx <send\|get>/);
+    expect(r.out).to.match(/^usage: svc tx <send\|get\|prove>/);
     expect((await svc('tx', 'sned')).err).to.contain("svc tx: unknown command 'sned'");
   });
 });

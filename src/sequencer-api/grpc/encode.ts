@@ -1,13 +1,14 @@
 /**
  * Hand-written protobuf encoders of svc.sequencer.v1 (proto/.../sequencer.proto): submit
- * responses and Ticks, encoded once into Buffers that grpc-js sends as they are (the request
- * decoders are ./requests.ts). Field numbers must match the .proto;
+ * responses, Ticks and transaction proofs, encoded once into Buffers that grpc-js sends as
+ * they are (the request decoders are ./requests.ts). Field numbers must match the .proto;
  * test/sequencer-api/wire.test.ts cross-checks against protobufjs.
  */
 import type { SubmitResult, Tick, Transaction } from '../../core/index.js';
 import { bytesToHex } from '../../crypto/index.js';
 import { shortHash } from '../../core/index.js';
 import { Writer } from '../../wire/index.js';
+import type { InclusionProof } from '../../proofs/index.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -100,5 +101,29 @@ export function encodeGetChainStateResponse(c: ChainStateFigures): Buffer {
   w.uint(1, c.chainHeight).uint(2, c.totalTransactions);
   for (const t of c.recentTicks) w.message(3, t);
   for (const [key, tick] of c.txToTickSample) w.nested(4, (e) => e.string(1, key).uint(2, tick));
+  return w.finish();
+}
+
+/** What GetTransactionProofResponse carries (docs/proofs.md): the proof, or why there is none. */
+export type TransactionProofAnswer =
+  | { found: true; proof: InclusionProof; encodedTick: Uint8Array }
+  | { found: false; pending: boolean; candidates: ReadonlyArray<{ txHash: string; tickNumber: number; sequenceNumber: number }> };
+
+/** GetTransactionProofResponse; `encodedTick` is the proof's tick as GetTick sends it (with its transactions). */
+export function encodeGetTransactionProofResponse(a: TransactionProofAnswer): Buffer {
+  if (!a.found) {
+    const w = new Writer(64 + a.candidates.length * 90);
+    w.bool(3, a.pending);
+    for (const c of a.candidates) w.nested(4, (e) => e.string(1, c.txHash).uint(2, c.tickNumber).uint(3, c.sequenceNumber));
+    return w.finish();
+  }
+  const p = a.proof;
+  const w = new Writer(a.encodedTick.length + p.tx.length + p.audit_path.length * 70 + 256);
+  w.bool(1, true);
+  w.nested(2, (m) => {
+    m.uint(1, p.tick_number).uint(2, p.index).uint(3, p.transaction_count).string(4, p.tx);
+    for (const h of p.audit_path) m.string(5, h);
+    m.string(6, p.batch_hash).message(7, a.encodedTick);
+  });
   return w.finish();
 }

@@ -12,6 +12,7 @@
  *   GetTransactionRequest    { string tx_hash = 1; }
  *   GetTickRequest           { uint64 tick_number = 1; }
  *   GetChainStateRequest     { uint32 tick_limit = 1; }
+ *   GetTransactionProofRequest { string tx_hash = 1; }               (8 or 64 hex: checked after)
  *
  * A scalar field that occurs more than once keeps its last value (protobuf's rule).
  */
@@ -156,4 +157,9 @@ export function decodeGetChainStateRequest(buf: Uint8Array): { tickLimit: number
     return Number(v);
   });
   return isMalformed(d) ? d : { tickLimit: d.value ?? 0 };
+}
+
+export function decodeGetTransactionProofRequest(buf: Uint8Array): { txHash: string } | Malformed {
+  const d = singleField('GetTransactionProofRequest', buf, 'tx_hash', LEN, (r) => r.string('tx_hash'));
+  return isMalformed(d) ? d : { txHash: d.value ?? '' };
 }

@@ -1,10 +1,11 @@
 /**
- * The seven handlers of svc.sequencer.v1.SequencerService over a Sequencer, with the
+ * The eight handlers of svc.sequencer.v1.SequencerService over a Sequencer, with the
  * service definition they need: hand-written strict decoders (requests.ts) for every request
  * and hand-written encoders (encode.ts) for every response; proto-loader only supplies the
  * method table (paths, streaming flags).
  * Status mapping: malformed or out-of-range -> INVALID_ARGUMENT; SubmitError codes map
- * to the gRPC statuses of the same names; unknown hash or tick -> found=false with OK.
+ * to the gRPC statuses of the same names; unknown hash or tick -> found=false with OK (a
+ * proof request also for a pending or ambiguous hash: docs/proofs.md).
  */
 import {
   Metadata,
@@ -21,7 +22,8 @@ import { SubmitError, type Sequencer } from '../../sequencer/index.js';
 import type { SubmitResult, Transaction } from '../../core/index.js';
 import { earliest } from '../convert.js';
 import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
-import { checkTickNumber, parseTxHash } from '../params.js';
+import { checkTickNumber, parseProofHash, parseTxHash } from '../params.js';
+import { lookupTransactionProof } from '../tx-proof.js';
 import { sequencerServiceDefinition } from '../proto.js';
 import type { TickFeed } from './tick-feed.js';
 import { MalformedRequest, type IntakeThreads } from './intake.js';
@@ -30,6 +32,7 @@ import {
   decodeGetChainStateRequest,
   decodeGetStatusRequest,
   decodeGetTickRequest,
+  decodeGetTransactionProofRequest,
   decodeGetTransactionRequest,
   decodeStreamTicksRequest,
   decodeSubmitBatchRequest,
@@ -41,6 +44,7 @@ import {
   encodeGetChainStateResponse,
   encodeGetStatusResponse,
   encodeGetTickResponse,
+  encodeGetTransactionProofResponse,
   encodeGetTransactionResponse,
   encodeSubmitBatchResponse,
   encodeSubmitTransactionResponse,
@@ -68,6 +72,7 @@ const REQUEST_DECODERS: Record<string, (buf: Buffer) => object> = {
   GetTransaction: decodeGetTransactionRequest,
   GetTick: decodeGetTickRequest,
   GetChainState: decodeGetChainStateRequest,
+  GetTransactionProof: decodeGetTransactionProofRequest,
 };
 
 /**
@@ -255,7 +260,7 @@ async function chainState(sequencer: Sequencer, feed: TickFeed, limit: number): 
   });
 }
 
-/** GetStatus, GetTransaction, GetTick and GetChainState. */
+/** GetStatus, GetTransaction, GetTick, GetChainState and GetTransactionProof. */
 function queryHandlers(ctx: HandlerContext) {
   const { sequencer, feed, internal } = ctx;
 
@@ -300,7 +305,25 @@ function queryHandlers(ctx: HandlerContext) {
     );
   };
 
-  return { GetStatus, GetTransaction, GetTick, GetChainState };
+  const GetTransactionProof = (call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+    const req = call.request;
+    if (isMalformed(req)) return callback(invalid(req.malformed));
+    const hash = parseProofHash(req.txHash);
+    if (!hash.ok) return callback(invalid(hash.error));
+    lookupTransactionProof(sequencer, hash.value).then(
+      (r) => {
+        if (r.kind === 'found') {
+          const encodedTick = feed.get(r.tick.tickNumber) ?? encodeTick(r.tick);
+          return callback(null, encodeGetTransactionProofResponse({ found: true, proof: r.proof, encodedTick }));
+        }
+        const candidates = r.kind === 'ambiguous' ? r.candidates : [];
+        callback(null, encodeGetTransactionProofResponse({ found: false, pending: r.kind === 'pending', candidates }));
+      },
+      (err: unknown) => callback(internal(err, 'GetTransactionProof')),
+    );
+  };
+
+  return { GetStatus, GetTransaction, GetTick, GetChainState, GetTransactionProof };
 }
 
 /** StreamTicks: the request checked here, the stream run by the registry (tick-streams.ts). */

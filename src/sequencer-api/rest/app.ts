@@ -3,7 +3,9 @@
  * Errors follow design.md: `{"error": "..."}` with 400/404/405/500/503; an unknown
  * transaction or tick answers 404 with `{"error": ..., "found": false}`.
  * When several transactions share an 8-hex hash, tx/{hash} answers the earliest
- * (lowest sequence number) and says how many matched in `matches`.
+ * (lowest sequence number) and says how many matched in `matches`; tx/{hash}/proof
+ * (docs/proofs.md) answers 409 with the candidates instead, and 404 with `pending: true`
+ * and Retry-After while the transaction's tick waits for its proof.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -16,7 +18,8 @@ import { nowMicros } from '../../core/index.js';
 import { earliest, restRecentTicks, restStatus, restTransaction } from '../convert.js';
 import { restTick } from '../../vdf/index.js';
 import { DEFAULT_RECENT_LIMIT, MAX_RECENT_LIMIT, MAX_RECENT_OFFSET } from '../limits.js';
-import { parseTickNumberText, parseTxHash } from '../params.js';
+import { parseProofHash, parseTickNumberText, parseTxHash } from '../params.js';
+import { lookupTransactionProof } from '../tx-proof.js';
 import { encodeJson, parseIntegerParam } from '../../wire/index.js';
 import { loadVerifierAssets } from './verifier-page.js';
 
@@ -69,6 +72,27 @@ export function createRestApp(options: RestAppOptions): Koa {
     const first = earliest(matches);
     if (!first) return send(ctx, 404, { error: `no transaction with hash ${hash.value}`, found: false });
     send(ctx, 200, restTransaction(first, matches.length));
+  });
+
+  // docs/proofs.md "Endpoints": the inclusion proof of a transaction in a proven tick.
+  router.get('/api/v1/tx/:hash/proof', async (ctx) => {
+    const hash = parseProofHash(ctx.params.hash ?? '');
+    if (!hash.ok) return send(ctx, 400, { error: hash.error });
+    const r = await lookupTransactionProof(sequencer, hash.value);
+    switch (r.kind) {
+      case 'found':
+        return send(ctx, 200, r.proof);
+      case 'ambiguous':
+        return send(ctx, 409, {
+          error: `${r.candidates.length} proven transactions share the hash ${hash.value}: ask again with a full 64-hex hash`,
+          candidates: r.candidates.map((c) => ({ tx_hash: c.txHash, tick_number: c.tickNumber, sequence_number: c.sequenceNumber })),
+        });
+      case 'pending':
+        ctx.set('Retry-After', '1');
+        return send(ctx, 404, { error: `transaction ${hash.value} is not yet in a proven tick; retry shortly`, found: false, pending: true });
+      case 'unknown':
+        return send(ctx, 404, { error: `no transaction with hash ${hash.value} in a proven tick`, found: false, pending: false });
+    }
   });
 
   router.get('/api/v1/tick/:number', async (ctx) => {
