@@ -1,7 +1,8 @@
 /**
  * `import ... from 'svc'`: run a node from a program. The node (startNode with a config
  * parsed from flags and SVC_* variables, exactly as `svc node` does) and its types. The
- * order book client and the VDF have their own entries: 'svc/sdk' (browser-safe) and
+ * order book client, the proofs (verifiers and their client) and the VDF have their own
+ * entries: 'svc/sdk' and 'svc/proofs' (browser-safe) and
  * 'svc/vdf'; the standalone browser verifier is 'svc/browser'.
  *
  *   import { startNode, nodeConfig } from 'svc';

@@ -6,8 +6,8 @@
  * Exit 0: every step passes; 1: a step fails (named), or the node has no proof to give
  * (unknown, pending, ambiguous, unreachable); 2: the command line is wrong.
  */
-import { isProofHash, ProofApiError, TransactionProofClient, checkTransactionProof, type InclusionResult, type TransactionProofAnswer } from '../sdk/index.js';
-import { createVerifier } from '../vdf/browser.js';
+import { isProofHash, ProofApiError, TransactionProofClient, checkTransactionProof, type InclusionResult, type TransactionProofAnswer } from '../proofs/index.js';
+import { createVerifier } from '../browser/index.js';
 import { vdfWasmModule } from '../vdf/index.js';
 import type { Subcommand } from './command.js';
 import { readFileOrStdin } from './input.js';

@@ -15,4 +15,3 @@ export { marketIdOf } from './market-id.js';
 export * from './state-root.js';
 export * from './chain-root.js';
 export { UUID_RE } from './market-id.js';
-export * from './proof-client.js';

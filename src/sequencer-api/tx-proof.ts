@@ -6,7 +6,8 @@
  * node holds the transaction in an ordered tick whose proof is not stored yet; "unknown"
  * otherwise. The hash is already parsed (8 or 64 lowercase hex, params.ts).
  */
-import { bytesToHex, type Tick, type TransactionLocation } from '../core/index.js';
+import type { Tick, TransactionLocation } from '../core/index.js';
+import { bytesToHex } from '../crypto/index.js';
 import { buildInclusionProof, type InclusionProof } from '../proofs/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';

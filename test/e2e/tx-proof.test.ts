@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transactionHash } from '../../src/core/tx-hash.js';
 import { verifyInclusion } from '../../src/proofs/index.js';
-import { ProofApiError, TransactionProofClient } from '../../src/sdk/index.js';
+import { ProofApiError, TransactionProofClient } from '../../src/proofs/index.js';
 import { svcProcess } from '../cli/support.js';
 import { http, rawCall, stillServes } from '../hostile/support.js';
 import { tickVerifier } from '../proofs/support/verifier.js';

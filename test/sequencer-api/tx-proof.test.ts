@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { bytesToHex } from '../../src/core/hex.js';
+import { bytesToHex } from '../../src/crypto/hex.js';
 import type { Tick } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createPool } from '../../src/pool/index.js';

@@ -9,7 +9,8 @@
  * The node is not trusted: a 200 body that is not JSON comes back as the proof it is (a
  * string), and the verifier fails it at `shape`.
  */
-import { verifyInclusion, type Failure, type InclusionStep, type InclusionVerdict, type VerifyInclusionOptions } from '../proofs/index.js';
+import { verifyInclusion } from './inclusion.js';
+import type { Failure, InclusionStep, InclusionVerdict, VerifyInclusionOptions } from './interface.js';
 
 /** A proven transaction sharing an ambiguous short hash (the 409 answer). */
 export interface ProofCandidate {
