@@ -3,6 +3,8 @@
  * consumers of the stored chain started with it (the message-queue producer, a full
  * node's roots check). The chain's records and reader are in core/interface.ts.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -21,6 +23,16 @@ export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './core/interface.js';
  * /orders/user/..., /openapi.json, /ws/blocks).
  */
 export type RpcRouteHook = (router: Router, chain: ChainReader) => void;
+
+/**
+ * Another WebSocket on the rpc port (the live channels at /ws): `upgrade` takes the upgrade
+ * requests of its own path (returns true) and leaves the others untouched (false), which
+ * then go to WS /ws/blocks; `close` closes its sockets (1001) when the face closes.
+ */
+export interface RpcUpgradeRoute {
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  close(): void;
+}
 
 /** What a chain consumer started by the node gets. */
 export interface ChainConsumerContext {
