@@ -13,3 +13,5 @@ export * from './client.js';
 export { marketIdOf } from './market-id.js';
 export * from './state-root.js';
 export * from './chain-root.js';
+export * from './exact-json.js';
+export * from './channel-client.js';
