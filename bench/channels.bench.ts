@@ -2,8 +2,10 @@
  * bench:channels - live book channel delivery on the real node (issue 21 point 4): the
  * `svc node` binary (`bin/svc.js node`, LevelDB in a temp dir), N clients (default 1,000)
  * in child processes, each socket from its own loopback address, subscribed to one market's
- * book channel on WS /ws, while a load process POSTs signed orders to the order book API at
- * R per second (default 1,000, open loop: bench/dex-load.ts).
+ * book channel on WS /ws, while a load process sends signed orders at R per second (default
+ * 1,000, open loop): over gRPC SubmitTx (`--via submittx`, the default: bench/support/
+ * chain-load.ts, node started with `--submit-tx-rate 0`) or POST /orders (`--via orders`:
+ * bench/dex-load.ts). The node runs as `npm start` does (one gateway process per core).
  *
  * Latency: from the tick's timestamp (the sequencer's, GET /api/v1/tick/:n) to the client's
  * receipt of that tick's delta, one sample per client and delta (p50, p99, max); so it holds
@@ -13,19 +15,21 @@
  * and the load average.
  *
  *   node dist/bench/channels.bench.js [--clients 1000] [--rate 1000] [--seconds 10] [--procs 4]
+ *                                     [--via submittx|orders]
  * Extra node flags: BENCH_NODE_ARGS.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChainClient } from '../src/chain/grpc/client.js';
 import { marketIdOf, toBase58 } from '../src/sdk/index.js';
 import { sha256 } from '../src/crypto/sha256.js';
 import { cpuMsOfStat } from './support/cpu.js';
-import { benchNodeArgs, spawnNode, startChild } from './support/processes.js';
+import { benchNodeArgs, runChild, spawnNode, startChild } from './support/processes.js';
+import type { LoadJob, LoadResult } from './support/chain-load.js';
 import { percentile, round } from './support/stats.js';
 import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
 
@@ -38,6 +42,8 @@ const clients = arg('clients', 1000);
 const rate = arg('rate', 1000);
 const seconds = arg('seconds', 10);
 const procs = arg('procs', 4);
+const via = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1]! : 'submittx';
+if (via !== 'submittx' && via !== 'orders') throw new Error('--via submittx|orders');
 
 /** CPU ms of a process and all its descendants (/proc). */
 function treeCpuMs(root: number): number {
@@ -69,7 +75,9 @@ function treeCpuMs(root: number): number {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-channels-'));
-const node = await spawnNode(dir, [...benchNodeArgs()], ['grpc', 'rest', 'dex', 'rpc']);
+const extra = benchNodeArgs();
+const nodeArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), ...(via === 'submittx' ? ['--submit-tx-rate', '0'] : []), ...extra];
+const node = await spawnNode(dir, nodeArgs, ['grpc', 'rest', 'dex', 'rpc']);
 const nodePid = node.child.pid!;
 try {
   const base = new Uint8Array(32).fill(0xb1);
@@ -86,12 +94,15 @@ try {
     return startChild<BookClientsJob, BookClientsResult>('book-clients.js', job);
   });
   await Promise.all(children.map((c) => c.ready));
-  console.log(`bench:channels: ${clients} clients in ${procs} processes on one book channel of the real node; ${rate} orders/s over POST /orders for ${seconds} s`);
+  console.log(`bench:channels: ${clients} clients in ${procs} processes on one book channel of the real node (${nodeArgs.join(' ')}); ${rate} orders/s over ${via === 'submittx' ? 'gRPC SubmitTx' : 'POST /orders'} for ${seconds} s`);
 
   const load0 = loadavg()[0]!;
   const cpu0 = treeCpuMs(nodePid);
   const t0 = performance.now();
-  const loadOut = await new Promise<string>((resolve, reject) => {
+  const loadOut =
+    via === 'submittx'
+      ? JSON.stringify(await runChild<LoadJob, LoadResult>('chain-load.js', { grpc: node.addresses.grpc!, rate, seconds, base: Array.from(base), quote: Array.from(quote), firstOrderId: 1 }))
+      : await new Promise<string>((resolve, reject) => {
     const loader = spawn(process.execPath, [fileURLToPath(new URL('./dex-load.js', import.meta.url)), `http://${node.addresses.dex}`, String(rate * seconds), '256', toBase58(base), toBase58(quote), String(rate)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     loader.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -154,6 +165,7 @@ try {
     gaps,
     closed_by_node: closed,
     node_cpu_cores: round(cpuMs / wallMs, 2),
+    node_cpu_us_per_delivered_delta: round((cpuMs * 1000) / Math.max(1, deltas), 2),
     load_average_1m: { start: round(load0, 2), end: round(load1, 2) },
     target: 'p99 <= 50 ms',
   };
