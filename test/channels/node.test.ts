@@ -7,6 +7,7 @@
  *  - an owner's order events (accepted, partially_filled, filled, cancelled, refused) with
  *    dense sequences, resumed from a sequence after a reconnect, byte for byte;
  *  - a book's snapshot + deltas fold to GET /markets/:id/orderbook's levels;
+ *  - bad subscriptions answered with the documented error codes, the socket kept open;
  *  - limits: subscriptions per socket (4001), sockets per address (429); heartbeats;
  *    /ws/blocks still served beside /ws.
  */
@@ -183,6 +184,28 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     const rows = (m: Map<number, [number, number]>, desc: boolean) => [...m].sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0])).map(([p, [q, o]]) => ({ price: String(p), quantity: String(q), orders: o }));
     expect(rows(sides.bids, true)).to.deep.equal(book.bids);
     expect(rows(sides.asks, false)).to.deep.equal(book.asks);
+    c.close();
+  });
+
+  it('refuses bad subscriptions with the documented codes and keeps the socket open', async () => {
+    const c = await TestClient.open(url);
+    const welcome = await c.next((m) => m.type === 'welcome');
+    const asks: Array<[unknown, string]> = [
+      ['{"op":', 'malformed_json'],
+      [{ op: 'subscribe', id: 1, channel: 'trades' }, 'unknown_channel'],
+      [{ op: 'subscribe', id: 2, channel: 'blocks', from_height: (welcome.height as number) + 1000 }, 'out_of_range'],
+      [{ op: 'subscribe', id: 3, channel: 'blocks', from_height: 2 ** 60 }, 'out_of_range'],
+      [{ op: 'subscribe', id: 4, channel: 'orders', owner: 'not-base58!', from_sequence: 1 }, 'bad_param'],
+      [{ op: 'subscribe', id: 5, channel: 'orders', owner: toBase58(alice.publicKey), from_sequence: 10 ** 9 }, 'out_of_range'],
+      [{ op: 'subscribe', id: 6, channel: 'book', market_id: '00000000-0000-4000-8000-000000000000' }, 'unknown_market'],
+      [{ op: 'unsubscribe', id: 7 }, 'unknown_id'],
+    ];
+    for (const [msg, code] of asks) {
+      c.send(msg);
+      expect((await c.next((m) => m.type === 'error')).code, JSON.stringify(msg)).to.equal(code);
+    }
+    c.send({ op: 'subscribe', id: 8, channel: 'book', market_id: MARKET });
+    expect(await c.next((m) => m.type === 'subscribed')).to.include({ id: 8, market_id: MARKET });
     c.close();
   });
 
