@@ -74,14 +74,32 @@ function treeCpuMs(root: number): number {
   return ms;
 }
 
+const base = new Uint8Array(32).fill(0xb1);
+const quote = new Uint8Array(32).fill(0xb2);
+
+/** Open-loop SubmitTx load from a child (bench/support/chain-load.ts); its result as JSON. */
+async function submitTxLoad(): Promise<string> {
+  const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: Array.from(base), quote: Array.from(quote), firstOrderId: 1 };
+  return JSON.stringify(await runChild<LoadJob, LoadResult>('chain-load.js', job));
+}
+
+/** Open-loop POST /orders load from a child (bench/dex-load.ts); its JSON line. */
+function postOrdersLoad(): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const args = [fileURLToPath(new URL('./dex-load.js', import.meta.url)), `http://${node.addresses.dex}`, String(rate * seconds), '256', toBase58(base), toBase58(quote), String(rate)];
+    const loader = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    loader.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    loader.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`dex-load exited with ${code}`))));
+  });
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-channels-'));
 const extra = benchNodeArgs();
 const nodeArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), ...(via === 'submittx' ? ['--submit-tx-rate', '0'] : []), ...extra];
 const node = await spawnNode(dir, nodeArgs, ['grpc', 'rest', 'dex', 'rpc']);
 const nodePid = node.child.pid!;
 try {
-  const base = new Uint8Array(32).fill(0xb1);
-  const quote = new Uint8Array(32).fill(0xb2);
   const grpc = new ChainClient(node.addresses.grpc!);
   await grpc.submit({ market: { base_mint: base, quote_mint: quote, name: 'BENCH/CHANNELS' } });
   grpc.close();
@@ -99,15 +117,7 @@ try {
   const load0 = loadavg()[0]!;
   const cpu0 = treeCpuMs(nodePid);
   const t0 = performance.now();
-  const loadOut =
-    via === 'submittx'
-      ? JSON.stringify(await runChild<LoadJob, LoadResult>('chain-load.js', { grpc: node.addresses.grpc!, rate, seconds, base: Array.from(base), quote: Array.from(quote), firstOrderId: 1 }))
-      : await new Promise<string>((resolve, reject) => {
-    const loader = spawn(process.execPath, [fileURLToPath(new URL('./dex-load.js', import.meta.url)), `http://${node.addresses.dex}`, String(rate * seconds), '256', toBase58(base), toBase58(quote), String(rate)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    loader.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    loader.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`dex-load exited with ${code}`))));
-  });
+  const loadOut = via === 'submittx' ? await submitTxLoad() : await postOrdersLoad();
   const wallMs = performance.now() - t0;
   const cpuMs = treeCpuMs(nodePid) - cpu0;
   const load1 = loadavg()[0]!;
