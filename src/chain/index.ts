@@ -6,7 +6,7 @@
  */
 export * from './interface.js';
 export * from './core/index.js';
-export { openChainRuntime, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
+export { openChainRuntime, type ChainPart, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
 export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
 export { explorerOpenApi } from './openapi.js';
 export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';

@@ -3,6 +3,8 @@
  * consumers of the stored chain started with it (the message-queue producer, a full
  * node's roots check). The chain's records and reader are in core/interface.ts.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -25,6 +27,16 @@ export type RpcRouteHook = (router: Router, chain: ChainReader) => void;
 export interface ChainConsumerConfig {
   mqUrl: string | undefined; // --mq-url: the NATS servers; undefined when off
   follow: string | undefined; // --follow: the leaders' gRPC addresses; undefined on a leader
+}
+
+/**
+ * Another WebSocket on the rpc port (the live channels at /ws): `upgrade` takes the upgrade
+ * requests of its own path (returns true) and leaves the others untouched (false), which
+ * then go to WS /ws/blocks; `close` closes its sockets (1001) when the face closes.
+ */
+export interface RpcUpgradeRoute {
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  close(): void;
 }
 
 /** What a chain consumer started by the node gets. */

@@ -11,15 +11,17 @@
  *      into the chain, which re-derives and rewrites, byte for byte, the records of those
  *      ticks;
  *   3. then it follows new ticks: engine -> applied records -> chain records.
+ *
+ * Parts that store records of their own in the chain's per-tick write (`parts`: the live
+ * channels' owner log) are told when the records are rebuilt (`reset`), are opened with the
+ * engine as restored and the stored head tick before the replay (`open`), and add their ops
+ * to each tick's write (ChainTickHook).
  */
 import type { Logger } from 'pino';
 import type { Tick } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
-import { BlockBuilder, type BuilderState } from './core/index.js';
-import { Chain } from './core/index.js';
-import { ChainStore, type StoredSnapshot } from './core/index.js';
-import { restoreSnapshot } from './core/index.js';
+import { BlockBuilder, Chain, ChainStore, restoreSnapshot, type BuilderState, type ChainTickHook, type StoredSnapshot } from './core/index.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
@@ -27,6 +29,15 @@ export interface ChainRuntimeDeps {
   snapshotTxs: number;
   snapshotTicks: number;
   logger?: Logger;
+  parts?: readonly ChainPart[];
+}
+
+/** A part whose records live in the chain's per-tick write (see the docblock). */
+export interface ChainPart extends ChainTickHook {
+  /** The chain records are rebuilt from the ticks: delete this part's records too. */
+  reset(): Promise<void>;
+  /** Before the first tick is applied: the engine as restored (or fresh) and the chain's stored head tick (0: none). */
+  open(engine: OrderBookEngine, headTick: number): Promise<void>;
 }
 
 export interface ChainRuntime {
@@ -68,6 +79,7 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
     // again from the stored ticks, like a node that never had them.
     log?.warn('chain: the chain records in this --db-path have an older format; rebuilding them from the stored ticks');
     await store.resetRecords();
+    for (const part of deps.parts ?? []) await part.reset();
   } else {
     await store.markRecordsFormat();
   }
@@ -83,6 +95,11 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   const builder = new BlockBuilder(deps.blockMs, builderState);
   const chain = new Chain({ store, engine, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
   await chain.init();
+  const headTick = (await store.loadHead())?.tick ?? 0;
+  for (const part of deps.parts ?? []) {
+    await part.open(engine, headTick);
+    chain.addTickHook(part);
+  }
   let closing: Promise<void> | undefined;
   return {
     chain,

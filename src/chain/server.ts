@@ -1,7 +1,8 @@
 /**
  * The chain face on --rpc-addr: one node:http server with the explorer REST (rest.ts),
  * the routes other parts of the node add (RpcRouteHook: the explorer page at `/`), and
- * WS /ws/blocks (ws.ts) on its upgrade requests. Two-phase shutdown like the other faces:
+ * on its upgrade requests the WebSockets other parts add (RpcUpgradeRoute: the live
+ * channels at /ws), each taking its own path, then WS /ws/blocks (ws.ts) for the rest. Two-phase shutdown like the other faces:
  * stopAccepting() refuses new WebSocket clients; close() closes them (1001), then the server.
  */
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,7 @@ import type { HostPort as ListenAddress } from '../wire/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import type { Chain } from './core/index.js';
-import type { RpcRouteHook } from './interface.js';
+import type { RpcRouteHook, RpcUpgradeRoute } from './interface.js';
 import { createExplorerApp } from './rest.js';
 import { BlockSocket, DEFAULT_BLOCK_SOCKET, type BlockSocketOptions } from './ws.js';
 
@@ -23,6 +24,7 @@ export interface RpcFaceOptions {
   addr: ListenAddress;
   logger: Logger;
   hooks?: readonly RpcRouteHook[];
+  upgrades?: readonly RpcUpgradeRoute[];
   ws?: Partial<BlockSocketOptions>;
   shutdownGraceMs?: number; // default 5000
 }
@@ -42,7 +44,11 @@ export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   const sockets = new BlockSocket(options.chain, options.logger, { ...DEFAULT_BLOCK_SOCKET, ...options.ws });
-  sockets.attach(server);
+  const upgrades = options.upgrades ?? [];
+  server.on('upgrade', (req, socket, head: Buffer) => {
+    for (const route of upgrades) if (route.upgrade(req, socket, head)) return;
+    sockets.upgrade(req, socket, head);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.addr.port, options.addr.host, () => {
@@ -62,6 +68,7 @@ export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
     close() {
       closing ??= (async () => {
         sockets.close();
+        for (const route of upgrades) route.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);

@@ -76,7 +76,8 @@ export class BlockSocket {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
   }
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** Take one upgrade request: WS_PATH's are served, others answered 404. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '').split('?')[0];
     const refuse = (status: number, text: string) => {
       const body = JSON.stringify({ error: text });

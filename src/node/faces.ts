@@ -165,7 +165,7 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
   }
 }
 
-/** The chain explorer (spec/3) on --rpc-addr: REST, WS /ws/blocks, the hooks' routes, the chain consumers. */
+/** The chain explorer (spec/3) on --rpc-addr: REST, WS /ws/blocks, the live channels at WS /ws, the hooks' routes, the chain consumers. */
 export const rpcFace: FaceSpec = {
   name: 'rpc',
   async start(ctx) {
@@ -180,6 +180,7 @@ export const rpcFace: FaceSpec = {
         addr: ctx.config.rpcAddr,
         logger: ctx.logger,
         hooks: RPC_ROUTE_HOOKS,
+        upgrades: [ctx.channels.serve(runtime.chain, ctx.logger)],
       });
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });

@@ -23,6 +23,7 @@ import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
+import { NodeChannels } from './channels.js';
 import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
@@ -105,8 +106,10 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     sequencer = created;
     await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => created.start()).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
     // The order book runtime, fed from the stored ticks after the chain's latest snapshot; the chain is one consumer of its records.
+    // The live channels store their owner log in the chain's per-tick write (a part of the chain).
+    const channels = new NodeChannels(opened);
     const openedChain = await step('opening the chain', () =>
-      openChainRuntime({ db: opened, blockMs: config.blockMs, snapshotTxs: config.snapshotTxs, snapshotTicks: config.snapshotTicks, logger }),
+      openChainRuntime({ db: opened, blockMs: config.blockMs, snapshotTxs: config.snapshotTxs, snapshotTicks: config.snapshotTicks, logger, parts: [channels] }),
     ).catch((err: unknown) => Promise.reject(orderBookError(err)));
     chain = openedChain;
     const openedBook = await step('starting the order book', () =>
@@ -120,7 +123,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       streamClients: () => running.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
     });
     if (leader !== undefined) registerFollowMetrics(metrics.registry, () => created.status().follow);
-    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book: openedBook, chain: openedChain, metrics, fail: (err) => reportFailure(err) };
+    const ctx: NodeContext = { config, logger, db: opened, pool, sequencer, book: openedBook, chain: openedChain, channels, metrics, fail: (err) => reportFailure(err) };
     for (const spec of specs) {
       const configured = config[`${spec.name}Addr` as keyof NodeConfig];
       const address = typeof configured === 'object' ? formatHostPort(configured) : '(no address)';

@@ -9,6 +9,7 @@ import type { NodeConfig } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import type { OrderBookRuntime } from '../dex/index.js';
 import type { NodeMetrics } from '../metrics/index.js';
+import type { NodeChannels } from './channels.js';
 import type { Sequencer, SequencerOptions } from '../sequencer/index.js';
 
 /** What the node has opened before any face starts. */
@@ -22,6 +23,8 @@ export interface NodeContext {
   book: OrderBookRuntime;
   /** The chain, fed by the order book's applied-tick records. */
   chain: ChainRuntime;
+  /** The live channels (WS /ws on the rpc port), fed by the chain's per-tick write. */
+  channels: NodeChannels;
   metrics: NodeMetrics;
   /** Stop the node for good (a part that cannot go on, e.g. a full node's own store failing): NodeHandle.failed resolves with it. Bad leader data only halts following (src/follow/halt.ts). */
   fail: (err: Error) => void;

@@ -15,3 +15,5 @@ export { marketIdOf } from './market-id.js';
 export * from './state-root.js';
 export * from './chain-root.js';
 export { UUID_RE } from './market-id.js';
+export * from './exact-json.js';
+export * from './channel-client.js';

@@ -55,6 +55,19 @@ interface WriteJob {
   markets?: MarketCreation[];
   /** The cut block's detail when all of it was built in this process (else read back). */
   cutDetail?: BlockDetail;
+  /** The tick hooks' work once this write is stored (in tick order). */
+  written: Array<() => void>;
+}
+
+/**
+ * A part that stores records of its own per applied tick in the chain's atomic write (the
+ * channels' owner log; per-order proof records): `onTick` runs while the tick is delivered
+ * (its engine objects are live only then) and gives the ops to add to the tick's batch and
+ * what to run once that batch is written (called in tick order, after the chain's own
+ * listeners). So the part's records and the chain's stored head are always the same prefix.
+ */
+export interface ChainTickHook {
+  onTick(record: AppliedTick): { ops: ChainOp[]; written?: () => void } | undefined;
 }
 
 export interface ChainDeps {
@@ -101,6 +114,7 @@ export class Chain implements ChainReader {
   private latestDetail: { height: number; json: string; bytes: Buffer } | undefined;
   private failure: Error | undefined;
   private closed = false;
+  private readonly tickHooks: ChainTickHook[] = [];
 
   constructor(deps: ChainDeps) {
     this.store = deps.store;
@@ -118,6 +132,11 @@ export class Chain implements ChainReader {
     if (last.length > 0) this.figures.lastSequence = BigInt('0x' + last[0]!);
     this.derivedLastSequence = this.figures.lastSequence;
     if (this.figures.producedHeight > 0) await this.refreshLatest(this.figures.producedHeight);
+  }
+
+  /** Add a part's records to every later tick's write (before the first tick is applied). */
+  addTickHook(hook: ChainTickHook): void {
+    this.tickHooks.push(hook);
   }
 
   // ---------------------------------------------------------------- writing
@@ -153,7 +172,7 @@ export class Chain implements ChainReader {
     const step = this.builder.apply(record);
     const ops: ChainOp[] = [];
     const s = this.store;
-    const job: WriteJob = { step, tickTimestamp: record.tick.timestamp, figures: this.figures };
+    const job: WriteJob = { step, tickTimestamp: record.tick.timestamp, figures: this.figures, written: [] };
     if (step.cut) {
       const block = step.cut;
       s.putText(ops, s.blocks, heightKey(block.height), encodeJson(block));
@@ -189,6 +208,12 @@ export class Chain implements ChainReader {
       job.markets = b.markets;
       this.txsSinceSnapshot += b.transactions.length + b.markets.length;
     }
+    for (const hook of this.tickHooks) {
+      const work = hook.onTick(record);
+      if (work === undefined) continue;
+      for (const op of work.ops) ops.push(op);
+      if (work.written) job.written.push(work.written);
+    }
     if (ops.length > 0) s.putHead(ops, record.tick.tickNumber, this.builder.producedHeight);
     this.ticksSinceSnapshot++;
     const quarterOfState = this.engine.state.usedIdCount / 4;
@@ -203,6 +228,7 @@ export class Chain implements ChainReader {
       // Nothing to store or show (a tick without order book transactions, not closing a
       // block) and nothing queued before it: readers move on at once.
       this.figures = job.figures;
+      for (const w of job.written) this.call(w, undefined);
       this.releaseWaiters(job.figures.tick);
       return;
     }
@@ -266,6 +292,7 @@ export class Chain implements ChainReader {
       if (job.batch.transactions.length > 0) for (const l of this.txListeners) this.call(l, job.batch);
       for (const l of this.storedListeners) this.call(l, job.tickTimestamp);
     }
+    for (const w of job.written) this.call(w, undefined);
     this.releaseWaiters(job.figures.tick);
   }
 

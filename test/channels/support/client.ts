@@ -7,6 +7,12 @@ import WebSocket from 'ws';
 
 export type Msg = Record<string, unknown> & { type: string };
 
+const rawText = new WeakMap<Msg, string>();
+/** The exact text of a received message (for byte-for-byte comparisons). */
+export function rawOf(m: Msg): string {
+  return rawText.get(m)!;
+}
+
 export class TestClient {
   readonly inbox: Msg[] = [];
   closeCode: number | undefined;
@@ -15,7 +21,10 @@ export class TestClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
-      this.inbox.push(JSON.parse(data.toString()) as Msg);
+      const text = data.toString();
+      const msg = JSON.parse(text) as Msg;
+      rawText.set(msg, text);
+      this.inbox.push(msg);
       this.wake?.();
     });
     this.closedP = new Promise((resolve) =>
