@@ -18,6 +18,7 @@ import type { Database } from '../db/index.js';
 import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
 import { BlockBuilder, type BuilderState } from './core/builder.js';
 import { Chain } from './core/chain.js';
+import { ORDER_RECORDS_FORMAT, OrderRecords } from './core/order-records.js';
 import { ChainStore, type StoredSnapshot } from './core/store.js';
 import { restoreSnapshot } from './core/restore.js';
 
@@ -31,6 +32,8 @@ export interface ChainRuntimeDeps {
 
 export interface ChainRuntime {
   chain: Chain;
+  /** What the chain keeps per order for order state proofs (docs/proofs.md). */
+  orders: OrderRecords;
   /**
    * What the order book runtime is built with for the chain: the engine to start from (the
    * snapshot's, or a fresh one), the consumer of its records, the state root before the
@@ -63,13 +66,27 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
     await store.meta.put(blockMsKey, new TextEncoder().encode(String(deps.blockMs)));
   }
 
-  if (!(await store.recordsCurrent())) {
+  const orders = new OrderRecords(deps.db);
+  const chainIsEmpty = (await store.loadHead()) === undefined && (await store.blocks.keys({ limit: 1 }).all()).length === 0;
+  const recordsCurrent = await store.recordsCurrent();
+  const ordersFormat = await orders.format();
+  const ordersCurrent = ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
+  // A full node started from another node's snapshot holds no blocks before it (block 1 is absent).
+  const fromForeignSnapshot = ordersFormat === undefined && !chainIsEmpty && (await store.loadSnapshot()) !== undefined && (await store.blockJson(1)) === undefined;
+  if (ordersFormat === 'off' || (recordsCurrent && fromForeignSnapshot)) {
+    // Started from another node's snapshot (a full node): the ticks before it are not here,
+    // so the per-order records cannot be derived for the ids used before it.
+    log?.warn('chain: this chain started from a snapshot; order state proofs are not served');
+    await orders.markOff();
+  } else if (!recordsCurrent || !ordersCurrent) {
     // Records of an older shape (market creations among the transactions): derive them
     // again from the stored ticks, like a node that never had them.
     log?.warn('chain: the chain records in this --db-path have an older format; rebuilding them from the stored ticks');
     await store.resetRecords();
+    await orders.reset();
   } else {
     await store.markRecordsFormat();
+    if (orders.enabled) await orders.markFormat();
   }
 
   let engine = new OrderBookEngine();
@@ -83,9 +100,15 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   const builder = new BlockBuilder(deps.blockMs, builderState);
   const chain = new Chain({ store, engine, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
   await chain.init();
+  if (orders.enabled) {
+    await orders.init(engine.state.usedIdCount);
+    const bookEngine = engine;
+    chain.addTickOps((record, _step, ops) => orders.tickOps(record, bookEngine.state.usedIdCount, ops));
+  }
   let closing: Promise<void> | undefined;
   return {
     chain,
+    orders,
     book: { engine, consumers: [chain.applied], rootBefore: chain.closesBlock, throttle: () => chain.flushed() },
     async ready() {
       await chain.flushed();

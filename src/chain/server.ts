@@ -12,6 +12,7 @@ import type { ListenAddress } from '../config/interface.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/interface.js';
 import type { Chain } from './core/chain.js';
+import type { OrderRecords } from './core/order-records.js';
 import type { RpcRouteHook } from './interface.js';
 import { createExplorerApp } from './rest.js';
 import { BlockSocket, DEFAULT_BLOCK_SOCKET, type BlockSocketOptions } from './ws.js';
@@ -23,6 +24,7 @@ export interface RpcFaceOptions {
   addr: ListenAddress;
   logger: Logger;
   hooks?: readonly RpcRouteHook[];
+  orders?: OrderRecords;
   ws?: Partial<BlockSocketOptions>;
   shutdownGraceMs?: number; // default 5000
 }
@@ -36,7 +38,7 @@ export interface RpcFace {
 }
 
 export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
-  const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [] });
+  const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [], ...(options.orders ? { orders: options.orders } : {}) });
   const server: Server = createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;

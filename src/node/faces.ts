@@ -172,6 +172,7 @@ export const rpcFace: FaceSpec = {
         addr: ctx.config.rpcAddr,
         logger: ctx.logger,
         hooks: RPC_ROUTE_HOOKS,
+        orders: runtime.orders,
       });
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });

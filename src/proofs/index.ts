@@ -5,5 +5,5 @@
  */
 export type * from './interface.js';
 export { buildChainTransactionProof, buildInclusionProof, verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
-export { buildOrderStateProof, usedIdMemberFromLeaves, verifyOrderState, type OrderStateRequest, type UsedIdMember } from './order-state.js';
+export { attachUsedId, buildOrderStateProof, usedIdMemberFromLeaves, verifyOrderState, type OrderStateRequest, type UsedIdMember } from './order-state.js';
 export { combineStateRootBytes, usedIdLeaf } from './order-leaves.js';
