@@ -39,8 +39,8 @@ describe('chain: svc order prove', function () {
     await order(alice, 2, 'Sell', 110, 5);
     await order(bob, 1, 'Buy', 100, 5); // fills alice 1: filled on arrival
     const last = await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey));
-    await order(bob, 2, 'Buy', 90, 1); // rests
-    await n.waitForHeight(Number(last.block_height) + 1);
+    const resting = await order(bob, 2, 'Buy', 90, 1); // rests
+    await n.waitForHeight(Math.max(Number(last.block_height), Number(resting.block_height)));
     // A proxy that passes everything through, changing order proofs with `change`.
     proxy = createServer((req, res) => {
       void (async () => {
