@@ -21,7 +21,11 @@ import { marketIdOf } from '../../src/sdk/market-id.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { clone, flipHex, tickVerifier } from '../proofs/support/verifier.js';
 import { keyOf, mintOf } from './support/flow.js';
-import { startChainNode, tempDir, type ChainNode } from './support/node.js';
+import { runtimeProbe, startChainNode, tempDir, type ChainNode } from './support/node.js';
+import { createExplorerApp } from '../../src/chain/rest.js';
+import { silentLogger } from '../../src/log/index.js';
+import { defaultFaces } from '../../src/node/index.js';
+import type { AddressInfo } from 'node:net';
 
 describe('chain: explorer proofs on a whole node', function () {
   this.timeout(180_000);
@@ -33,6 +37,7 @@ describe('chain: explorer proofs on a whole node', function () {
   const m1 = marketIdOf(mintOf(1), mintOf(2));
   const m2 = marketIdOf(mintOf(3), mintOf(4));
   const results: WireSubmitTxResponse[] = [];
+  const probe = runtimeProbe();
   const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number, base = 1, quote = 2) =>
     n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) }, key.secretKey));
   const ownerOf = (key: typeof alice) => toBase58(key.publicKey);
@@ -66,7 +71,7 @@ describe('chain: explorer proofs on a whole node', function () {
   }
 
   before(async () => {
-    n = await startChainNode();
+    n = await startChainNode({ faces: [...defaultFaces(), probe.face] });
     results.push(await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } }));
     results.push(await n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } }));
     results.push(await order(alice, 1, 'Sell', 100, 5)); // rests, then filled by bob 2
@@ -171,6 +176,43 @@ describe('chain: explorer proofs on a whole node', function () {
 
     const other = await provenOrder(bob, 1, m2);
     expect(other.proof.state).to.equal('resting');
+  });
+
+  it('order proofs of orders removed by a self-trade and by expiry name the order that met them', async () => {
+    const dave = keyOf(4);
+    const eve = keyOf(5);
+    const placeIn = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, expiry: bigint) =>
+      n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: 1n, expiry, baseMint: mintOf(3), quoteMint: mintOf(4) }, key.secretKey));
+    await placeIn(dave, 1, 'Sell', 60, 0n); // rests above bob's bid at 50
+    const selfTrade = await placeIn(dave, 2, 'Buy', 60, 0n); // meets dave 1: a self-trade removes it
+    const expiry = BigInt(Math.floor(Date.now() / 1000) + 2);
+    await placeIn(dave, 3, 'Sell', 70, expiry);
+    await new Promise((r) => setTimeout(r, 3_200));
+    const meets = await placeIn(eve, 1, 'Buy', 70, 0n); // dave 2 (bid 60) is below; meets dave 3, expired
+    await n.waitForHeight(Number(meets.block_height));
+    const st = await provenOrder(dave, 1, m2);
+    expect(st.proof.end).to.equal('self_trade');
+    expect(st.verdict.ok && st.verdict.ended_by?.tx_hash).to.equal(selfTrade.tx_hash);
+    const ex = await provenOrder(dave, 3, m2);
+    expect(ex.proof.end).to.equal('expired');
+    expect(ex.verdict.ok && ex.verdict.ended_by?.tx_hash).to.equal(meets.tx_hash);
+  });
+
+  it('a transaction whose tick has no stored proof yet answers 404 pending with Retry-After: 1', async () => {
+    const r = results.find((x) => x.transaction !== null)!;
+    const app = createExplorerApp({ chain: probe.runtime().chain, state: () => probe.runtime().book.engine.state, sequencer: { getTick: async () => undefined }, logger: silentLogger(), orders: probe.runtime().orders });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/transactions/${r.transaction_id}/proof`);
+      expect(res.status).to.equal(404);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      const body = (await res.json()) as { error: string; found: boolean; pending: boolean };
+      expect(body).to.include({ found: false, pending: true });
+      expect(body.error).to.match(/not yet in a proven tick; retry shortly/);
+    } finally {
+      server.close();
+    }
   });
 
   it('a tampered order proof fails at the step of the field', async () => {
