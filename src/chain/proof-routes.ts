@@ -13,18 +13,16 @@
  */
 import type { RouterContext } from '@koa/router';
 import type Router from '@koa/router';
-import { bytesToHex } from '../core/hex.js';
+import { bytesToHex } from '../core/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import { attachUsedId, buildChainTransactionProof, buildInclusionProof, buildOrderStateProof, type ChainTransactionProof, type OrderStateProof } from '../proofs/index.js';
-import { fromBase58Key, toBase58Key } from '../sdk/bytes.js';
-import { UUID_RE } from '../sdk/market-id.js';
+import { fromBase58Key, toBase58Key } from '../sdk/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';
 import { encodeJson, parseRecordJson } from '../wire/index.js';
-import type { Chain } from './core/chain.js';
-import { formatId, parseId, recordKey } from './core/ids.js';
-import type { BlockRecord, ExplorerTransaction } from './core/interface.js';
-import type { OrderRecords } from './core/order-records.js';
+import { formatId, parseId, recordKey, type BlockRecord, type Chain, type ExplorerTransaction, type OrderRecords } from './core/index.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Books of at most this many entries may be sent whole (?book=whole). */
 export const MAX_WHOLE_BOOK = 4096;
