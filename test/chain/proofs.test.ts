@@ -19,7 +19,9 @@ import { verifyChainTransactionProof, verifyOrderState, type ChainTransactionPro
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { marketIdOf } from '../../src/sdk/market-id.js';
 import { parseRecordJson } from '../../src/wire/index.js';
-import { clone, flipHex, tickVerifier } from '../proofs/support/verifier.js';
+import { clone, flipHex, repoFile, tickVerifier } from '../proofs/support/verifier.js';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { keyOf, mintOf } from './support/flow.js';
 import { runtimeProbe, startChainNode, tempDir, type ChainNode } from './support/node.js';
 import { createExplorerApp } from '../../src/chain/rest.js';
@@ -42,6 +44,12 @@ describe('chain: explorer proofs on a whole node', function () {
     n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) }, key.secretKey));
   const ownerOf = (key: typeof alice) => toBase58(key.publicKey);
   const orderProofPath = (key: typeof alice, id: number | string, market = m1) => `/markets/${market}/orders/${id}/proof?owner=${ownerOf(key)}`;
+
+  /** The browser bundle (dist/browser/svc-vdf.js), run here: it must give the same verdicts. */
+  async function bundle() {
+    const mod = (await import(pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href)) as typeof import('../../src/vdf/browser.js');
+    return { mod, v: await mod.createVerifier(readFileSync(repoFile('dist/browser/svc-vdf.wasm'))) };
+  }
 
   /** GET a transaction proof, retrying while its tick waits for its proof (404, pending, Retry-After: 1). */
   async function txProof(id: string): Promise<{ status: number; text: string; json: unknown }> {
@@ -109,6 +117,8 @@ describe('chain: explorer proofs on a whole node', function () {
     const v = await tickVerifier();
     const r = results.find((x) => x.transaction !== null)!;
     const proof = (await txProof(r.transaction_id)).json as ChainTransactionProof;
+    const browser = await bundle();
+    expect(browser.mod.verifyChainTransactionProof(proof, { tickVerifier: browser.v }).ok).to.equal(true);
     const cases: Array<[string, (p: ChainTransactionProof) => void, string]> = [
       ['transaction_id', (p) => (p.transaction_id = (parseInt(p.transaction_id.slice(0, 16), 16) + 1).toString(16).padStart(16, '0') + p.transaction_id.slice(16)), 'block_ids'],
       ['block_height', (p) => (p.block_height += 1), 'block_ids'],
@@ -127,6 +137,8 @@ describe('chain: explorer proofs on a whole node', function () {
       change(bad);
       const verdict = verifyChainTransactionProof(bad, { tickVerifier: v });
       expect(verdict.ok === false && verdict.step, name).to.equal(step);
+      const b = browser.mod.verifyChainTransactionProof(bad, { tickVerifier: browser.v });
+      expect(b.ok === false && b.step, `${name} (browser bundle)`).to.equal(step);
     }
   });
 
@@ -218,6 +230,9 @@ describe('chain: explorer proofs on a whole node', function () {
   it('a tampered order proof fails at the step of the field', async () => {
     const { proof, block, v } = await provenOrder(alice, 2);
     const opts = { trustedBlock: block.block, inclusion: { tickVerifier: v } };
+    const browser = await bundle();
+    const browserOpts = { trustedBlock: block.block, inclusion: { tickVerifier: browser.v } };
+    expect(browser.mod.verifyOrderState(proof, browserOpts).ok).to.equal(true);
     const cases: Array<[string, (p: OrderStateProof) => void, string]> = [
       ['state', (p) => (p.state = 'resting'), 'shape'],
       ['state (no end)', (p) => ((p.state = 'resting'), delete p.end, delete p.ended_by), 'book_leaf'],
@@ -249,6 +264,8 @@ describe('chain: explorer proofs on a whole node', function () {
       change(bad);
       const verdict = verifyOrderState(bad, opts);
       expect(step.split('|'), name).to.include(verdict.ok === false ? verdict.step : 'ok');
+      const b = browser.mod.verifyOrderState(bad, browserOpts);
+      expect(b.ok === false && b.step, `${name} (browser bundle)`).to.equal(verdict.ok === false && verdict.step);
     }
   });
 
@@ -283,10 +300,38 @@ describe('chain: explorer proofs on a whole node', function () {
     }
   });
 
-  it('after a restart (snapshot and replay) the node serves the same order proofs', async () => {
+  it('after a restart (snapshot and replay) the node serves the same order proofs; rebuilt from the ticks, the records are the same bytes', async () => {
     const before = (await n.get(orderProofPath(alice, 2))).json as OrderStateProof;
     const dir = n.dir;
     await n.close({ keepDir: true });
+    // Dump the per-order records, drop their marker (as on a chain made before them): the
+    // next start rebuilds every chain record from the ticks, and these come out the same.
+    const sublevels = ['chain-oid', 'chain-oend', 'chain-uid', 'chain-unode'];
+    const dump = async () => {
+      const db = await openDatabase(dir);
+      try {
+        const out: Record<string, Array<[string, string]>> = {};
+        for (const name of sublevels) {
+          const rows = await db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' }).iterator().all();
+          out[name] = rows.map(([k, v]) => [k, Buffer.from(v).toString('hex')]);
+        }
+        return { out, db };
+      } catch (err) {
+        await db.close();
+        throw err;
+      }
+    };
+    const first = await dump();
+    expect(first.out['chain-oid']!.length).to.be.at.least(8);
+    expect(first.out['chain-oend']!.length).to.be.at.least(3);
+    await first.db.sublevel<string, Uint8Array>('chain-meta', { keyEncoding: 'utf8', valueEncoding: 'view' }).del('order-records');
+    for (const name of sublevels) await first.db.sublevel(name).clear();
+    await first.db.close();
+    n = await startChainNode({ dir });
+    await n.close({ keepDir: true });
+    const second = await dump();
+    await second.db.close();
+    expect(second.out).to.deep.equal(first.out);
     n = await startChainNode({ dir });
     try {
       const after = await provenOrder(alice, 2);
