@@ -28,6 +28,11 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const MAX_WHOLE_BOOK = 4096;
 /** How long an order proof waits for a produced block's state before answering 503. */
 export const BLOCK_STATE_WAIT_MS = 10_000;
+/**
+ * Order proofs being read at once at most: each is built while the order book waits (just
+ * before a block's closing tick), so a flood must not stall the ticks. More: 503.
+ */
+export const MAX_ORDER_PROOFS_IN_FLIGHT = 64;
 /** How long an order proof waits for the proof of the tick of the transaction that ended the order. */
 export const ENDED_BY_WAIT_MS = 3_000;
 
@@ -155,8 +160,20 @@ function atBlockState<T>(chain: Chain, read: (height: number) => T): Promise<T> 
   });
 }
 
+let inFlight = 0;
+
 async function orderProof(deps: ProofRouteDeps, marketId: string, orderIdText: string, ownerRaw: unknown, bookRaw: unknown): Promise<OrderStateProof> {
-  const { owner, orderId, whole } = parseOrderRequest(marketId, orderIdText, ownerRaw, bookRaw);
+  const request = parseOrderRequest(marketId, orderIdText, ownerRaw, bookRaw);
+  if (inFlight >= MAX_ORDER_PROOFS_IN_FLIGHT) refuse(503, `${MAX_ORDER_PROOFS_IN_FLIGHT} order proofs are being read; retry shortly`, {}, 1);
+  inFlight++;
+  try {
+    return await readOrderProof(deps, marketId, request);
+  } finally {
+    inFlight--;
+  }
+}
+
+async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, orderId, whole }: ReturnType<typeof parseOrderRequest>): Promise<OrderStateProof> {
   const orders = deps.orders;
   if (!orders?.enabled) return refuse(503, 'this node does not serve order state proofs (it started from another node\'s snapshot)');
   const { chain } = deps;
