@@ -210,6 +210,32 @@ describe('chain: explorer proofs on a whole node', function () {
     expect(ex.verdict.ok && ex.verdict.ended_by?.tx_hash).to.equal(meets.tx_hash);
   });
 
+  it('order proofs read while orders flow (blocks open) verify against the block each names', async () => {
+    const frank = keyOf(6);
+    const flow = Promise.all(Array.from({ length: 40 }, (_, i) => order(frank, 100 + i, 'Buy', 10 + (i % 5), 1)));
+    const asks: Array<[typeof alice, number]> = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? [carol, 1] : [alice, 2]));
+    const v = await tickVerifier();
+    const proofs = await Promise.all(
+      asks.map(async ([key, id], i) => {
+        await new Promise((r) => setTimeout(r, i * 15));
+        const res = await n.get(orderProofPath(key, id));
+        expect(res.status, res.text).to.equal(200);
+        return res.json as OrderStateProof;
+      }),
+    );
+    await flow;
+    const heights = new Set<number>();
+    for (const proof of proofs) {
+      const block = (await n.get(`/blocks/${proof.block_height}`)).json as BlockDetail;
+      const verdict = verifyOrderState(proof, { trustedBlock: block.block, inclusion: { tickVerifier: v } });
+      expect(verdict.ok, JSON.stringify(verdict)).to.equal(true);
+      heights.add(proof.block_height);
+    }
+    // A frank order proves too, in whatever block it first appears.
+    await provenOrder(frank, 139);
+    expect(heights.size).to.be.at.least(1);
+  });
+
   it('a transaction whose tick has no stored proof yet answers 404 pending with Retry-After: 1', async () => {
     const r = results.find((x) => x.transaction !== null)!;
     const app = createExplorerApp({ chain: probe.runtime().chain, state: () => probe.runtime().book.engine.state, sequencer: { getTick: async () => undefined }, logger: silentLogger(), orders: probe.runtime().orders });
