@@ -3,9 +3,12 @@
  * /transactions/:id/proof verifies down to the tick's VDF proof and ties the transaction to
  * its block; GET /markets/:market_id/orders/:order_id/proof?owner= gives resting, cancelled,
  * filled and filled-on-arrival orders' states whose state_root is GET /blocks/:height's and
- * whose used-id and ending proofs verify; every tampered field fails; bad input is refused;
- * after a restart (snapshot + replay) the same proofs are served. Also: the stored used-id
- * paths equal the plain audit paths for every size across the stored-node boundary.
+ * whose used-id and ending proofs verify (self-trade and expiry removals too, and proofs read
+ * while orders flow); every tampered field fails, in the source verifiers and the browser
+ * bundle alike; bad input is refused; a tick without a stored proof answers pending; after a
+ * restart (snapshot + replay) the same proofs are served, and the per-order records rebuilt
+ * from the ticks are the same bytes. Also: the stored used-id paths equal the plain audit
+ * paths for every size across the stored-node boundary.
  */
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
@@ -91,8 +94,10 @@ describe('chain: explorer proofs on a whole node', function () {
     results.push(await order(bob, 3, 'Buy', 90, 1)); // rests in a slot freed by alice 1
     await n.waitForHeight(Number(results[results.length - 1]!.block_height));
   });
+  let restartedDir: string | undefined;
   after(async () => {
     await n?.close();
+    if (restartedDir) await rm(restartedDir, { recursive: true, force: true });
   });
 
   it('GET /transactions/:id/proof verifies (tick VDF included) and ties the transaction to its block', async () => {
@@ -370,8 +375,7 @@ describe('chain: explorer proofs on a whole node', function () {
       const fresh = await provenOrder(carol, 2);
       expect(fresh.proof.used_id!.index).to.equal(before.used_id_count);
     } finally {
-      // the node in `n` is closed by after(); the directory was the test's own
-      void rm;
+      restartedDir = dir; // the node in `n` is closed by after(), then its directory removed
     }
   });
 });
