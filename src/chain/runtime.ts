@@ -3,7 +3,9 @@
  * (src/dex/runtime.ts) as one consumer of its applied-tick records; shared by the chain's
  * faces (the explorer REST/WebSocket, the gRPC ChainService):
  *
- *   0. rebuild the chain records from the ticks when they are of an older format;
+ *   0. rebuild the chain records from the ticks when they are of an older format, or made
+ *      before the per-order records of order proofs (core/order-records.ts; not on a chain
+ *      started from another node's snapshot, which has no ticks before it: proofs are off);
  *   1. restore the engine and the block builder from the chain's latest snapshot, if any
  *      (a chain built with another --block-ms is refused: blocks would differ): the order
  *      book runtime starts from that engine;
@@ -73,7 +75,7 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   const ordersCurrent = ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
   // A full node started from another node's snapshot holds no blocks before it (block 1 is absent).
   const fromForeignSnapshot = ordersFormat === undefined && !chainIsEmpty && (await store.loadSnapshot()) !== undefined && (await store.blockJson(1)) === undefined;
-  if (ordersFormat === 'off' || (recordsCurrent && fromForeignSnapshot)) {
+  if (recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
     // Started from another node's snapshot (a full node): the ticks before it are not here,
     // so the per-order records cannot be derived for the ids used before it.
     log?.warn('chain: this chain started from a snapshot; order state proofs are not served');
