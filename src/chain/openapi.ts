@@ -41,6 +41,29 @@ export const explorerOpenApi = {
     '/transactions/{id}': {
       get: { summary: 'one transaction', parameters: [{ name: 'id', in: 'path', required: true, schema: id }], responses: { ...ok(ref('ExplorerTransaction')), ...errors(400, 404) } },
     },
+    '/transactions/{id}/proof': {
+      get: {
+        summary: "the inclusion proof of the sequencer transaction behind a chain transaction, with the ids tying it to its block (docs/proofs.md)",
+        parameters: [{ name: 'id', in: 'path', required: true, schema: id }],
+        responses: {
+          ...ok(ref('ChainTransactionProof')),
+          ...errors(400),
+          '404': { description: 'unknown id, a market creation, or (pending: true, Retry-After: 1) its tick has no stored proof yet', content: json(ref('PendingError')) },
+        },
+      },
+    },
+    '/markets/{market_id}/orders/{order_id}/proof': {
+      get: {
+        summary: "an order's state proof (resting or not) against the latest produced block's state_root (docs/proofs.md)",
+        parameters: [
+          { name: 'market_id', in: 'path', required: true, schema: uuid },
+          { name: 'order_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{1,20}$', description: 'u64, decimal' } },
+          { name: 'owner', in: 'query', required: true, schema: base58 },
+          { name: 'book', in: 'query', schema: { type: 'string', enum: ['whole'] }, description: 'not-resting orders: every entry of the book instead of one slot (books of at most 4,096 entries; larger: 400)' },
+        ],
+        responses: { ...ok(ref('OrderStateProof')), ...errors(400, 404, 503) },
+      },
+    },
     '/events': {
       get: {
         summary: 'events, newest first',
@@ -60,6 +83,52 @@ export const explorerOpenApi = {
   components: {
     schemas: {
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+      PendingError: { type: 'object', required: ['error'], properties: { error: { type: 'string' }, found: { type: 'boolean' }, pending: { type: 'boolean' } } },
+      InclusionProof: {
+        type: 'object',
+        description: 'docs/proofs.md "Transaction inclusion proof"',
+        required: ['tick_number', 'index', 'transaction_count', 'tx', 'audit_path', 'batch_hash', 'tick'],
+        properties: {
+          tick_number: int,
+          index: int,
+          transaction_count: int,
+          tx: { type: 'string', pattern: '^[0-9a-f]*$', description: "hex of the transaction's Borsh bytes" },
+          audit_path: { type: 'array', items: hex64, description: 'leaf to root' },
+          batch_hash: hex64,
+          tick: { type: 'object', description: 'exactly what GET /api/v1/tick/{tick_number} serves' },
+        },
+      },
+      ChainTransactionProof: {
+        type: 'object',
+        required: ['transaction_id', 'block_height', 'batch_index', 'continuum_sequence', 'proof'],
+        properties: { transaction_id: id, block_height: int, batch_index: int, continuum_sequence: { type: 'string', pattern: '^[0-9]+$', description: 'u64, decimal string' }, proof: ref('InclusionProof') },
+      },
+      MerkleMember: { type: 'object', required: ['index', 'leaf', 'audit_path'], properties: { index: int, leaf: { type: 'string', pattern: '^[0-9a-f]*$' }, audit_path: { type: 'array', items: hex64 } } },
+      OrderStateProof: {
+        type: 'object',
+        description: 'docs/proofs.md "Order state proof"',
+        required: ['state', 'market_id', 'owner', 'order_id', 'block_height', 'tick_number', 'state_root', 'markets_root', 'markets_size', 'market_count', 'used_ids_root', 'used_id_count', 'market'],
+        properties: {
+          state: { type: 'string', enum: ['resting', 'not_resting'] },
+          market_id: uuid,
+          owner: base58,
+          order_id: { type: 'string', pattern: '^[0-9]{1,20}$' },
+          block_height: int,
+          tick_number: int,
+          state_root: hex64,
+          markets_root: hex64,
+          markets_size: int,
+          market_count: int,
+          used_ids_root: hex64,
+          used_id_count: int,
+          market: ref('MerkleMember'),
+          book: ref('MerkleMember'),
+          book_entries: { type: 'array', items: { type: 'string' } },
+          used_id: ref('MerkleMember'),
+          end: { type: 'string', enum: ['filled', 'cancelled', 'expired', 'self_trade', 'filled_on_arrival'] },
+          ended_by: ref('ChainTransactionProof'),
+        },
+      },
       Status: {
         type: 'object',
         required: ['block_height', 'state_root', 'applied_batches'],

@@ -8,6 +8,8 @@
  *   /blocks/:height/ticks         the sequencer ticks behind the block's batches, as
  *                                 /api/v1/tick/N gives them (for VDF checks in a browser)
  *   /transactions/:id             one ExplorerTransaction
+ *   /transactions/:id/proof       its inclusion proof (proof-routes.ts, docs/proofs.md)
+ *   /markets/:market_id/orders/:order_id/proof?owner=  an order's state proof (proof-routes.ts)
  *   /events?limit&offset&market_id ExplorerEvents, newest first (limit 1..200, default 50)
  *   /orders/user/:owner           the owner's open orders (docs/chain.md)
  *   /openapi.json                 the OpenAPI document of this face
@@ -29,6 +31,8 @@ import { formatId, MAX_HEIGHT, parseId, recordKey } from './core/index.js';
 import type { BlockRecord, RpcRouteHook } from './interface.js';
 import { encodeJson, parseIntegerParam, parseRecordJson } from '../wire/index.js';
 import { explorerOpenApi } from './openapi.js';
+import type { OrderRecords } from './core/index.js';
+import { mountProofRoutes } from './proof-routes.js';
 
 export const BLOCKS_LIMIT = { default: 20, max: 100 };
 export const EVENTS_LIMIT = { default: 50, max: 200 };
@@ -42,6 +46,8 @@ export interface ExplorerAppOptions {
   sequencer: Pick<Sequencer, 'getTick'>;
   logger: Logger;
   hooks?: readonly RpcRouteHook[];
+  /** What the chain keeps per order (order state proofs; absent: they answer 503). */
+  orders?: OrderRecords;
 }
 
 class HttpError extends Error {
@@ -101,6 +107,7 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
   router.get('/blocks/latest', latestBlock(chain));
   router.get('/blocks/:height', blockDetail(chain));
   router.get('/blocks/:height/ticks', blockTicks(chain, options.sequencer));
+  mountProofRoutes(router, { chain, state, sequencer: options.sequencer, ...(options.orders ? { orders: options.orders } : {}) });
   router.get('/transactions/:id', transactionById(chain));
   router.get('/events', eventsPage(chain, state));
   router.get('/orders/user/:owner', openOrdersOf(chain, state));

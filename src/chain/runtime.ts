@@ -3,7 +3,9 @@
  * (src/dex/runtime.ts) as one consumer of its applied-tick records; shared by the chain's
  * faces (the explorer REST/WebSocket, the gRPC ChainService):
  *
- *   0. rebuild the chain records from the ticks when they are of an older format;
+ *   0. rebuild the chain records from the ticks when they are of an older format, or made
+ *      before the per-order records of order proofs (core/order-records.ts; not on a chain
+ *      started from another node's snapshot, which has no ticks before it: proofs are off);
  *   1. restore the engine and the block builder from the chain's latest snapshot, if any
  *      (a chain built with another --block-ms is refused: blocks would differ): the order
  *      book runtime starts from that engine;
@@ -21,7 +23,7 @@ import type { Logger } from 'pino';
 import type { Tick } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
-import { BlockBuilder, Chain, ChainStore, restoreSnapshot, type BuilderState, type ChainTickHook, type StoredSnapshot } from './core/index.js';
+import { BlockBuilder, Chain, ChainStore, OrderRecords, ORDER_RECORDS_FORMAT, restoreSnapshot, type BuilderState, type ChainOp, type ChainTickHook, type StoredSnapshot } from './core/index.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
@@ -42,6 +44,8 @@ export interface ChainPart extends ChainTickHook {
 
 export interface ChainRuntime {
   chain: Chain;
+  /** What the chain keeps per order for order state proofs (docs/proofs.md). */
+  orders: OrderRecords;
   /**
    * What the order book runtime is built with for the chain: the engine to start from (the
    * snapshot's, or a fresh one), the consumer of its records, the state root before the
@@ -74,14 +78,28 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
     await store.meta.put(blockMsKey, new TextEncoder().encode(String(deps.blockMs)));
   }
 
-  if (!(await store.recordsCurrent())) {
+  const orders = new OrderRecords(deps.db);
+  const chainIsEmpty = (await store.loadHead()) === undefined && (await store.blocks.keys({ limit: 1 }).all()).length === 0;
+  const recordsCurrent = await store.recordsCurrent();
+  const ordersFormat = await orders.format();
+  const ordersCurrent = ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
+  // A full node started from another node's snapshot holds no blocks before it (block 1 is absent).
+  const fromForeignSnapshot = ordersFormat === undefined && !chainIsEmpty && (await store.loadSnapshot()) !== undefined && (await store.blockJson(1)) === undefined;
+  if (recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
+    // Started from another node's snapshot (a full node): the ticks before it are not here,
+    // so the per-order records cannot be derived for the ids used before it.
+    log?.warn('chain: this chain started from a snapshot; order state proofs are not served');
+    await orders.markOff();
+  } else if (!recordsCurrent || !ordersCurrent) {
     // Records of an older shape (market creations among the transactions): derive them
     // again from the stored ticks, like a node that never had them.
     log?.warn('chain: the chain records in this --db-path have an older format; rebuilding them from the stored ticks');
     await store.resetRecords();
+    await orders.reset();
     for (const part of deps.parts ?? []) await part.reset();
   } else {
     await store.markRecordsFormat();
+    if (orders.enabled) await orders.markFormat();
   }
 
   let engine = new OrderBookEngine();
@@ -100,9 +118,21 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
     await part.open(engine, headTick);
     chain.addTickHook(part);
   }
+  if (orders.enabled) {
+    await orders.init(engine.state.usedIdCount);
+    const bookEngine = engine;
+    chain.addTickHook({
+      onTick(record) {
+        const ops: ChainOp[] = [];
+        orders.tickOps(record, bookEngine.state.usedIdCount, ops);
+        return { ops };
+      },
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     chain,
+    orders,
     book: { engine, consumers: [chain.applied], rootBefore: chain.closesBlock, throttle: () => chain.flushed() },
     async ready() {
       await chain.flushed();

@@ -12,7 +12,7 @@ import { formatHostPort } from '../wire/index.js';
 import type { HostPort as ListenAddress } from '../wire/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/index.js';
-import type { Chain } from './core/index.js';
+import type { Chain, OrderRecords } from './core/index.js';
 import type { RpcRouteHook, RpcUpgradeRoute } from './interface.js';
 import { createExplorerApp } from './rest.js';
 import { BlockSocket, DEFAULT_BLOCK_SOCKET, type BlockSocketOptions } from './ws.js';
@@ -25,6 +25,7 @@ export interface RpcFaceOptions {
   logger: Logger;
   hooks?: readonly RpcRouteHook[];
   upgrades?: readonly RpcUpgradeRoute[];
+  orders?: OrderRecords;
   ws?: Partial<BlockSocketOptions>;
   shutdownGraceMs?: number; // default 5000
 }
@@ -38,7 +39,7 @@ export interface RpcFace {
 }
 
 export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
-  const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [] });
+  const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [], ...(options.orders ? { orders: options.orders } : {}) });
   const server: Server = createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;

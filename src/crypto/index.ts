@@ -11,3 +11,5 @@ export { EMPTY_ROOT, leafHash, merkleRoot, nodeHash, rootOfLeafHashes } from './
 export { ed25519EncodingViolation } from './ed25519-rules.js';
 export { merkleRootWith } from './merkle-root.js';
 export { concatBytes } from './bytes.js';
+export { leafHashWith, nodeHashWith } from './merkle-path.js';
+export { rootOfLeafHashesWith } from './merkle-root.js';

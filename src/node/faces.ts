@@ -181,6 +181,7 @@ export const rpcFace: FaceSpec = {
         logger: ctx.logger,
         hooks: RPC_ROUTE_HOOKS,
         upgrades: [ctx.channels.serve(runtime.chain, ctx.logger)],
+        orders: runtime.orders,
       });
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });

@@ -5,6 +5,6 @@
  */
 export type * from './interface.js';
 export { buildChainTransactionProof, buildInclusionProof, verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
-export { buildOrderStateProof, usedIdMemberFromLeaves, verifyOrderState, type OrderStateRequest, type UsedIdMember } from './order-state.js';
+export { attachUsedId, buildOrderStateProof, usedIdMemberFromLeaves, verifyOrderState, type OrderStateRequest, type UsedIdMember } from './order-state.js';
 export { combineStateRootBytes, usedIdLeaf } from './order-leaves.js';
 export { TransactionProofClient, ProofApiError, checkTransactionProof, isProofHash, type InclusionResult, type ProofCandidate, type ProofClientOptions, type TransactionProofAnswer, type WaitOptions } from './client.js';

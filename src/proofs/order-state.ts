@@ -76,6 +76,11 @@ export interface OrderStateRequest {
   tickNumber: number;
   /** The id's used-id member: required for a not-resting order, optional for a resting one. */
   usedId?: UsedIdMember;
+  /**
+   * The caller attaches the used-id member later (attachUsedId), read from a store after
+   * this state is gone: a not-resting proof is then incomplete until it does.
+   */
+  usedIdLater?: boolean;
   /** not_resting: the slot the order rested in (the node records it; absent if it never rested). */
   restedInSlot?: number;
   /** not_resting: prove absence with every entry of the book instead of one slot (small books). */
@@ -104,7 +109,7 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
   const usedRoot = state.usedIdsRoot();
   const usedCount = state.usedIdCount;
   const resting = found.open && found.order !== undefined && found.order.slot >= 0;
-  if (!resting && !req.usedId) throw new RangeError('a not-resting order needs its used-id member');
+  if (!resting && !req.usedId && !req.usedIdLater) throw new RangeError('a not-resting order needs its used-id member');
   if (req.usedId) {
     const r = rootFromPath(sha256, leafHashWith(sha256, usedIdLeaf(req.owner, req.orderId)), req.usedId.index, usedCount, req.usedId.path);
     if (!r.ok || !bytesEqual(r.root, usedRoot)) throw new RangeError("the used-id member does not lead to the state's used_ids_root");
@@ -140,6 +145,19 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
   if (req.usedId) proof.used_id = member(req.usedId.index, usedIdLeaf(req.owner, req.orderId), req.usedId.path);
   if (req.end) proof.end = req.end;
   if (req.endedBy) proof.ended_by = req.endedBy;
+  return proof;
+}
+
+/**
+ * Attach the used-id member of the proof's (owner, order_id) in the used-id tree of the
+ * proof's used_id_count leaves. Throws RangeError when it does not lead to the proof's
+ * used_ids_root (a node bug: never serve it).
+ */
+export function attachUsedId(proof: OrderStateProof, usedId: UsedIdMember): OrderStateProof {
+  const leaf = usedIdLeaf(fromBase58Key(proof.owner, 'owner'), BigInt(proof.order_id));
+  const r = rootFromPath(sha256, leafHashWith(sha256, leaf), usedId.index, proof.used_id_count, usedId.path);
+  if (!r.ok || bytesToHex(r.root) !== proof.used_ids_root) throw new RangeError("the used-id member does not lead to the proof's used_ids_root");
+  proof.used_id = member(usedId.index, leaf, usedId.path);
   return proof;
 }
 

@@ -198,7 +198,7 @@ describe('chain: explorer REST on a whole node', function () {
 
   it('serves its OpenAPI document, covering every route and status', async () => {
     const doc = (await n.get('/openapi.json')).json as typeof explorerOpenApi;
-    expect(doc.paths).to.have.keys('/status', '/blocks', '/blocks/latest', '/blocks/{height}', '/blocks/{height}/ticks', '/transactions/{id}', '/events', '/orders/user/{owner}', '/openapi.json');
+    expect(doc.paths).to.have.keys('/status', '/blocks', '/blocks/latest', '/blocks/{height}', '/blocks/{height}/ticks', '/transactions/{id}', '/transactions/{id}/proof', '/markets/{market_id}/orders/{order_id}/proof', '/events', '/orders/user/{owner}', '/openapi.json');
     expect(Object.keys(doc.paths['/blocks/{height}'].get.responses)).to.include.members(['200', '400', '404']);
     expect(Object.keys(doc.paths['/events'].get.responses)).to.include.members(['200', '400', '404']);
     const res = await fetch(`${n.rpc}/status`);

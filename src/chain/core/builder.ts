@@ -127,6 +127,10 @@ export class BlockBuilder {
   get producedEvents(): number {
     return this.s.producedEvents;
   }
+  /** Whether a block is open (then the engine's state is not a produced block's). */
+  get blockOpen(): boolean {
+    return this.open !== undefined;
+  }
   /** Height of the open block, or the one the next batch will open. */
   get openHeight(): number {
     return this.open?.height ?? this.s.lastHeight + 1;

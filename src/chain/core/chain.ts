@@ -82,6 +82,9 @@ export interface ChainDeps {
   restoredTick?: number;
 }
 
+/** Called while the engine's state is a produced block's (docs/proofs.md "Which state"). */
+export type BlockStateCallback = (at: { height: number }) => void;
+
 /** How many recently stored transactions SubmitTx answers from memory. */
 const RECENT_TXS = 16_384;
 /** The same for market creations (SubmitTx of a market; they are rare). */
@@ -115,6 +118,7 @@ export class Chain implements ChainReader {
   private failure: Error | undefined;
   private closed = false;
   private readonly tickHooks: ChainTickHook[] = [];
+  private blockStateWaiters: BlockStateCallback[] = [];
 
   constructor(deps: ChainDeps) {
     this.store = deps.store;
@@ -165,8 +169,33 @@ export class Chain implements ChainReader {
     this.onApplied(record);
   };
 
-  /** Whether this tick closes the open block: the applier's `rootBefore`. */
-  readonly closesBlock = (tick: Tick): boolean => this.builder.closes(tick);
+  /**
+   * Whether this tick closes the open block: the applier's `rootBefore`. Asked before the
+   * tick is applied, so when it does, the engine's state is still the closing block's: the
+   * moment to run what waits for a produced block's state (atBlockState).
+   */
+  readonly closesBlock = (tick: Tick): boolean => {
+    const closes = this.builder.closes(tick);
+    if (closes && this.blockStateWaiters.length > 0) this.runBlockState(this.builder.openHeight);
+    return closes;
+  };
+
+
+  /**
+   * Run `callback` synchronously while the engine's state is that of a produced block: at
+   * once when no block is open (the latest produced block's state), else just before the
+   * tick that closes the open block is applied.
+   */
+  atBlockState(callback: BlockStateCallback): void {
+    if (!this.builder.blockOpen && this.builder.producedHeight > 0) this.call(callback, { height: this.builder.producedHeight });
+    else this.blockStateWaiters.push(callback);
+  }
+
+  private runBlockState(height: number): void {
+    const waiters = this.blockStateWaiters;
+    this.blockStateWaiters = [];
+    for (const w of waiters) this.call(w, { height });
+  }
 
   private onApplied(record: AppliedTick): void {
     const step = this.builder.apply(record);

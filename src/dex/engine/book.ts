@@ -184,7 +184,7 @@ export class OrderBook {
       taker.open = false;
     }
     const status = taker.remaining === 0n ? 'filled' : filled > 0n ? 'partially_filled' : 'resting';
-    return { status, filled, trades: trades ?? NO_TRADES, removals: removals ?? NO_REMOVALS, selfTraded };
+    return { status, filled, trades: trades ?? NO_TRADES, removals: removals ?? NO_REMOVALS, selfTraded, slot: taker.slot };
   }
 
   /** Take an open order out of the book (cancel). Returns the quantity that was resting. */

@@ -51,6 +51,8 @@ export interface PlaceResult {
   trades: Trade[]; // do not mutate (may be a shared empty array)
   removals: Removal[]; // resting orders that left untraded (expired, self-trade); do not mutate
   selfTraded: boolean;
+  /** The commitment slot the taker came to rest in, -1 when it did not rest (filled on arrival). */
+  slot: number;
 }
 
 /** The context every state transition is judged in: the tick, never the wall clock. */

@@ -9,6 +9,7 @@
 import { api, ApiError, watchBlocks, type BlockDetail, type BlockRecord, type LiveState } from './api.js';
 import { blockRow, blockView, marketView, messageView, ownerView, statsCards, txView } from './render.js';
 import { classify, fromHash, hashOf } from './search.js';
+import { verifyOrder, verifyTransaction, type ProofVerdict } from './prove.js';
 import { verifyBlock } from './verify.js';
 
 const LIST_SIZE = 20;
@@ -73,6 +74,37 @@ function showBlock(d: BlockDetail): void {
   });
 }
 
+/**
+ * A "verify this ..." button: runs the check in the browser and shows the verdict in
+ * `out` (data-verdict ok | invalid | error, data-step: the failing step).
+ */
+function proofButton(button: HTMLButtonElement, out: HTMLElement, check: () => Promise<ProofVerdict>): void {
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    out.className = `${out.className.replace(/ (busy|ok|bad)\b/g, '')} busy`;
+    out.dataset.verdict = 'running';
+    delete out.dataset.step;
+    out.textContent = 'verifying…';
+    check()
+      .then((v) => {
+        out.dataset.verdict = v.ok ? 'ok' : 'invalid';
+        if (!v.ok) out.dataset.step = v.step;
+        out.className = out.className.replace(/ busy\b/, v.ok ? ' ok' : ' bad');
+        out.textContent = v.text;
+      })
+      .catch((err: unknown) => {
+        out.dataset.verdict = 'error';
+        out.className = out.className.replace(/ busy\b/, ' bad');
+        out.textContent = `could not verify: ${err instanceof Error ? err.message : String(err)}`;
+      })
+      .finally(() => (button.disabled = false));
+  });
+}
+
+function orderButton(button: HTMLButtonElement, out: HTMLElement): void {
+  proofButton(button, out, () => verifyOrder(button.dataset.market ?? '', button.dataset.order ?? '', button.dataset.owner ?? ''));
+}
+
 async function route(): Promise<void> {
   const seq = ++renderSeq;
   const target = fromHash(location.hash);
@@ -97,12 +129,18 @@ async function route(): Promise<void> {
       }
       case 'tx': {
         const t = await api.transaction(target.id);
-        if (current()) setView('tx', t.id, txView(t));
+        if (!current()) return;
+        setView('tx', t.id, txView(t));
+        proofButton($<HTMLButtonElement>('verify-tx'), $<HTMLElement>('tx-verdict'), () => verifyTransaction(t.id, t.tx_hash));
+        const orderButtonEl = document.getElementById('verify-order') as HTMLButtonElement | null;
+        if (orderButtonEl) orderButton(orderButtonEl, $<HTMLElement>('order-verdict'));
         break;
       }
       case 'owner': {
         const o = await api.ownerOrders(target.owner);
-        if (current()) setView('owner', o.owner, ownerView(o));
+        if (!current()) return;
+        setView('owner', o.owner, ownerView(o));
+        for (const b of Array.from(view.querySelectorAll<HTMLButtonElement>('button.verify-order'))) orderButton(b, b.parentElement!.querySelector<HTMLElement>('.order-verdict')!);
         break;
       }
       case 'market': {

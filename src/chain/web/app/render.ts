@@ -156,7 +156,26 @@ export function txView(t: ExplorerTransaction): HTMLElement {
     ['Transaction hash', t.tx_hash ? mono(t.tx_hash) : '—'],
   );
   if (t.signature) pairs.push(['Signature', mono(short(t.signature, 16), t.signature)]);
-  return el('article', {}, el('h2', {}, 'Transaction ', el('code', {}, t.id)), fields(pairs));
+  return el(
+    'article',
+    {},
+    el('h2', {}, 'Transaction ', el('code', {}, t.id)),
+    fields(pairs),
+    el(
+      'div',
+      { class: 'verify' },
+      el('button', { id: 'verify-tx', type: 'button' }, 'Verify this transaction in this browser'),
+      el('span', { id: 'tx-verdict', class: 'verdict' }, "checks its inclusion proof: the batch hash, the tick's VDF proof and the ids of its block"),
+    ),
+    t.kind === 'order' && t.owner
+      ? el(
+          'div',
+          { class: 'verify' },
+          el('button', { id: 'verify-order', type: 'button', 'data-market': t.market_id, 'data-order': String(t.order_id), 'data-owner': t.owner }, 'Verify this order in this browser'),
+          el('span', { id: 'order-verdict', class: 'verdict' }, "checks the order's state proof against the latest block's state root"),
+        )
+      : null,
+  );
 }
 
 export function ownerView(o: OwnerOrders): HTMLElement {
@@ -169,8 +188,24 @@ export function ownerView(o: OwnerOrders): HTMLElement {
       ['Open orders', o.total],
     ]),
     table(
-      ['Market', 'Order id', 'Side', 'Price', 'Remaining', 'Quantity', 'Tick', 'Transaction'],
-      o.orders.map((x) => [marketLink(x.market_id, x.market_name), x.order_id, x.side, x.price, x.remaining, x.quantity, x.tick_number, x.transaction_id ? txLink(x.transaction_id) : '—']),
+      ['Market', 'Order id', 'Side', 'Price', 'Remaining', 'Quantity', 'Tick', 'Transaction', 'Proof'],
+      o.orders.map((x) => [
+        marketLink(x.market_id, x.market_name),
+        x.order_id,
+        x.side,
+        x.price,
+        x.remaining,
+        x.quantity,
+        x.tick_number,
+        x.transaction_id ? txLink(x.transaction_id) : '—',
+        el(
+          'span',
+          {},
+          el('button', { class: 'verify-order', type: 'button', 'data-market': x.market_id, 'data-order': String(x.order_id), 'data-owner': o.owner }, 'Verify this order'),
+          ' ',
+          el('span', { class: 'verdict order-verdict' }, ''),
+        ),
+      ]),
       o.orders.length,
       'orders',
     ),

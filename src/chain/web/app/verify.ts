@@ -8,18 +8,22 @@
 import type { BrowserVerifier } from '../../../browser/index.js';
 import { api, type BlockDetail } from './api.js';
 
-type VerifierModule = typeof import('../../../browser/index.js');
+export type VerifierModule = typeof import('../../../browser/index.js');
 
-let loading: Promise<BrowserVerifier> | undefined;
+let loading: Promise<{ mod: VerifierModule; v: BrowserVerifier }> | undefined;
 
-/** The verifier, compiled once per page. */
-function verifier(): Promise<BrowserVerifier> {
+/** The verifier module and its tick verifier, compiled once per page (the proof buttons use both). */
+export function loadVerifier(): Promise<{ mod: VerifierModule; v: BrowserVerifier }> {
   loading ??= (async () => {
     const mod = (await import(new URL('./svc-vdf.js', import.meta.url).href)) as VerifierModule;
-    return mod.createVerifier(new URL('./svc-vdf.wasm', import.meta.url));
+    return { mod, v: await mod.createVerifier(new URL('./svc-vdf.wasm', import.meta.url)) };
   })();
   loading.catch(() => (loading = undefined)); // let a later click try again
   return loading;
+}
+
+async function verifier(): Promise<BrowserVerifier> {
+  return (await loadVerifier()).v;
 }
 
 export interface BlockVerdict {

@@ -1,0 +1,97 @@
+/**
+ * `svc order prove --market ID --order N --owner KEY`: fetch an order's state proof from
+ * the chain explorer (GET /markets/:market_id/orders/:order_id/proof?owner=, docs/proofs.md)
+ * and the block it names (GET /blocks/:height), and check it: every step of
+ * verifyOrderState, the anchor to that block's state_root and last_tick, and the inclusion
+ * proof of the transaction that ended the order down to its tick's VDF proof.
+ *
+ * Exit 0 when every step passes (one line, or --json the verdict); 1 with the failing step
+ * named (`svc order prove: step book_path: ...`), or when the explorer refuses or cannot be
+ * reached (the step is then `fetch`); 2 for a wrong command line. --owner is a Base58
+ * public key, or a key NAME or file from `svc keygen`.
+ */
+import { readFileSync } from 'node:fs';
+import { verifyOrderState, type OrderStateProof } from '../proofs/index.js';
+import { fromBase58Key, toBase58Key } from '../sdk/index.js';
+import { createVerifier } from '../browser/index.js';
+import { wasmPath } from '../vdf/index.js';
+import type { Subcommand } from './command.js';
+import { printJson, readKeyFile, u64 } from './dex-common.js';
+import { CommandFailure, optional, required, UsageError, type OptionSpec } from './options.js';
+
+export const DEFAULT_RPC_URL = 'http://127.0.0.1:8082';
+export const RPC_URL_OPTION: OptionSpec = { name: 'rpc-url', type: 'string', value: 'URL', help: "the node's chain explorer (its --rpc-addr)", default: DEFAULT_RPC_URL, env: 'SVC_RPC_URL' };
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function ownerKey(value: string): Promise<Uint8Array> {
+  try {
+    return fromBase58Key(value, 'owner');
+  } catch {
+    return (await readKeyFile(value)).publicKey;
+  }
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new CommandFailure(`step fetch: cannot reach ${url}: ${(err as Error).message}`);
+  }
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CommandFailure(`step fetch: ${url} answered ${res.status} with no JSON`);
+  }
+  if (res.status !== 200) throw new CommandFailure(`step fetch: ${url} answered ${res.status}: ${(json as { error?: string }).error ?? text}`);
+  return json;
+}
+
+export const prove: Subcommand = {
+  spec: {
+    name: 'order prove',
+    summary: "fetch an order's state proof from the chain explorer and verify it (exit 1 names the failing step)",
+    usage: '--market ID --order N --owner KEY [options]',
+    options: [
+      { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (a lowercase UUID)' },
+      { name: 'order', type: 'string', value: 'N', help: 'the order id, u64' },
+      { name: 'owner', type: 'string', value: 'KEY', help: 'the owner: a Base58 public key, or a key NAME or file from svc keygen' },
+      { name: 'whole-book', type: 'boolean', help: 'for an order no longer resting: prove it with every entry of the book (small books)' },
+      { name: 'json', type: 'boolean', help: 'print the proof and the verdict as JSON' },
+      RPC_URL_OPTION,
+    ],
+    examples: ['svc order prove --market $M --order 7 --owner alice --rpc-url http://127.0.0.1:8082'],
+  },
+  async run(v, positionals) {
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const market = required(v, 'market');
+    if (!UUID_RE.test(market)) throw new UsageError('--market must be a lowercase UUID');
+    const orderId = u64(required(v, 'order'), 'order');
+    const owner = toBase58Key(await ownerKey(required(v, 'owner')));
+    const base = optional(v, 'rpc-url')!.replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(base)) throw new UsageError('--rpc-url must start with http:// or https://');
+    const whole = v['whole-book'] === true ? '&book=whole' : '';
+    const proof = (await fetchJson(`${base}/markets/${market}/orders/${orderId}/proof?owner=${owner}${whole}`)) as OrderStateProof;
+    const height = (proof as { block_height?: unknown }).block_height;
+    if (!Number.isSafeInteger(height) || (height as number) < 1) throw new CommandFailure('step shape: block_height: expected a positive integer');
+    const block = ((await fetchJson(`${base}/blocks/${height as number}`)) as { block?: { height: number; state_root: number[]; last_tick: number } }).block;
+    if (!block) throw new CommandFailure(`step anchor: GET /blocks/${height as number} has no block`);
+    const tickVerifier = await createVerifier(readFileSync(wasmPath()));
+    const verdict = verifyOrderState(proof, { trustedBlock: block, inclusion: { tickVerifier } });
+    if (!verdict.ok) {
+      if (v.json === true) printJson({ proof, verdict });
+      throw new CommandFailure(`step ${verdict.step}: ${verdict.message}`);
+    }
+    if (v.json === true) {
+      printJson({ proof, verdict });
+      return 0;
+    }
+    const where = verdict.state === 'resting' ? `rests in slot ${proof.book!.index}` : `is not resting (${proof.end ?? 'end unknown'}; absence ${verdict.absence})`;
+    const ended = verdict.ended_by ? `, ended by the transaction at sequence ${verdict.ended_by.sequence_number} in tick ${verdict.ended_by.tick_number}` : '';
+    console.log(`valid: order ${orderId} of ${owner} in market ${market} ${where} in block ${verdict.block_height} (state_root ${verdict.state_root})${ended}`);
+    return 0;
+  },
+};
