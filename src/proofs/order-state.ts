@@ -181,125 +181,158 @@ function trustedRoot(v: unknown): Uint8Array {
 }
 
 /** Check an order state proof; see the file comment for the steps. Never throws. */
+/** An order state proof's fields, read and bounds-checked (step `shape`). */
+interface ReadProof {
+  state: 'resting' | 'not_resting';
+  marketId: string;
+  owner: Uint8Array;
+  orderId: bigint;
+  blockHeight: number;
+  tickNumber: number;
+  stateRoot: Uint8Array;
+  marketsRoot: Uint8Array;
+  marketsSize: number;
+  marketCount: number;
+  usedRoot: Uint8Array;
+  usedCount: number;
+  market: Member;
+  book: Member | undefined;
+  entries: Uint8Array[] | undefined;
+  usedId: Member | undefined;
+  end: OrderEnd | undefined;
+}
+type Member = ReturnType<typeof memberField>;
+
+function readProof(proof: unknown): ReadProof {
+  const step: OrderStateStep = 'shape';
+  if (!isObject(proof)) throw new StepFailure(step, 'proof: expected a JSON object');
+  const state = proof.state;
+  if (state !== 'resting' && state !== 'not_resting') throw new StepFailure(step, 'state: expected "resting" or "not_resting"');
+  if (typeof proof.market_id !== 'string' || !UUID_RE.test(proof.market_id)) throw new StepFailure(step, 'market_id: expected a lowercase UUID');
+  let owner: Uint8Array;
+  try {
+    owner = fromBase58Key(typeof proof.owner === 'string' ? proof.owner : '', 'owner');
+  } catch {
+    throw new StepFailure(step, 'owner: expected a Base58 key of 32 bytes');
+  }
+  const orderId = u64Field(step, 'order_id', proof.order_id);
+  const blockHeight = intField(step, 'block_height', proof.block_height, 1);
+  const tickNumber = intField(step, 'tick_number', proof.tick_number, 1);
+  const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
+  const marketsRoot = hexField(step, 'markets_root', proof.markets_root, 32);
+  const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
+  if (!isTreeSize(marketsSize)) throw new StepFailure(step, `markets_size ${marketsSize} is not a power of two >= 64`);
+  const marketCount = intField(step, 'market_count', proof.market_count, 1, marketsSize);
+  const usedRoot = hexField(step, 'used_ids_root', proof.used_ids_root, 32);
+  const usedCount = intField(step, 'used_id_count', proof.used_id_count, 0);
+  const market = memberField(step, 'market', proof.market, marketCount - 1);
+  const book = proof.book === undefined ? undefined : memberField(step, 'book', proof.book, MAX_TREE_SIZE - 1);
+  let entries: Uint8Array[] | undefined;
+  if (proof.book_entries !== undefined) {
+    if (!Array.isArray(proof.book_entries) || proof.book_entries.length > MAX_BOOK_ENTRIES) throw new StepFailure(step, `book_entries: expected a list of at most ${MAX_BOOK_ENTRIES} hex entries`);
+    entries = proof.book_entries.map((e, i) => hexField(step, `book_entries[${i}]`, e));
+  }
+  if (state === 'resting' && !book) throw new StepFailure(step, 'a resting proof needs book');
+  if (book && entries) throw new StepFailure(step, 'book and book_entries together');
+  const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
+  if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
+  const end = proof.end;
+  if (end !== undefined && (state === 'resting' || typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: expected one of ${ENDS.join(', ')} on a not_resting proof`);
+  return { state, marketId: proof.market_id, owner, orderId, blockHeight, tickNumber, stateRoot, marketsRoot, marketsSize, marketCount, usedRoot, usedCount, market, book, entries, usedId, end: end as OrderEnd | undefined };
+}
+
+/** Step `book_leaf`: the slot holds this order (resting), or not (not resting: what it holds, if anything). */
+function checkBookLeaf(p: ReadProof, bookSize: number): { order?: OrderLeaf; slotHolds?: OrderLeaf } {
+  const step: OrderStateStep = 'book_leaf';
+  const isThisOrder = (leaf: Uint8Array): boolean => {
+    if (leaf.length === 0) return false;
+    const o = decodeBookLeaf(step, leaf);
+    return BigInt(o.order_id) === p.orderId && bytesEqual(o.ownerBytes, p.owner);
+  };
+  if (p.book) {
+    if (p.book.index >= bookSize) throw new StepFailure(step, `slot ${p.book.index} is outside the book's ${bookSize} entries`);
+    if (p.state === 'resting') {
+      if (!isThisOrder(p.book.leaf)) throw new StepFailure(step, `slot ${p.book.index} does not hold order ${p.orderId} of this owner`);
+      const { ownerBytes: _o, ...order } = decodeBookLeaf(step, p.book.leaf);
+      return { order };
+    }
+    if (isThisOrder(p.book.leaf)) throw new StepFailure(step, `slot ${p.book.index} still holds the order: it is resting`);
+    if (p.book.leaf.length === 0) return {};
+    const { ownerBytes: _o, ...slotHolds } = decodeBookLeaf(step, p.book.leaf);
+    return { slotHolds };
+  }
+  if (p.entries) {
+    if (p.entries.length !== bookSize) throw new StepFailure(step, `book_entries has ${p.entries.length} entries, the book has ${bookSize}`);
+    const at = p.entries.findIndex(isThisOrder);
+    if (at >= 0) throw new StepFailure(step, `entry ${at} of the book is the order: it is resting`);
+  }
+  return {};
+}
+
+/** Steps `book_path` and `market_path`: the book leaf (or whole book) to the market's book_root, the market leaf to markets_root. */
+function checkBookAndMarketPaths(p: ReadProof, ml: { bookRoot: Uint8Array; bookSize: number }): void {
+  if (p.book) {
+    const r = rootFromPath(sha256, leafHashWith(sha256, p.book.leaf), p.book.index, ml.bookSize, p.book.path);
+    if (!r.ok) throw new StepFailure<OrderStateStep>('book_path', r.message);
+    if (!bytesEqual(r.root, ml.bookRoot)) throw new StepFailure<OrderStateStep>('book_path', "the book leaf and its path do not lead to the market leaf's book_root");
+  } else if (p.entries) {
+    const root = rootOfLeafHashesWith(sha256, p.entries.map((e) => leafHashWith(sha256, e)));
+    if (!bytesEqual(root, ml.bookRoot)) throw new StepFailure<OrderStateStep>('book_path', "book_entries do not hash to the market leaf's book_root");
+  }
+  const mr = rootFromPath(sha256, leafHashWith(sha256, p.market.leaf), p.market.index, p.marketsSize, p.market.path);
+  if (!mr.ok) throw new StepFailure<OrderStateStep>('market_path', mr.message);
+  if (!bytesEqual(mr.root, p.marketsRoot)) throw new StepFailure<OrderStateStep>('market_path', 'the market leaf and its path do not lead to markets_root');
+}
+
+/** Steps `used_id_leaf` and `used_id_path`: owner || order_id in the used-id tree; its index. */
+function checkUsedId(p: ReadProof): number | undefined {
+  if (!p.usedId) return undefined;
+  if (!bytesEqual(p.usedId.leaf, usedIdLeaf(p.owner, p.orderId))) throw new StepFailure<OrderStateStep>('used_id_leaf', 'the used-id leaf is not owner || order_id (u64 LE)');
+  const ur = rootFromPath(sha256, leafHashWith(sha256, p.usedId.leaf), p.usedId.index, p.usedCount, p.usedId.path);
+  if (!ur.ok) throw new StepFailure<OrderStateStep>('used_id_path', ur.message);
+  if (!bytesEqual(ur.root, p.usedRoot)) throw new StepFailure<OrderStateStep>('used_id_path', 'the used-id leaf and its path do not lead to used_ids_root');
+  return p.usedId.index;
+}
+
+/** Steps `state_root` and `anchor`: the inputs give state_root, and it is the trusted block's. */
+function checkStateRoot(p: ReadProof, trustedBlock: VerifyOrderStateOptions['trustedBlock']): void {
+  const computed = combineStateRootBytes(p.marketsRoot, p.marketsSize, p.marketCount, p.usedRoot, p.usedCount);
+  if (!bytesEqual(computed, p.stateRoot)) throw new StepFailure<OrderStateStep>('state_root', `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(p.stateRoot)}`);
+  if (trustedBlock === undefined) return;
+  const step: OrderStateStep = 'anchor';
+  const b: unknown = trustedBlock;
+  if (!isObject(b)) throw new StepFailure(step, 'trustedBlock: expected {height, state_root, last_tick?}');
+  if (b.height !== p.blockHeight) throw new StepFailure(step, `the proof is for block ${p.blockHeight}, the trusted block is ${String(b.height)}`);
+  if (!bytesEqual(trustedRoot(b.state_root), p.stateRoot)) throw new StepFailure(step, `state_root is not block ${p.blockHeight}'s state_root`);
+  if (b.last_tick !== undefined && b.last_tick !== p.tickNumber) throw new StepFailure(step, `tick_number ${p.tickNumber} is not block ${p.blockHeight}'s last_tick ${String(b.last_tick)}`);
+}
+
 export function verifyOrderState(proof: unknown, options: VerifyOrderStateOptions = {}): OrderStateVerdict | Failure<OrderStateStep> {
   let step: OrderStateStep = 'shape';
   try {
-    if (!isObject(proof)) throw new StepFailure(step, 'proof: expected a JSON object');
-    const state = proof.state;
-    if (state !== 'resting' && state !== 'not_resting') throw new StepFailure(step, 'state: expected "resting" or "not_resting"');
-    if (typeof proof.market_id !== 'string' || !UUID_RE.test(proof.market_id)) throw new StepFailure(step, 'market_id: expected a lowercase UUID');
-    const marketId = proof.market_id;
-    let owner: Uint8Array;
-    try {
-      owner = fromBase58Key(typeof proof.owner === 'string' ? proof.owner : '', 'owner');
-    } catch {
-      throw new StepFailure(step, 'owner: expected a Base58 key of 32 bytes');
-    }
-    const orderId = u64Field(step, 'order_id', proof.order_id);
-    const blockHeight = intField(step, 'block_height', proof.block_height, 1);
-    const tickNumber = intField(step, 'tick_number', proof.tick_number, 1);
-    const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
-    const marketsRoot = hexField(step, 'markets_root', proof.markets_root, 32);
-    const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
-    if (!isTreeSize(marketsSize)) throw new StepFailure(step, `markets_size ${marketsSize} is not a power of two >= 64`);
-    const marketCount = intField(step, 'market_count', proof.market_count, 1, marketsSize);
-    const usedRoot = hexField(step, 'used_ids_root', proof.used_ids_root, 32);
-    const usedCount = intField(step, 'used_id_count', proof.used_id_count, 0);
-    const market = memberField(step, 'market', proof.market, marketCount - 1);
-    const book = proof.book === undefined ? undefined : memberField(step, 'book', proof.book, MAX_TREE_SIZE - 1);
-    let entries: Uint8Array[] | undefined;
-    if (proof.book_entries !== undefined) {
-      if (!Array.isArray(proof.book_entries) || proof.book_entries.length > MAX_BOOK_ENTRIES) throw new StepFailure(step, `book_entries: expected a list of at most ${MAX_BOOK_ENTRIES} hex entries`);
-      entries = proof.book_entries.map((e, i) => hexField(step, `book_entries[${i}]`, e));
-    }
-    if (state === 'resting' && !book) throw new StepFailure(step, 'a resting proof needs book');
-    if (book && entries) throw new StepFailure(step, 'book and book_entries together');
-    const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
-    if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
-    const end = proof.end;
-    if (end !== undefined && (state === 'resting' || typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: expected one of ${ENDS.join(', ')} on a not_resting proof`);
-
+    const p = readProof(proof);
     step = 'market_leaf';
-    const ml = decodeMarketLeaf(market.leaf);
-    if (ml.marketId !== marketId) throw new StepFailure(step, `the market leaf is market ${ml.marketId}, not ${marketId}`);
-
+    const ml = decodeMarketLeaf(p.market.leaf);
+    if (ml.marketId !== p.marketId) throw new StepFailure(step, `the market leaf is market ${ml.marketId}, not ${p.marketId}`);
     step = 'book_leaf';
-    const isThisOrder = (leaf: Uint8Array): boolean => {
-      if (leaf.length === 0) return false;
-      const o = decodeBookLeaf(step, leaf);
-      return BigInt(o.order_id) === orderId && bytesEqual(o.ownerBytes, owner);
-    };
-    let order: OrderLeaf | undefined;
-    let slotHolds: OrderLeaf | undefined;
-    if (book) {
-      if (book.index >= ml.bookSize) throw new StepFailure(step, `slot ${book.index} is outside the book's ${ml.bookSize} entries`);
-      if (state === 'resting') {
-        if (!isThisOrder(book.leaf)) throw new StepFailure(step, `slot ${book.index} does not hold order ${orderId} of this owner`);
-        const { ownerBytes: _o, ...leaf } = decodeBookLeaf(step, book.leaf);
-        order = leaf;
-      } else {
-        if (isThisOrder(book.leaf)) throw new StepFailure(step, `slot ${book.index} still holds the order: it is resting`);
-        if (book.leaf.length > 0) {
-          const { ownerBytes: _o, ...leaf } = decodeBookLeaf(step, book.leaf);
-          slotHolds = leaf;
-        }
-      }
-    } else if (entries) {
-      if (entries.length !== ml.bookSize) throw new StepFailure(step, `book_entries has ${entries.length} entries, the book has ${ml.bookSize}`);
-      const at = entries.findIndex(isThisOrder);
-      if (at >= 0) throw new StepFailure(step, `entry ${at} of the book is the order: it is resting`);
-    }
-
+    const { order, slotHolds } = checkBookLeaf(p, ml.bookSize);
     step = 'book_path';
-    if (book) {
-      const r = rootFromPath(sha256, leafHashWith(sha256, book.leaf), book.index, ml.bookSize, book.path);
-      if (!r.ok) throw new StepFailure(step, r.message);
-      if (!bytesEqual(r.root, ml.bookRoot)) throw new StepFailure(step, "the book leaf and its path do not lead to the market leaf's book_root");
-    } else if (entries) {
-      const root = rootOfLeafHashesWith(sha256, entries.map((e) => leafHashWith(sha256, e)));
-      if (!bytesEqual(root, ml.bookRoot)) throw new StepFailure(step, "book_entries do not hash to the market leaf's book_root");
-    }
-
-    step = 'market_path';
-    const mr = rootFromPath(sha256, leafHashWith(sha256, market.leaf), market.index, marketsSize, market.path);
-    if (!mr.ok) throw new StepFailure(step, mr.message);
-    if (!bytesEqual(mr.root, marketsRoot)) throw new StepFailure(step, 'the market leaf and its path do not lead to markets_root');
-
-    let usedIdIndex: number | undefined;
-    if (usedId) {
-      step = 'used_id_leaf';
-      if (!bytesEqual(usedId.leaf, usedIdLeaf(owner, orderId))) throw new StepFailure(step, 'the used-id leaf is not owner || order_id (u64 LE)');
-      step = 'used_id_path';
-      const ur = rootFromPath(sha256, leafHashWith(sha256, usedId.leaf), usedId.index, usedCount, usedId.path);
-      if (!ur.ok) throw new StepFailure(step, ur.message);
-      if (!bytesEqual(ur.root, usedRoot)) throw new StepFailure(step, 'the used-id leaf and its path do not lead to used_ids_root');
-      usedIdIndex = usedId.index;
-    }
-
+    checkBookAndMarketPaths(p, ml);
+    step = 'used_id_leaf';
+    const usedIdIndex = checkUsedId(p);
     step = 'state_root';
-    const computed = combineStateRootBytes(marketsRoot, marketsSize, marketCount, usedRoot, usedCount);
-    if (!bytesEqual(computed, stateRoot)) throw new StepFailure(step, `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(stateRoot)}`);
-
-    if (options.trustedBlock !== undefined) {
-      step = 'anchor';
-      const b = options.trustedBlock;
-      if (!isObject(b)) throw new StepFailure(step, 'trustedBlock: expected {height, state_root, last_tick?}');
-      if (b.height !== blockHeight) throw new StepFailure(step, `the proof is for block ${blockHeight}, the trusted block is ${String(b.height)}`);
-      if (!bytesEqual(trustedRoot(b.state_root), stateRoot)) throw new StepFailure(step, `state_root is not block ${blockHeight}'s state_root`);
-      if (b.last_tick !== undefined && b.last_tick !== tickNumber) throw new StepFailure(step, `tick_number ${tickNumber} is not block ${blockHeight}'s last_tick ${String(b.last_tick)}`);
-    }
-
+    checkStateRoot(p, options.trustedBlock);
     let endedBy: InclusionVerdict | undefined;
-    if (proof.ended_by !== undefined) {
+    if (isObject(proof) && proof.ended_by !== undefined) {
       step = 'ended_by';
-      endedBy = checkEndedBy(proof.ended_by, options, end as OrderEnd | undefined, { marketId, owner, orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber });
+      endedBy = checkEndedBy(proof.ended_by, options, p.end, { marketId: p.marketId, owner: p.owner, orderId: p.orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber: p.tickNumber });
     }
     return {
       ok: true,
-      state,
-      state_root: bytesToHex(stateRoot),
-      block_height: blockHeight,
-      absence: state === 'resting' ? undefined : book ? 'slot' : entries ? 'book' : 'unproven',
+      state: p.state,
+      state_root: bytesToHex(p.stateRoot),
+      block_height: p.blockHeight,
+      absence: p.state === 'resting' ? undefined : p.book ? 'slot' : p.entries ? 'book' : 'unproven',
       ...(order ? { order } : {}),
       ...(slotHolds ? { slot_holds: slotHolds } : {}),
       ...(usedIdIndex !== undefined ? { used_id_index: usedIdIndex } : {}),
