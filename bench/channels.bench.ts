@@ -132,7 +132,9 @@ try {
   const ticks = new Set<number>();
   for (const r of results) for (const [tick] of r.samples) ticks.add(tick);
   const tickUs = new Map<number, number>();
-  const pending = [...ticks];
+  // Each tick's next tick too: its start is when this tick closed (the clock starts the next
+  // at once), so the pipeline splits into the tick's own length and what follows its close.
+  const pending = [...new Set([...ticks].flatMap((t) => [t, t + 1]))];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let t = pending.pop(); t !== undefined; t = pending.pop()) {
@@ -163,6 +165,9 @@ try {
   latencies.sort((a, b) => a - b);
   const firstMs = [...firstLast].map(([t, [first]]) => (first - tickUs.get(t)!) / 1000).sort((a, b) => a - b);
   const spreadMs = [...firstLast.values()].map(([first, last]) => (last - first) / 1000).sort((a, b) => a - b);
+  const closed_ = [...firstLast.keys()].filter((t) => tickUs.has(t + 1));
+  const lengthMs = closed_.map((t) => (tickUs.get(t + 1)! - tickUs.get(t)!) / 1000).sort((a, b) => a - b);
+  const closeToFirstMs = closed_.map((t) => (firstLast.get(t)![0] - tickUs.get(t + 1)!) / 1000).sort((a, b) => a - b);
   const report = {
     clients,
     load: JSON.parse(loadOut) as unknown,
@@ -171,6 +176,8 @@ try {
     deltas_per_client_per_s: round(deltas / clients / (wallMs / 1000)),
     latency_from_tick_timestamp_ms: { p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2), max: round(latencies[latencies.length - 1] ?? NaN, 2), samples: latencies.length },
     tick_to_first_client_ms: { p50: round(percentile(firstMs, 50), 2), p99: round(percentile(firstMs, 99), 2) },
+    tick_length_ms: { p50: round(percentile(lengthMs, 50), 2), p99: round(percentile(lengthMs, 99), 2) },
+    tick_close_to_first_client_ms: { p50: round(percentile(closeToFirstMs, 50), 2), p99: round(percentile(closeToFirstMs, 99), 2) },
     first_to_last_client_ms: { p50: round(percentile(spreadMs, 50), 2), p99: round(percentile(spreadMs, 99), 2) },
     gaps,
     closed_by_node: closed,
