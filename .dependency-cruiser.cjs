@@ -85,6 +85,7 @@ const neverRules = [
   ['chain-knows-no-sequencer-face', '^src/chain/', '^src/sequencer-api/', 'shared codecs come from below, not a face'],
   ['sequencer-face-knows-no-chain', '^src/sequencer-api/', '^src/chain/', 'the sequencer face knows no chain'],
   ['engine-knows-no-runtime', '^src/dex/engine/', '^src/dex/(?!engine/)', 'the pure engine knows no runtime or face'],
+  ['engine-stands-on-core-and-crypto', '^src/dex/engine/', '^src/(?!core/|crypto/|dex/engine/)', 'the pure engine imports only src/core and src/crypto'],
   ['follow-feeds-the-chain', '^src/follow/', '^src/chain/(?!core/)', 'a full node feeds the chain, it does not reach into it (its core is open to it)'],
 ].map(([name, from, to, comment]) => ({ name: `never:${name}`, comment, severity: 'error', from: { path: from }, to: { path: to } }));
 

@@ -23,7 +23,7 @@ import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import { signInline } from '../../src/dex/verifier.js';
 import { toBase58, toHex } from '../../src/sdk/bytes.js';
 import { keyPairFromSeed } from '../../src/sdk/keys.js';
-import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/sdk/messages.js';
+import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
 import { benchTransaction, encodeSubmitRequest } from './requests.js';
 import { parseTickHashes } from './tick-parse.js';
 

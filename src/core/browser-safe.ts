@@ -4,3 +4,6 @@
  * node takes from node:crypto: browser code hashes with its own.
  */
 export { decodeTransactionBytes, transactionBytes } from './tx-bytes.js';
+export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from './borsh.js';
+export * from './order-messages.js';
+export { marketIdOf, UUID_RE } from './market-id.js';

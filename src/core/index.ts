@@ -9,3 +9,6 @@ export type * from './types.js';
 export * from './tx-hash.js';
 export * from './tx-record.js';
 export * from './time.js';
+export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from './borsh.js';
+export * from './order-messages.js';
+export { marketIdOf, UUID_RE } from './market-id.js';

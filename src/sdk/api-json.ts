@@ -4,7 +4,7 @@
  * decimal strings (JSON numbers lose precision above 2^53); keys and mints as Base58;
  * signatures and hashes as lowercase hex.
  */
-import { U64_MAX } from './borsh.js';
+import { U64_MAX } from '../core/browser-safe.js';
 import { fromBase58Key, fromHex, toBase58, toHex } from './bytes.js';
 import {
   cancelMessage,
@@ -14,7 +14,7 @@ import {
   type OrderIntent,
   type ReceiptData,
   type Side,
-} from './messages.js';
+} from '../core/browser-safe.js';
 import { sequencerIdOf, sign, verify } from './keys.js';
 
 export interface PlaceOrderBody {

@@ -14,7 +14,7 @@
  *                         || used_ids_root || u64 used_count)
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BorshWriter } from './borsh.js';
+import { BorshWriter } from '../core/browser-safe.js';
 import { fromBase58Key, fromHex, toHex } from './bytes.js';
 import { prefixed, stateRootOf, type SlotOrderView } from './state-root.js';
 

@@ -5,15 +5,34 @@
  * (docs/proofs.md). No node:* imports.
  */
 export * from './bytes.js';
-export * from './borsh.js';
-export * from './messages.js';
+// The order book's signed messages and their Borsh bytes (spec/2): shared with the node, whose engine reads the same bytes.
+export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from '../core/browser-safe.js';
+export {
+  CANCEL_PREFIX,
+  ORDER_INTENT_SIZE,
+  ORDER_PREFIX,
+  RECEIPT_PREFIX,
+  cancelMessage,
+  encodeCancelOrderData,
+  encodeOrderIntent,
+  encodeReceiptData,
+  orderMessage,
+  receiptMessage,
+  sideToByte,
+  signingMessage,
+  type CancelOrderData,
+  type OrderIntent,
+  type ReceiptData,
+  type Sha256,
+  type Side,
+} from '../core/browser-safe.js';
 export * from './keys.js';
 export { ed25519EncodingViolation, SMALL_ORDER_POINTS, type Ed25519Violation } from '../crypto/browser-safe.js';
 export * from './api-json.js';
 export * from './client.js';
-export { marketIdOf } from './market-id.js';
+export { marketIdOf } from '../core/browser-safe.js';
 export * from './state-root.js';
 export * from './chain-root.js';
-export { UUID_RE } from './market-id.js';
+export { UUID_RE } from '../core/browser-safe.js';
 export * from './exact-json.js';
 export * from './channel-client.js';

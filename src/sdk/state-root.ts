@@ -6,7 +6,7 @@
  * elsewhere. Browser-safe (@noble/hashes).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BorshWriter } from './borsh.js';
+import { BorshWriter } from '../core/browser-safe.js';
 import { fromBase58Key, toHex } from './bytes.js';
 
 export interface SlotOrderView {

@@ -20,7 +20,7 @@ import { openDatabase } from '../../src/db/index.js';
 import type { AppliedTick } from '../../src/dex/engine/index.js';
 import { verifyChainTransactionProof, verifyOrderState, type ChainTransactionProof, type OrderStateProof } from '../../src/proofs/index.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { clone, flipHex, repoFile, tickVerifier } from '../proofs/support/verifier.js';
 import { readFileSync } from 'node:fs';

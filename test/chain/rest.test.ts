@@ -10,7 +10,7 @@ import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } fr
 import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../src/chain/interface.js';
 import { explorerOpenApi } from '../../src/chain/openapi.js';
 import { parseRecordJson } from '../../src/wire/index.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { loadVdfEngine, parseRestTick } from '../../src/vdf/index.js';
 import { keyOf, mintOf } from './support/flow.js';

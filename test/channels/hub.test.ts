@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { BookSource, ChannelHub, CLOSE, DEFAULT_LIMITS, OwnerLog, type ChannelItem, type Outlet, type ResumableSource } from '../../src/channels/index.js';
 import { sha256 } from '../../src/crypto/sha256.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { BASE, QUOTE, marketTx, orderTx, seeded } from '../dex/support/orders.js';
 import { TickMaker } from './support/ticks.js';
 

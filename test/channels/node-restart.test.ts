@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainClient, signedOrderRequest } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
-import type { Side } from '../../src/sdk/messages.js';
+import type { Side } from '../../src/core/order-messages.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { TestClient, rawOf, type Msg } from './support/client.js';

@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../../src/db/index.js';
 import type { DexTx } from '../../src/dex/engine/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
 import { sha256 } from '../../src/crypto/sha256.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { BASE, QUOTE, cancelTx, marketTx, orderTx, seeded } from '../dex/support/orders.js';
 import { writeOps } from './support/harness.js';
 import { TickMaker } from './support/ticks.js';

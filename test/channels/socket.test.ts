@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { CLOSE, DEFAULT_LIMITS, levelsOfBook } from '../../src/channels/index.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { BASE, QUOTE, cancelTx, marketTx, mint, orderTx, seeded } from '../dex/support/orders.js';
 import { ChannelsHarness } from './support/harness.js';
 import { TestClient, type Msg } from './support/client.js';

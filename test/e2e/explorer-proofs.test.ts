@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
-import { marketIdOf } from '../../src/sdk/market-id.js';
+import { marketIdOf } from '../../src/core/market-id.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { startChainNode, type ChainNode } from '../chain/support/node.js';
 import { flipHex } from '../proofs/support/verifier.js';

@@ -19,8 +19,8 @@
  * skipped; one that does but fails to decode is skipped as malformed.
  */
 import { randomUUID } from 'node:crypto';
-import { BorshReader, BorshWriter } from '../../sdk/index.js';
-import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../../sdk/index.js';
+import { BorshReader, BorshWriter } from '../../core/index.js';
+import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../../core/index.js';
 import type { Transaction } from '../../core/index.js';
 import type { MarketKind } from './interface.js';
 

@@ -19,7 +19,7 @@
  */
 import { EMPTY_ROOT, leafHash, nodeHash } from '../../crypto/index.js';
 import { sha256 } from '../../crypto/index.js';
-import { BorshWriter } from '../../sdk/index.js';
+import { BorshWriter } from '../../core/index.js';
 import type { MarketInfo } from './interface.js';
 
 export const STATE_ROOT_PREFIX = 'SVC_STATE_ROOT_V1:';

@@ -15,7 +15,7 @@
  * read them when the record is delivered, before the next tick is applied.
  */
 import { sha256 } from '../../crypto/index.js';
-import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../sdk/index.js';
+import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../core/index.js';
 import type { OrderedTransaction, Tick } from '../../core/index.js';
 import { DexState, type Market, type Outcome } from './state.js';
 import { decodePayload, type DexTx } from './codec.js';

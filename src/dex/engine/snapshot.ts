@@ -22,7 +22,7 @@
  * A state restored from its snapshot applies every later tick exactly as the original
  * (same outcomes, trades, slots and roots): test/dex/snapshot.test.ts checks it.
  */
-import { BorshReader, BorshWriter } from '../../sdk/index.js';
+import { BorshReader, BorshWriter } from '../../core/index.js';
 import { OrderBook } from './book.js';
 import { BUY, type BookOrder, type MarketInfo, type SideCode, type Trade } from './interface.js';
 import { encodeLeaf } from './leaf.js';

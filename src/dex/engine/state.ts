@@ -11,7 +11,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { sha256 } from '../../crypto/index.js';
-import { marketIdOf } from '../../sdk/index.js';
+import { marketIdOf } from '../../core/index.js';
 import { OrderBook } from './book.js';
 import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf } from './commitment.js';
 import { encodeLeaf } from './leaf.js';

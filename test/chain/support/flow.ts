@@ -8,8 +8,8 @@ import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
 import { verifyOne } from '../../../src/crypto/ed25519.js';
-import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/sdk/messages.js';
-import { marketIdOf } from '../../../src/sdk/market-id.js';
+import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
+import { marketIdOf } from '../../../src/core/market-id.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';
 import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
 

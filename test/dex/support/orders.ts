@@ -1,6 +1,6 @@
 /** Test helpers: deterministic keys and mints, and decoded order book transactions. */
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
-import { encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/sdk/messages.js';
+import { encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
 import type { CancelOrderTx, CreateMarketTx, PlaceOrderTx } from '../../../src/dex/engine/index.js';
 
 export function seeded(n: number): KeyPair {

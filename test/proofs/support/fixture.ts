@@ -17,7 +17,7 @@ import { merkleRoot } from '../../../src/crypto/merkle.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';
 import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
 import { restTick } from '../../../src/vdf/index.js';
-import { marketIdOf } from '../../../src/sdk/market-id.js';
+import { marketIdOf } from '../../../src/core/market-id.js';
 import { GENESIS_OUTPUT, referenceVdfEngine } from '../../../src/vdf/index.js';
 import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
 import { usedIdLeaf } from '../../../src/proofs/index.js';

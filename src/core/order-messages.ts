@@ -16,7 +16,7 @@
  */
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { BorshWriter } from './borsh.js';
-import { toHex } from './bytes.js';
+import { bytesToHex as toHex } from '../crypto/browser-safe.js';
 
 export type Side = 'Buy' | 'Sell';
 export type Sha256 = (data: Uint8Array) => Uint8Array;

@@ -7,7 +7,7 @@
  *               RFC 4122 variant bits, in lowercase text.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { toHex } from './bytes.js';
+import { bytesToHex as toHex } from '../crypto/browser-safe.js';
 
 const PREFIX = new TextEncoder().encode('SVC_DEX_MARKET:');
 
