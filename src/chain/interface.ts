@@ -13,7 +13,6 @@ import type { Sequencer } from '../sequencer/index.js';
 import type { ChainReader } from './core/index.js';
 
 export type * from './core/index.js';
-export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './core/index.js';
 
 /**
  * Adds routes to the rpc port's Koa router (the explorer page at `/` and its assets, say).

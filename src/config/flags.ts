@@ -3,6 +3,7 @@
  * flag so --help, environment variables and validation cannot drift apart.
  */
 import { availableParallelism } from 'node:os';
+import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/index.js';
 import { DEFAULT_SIGNATURE_THREADS } from '../dex/index.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/index.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
@@ -136,9 +137,9 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
   spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
   spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks or FollowService/StreamBlockRoots stream whose client takes nothing for this long (its queued messages are freed)', parse: integer(1000, 3_600_000) }),
-  spec({ flag: 'block-ms', key: 'blockMs', defaultValue: '200', help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
-  spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: '2000', help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
-  spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: '10000', help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
+  spec({ flag: 'block-ms', key: 'blockMs', defaultValue: String(DEFAULT_BLOCK_MS), help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
+  spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: String(DEFAULT_SNAPSHOT_TICKS), help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
+  spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: String(DEFAULT_SNAPSHOT_TXS), help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://[user:password@]host:port, comma-separated); off when empty', parse: parseMqUrl }),

@@ -6,7 +6,7 @@
  * stand on it (src/chain), and so does a full node's roots check (src/follow).
  */
 export type * from './interface.js';
-export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TXS } from './interface.js';
+export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from './interface.js';
 export { Chain, detailJson, type BlockStateCallback, type ChainTickHook } from './chain.js';
 export { OrderRecords, END_CODES, STORED_NODE_HEIGHT, ORDER_RECORDS_FORMAT, type EndName, type OrderEnding, type OrderPlacement } from './order-records.js';
 export { BlockBuilder, batchEntry, type BuilderState, type BuildStep, type BuiltBatch } from './builder.js';

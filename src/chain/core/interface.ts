@@ -232,3 +232,4 @@ export interface ChainOptions {
 
 export const DEFAULT_BLOCK_MS = 200;
 export const DEFAULT_SNAPSHOT_TXS = 10_000;
+export const DEFAULT_SNAPSHOT_TICKS = 2_000;
