@@ -4,7 +4,7 @@
  *   - every ```sh block, in order, in one bash session (so `svc()` and `$H`, `$M` carry on),
  *     with `set -euo pipefail` and curl failing on HTTP errors; the README's default
  *     addresses (localhost:9090/8080/8081) are pointed at the test node, SVC_GRPC_URL and
- *     SVC_DEX_URL likewise, and SVC_HOME at a fresh directory (a new user);
+ *     SVC_DEX_URL and SVC_REST_URL likewise, and SVC_HOME at a fresh directory (a new user);
  *   - the ```js block (the Node gRPC client) as a module run from the repository root;
  *   - the ```html block (the browser verifier) in headless Chromium;
  *   - the flags table against the flag table of src/config.
@@ -134,6 +134,7 @@ describe('README.md examples, run against a real node', function () {
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
       SVC_GRPC_URL: node.addresses.grpc!,
       SVC_DEX_URL: `http://${node.addresses.dex}`,
+      SVC_REST_URL: `http://${node.addresses.rest}`,
       SVC_HOME: home,
     };
     const r = await run('bash', ['-c', script], { env, timeoutMs: 180_000 });
