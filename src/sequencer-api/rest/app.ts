@@ -37,27 +37,9 @@ function send(ctx: Koa.Context, status: number, body: unknown): void {
   ctx.body = encodeJson(body);
 }
 
-export function createRestApp(options: RestAppOptions): Koa {
-  const { sequencer, logger, registry } = options;
-  const app = new Koa();
-  const router = new Router();
-  // A response the client did not wait for is its own doing: debug, not error (and not Koa's stderr print).
-  app.on('error', (err: unknown) => {
-    if (isClientDisconnect(err)) logger.debug({ err }, 'REST: client disconnected');
-    else logger.error({ err }, 'REST: unhandled error');
-  });
-
-  app.use(async (ctx, next) => {
-    // Read-only public data: any origin may fetch it (a browser verifying ticks, say).
-    ctx.set('Access-Control-Allow-Origin', '*');
-    try {
-      await next();
-    } catch (err) {
-      logger.error({ err, path: ctx.path }, 'REST handler failed');
-      send(ctx, 500, { error: 'internal server error' });
-    }
-  });
-
+/** Status, health and one transaction by hash; its inclusion proof (docs/proofs.md "Endpoints"). */
+function transactionRoutes(router: Router, options: RestAppOptions): void {
+  const { sequencer } = options;
   router.get('/api/v1/status', (ctx) => send(ctx, 200, restStatus(sequencer.status())));
 
   router.get('/api/v1/health', (ctx) => {
@@ -74,7 +56,6 @@ export function createRestApp(options: RestAppOptions): Koa {
     send(ctx, 200, restTransaction(first, matches.length));
   });
 
-  // docs/proofs.md "Endpoints": the inclusion proof of a transaction in a proven tick.
   router.get('/api/v1/tx/:hash/proof', async (ctx) => {
     const hash = parseProofHash(ctx.params.hash ?? '');
     if (!hash.ok) return send(ctx, 400, { error: hash.error });
@@ -94,7 +75,10 @@ export function createRestApp(options: RestAppOptions): Koa {
         return send(ctx, 404, { error: `no transaction with hash ${hash.value} in a proven tick`, found: false, pending: false });
     }
   });
+}
 
+/** One tick (REST form), its spec/1 archive record, and the recent ticks. */
+function tickRoutes(router: Router, sequencer: Sequencer): void {
   router.get('/api/v1/tick/:number', async (ctx) => {
     const n = parseTickNumberText(ctx.params.number ?? '');
     if (!n.ok) return send(ctx, 400, { error: n.error });
@@ -125,7 +109,10 @@ export function createRestApp(options: RestAppOptions): Koa {
     if (!offset.ok) return send(ctx, 400, { error: offset.error });
     send(ctx, 200, restRecentTicks(sequencer.recentTicks(limit.value, offset.value)));
   });
+}
 
+/** The standalone verifier page's files at /verifier/. */
+function verifierRoutes(router: Router): void {
   const verifier = loadVerifierAssets();
   const serveVerifier = (ctx: Koa.Context, file: string): void => {
     const asset = verifier.get(file);
@@ -135,7 +122,32 @@ export function createRestApp(options: RestAppOptions): Koa {
   };
   router.get('/verifier', (ctx) => ctx.redirect('/verifier/index.html')); // also matches /verifier/
   router.get('/verifier/:file', (ctx) => serveVerifier(ctx, ctx.params.file ?? ''));
+}
 
+export function createRestApp(options: RestAppOptions): Koa {
+  const { sequencer, logger, registry } = options;
+  const app = new Koa();
+  const router = new Router();
+  // A response the client did not wait for is its own doing: debug, not error (and not Koa's stderr print).
+  app.on('error', (err: unknown) => {
+    if (isClientDisconnect(err)) logger.debug({ err }, 'REST: client disconnected');
+    else logger.error({ err }, 'REST: unhandled error');
+  });
+
+  app.use(async (ctx, next) => {
+    // Read-only public data: any origin may fetch it (a browser verifying ticks, say).
+    ctx.set('Access-Control-Allow-Origin', '*');
+    try {
+      await next();
+    } catch (err) {
+      logger.error({ err, path: ctx.path }, 'REST handler failed');
+      send(ctx, 500, { error: 'internal server error' });
+    }
+  });
+
+  transactionRoutes(router, options);
+  tickRoutes(router, sequencer);
+  verifierRoutes(router);
   if (registry) {
     router.get('/metrics', async (ctx) => {
       ctx.type = registry.contentType;
