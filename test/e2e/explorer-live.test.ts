@@ -54,6 +54,15 @@ describe('end to end: the explorer page keeps every block across dropped connect
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('serves the SDK bundle beside the page: an ES module with the channel client, no Node built-ins', async () => {
+    const res = await fetch(`http://${node.addresses.rpc}/explorer/svc-sdk.js`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/javascript/);
+    const text = await res.text();
+    expect(text).to.match(/export\s*\{[^}]*\bChannelClient\b/);
+    expect(text).to.not.match(/from\s*["']node:|require\(/);
+  });
+
   it('adds every block height once, in order, while its connection is cut again and again', async () => {
     flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 31, concurrency: 2 });
     await until('a first block', async () => ((await status()).block_height >= 3 ? true : undefined));
