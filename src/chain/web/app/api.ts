@@ -131,11 +131,17 @@ export function watchBlocks(fromHeight: number | undefined, onBlock: (detail: Bl
     client = current;
     current.blocks(from === undefined ? {} : { fromHeight: from }, (m) => onBlock(m.detail as unknown as BlockDetail));
   };
-  onState('connecting');
-  loadSdk().then(
-    (sdk) => follow(sdk, fromHeight),
-    () => onState('offline'),
-  );
+  const load = (): void => {
+    onState('connecting');
+    loadSdk().then(
+      (sdk) => follow(sdk, fromHeight),
+      () => {
+        onState('offline');
+        if (!stopped) setTimeout(load, 5_000); // the node is away: load the bundle again
+      },
+    );
+  };
+  load();
   return () => {
     stopped = true;
     client?.close();
