@@ -6,15 +6,17 @@
  *                    [--order-id N] [--expiry UNIX_SECONDS]
  *   svc chain cancel --key NAME|FILE --market UUID --order-id N
  *   svc chain stream [--from CONTINUUM_SEQUENCE] [--count N]     (one JSON line per batch)
+ *   svc chain watch  [--channel blocks|orders|book] ...           (chain-watch.ts: WS /ws)
  *
- * Every subcommand takes --grpc-url HOST:PORT (else SVC_GRPC_URL, else 127.0.0.1:9090), like
- * the sequencer commands. Submissions print the SubmitTx answer as JSON; the node's gRPC
+ * Every gRPC subcommand takes --grpc-url HOST:PORT (else SVC_GRPC_URL, else 127.0.0.1:9090),
+ * like the sequencer commands; `watch` takes --rpc-url (rpc-url.ts). Submissions print the SubmitTx answer as JSON; the node's gRPC
  * errors print `svc chain <sub>: the node answered <STATUS>: <details>`, exit 1 (command.ts).
  */
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { randomInt } from 'node:crypto';
 import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/index.js';
 import { fromBase58Key } from '../sdk/index.js';
+import { watch } from './chain-watch.js';
 import { group, type Subcommand } from './command.js';
 import { HOME_HELP, printJson, readKeyFile, u64 } from './dex-common.js';
 import { GRPC_URL_OPTION, grpcTarget } from './grpc.js';
@@ -146,4 +148,4 @@ const stream: Subcommand = {
   },
 };
 
-export default group('chain', 'submit to and stream from the chain over gRPC (svc chain order|cancel|market|stream ...)', [market, order, cancel, stream]);
+export default group('chain', 'submit to and stream from the chain over gRPC, follow its live channels (svc chain order|cancel|market|stream|watch ...)', [market, order, cancel, stream, watch]);

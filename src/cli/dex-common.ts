@@ -11,7 +11,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fromHex, keyPairFromSeed, type KeyFile, type KeyPair } from '../sdk/index.js';
+import { fromBase58Key, fromHex, keyPairFromSeed, type KeyFile, type KeyPair } from '../sdk/index.js';
 import { UsageError, type OptionSpec } from './options.js';
 
 export const DEFAULT_DEX_URL = 'http://127.0.0.1:8081';
@@ -60,6 +60,15 @@ export async function readKeyFile(value: string): Promise<KeyPair> {
   }
   if (k.algorithm !== 'ed25519' || typeof k.secret_key !== 'string') throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
   return keyPairFromSeed(fromHex(k.secret_key));
+}
+
+/** An owner given as a Base58 public key, or as a key NAME or file from `svc keygen`. */
+export async function ownerKey(value: string): Promise<Uint8Array> {
+  try {
+    return fromBase58Key(value, 'owner');
+  } catch {
+    return (await readKeyFile(value)).publicKey;
+  }
 }
 
 export function printJson(value: unknown): void {

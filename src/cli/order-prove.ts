@@ -12,25 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { verifyOrderState, type OrderStateProof } from '../proofs/index.js';
-import { fromBase58Key, toBase58Key } from '../sdk/index.js';
+import { toBase58Key } from '../sdk/index.js';
 import { createVerifier } from '../browser/index.js';
 import { wasmPath } from '../vdf/index.js';
 import type { Subcommand } from './command.js';
-import { printJson, readKeyFile, u64 } from './dex-common.js';
-import { CommandFailure, optional, required, UsageError, type OptionSpec } from './options.js';
-
-export const DEFAULT_RPC_URL = 'http://127.0.0.1:8082';
-export const RPC_URL_OPTION: OptionSpec = { name: 'rpc-url', type: 'string', value: 'URL', help: "the node's chain explorer (its --rpc-addr)", default: DEFAULT_RPC_URL, env: 'SVC_RPC_URL' };
+import { ownerKey, printJson, u64 } from './dex-common.js';
+import { CommandFailure, required, UsageError } from './options.js';
+import { rpcBase, RPC_URL_OPTION } from './rpc-url.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-async function ownerKey(value: string): Promise<Uint8Array> {
-  try {
-    return fromBase58Key(value, 'owner');
-  } catch {
-    return (await readKeyFile(value)).publicKey;
-  }
-}
 
 async function fetchJson(url: string): Promise<unknown> {
   let res: Response;
@@ -71,8 +61,7 @@ export const prove: Subcommand = {
     if (!UUID_RE.test(market)) throw new UsageError('--market must be a lowercase UUID');
     const orderId = u64(required(v, 'order'), 'order');
     const owner = toBase58Key(await ownerKey(required(v, 'owner')));
-    const base = optional(v, 'rpc-url')!.replace(/\/+$/, '');
-    if (!/^https?:\/\//.test(base)) throw new UsageError('--rpc-url must start with http:// or https://');
+    const base = rpcBase(v);
     const whole = v['whole-book'] === true ? '&book=whole' : '';
     const proof = (await fetchJson(`${base}/markets/${market}/orders/${orderId}/proof?owner=${owner}${whole}`)) as OrderStateProof;
     const height = (proof as { block_height?: unknown }).block_height;

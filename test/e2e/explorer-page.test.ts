@@ -1,8 +1,8 @@
 /**
  * The explorer page at / on the rpc port of the real `svc node` binary, in real headless
  * Chromium (Debian's, via playwright-core): it loads under its strict CSP without a console
- * error, lists the latest blocks and takes new ones live from WS /ws/blocks, shows a
- * block's batches, transactions and events as the REST does, finds a height, a
+ * error, lists the latest blocks and takes new ones live from the blocks channel of WS /ws,
+ * shows a block's batches, transactions and events as the REST does, finds a height, a
  * transaction id, an owner and a market, says clearly what it cannot find, and verifies
  * the ticks behind a block in the browser, catching a forged one. Leaves a screenshot in
  * the temp directory.

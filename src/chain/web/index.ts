@@ -1,8 +1,9 @@
 /**
  * The explorer web page on the rpc port (--rpc-addr): `GET /` serves the page, and
  * `GET /explorer/<file>` its stylesheet, its ES modules (app/*.ts as compiled to
- * dist/src/chain/web/app/) and the standalone WASM tick verifier (dist/browser/svc-vdf.js
- * and .wasm). Everything is read once at start and served from memory; the page needs
+ * dist/src/chain/web/app/), the standalone WASM tick verifier (dist/browser/svc-vdf.js
+ * and .wasm) and the SDK bundle (dist/browser/svc-sdk.js: the channel client the page
+ * follows blocks with). Everything is read once at start and served from memory; the page needs
  * nothing outside this node, so it works offline. A strict Content-Security-Policy allows
  * only this origin's scripts, styles, fetches and WebSocket (and WebAssembly compilation).
  */
@@ -21,7 +22,7 @@ export const EXPLORER_CSP =
 
 const JS = 'text/javascript; charset=utf-8';
 
-/** The page's files by name; the verifier is missing only if `npm run build` did not run. */
+/** The page's files by name; the bundles are missing only if `npm run build` did not run. */
 export function loadExplorerAssets(): Map<string, WebAsset> {
   const assets = new Map<string, WebAsset>([['style.css', { type: 'text/css; charset=utf-8', body: STYLE_CSS }]]);
   const appDir = fileURLToPath(new URL('./app/', import.meta.url));
@@ -32,6 +33,7 @@ export function loadExplorerAssets(): Map<string, WebAsset> {
   for (const [name, type] of [
     ['svc-vdf.js', JS],
     ['svc-vdf.wasm', 'application/wasm'],
+    ['svc-sdk.js', JS],
   ] as const) {
     const path = fileURLToPath(new URL(name, browserDir));
     if (existsSync(path)) assets.set(name, { type, body: readFileSync(path) });

@@ -1,6 +1,6 @@
 /**
- * The explorer page's access to this node's explorer REST and WS /ws/blocks (same
- * origin). JSON is parsed keeping u64 values above 2^53 exact (as bigint), and errors
+ * The explorer page's access to this node's explorer REST and, through the SDK's
+ * channel client, the blocks channel of WS /ws (same origin). JSON is parsed keeping u64 values above 2^53 exact (as bigint), and errors
  * carry the server's `{"error": ...}` message.
  */
 import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../interface.js';
@@ -83,44 +83,67 @@ export const api = {
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
+export type SdkModule = typeof import('../../../sdk/index.js');
+
+let sdkLoading: Promise<SdkModule> | undefined;
+
+/** The SDK bundle (svc-sdk.js, served beside this page), loaded once per page. */
+export function loadSdk(): Promise<SdkModule> {
+  sdkLoading ??= import(new URL('./svc-sdk.js', import.meta.url).href) as Promise<SdkModule>;
+  sdkLoading.catch(() => (sdkLoading = undefined)); // let a later call try again
+  return sdkLoading;
+}
+
 /**
- * Follow WS /ws/blocks: the latest block detail on connect, then each new one. Reconnects
- * with backoff (0.5 s doubling to 5 s) and reports its state. Returns a stop function.
+ * Follow the blocks channel of WS /ws with the SDK's ChannelClient, from `fromHeight` (the
+ * height after the page's newest block; undefined: from the next new block). The client
+ * reconnects with backoff (0.5 s doubling to 5 s) and resumes from the height after the
+ * last block it delivered, so each block comes once, in height order, across reconnects.
+ * States: connecting at each dial, live once the node welcomes the socket, offline when it
+ * closes. A refused subscription (a node whose chain is shorter than the page's, e.g. one
+ * started again on a new database) follows from the next new block instead. Returns a stop
+ * function.
  */
-export function watchBlocks(onBlock: (detail: BlockDetail) => void, onState: (state: LiveState) => void): () => void {
-  let socket: WebSocket | undefined;
+export function watchBlocks(fromHeight: number | undefined, onBlock: (detail: BlockDetail) => void, onState: (state: LiveState) => void): () => void {
   let stopped = false;
-  let delay = 500;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const open = () => {
-    onState('connecting');
-    const url = new URL('/ws/blocks', location.href);
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(url);
-    socket = ws;
-    ws.onopen = () => {
-      delay = 500;
-      onState('live');
-    };
-    ws.onmessage = (event) => {
-      if (typeof event.data !== 'string') return;
-      try {
-        onBlock(parseJson<BlockDetail>(event.data));
-      } catch {
-        // a message we cannot read: skip it, the next block comes anyway
-      }
-    };
-    ws.onclose = () => {
-      if (stopped) return;
-      onState('offline');
-      timer = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 5_000);
-    };
+  let client: InstanceType<SdkModule['ChannelClient']> | undefined;
+  const url = new URL('/ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const follow = (sdk: SdkModule, from: number | undefined): void => {
+    if (stopped) return;
+    const socketDial = sdk.webSocketDial();
+    const current = new sdk.ChannelClient({
+      url: url.href,
+      reconnectMs: 500,
+      maxReconnectMs: 5_000,
+      dial: (target, events) => {
+        onState('connecting');
+        return socketDial(target, events);
+      },
+      onOpen: () => onState('live'),
+      onError: (e) => {
+        if (e.code === 'closed') return onState('offline');
+        if (client !== current) return;
+        current.close(); // refused: follow the node's next blocks instead
+        follow(sdk, undefined);
+      },
+    });
+    client = current;
+    current.blocks(from === undefined ? {} : { fromHeight: from }, (m) => onBlock(m.detail as unknown as BlockDetail));
   };
-  open();
+  const load = (): void => {
+    onState('connecting');
+    loadSdk().then(
+      (sdk) => follow(sdk, fromHeight),
+      () => {
+        onState('offline');
+        if (!stopped) setTimeout(load, 5_000); // the node is away: load the bundle again
+      },
+    );
+  };
+  load();
   return () => {
     stopped = true;
-    clearTimeout(timer);
-    socket?.close();
+    client?.close();
   };
 }

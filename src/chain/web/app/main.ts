@@ -1,6 +1,7 @@
 /**
  * The explorer page (served at / on the rpc port): latest blocks arriving live over
- * WS /ws/blocks, a block's batches, transactions and events, search by height,
+ * the blocks channel of WS /ws (the SDK's channel client: each block once, in order, across
+ * reconnects), a block's batches, transactions and events, search by height,
  * transaction id, owner or market, and in-browser verification of a block's ticks.
  * Views follow the location hash (#/block/12, #/tx/<id>, #/owner/<b58>, #/market/<uuid>),
  * so links, back and reload work. The page writes its state to data-* attributes of
@@ -182,38 +183,37 @@ function addToList(b: BlockRecord, fresh: boolean): void {
   markSelected();
 }
 
+let statsRunning = false;
+let statsAgain = false;
+
+/** Read /status into the cards; calls while a read is under way make one more read after it. */
 async function refreshStats(): Promise<void> {
-  try {
-    stats.replaceChildren(...statsCards(await api.status()));
-  } catch {
-    // keep the last figures; the live indicator says when the node is away
+  if (statsRunning) {
+    statsAgain = true;
+    return;
   }
-}
-
-let wasOffline = false;
-
-/** Take the newest blocks from the REST into the list (it keeps each height once, in order). */
-function fillFromRest(count: number): void {
-  api.blocks(Math.min(LIST_SIZE, Math.max(1, count))).then((list) => list.reverse().forEach((b) => addToList(b, true)), () => undefined);
+  statsRunning = true;
+  try {
+    do {
+      statsAgain = false;
+      try {
+        stats.replaceChildren(...statsCards(await api.status()));
+      } catch {
+        // keep the last figures; the live indicator says when the node is away
+      }
+    } while (statsAgain);
+  } finally {
+    statsRunning = false;
+  }
 }
 
 function onLive(state: LiveState): void {
-  if (state === 'offline') wasOffline = true;
-  if (state === 'live' && wasOffline) {
-    // Blocks produced while the socket was down: the list takes them from the REST.
-    wasOffline = false;
-    fillFromRest(LIST_SIZE);
-  }
   live.dataset.state = state;
   live.querySelector('span')!.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
 }
 
 /** A newer block never replaces the one being read (a click on Verify must land): it is offered. */
 function onBlock(d: BlockDetail): void {
-  // A block that is not the next of the list (blocks made between a reconnect's REST read
-  // and the socket's first block): the hole is filled from the REST too.
-  const top = listed.size > 0 ? Math.max(...listed.keys()) : 0;
-  if (top > 0 && d.block.height > top + 1) fillFromRest(d.block.height - top);
   addToList(d.block, true);
   void refreshStats();
   if (view.dataset.view === 'empty') return showBlock(d); // the first block of the chain
@@ -248,13 +248,17 @@ window.addEventListener('hashchange', () => void route());
 
 async function start(): Promise<void> {
   await refreshStats();
+  // The live blocks start right after the listed ones (an empty chain: from block 1).
+  let from: number | undefined;
   try {
-    for (const b of (await api.blocks(LIST_SIZE)).reverse()) addToList(b, false);
+    const newest = await api.blocks(LIST_SIZE);
+    for (const b of newest.slice().reverse()) addToList(b, false);
+    from = Math.max(0, ...newest.map((b) => b.height)) + 1;
   } catch (err) {
     showError(err, 'cannot list blocks');
   }
   await route();
-  watchBlocks(onBlock, onLive);
+  watchBlocks(from, onBlock, onLive);
   document.body.dataset.ready = 'true';
 }
 
