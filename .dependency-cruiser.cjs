@@ -62,8 +62,11 @@ FLOORS.forEach((floor, i) => {
 });
 
 /**
- * Every part's door: another part reaches it only through its index.ts, or, from code a
- * browser loads, its browser-safe.ts (the same surface minus what needs Node). Worker
+ * Every part's door: another part reaches it only through its index.ts; for its types and
+ * option defaults alone, through its interface.ts (which imports only types, so it loads
+ * nothing: the flag table reads each domain's defaults there without loading the domain);
+ * from code a browser loads, through its browser-safe.ts (the same surface minus what needs
+ * Node). Worker
  * entries are entry points like tests: each imports the one file that holds its task, so a
  * thread loads no more than it runs.
  */
@@ -72,10 +75,10 @@ const doorRules = parts.map((p) => {
   const inside = filesOf(p);
   return {
     name: `door:${p}`,
-    comment: `other folders import ${p} only through src/${p}/index.ts (browser code: browser-safe.ts)`,
+    comment: `other folders import ${p} only through src/${p}/index.ts (types and defaults: interface.ts; browser code: browser-safe.ts)`,
     severity: 'error',
     from: { path: '^src/', pathNot: [`^src/${esc(p)}/`] },
-    to: { path: inside.path, pathNot: [`^src/${esc(p)}/(index|browser-safe)\\.ts$`, ...inside.pathNot] },
+    to: { path: inside.path, pathNot: [`^src/${esc(p)}/(index|interface|browser-safe)\\.ts$`, ...inside.pathNot] },
   };
 });
 

@@ -3,9 +3,9 @@
  * flag so --help, environment variables and validation cannot drift apart.
  */
 import { availableParallelism } from 'node:os';
-import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/index.js';
-import { DEFAULT_SIGNATURE_THREADS } from '../dex/index.js';
-import { DEFAULT_BUSY_ITERATIONS } from '../vdf/index.js';
+import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/core/interface.js';
+import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
+import { DEFAULT_BUSY_ITERATIONS } from '../vdf/interface.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
 
 export { parseAddress };

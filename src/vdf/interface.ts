@@ -70,3 +70,4 @@ export interface VdfEngine {
   verifyBatch(ticks: VdfTickInput[]): BatchVerdict;
   evaluator(): VdfEvaluator;
 }
+export { DEFAULT_BUSY_ITERATIONS } from './constants.js';
