@@ -10,12 +10,12 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient, signedOrderRequest } from '../../src/chain/grpc/client.js';
+import { ChainClient } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
-import type { Side } from '../../src/core/order-messages.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { TestClient, rawOf, type Msg } from './support/client.js';
+import { orderFlow } from './support/order-flow.js';
 
 const FACES = ['grpc', 'rest', 'dex', 'rpc'];
 const ARGS = ['--idle-tick-ms', '20', '--block-ms', '50', '--snapshot-txs', '40'];
@@ -36,28 +36,7 @@ describe('channels: orders resumed across a kill -9 of the node binary', functio
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Orders from alice and bob that cross often, until stopped; returns the stopper. */
-  function flow(client: ChainClient, firstId: number): { stop(): Promise<number> } {
-    let flowing = true;
-    let id = firstId;
-    const done = (async () => {
-      while (flowing) {
-        const i = ++id;
-        const key = i % 2 ? alice : bob;
-        const side: Side = i % 2 ? 'Sell' : 'Buy';
-        await client
-          .submit(signedOrderRequest({ orderId: BigInt(i), owner: key.publicKey, side, price: BigInt(98 + (i % 5)), quantity: BigInt(1 + (i % 3)), expiry: 0n, baseMint: mintOf(61), quoteMint: mintOf(62) }, key.secretKey), 5_000)
-          .catch(() => undefined);
-      }
-      return id;
-    })();
-    return {
-      stop: async () => {
-        flowing = false;
-        return done;
-      },
-    };
-  }
+  const flow = (client: ChainClient, firstId: number) => orderFlow(client, firstId, { owners: [alice, bob], mints: [61, 62], prices: { from: 98, spread: 5 }, maxQuantity: 3 });
 
   it('resumes from the next sequence with no gap and no duplicate; the replay is byte for byte the live messages', async () => {
     const owner = toBase58(alice.publicKey);

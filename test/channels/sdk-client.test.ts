@@ -12,8 +12,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { ChainClient, signedOrderRequest } from '../../src/chain/grpc/client.js';
-import { ChannelClient, marketIdOf, toBase58, type BlockMessage, type BookLevels, type ChannelDial, type OrderMessage, type Side } from '../../src/sdk/index.js';
+import { ChainClient } from '../../src/chain/grpc/client.js';
+import { orderFlow } from './support/order-flow.js';
+import { ChannelClient, marketIdOf, toBase58, type BlockMessage, type BookLevels, type ChannelDial, type OrderMessage } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 
@@ -66,23 +67,17 @@ describe('sdk ChannelClient: automatic resume against the real node (socket drop
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Orders that cross often on their own connection, until stopped (closed with the flow). */
   function flow(grpc: string, firstId: number): { stop(): Promise<number> } {
     const client = new ChainClient(grpc);
-    let flowing = true;
-    let id = firstId;
-    const done = (async () => {
-      while (flowing) {
-        const i = ++id;
-        const key = i % 2 ? alice : bob;
-        const side: Side = i % 2 ? 'Sell' : 'Buy';
-        await client
-          .submit(signedOrderRequest({ orderId: BigInt(i), owner: key.publicKey, side, price: BigInt(97 + (i % 7)), quantity: BigInt(1 + (i % 4)), expiry: 0n, baseMint: mintOf(BASE), quoteMint: mintOf(QUOTE) }, key.secretKey), 5_000)
-          .catch(() => undefined);
-      }
-      client.close();
-      return id;
-    })();
-    return { stop: () => ((flowing = false), done) };
+    const orders = orderFlow(client, firstId, { owners: [alice, bob], mints: [BASE, QUOTE], prices: { from: 97, spread: 7 }, maxQuantity: 4 });
+    return {
+      stop: async () => {
+        const last = await orders.stop();
+        client.close();
+        return last;
+      },
+    };
   }
 
   it('delivers every block and event once, in order, and a book equal to the node, across a dropped socket and a node restart', async () => {
