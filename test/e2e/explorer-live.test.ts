@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { startOrderFlow, type OrderFlow } from '../support/order-flow.js';
@@ -39,10 +40,7 @@ describe('end to end: the explorer page keeps every block across dropped connect
     dir = await mkdtemp(join(tmpdir(), 'svc-e2e-explorer-live-'));
     node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '100'], ['grpc', 'rest', 'dex', 'rpc']);
     proxy = await startCutProxy(node.addresses.rpc!);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
   after(async () => {

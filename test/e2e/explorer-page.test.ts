@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { classify, fromHash, hashOf } from '../../src/chain/web/app/search.js';
 import { DexClient, toBase58 } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
@@ -55,15 +56,9 @@ describe('end to end: the explorer page in Chromium', function () {
     }
     await flow.stop();
     flow = undefined;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
+    collectPageProblems(page, problems, { warnings: true });
   });
   after(async () => {
     await flow?.stop();

@@ -7,7 +7,8 @@
  * transaction view, resting and cancelled.
  */
 import { expect } from 'chai';
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import { type Browser, type Page, type Route } from 'playwright-core';
+import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { marketIdOf } from '../../src/core/market-id.js';
@@ -55,15 +56,9 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     const cancel = await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey));
     const last = await order(bob, 1, 'Buy', 90, 1);
     await n.waitForHeight(Math.max(Number(cancel.block_height), Number(last.block_height)));
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
+    collectPageProblems(page, problems);
   });
   after(async () => {
     await browser?.close();
