@@ -10,6 +10,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BatchFormer } from '../src/clock/batch-former.js';
 import { ClockControl } from '../src/clock/protocol.js';
 import { RingQueue } from '../src/clock/ring.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+
+takeThreadRole('batcher');
 
 export interface BatcherWorkerData {
   txRing: SharedArrayBuffer;

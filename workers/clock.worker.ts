@@ -12,6 +12,9 @@ import { ClockLoop, type ClockParams } from '../src/clock/clock-loop.js';
 import { CLOCK_DONE, CLOCK_FAILED, CLOCK_RUNNING, ClockControl } from '../src/clock/protocol.js';
 import { RingQueue } from '../src/clock/ring.js';
 import type { VdfEngine } from '../src/vdf/interface.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+
+takeThreadRole('clock');
 
 export interface ClockWorkerData {
   batchRing: SharedArrayBuffer;

@@ -11,6 +11,9 @@ import { verifyOne, type VerifyItem } from '../src/crypto/ed25519.js';
 import { verify as nobleVerify } from '../src/sdk/keys.js';
 
 export { signBatch, verifyBatch } from '../src/crypto/ed25519.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+
+takeThreadRole('pool');
 
 /** Throughput probe for the benchmark: verify the same item `count` times in this thread. */
 export function verifyRepeat(task: { item: VerifyItem; count: number }): number {

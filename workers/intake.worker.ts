@@ -17,6 +17,9 @@ import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
 import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/grpc/submit-check.js';
 import { isRefusal, type Refusal } from '../src/intake/index.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+
+takeThreadRole('intake');
 
 export type IntakeAnswer = PreparedBatch | { malformed: string };
 

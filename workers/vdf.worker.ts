@@ -13,6 +13,9 @@ import { WasmVdfEngine } from '../src/vdf/wasm-engine.js';
 import { VdfError } from '../src/vdf/errors.js';
 import type { BatchVerdict, VdfClaim, VdfTickInput } from '../src/vdf/interface.js';
 import { encodeTaskError } from '../src/vdf/task-errors.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+
+takeThreadRole('pool');
 
 const engine = new WasmVdfEngine(vdfWasmModule());
 

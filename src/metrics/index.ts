@@ -1,11 +1,13 @@
 /**
  * Prometheus metrics served at GET /metrics on the REST port: tick time histogram,
- * tick publication lag, queue depth, transactions per second, stream clients, totals, and prom-client's
+ * tick publication lag, queue depth, transactions per second, stream clients, totals, CPU per
+ * thread (thread-cpu.ts), and prom-client's
  * default process metrics. Gauges read live figures at scrape time (collect()), so
  * nothing on the hot path pays for them except one histogram observation per tick.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sequencer } from '../sequencer/index.js';
+import { cpuSecondsByThread } from './thread-cpu.js';
 
 export interface NodeMetrics {
   registry: Registry;
@@ -70,6 +72,17 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
     registers: [registry],
     collect() {
       this.set(sequencer.status().totalTransactions);
+    },
+  });
+
+  new Gauge({
+    name: 'svc_thread_cpu_seconds_total',
+    help: 'CPU time (user + system) of the node process\'s threads since start, by thread (main, svc-<role>, other)',
+    labelNames: ['thread'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [thread, seconds] of cpuSecondsByThread()) this.set({ thread }, seconds);
     },
   });
 

@@ -1,0 +1,77 @@
+/**
+ * Thread roles: each of the node's threads names itself and takes its scheduling priority
+ * (docs/architecture.md "Threads and priorities"). The name is the thread's Linux `comm`
+ * (`/proc/<pid>/task/<tid>/comm`, at most 15 bytes), so anyone outside the process (a
+ * benchmark, `top -H`, `ps -L`) can tell the threads apart and account CPU per thread;
+ * the priority is the thread's nice value, set with setpriority(2) on its thread id, so
+ * that under saturation the clock and ordering run first, answers next, readers and
+ * subscribers last.
+ *
+ * The nice value is an offset over the one the thread was born with (the process's, so
+ * `nice -n 5 svc node` moves every thread by 5): only lower priorities are taken, which
+ * needs no privilege, and the main thread and the clock keep the process's own. Where Linux's /proc is not there (other
+ * systems) or a call is refused, the thread keeps its name and priority: this never
+ * throws, and nothing depends on it but scheduling.
+ *
+ * It does not rename the main thread: its thread id is the process id, and renaming it
+ * would rename the process as `ps` and `pkill` see it.
+ */
+import { readlinkSync, writeFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+
+/** The node's threads, by what they do. */
+export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'reader' | 'fanout';
+
+/**
+ * Nice offset per role: 0 for the clock and what feeds it (the main thread keeps the
+ * process's value), +2 for the work that answers requests (intake checks, signatures,
+ * proofs), +10 for the threads that serve readers and subscribers.
+ */
+export const THREAD_NICE: Readonly<Record<ThreadRole, number>> = {
+  clock: 0,
+  batcher: 0,
+  intake: 2,
+  pool: 2,
+  reader: 10,
+  fanout: 10,
+};
+
+/** Thread ids this module already moved, so that a second call does not move one twice. */
+const niced = new Set<number>();
+
+/** The `comm` name a thread of this role takes: `svc-<role>`. */
+export function threadName(role: ThreadRole): string {
+  return `svc-${role}`;
+}
+
+/**
+ * Name the calling thread after its role and set its nice value. Call it first thing in a
+ * worker's entry module; calling it again is harmless. Returns the thread id, or undefined
+ * where it could not be found (no /proc).
+ */
+export function takeThreadRole(role: ThreadRole): number | undefined {
+  const tid = ownThreadId();
+  if (tid === undefined) return undefined;
+  try {
+    writeFileSync('/proc/thread-self/comm', threadName(role));
+  } catch {
+    // a read-only /proc: the thread keeps its name
+  }
+  try {
+    if (!niced.has(tid)) setPriority(tid, Math.min(19, getPriority(tid) + THREAD_NICE[role]));
+    niced.add(tid);
+  } catch {
+    // refused: the thread keeps the process's priority (scheduling only)
+  }
+  return tid;
+}
+
+/** The calling thread's Linux thread id, from the /proc/thread-self link; undefined elsewhere. */
+function ownThreadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
