@@ -64,7 +64,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
   let closed = false;
   let nc: NatsConnection | undefined;
   let books: Books | undefined;
-  let stopSession: (() => void) | undefined;
+  let stopSession: ((why?: Error) => void) | undefined;
   let wakeSleep: (() => void) | undefined;
   let gaps = 0;
 
@@ -81,7 +81,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       for await (const s of c.status()) {
         if (s.type === 'disconnect') {
           track.natsUp = false;
-          stopSession?.();
+          stopSession?.(new Error(`disconnected from NATS ${s.server}`));
         } else if (s.type === 'reconnect') track.natsUp = true;
       }
     })();
@@ -100,7 +100,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
     const onClientError = (err: Error) => {
       broken = true;
       log.debug({ err: err.message }, 'indexer: database connection lost');
-      stopSession?.();
+      stopSession?.(new DbError(`database connection lost: ${err.message}`));
     };
     client.on('error', onClientError);
     try {
@@ -123,7 +123,15 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       let ended = false;
       let wake: (() => void) | undefined;
       let progress: (() => void) | undefined;
-      stopSession = () => void msgs.stop();
+      const kick = () => {
+        progress?.();
+        progress = undefined;
+      };
+      stopSession = (why) => {
+        failure ??= why ?? new Error('the session was stopped');
+        void msgs.stop();
+        kick();
+      };
       const writer = (async () => {
         for (;;) {
           if (pending.length === 0) {
@@ -132,7 +140,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
             continue;
           }
           const run = pending.splice(0, o.batch).filter((m) => m.seq > expected);
-          progress?.();
+          kick();
           if (run.length === 0) continue;
           const records: StreamRecord[] = run.map((m) => decodeMessage(m.seq, m.subject, m.data, PREFIX));
           let written;
@@ -155,6 +163,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       })().catch((err: Error) => {
         failure = err;
         void msgs.stop();
+        kick();
       });
       for await (const m of msgs) {
         if (failure) break;
