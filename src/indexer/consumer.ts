@@ -114,9 +114,11 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       await recreateConsumer(jsm, pos.streamSeq + 1);
       const consumer = await jetstream(conn).consumers.get(o.stream, o.durable);
       const msgs = await consumer.consume({ max_messages: Math.max(100, o.batch * 2), abort_on_missing_resource: true });
-      track.state = 'consuming';
-      track.error = null;
-      gaps = 0;
+      // A stalled or diverged indexer stays so until a run is written.
+      if (track.state !== 'stalled' && track.state !== 'diverged') {
+        track.state = 'consuming';
+        track.error = null;
+      }
       let expected = pos.streamSeq;
       const pending: JsMsg[] = [];
       let failure: Error | undefined;
@@ -153,6 +155,9 @@ export function startConsumer(o: ConsumerOptions): Consumer {
             throw new DbError((err as Error).message);
           }
           expected = written.position.streamSeq;
+          track.state = 'consuming';
+          track.error = null;
+          gaps = 0;
           track.written.tx += written.rows.txCount;
           track.written.block += written.rows.blockCount;
           track.height = written.position.height;

@@ -87,7 +87,7 @@ describe('indexer: exactly once through crashes, and refusals', function () {
     let kills = 0;
     let seq = 0;
     for (let round = 0; round < 2 && seq < fx.lastSeq; round++) {
-      const p = await spawnIndexer(['--pg-url', url, '--mq-url', fx.nats.url, '--indexer-batch', '2', '--indexer-consumer', 'killed']);
+      const p = await spawnIndexer(['--pg-url', url, '--mq-url', fx.nats.url, '--indexer-batch', '4', '--indexer-consumer', 'killed']);
       const target = seq + Math.max(10, Math.floor(fx.lastSeq / 3));
       seq = await until('progress', async () => {
         const h = await health(p.url);
@@ -164,7 +164,7 @@ describe('indexer: exactly once through crashes, and refusals', function () {
       });
       expect(stalled.error).to.match(/does not start at the chain's start/);
       expect(await rowCount(fresh, 'transactions')).to.equal(0);
-      expect(await (await fetch(`${a.base}/metrics`)).text()).to.match(/^svc_indexer_stalled 1$/m);
+      await until('svc_indexer_stalled 1', async () => (/^svc_indexer_stalled 1$/m.test(await (await fetch(`${a.base}/metrics`)).text()) ? true : undefined));
 
       // The clean database (the whole chain) meets a stream shorter than what it holds.
       const b = await start(cleanUrl, { mqUrl: other.url, indexerConsumer: 'clean-other' });
@@ -174,7 +174,7 @@ describe('indexer: exactly once through crashes, and refusals', function () {
         return res.status === 503 && h.state === 'diverged' ? h : undefined;
       });
       expect(diverged.error).to.match(/another stream/);
-      expect(await (await fetch(`${b.base}/metrics`)).text()).to.match(/^svc_indexer_diverged 1$/m);
+      await until('svc_indexer_diverged 1', async () => (/^svc_indexer_diverged 1$/m.test(await (await fetch(`${b.base}/metrics`)).text()) ? true : undefined));
       expect(await dumpDatabase(cleanUrl)).to.deep.equal(clean);
     } finally {
       await other.dispose();
