@@ -19,6 +19,7 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Sequencer } from '../../sequencer/index.js';
+import { readerPace, type ReaderPace } from '../../wire/index.js';
 import { MAX_TICK_STREAMS } from '../limits.js';
 import { STREAM_QUEUE_BYTES, STREAM_QUEUE_MESSAGES, TickStreamSession, type SessionContext, type StreamOutcome, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
@@ -60,6 +61,7 @@ export class TickStreams {
     private readonly feed: TickFeed,
     private readonly logger: Logger,
     private readonly limits: TickStreamLimits = DEFAULT_TICK_STREAM_LIMITS,
+    private readonly pace: ReaderPace = readerPace,
   ) {
     this.shared = { queuedBytes: 0, maxQueuedBytes: limits.maxQueuedBytes };
   }
@@ -90,6 +92,7 @@ export class TickStreams {
     const session = new TickStreamSession(call, {
       sequencer: this.sequencer,
       feed: this.feed,
+      pace: this.pace,
       queue: this.limits.queue,
       shared: this.shared,
       onRelease: (s) => this.forget(s),
