@@ -10,10 +10,13 @@
  * service shares the one gRPC port, so those writes stay on the main thread; what can be
  * decided is how fast they come.
  *
- * The budget is a token bucket refilled at `rate` bytes per second, where `rate` follows the
- * main thread's event-loop utilisation (ELU) over each `windowMs`: above `busyElu` (ordering
- * and answers have work) it halves, down to `minBytesPerS`; below it grows by half, up to
- * `maxBytesPerS`. An idle node serves readers as fast as they read; a busy one gives them
+ * The budget is a token bucket refilled at `rate` bytes per second (each message counts its
+ * bytes plus `messageCost`, what grpc-js and HTTP/2 spend per message whatever its size), and
+ * `rate` is revised every `windowMs`: when ordering had work in the window (the busy probe:
+ * the node's sequencer admitted transactions) or the main thread's event-loop utilisation
+ * (ELU) was above `busyElu`, it drops to `minBytesPerS`; otherwise it grows by half, up to
+ * `maxBytesPerS`. The bucket holds one window's worth, at most 1 MiB. (ELU alone is not enough: on 2 cores the main thread can wait for the
+ * batcher and the clock while ordering has work, and readers would then take their CPU.) An idle node serves readers as fast as they read; a busy one gives them
  * `minBytesPerS` together, and each stream falls behind within its documented bounds (a live
  * StreamTicks reader that leaves the window is ended with RESOURCE_EXHAUSTED naming the tick
  * to resume from; a replay just goes slower). Waiting streams are woken in the order they
@@ -27,8 +30,9 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 export interface ReaderPaceOptions {
   minBytesPerS: number; // what readers get together while the main thread is busy (default 4 MiB/s)
   maxBytesPerS: number; // ceiling while it is idle (default 1 GiB/s)
-  busyElu: number; // event-loop utilisation above which the rate halves (default 0.8)
+  busyElu: number; // event-loop utilisation above which readers get the floor (default 0.8)
   windowMs: number; // how often the rate is revised and waiters woken (default 20 ms)
+  messageCost: number; // bytes each message counts besides its own (default 2 KiB)
 }
 
 export const DEFAULT_READER_PACE: ReaderPaceOptions = {
@@ -36,7 +40,11 @@ export const DEFAULT_READER_PACE: ReaderPaceOptions = {
   maxBytesPerS: 1024 * 1024 * 1024,
   busyElu: 0.8,
   windowMs: 20,
+  messageCost: 2048,
 };
+
+/** The most the bucket holds whatever the rate: what readers may take at once when ordering wakes up. */
+const MAX_BURST = 1024 * 1024;
 
 export class ReaderPace {
   /** Bytes per second readers may take now. */
@@ -47,6 +55,7 @@ export class ReaderPace {
   private elu: EventLoopUtilization = performance.eventLoopUtilization();
   private readonly waiting = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
+  private busy: () => boolean = () => false;
   /** Bytes passed, and times a stream had to wait: for tests and benchmarks. */
   passedBytes = 0;
   waits = 0;
@@ -61,12 +70,17 @@ export class ReaderPace {
    * one message, so a message larger than the burst still passes); false when the caller
    * must `wait` first.
    */
+  /** Tell the pace when ordering has work (called once per window; true = busy). */
+  busyWhen(probe: () => boolean): void {
+    this.busy = probe;
+  }
+
   take(bytes: number): boolean {
     const now = performance.now();
     if (now - this.revisedAt >= this.options.windowMs) this.revise(now);
     this.refill(now);
     if (this.tokens <= 0) return false;
-    this.tokens -= bytes;
+    this.tokens -= bytes + this.options.messageCost;
     this.passedBytes += bytes;
     return true;
   }
@@ -91,7 +105,7 @@ export class ReaderPace {
 
   private tick(): void {
     const now = performance.now();
-    this.revise(now);
+    if (now - this.revisedAt >= this.options.windowMs) this.revise(now);
     this.refill(now);
     if (this.tokens > 0 && this.waiting.size > 0) {
       const wakers = [...this.waiting];
@@ -110,7 +124,8 @@ export class ReaderPace {
     const { minBytesPerS, maxBytesPerS, busyElu } = this.options;
     const u = performance.eventLoopUtilization(this.elu);
     this.elu = performance.eventLoopUtilization();
-    this.rate = u.utilization > busyElu ? Math.max(minBytesPerS, this.rate / 2) : Math.min(maxBytesPerS, this.rate * 1.5);
+    const busy = this.busy() || u.utilization > busyElu;
+    this.rate = busy ? minBytesPerS : Math.min(maxBytesPerS, this.rate * 1.5);
   }
 
   private refill(now: number): void {
@@ -119,9 +134,9 @@ export class ReaderPace {
     this.tokens = Math.min(this.burst(), this.tokens + (this.rate * dt) / 1000);
   }
 
-  /** The most the bucket holds: one window's worth at the current rate. */
+  /** The most the bucket holds: one window's worth at the current rate, at most 1 MiB. */
   private burst(): number {
-    return (this.rate * this.options.windowMs) / 1000;
+    return Math.min(MAX_BURST, (this.rate * this.options.windowMs) / 1000);
   }
 }
 

@@ -64,6 +64,7 @@ export class TickStreams {
     private readonly pace: ReaderPace = readerPace,
   ) {
     this.shared = { queuedBytes: 0, maxQueuedBytes: limits.maxQueuedBytes };
+    pace.busyWhen(admittedSince(sequencer));
   }
 
   /** Open streams (svc_stream_clients). */
@@ -133,4 +134,16 @@ export class TickStreams {
     if (mine?.size === 0) this.perConnection.delete(peer);
     if (this.sessions.size === 0) this.close();
   }
+}
+
+/** A probe for the readers' pace: true when the sequencer admitted transactions since the last call. */
+function admittedSince(sequencer: Sequencer): () => boolean {
+  let last = -1;
+  return () => {
+    const s = sequencer.status();
+    const admitted = s.totalTransactions + s.pendingTransactions;
+    const busy = last >= 0 && admitted !== last;
+    last = admitted;
+    return busy;
+  };
 }
