@@ -22,7 +22,8 @@
  * took, and the load average. Ratios are medians over rounds. Linux only. Last line: one
  * JSON object. Env: BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 3),
  * BENCH_READERS (default 50), BENCH_TX_STREAMS (default 32), BENCH_RATE (default 3,000),
- * BENCH_PART (1 or 2: only that part).
+ * BENCH_PART (1 or 2: only that part), BENCH_PREPARE_PER_S (transactions the load generator
+ * prepares per second of a measurement, default 40,000).
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
