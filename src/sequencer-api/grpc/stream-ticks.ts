@@ -51,8 +51,8 @@ export const STREAM_QUEUE_BYTES = 1024 * 1024;
 export interface SessionContext {
   sequencer: Sequencer;
   feed: TickFeed;
-  /** The main thread's byte budget for readers (src/wire/reader-pace.ts), shared with StreamTx. */
-  pace: ReaderPace;
+  /** The main thread's byte budget for readers (src/wire/reader-pace.ts), shared with StreamTx; none for a full node's stream. */
+  pace: ReaderPace | undefined;
   queue: StreamQueueLimits;
   /** Bytes queued by all streams together, and their bound. */
   shared: { queuedBytes: number; maxQueuedBytes: number };
@@ -229,7 +229,9 @@ export class TickStreamSession {
 
   /** Wait for the readers' pace to let `bytes` through; false when the stream was released meanwhile. */
   private async paced(bytes: number): Promise<boolean> {
-    await this.ctx.pace.admit(bytes, () => this.released);
+    const { pace } = this.ctx;
+    if (pace === undefined || pace.take(bytes)) return true;
+    await pace.admit(bytes, () => this.released);
     return !this.released;
   }
 

@@ -78,7 +78,7 @@ export class TickStreams {
   }
 
   /** Admit and serve one call from `startTick`, or say why not (RESOURCE_EXHAUSTED). */
-  open(call: ServerWritableStream<unknown, Buffer>, startTick: number): Admission {
+  open(call: ServerWritableStream<unknown, Buffer>, startTick: number, options: { paced: boolean } = { paced: true }): Admission {
     if (this.sessions.size >= this.limits.maxStreams) {
       return { ok: false, reason: `too many tick streams open (at most ${this.limits.maxStreams}); retry later` };
     }
@@ -93,7 +93,7 @@ export class TickStreams {
     const session = new TickStreamSession(call, {
       sequencer: this.sequencer,
       feed: this.feed,
-      pace: this.pace,
+      pace: options.paced ? this.pace : undefined,
       queue: this.limits.queue,
       shared: this.shared,
       onRelease: (s) => this.forget(s),
