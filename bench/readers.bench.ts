@@ -93,7 +93,7 @@ async function startReaders(scenario: Scenario, grpc: string): Promise<() => Pro
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-readers-'));
   // Readers must stay open through a measurement (no stall resets, no StreamTx rate limit).
-  const node = await spawnNode(dir, ['--gateways', '1', '--queue-capacity', '1000000', '--stream-stall-ms', '3600000', '--submit-tx-rate', '0', '--stream-tx-rate', '0'], ['grpc', 'rest'], { timeoutMs: 120_000 });
+  const node = await spawnNode(dir, ['--gateways', '1', '--queue-capacity', '1000000', '--stream-stall-ms', '3600000', '--submit-tx-rate', '0', '--stream-tx-rate', '0'], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
   const grpc = node.addresses.grpc!;
   const pid = node.child.pid!;
   const out: Record<string, unknown> = { bench: 'readers', seconds: SECONDS, rounds: ROUNDS, readers: READERS, tx_streams: TX_STREAMS, load_avg_start: loadavg().map((x) => round(x, 2)) };
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
   const orders = async (): Promise<{ rate: number; accepted: number }> => {
     const r = await runChild<LoadJob, LoadResult>('chain-load.js', { grpc, rate: RATE, seconds: SECONDS, base: MINT_A, quote: MINT_B, firstOrderId: firstId });
     firstId += Math.ceil(RATE * SECONDS) + 1;
+    if (r.ok === 0) console.log(`SubmitTx load: none of ${r.sent} answered OK (${r.errors} errors; first: ${r.firstError})`);
     return { rate: r.ok / r.seconds, accepted: r.ok };
   };
   const measure = async (scenario: Scenario, load: () => Promise<{ rate: number; accepted: number }>): Promise<Measured> => {
