@@ -7,6 +7,8 @@
  * (A call with no 'data' listener at all is not paused: grpc-js then keeps reading from HTTP/2
  * into the client's memory.) Reports `{ ready }` once every stream is open, then holds them
  * until the parent sends 'stop', and reports how many ticks the streams received.
+ * `fast`: no 'data' listener at all, so grpc-js keeps reading from HTTP/2 as fast as the node
+ * sends (a reader that takes everything; bench:readers), and `received` stays 0.
  */
 import * as grpc from '@grpc/grpc-js';
 
@@ -14,7 +16,7 @@ export interface StreamClientsJob {
   address: string;
   count: number;
   startTick: number; // StreamTicks start_tick, or StreamTx from_sequence
-  mode: 'paused' | 'reading';
+  mode: 'paused' | 'reading' | 'fast';
   method?: 'StreamTicks' | 'StreamTx'; // default StreamTicks
 }
 
@@ -22,6 +24,7 @@ export interface StreamClientsResult {
   opened: number;
   received: number; // messages the streams received (paused ones: up to grpc-js's 16-message buffer)
   errors: string[]; // distinct status messages of streams that ended
+  cpuMs: number; // CPU this client process took while holding the streams (user + system)
 }
 
 const identity = (b: Buffer) => b;
@@ -46,7 +49,7 @@ async function run(job: StreamClientsJob): Promise<void> {
   let received = 0;
   for (let i = 0; i < job.count; i++) {
     const options: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.max_receive_message_length': -1 };
-    if (job.mode === 'reading') options['grpc-node.flow_control_window'] = 16 * 1024 * 1024;
+    if (job.mode !== 'paused') options['grpc-node.flow_control_window'] = 16 * 1024 * 1024;
     const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), options);
     await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
     const method = job.method ?? 'StreamTicks';
@@ -56,16 +59,18 @@ async function run(job: StreamClientsJob): Promise<void> {
     call.on('error', (e: grpc.ServiceError) => {
       if (e.code !== grpc.status.CANCELLED) errors.add(`${grpc.status[e.code]}: ${e.details} (stream ${i}, after ${Math.round((performance.now() - openedAt) / 1000)} s)`);
     });
-    call.on('data', () => received++);
+    if (job.mode !== 'fast') call.on('data', () => received++);
     if (job.mode === 'paused') call.pause();
     clients.push(client);
     calls.push(call);
   }
+  const cpu0 = process.cpuUsage();
   process.send!({ ready: true });
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
+  const cpu = process.cpuUsage(cpu0);
   for (const c of calls) c.cancel();
   for (const c of clients) c.close();
-  const result: StreamClientsResult = { opened: calls.length, received, errors: [...errors] };
+  const result: StreamClientsResult = { opened: calls.length, received, errors: [...errors], cpuMs: (cpu.user + cpu.system) / 1000 };
   process.send!({ result }, () => process.exit(0));
 }
 

@@ -256,7 +256,7 @@ export class Follower implements Sequencer {
 
   private connect(): void {
     if (this.state !== 'running') return;
-    const s = this.client.streamTicks(this.expected);
+    const s = this.client.streamTicks(this.expected, { follower: true });
     this.stream = s;
     this.paused = false;
     s.on('data', (w: WireTick) => this.onWire(s, w));

@@ -14,6 +14,12 @@ export { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
 export const DEFAULT_TICK_LIMIT = 10;
 export const MAX_TICK_LIMIT = 100;
 
+/**
+ * StreamTicks: the request metadata key a full node (`svc node --follow`) sends so that its
+ * stream is not held to the readers' pace (docs/api.md "Stream backpressure policy").
+ */
+export const FOLLOWER_METADATA = 'svc-follower';
+
 /** StreamTicks: most streams open at once; more answer RESOURCE_EXHAUSTED. */
 export const MAX_TICK_STREAMS = 1024;
 

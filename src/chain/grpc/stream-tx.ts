@@ -12,9 +12,11 @@
  * now (messages and bytes), with the store iterator closed before it writes or waits (issue 19:
  * a paused consumer held its iterator open inside the read, for as long as it stayed paused).
  * A cancel or a closed connection wakes it at once and everything it held is released.
+ * Every message waits for the readers' byte budget of the main thread (src/wire/reader-pace.ts,
+ * shared with StreamTicks), so consumers take the main thread's spare time, not ordering's.
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
-import { enableBatchedWrites } from '../../wire/index.js';
+import { enableBatchedWrites, readerPace, type ReaderPace } from '../../wire/index.js';
 import type { ChainReader } from '../interface.js';
 import type { TxFeed } from './tx-feed.js';
 import { encodeTxBatch } from './encode.js';
@@ -24,7 +26,8 @@ export interface TxStreamQueue {
   bytes: number;
 }
 
-export const TX_STREAM_QUEUE: TxStreamQueue = { messages: 256, bytes: 4 * 1024 * 1024 };
+/** Per-stream send queue: 256 messages / 1 MiB (a paused consumer holds it twice: docs/chain.md). */
+export const TX_STREAM_QUEUE: TxStreamQueue = { messages: 256, bytes: 1024 * 1024 };
 
 export interface TxStreamOutcome {
   code: grpcStatus;
@@ -38,6 +41,7 @@ export async function serveTxStream(
   chain: ChainReader,
   feed: TxFeed,
   queue: TxStreamQueue = TX_STREAM_QUEUE,
+  pace: ReaderPace = readerPace,
 ): Promise<TxStreamOutcome> {
   let wakeUp: (() => void) | undefined;
   const wake = () => {
@@ -62,6 +66,8 @@ export async function serveTxStream(
   const full = () => queuedMessages >= queue.messages || queuedBytes >= queue.bytes;
 
   const write = async (buf: Buffer): Promise<void> => {
+    await pace.admit(buf.length, () => cancelled);
+    if (cancelled) return;
     queuedMessages++;
     queuedBytes += buf.length;
     call.write(buf, () => {

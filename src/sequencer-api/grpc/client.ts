@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { parseAddress } from '../../wire/index.js';
 import { formatHostPort } from '../../wire/index.js';
 import { loadSequencerPackage } from '../proto.js';
+import { FOLLOWER_METADATA } from '../limits.js';
 
 export interface WireTransaction {
   tx_id: string;
@@ -64,7 +65,7 @@ export function grpcTarget(url: string, what = '--grpc-url'): string {
 }
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
-type ServerStream = (req: object) => grpc.ClientReadableStream<WireTick>;
+type ServerStream = (req: object, metadata?: grpc.Metadata) => grpc.ClientReadableStream<WireTick>;
 
 const UNARY_DEADLINE_MS = 30_000;
 
@@ -123,9 +124,11 @@ export class NodeClient {
     return (await this.unary<WireStatus>('GetStatus', {})).response;
   }
 
-  /** Ticks from `start` (0 = the latest), in order, live once caught up. */
-  streamTicks(start: number): grpc.ClientReadableStream<WireTick> {
-    return (this.raw.StreamTicks as ServerStream).call(this.raw, { start_tick: String(start) });
+  /** Ticks from `start` (0 = the latest), in order, live once caught up; `follower`: a full node's stream, not paced. */
+  streamTicks(start: number, options: { follower?: boolean } = {}): grpc.ClientReadableStream<WireTick> {
+    const metadata = new grpc.Metadata();
+    if (options.follower) metadata.set(FOLLOWER_METADATA, '1');
+    return (this.raw.StreamTicks as ServerStream).call(this.raw, { start_tick: String(start) }, metadata);
   }
 
   close(): void {

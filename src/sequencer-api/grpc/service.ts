@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/index.js';
 import type { SubmitResult, Transaction } from '../../core/index.js';
 import { earliest } from '../convert.js';
-import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
+import { DEFAULT_TICK_LIMIT, FOLLOWER_METADATA, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseProofHash, parseTxHash } from '../params.js';
 import { lookupTransactionProof } from '../tx-proof.js';
 import { sequencerServiceDefinition } from '../proto.js';
@@ -338,7 +338,8 @@ function streamTicksHandler(ctx: HandlerContext) {
       if (!n.ok) return call.emit('error', invalid(n.error));
       start = n.value;
     }
-    const admitted = streams.open(call as ServerWritableStream<unknown, Buffer>, start);
+    const follower = call.metadata.get(FOLLOWER_METADATA).length > 0;
+    const admitted = streams.open(call as ServerWritableStream<unknown, Buffer>, start, { paced: !follower });
     if (!admitted.ok) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: admitted.reason });
     admitted.outcome.then(
       (outcome) => logger.debug({ outcome }, 'tick stream ended'),

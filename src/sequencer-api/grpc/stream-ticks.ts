@@ -17,6 +17,11 @@
  * reset or the end of the call detaches the session from the feed and the registry at once,
  * without waiting for writes that will never complete.
  *
+ * Pace: every tick written waits for the readers' byte budget of the main thread (src/wire/
+ * reader-pace.ts, shared with StreamTx): readers take the main thread's spare time, and when
+ * ordering keeps it busy they get a floor rate together and fall behind within the bounds
+ * above (a live stream that leaves the window is ended as too slow; a replay goes slower).
+ *
  * Throughput: grpc-js's stream hands one message to HTTP/2 per write completion, i.e.
  * one per event-loop turn, which under load (turns of ~10 ms) is far slower than the
  * clock ticks. The session therefore gives the call a `_writev` (Node's Writable batch
@@ -26,7 +31,7 @@
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Sequencer } from '../../sequencer/index.js';
 import type { Tick } from '../../core/index.js';
-import { enableBatchedWrites, http2StreamClosed, resetHttp2Stream } from '../../wire/index.js';
+import { enableBatchedWrites, http2StreamClosed, resetHttp2Stream, type ReaderPace } from '../../wire/index.js';
 import { estimateEncodedBytes, type TickFeed } from './tick-feed.js';
 import { encodeTick } from './encode.js';
 
@@ -46,6 +51,8 @@ export const STREAM_QUEUE_BYTES = 1024 * 1024;
 export interface SessionContext {
   sequencer: Sequencer;
   feed: TickFeed;
+  /** The main thread's byte budget for readers (src/wire/reader-pace.ts), shared with StreamTx; none for a full node's stream. */
+  pace: ReaderPace | undefined;
   queue: StreamQueueLimits;
   /** Bytes queued by all streams together, and their bound. */
   shared: { queuedBytes: number; maxQueuedBytes: number };
@@ -165,6 +172,7 @@ export class TickStreamSession {
       if (next >= feed.oldest()) {
         const buf = feed.get(next);
         if (buf) {
+          if (!(await this.paced(buf.length))) break;
           this.write(buf);
           next++;
           continue;
@@ -181,7 +189,9 @@ export class TickStreamSession {
           return this.finish(grpcStatus.OUT_OF_RANGE, `this node's ticks start at tick ${tick.tickNumber} (it started from a snapshot): ask from ${tick.tickNumber} on, or ask a node that holds tick ${next}`);
         }
         if (tick.tickNumber !== next) return this.finish(grpcStatus.INTERNAL, `tick store returned tick ${tick.tickNumber} where ${next} was expected`);
-        this.write(feed.get(next) ?? encodeTick(tick));
+        const buf = feed.get(next) ?? encodeTick(tick);
+        if (!(await this.paced(buf.length))) break;
+        this.write(buf);
         next++;
       }
       if (ticks.length === 0) return this.finish(grpcStatus.INTERNAL, `tick ${next} is missing from the tick store`);
@@ -215,6 +225,14 @@ export class TickStreamSession {
     if (this.queuedMessages === 0) return true; // one at a time is always allowed: no deadlock on the shared budget
     const { queue, shared } = this.ctx;
     return this.queuedMessages < queue.messages && this.queuedBytes < queue.bytes && shared.queuedBytes < shared.maxQueuedBytes;
+  }
+
+  /** Wait for the readers' pace to let `bytes` through; false when the stream was released meanwhile. */
+  private async paced(bytes: number): Promise<boolean> {
+    const { pace } = this.ctx;
+    if (pace === undefined || pace.take(bytes)) return true;
+    await pace.admit(bytes, () => this.released);
+    return !this.released;
   }
 
   private write(buf: Buffer): void {

@@ -19,6 +19,7 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Sequencer } from '../../sequencer/index.js';
+import { readerPace, type ReaderPace } from '../../wire/index.js';
 import { MAX_TICK_STREAMS } from '../limits.js';
 import { STREAM_QUEUE_BYTES, STREAM_QUEUE_MESSAGES, TickStreamSession, type SessionContext, type StreamOutcome, type StreamQueueLimits } from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
@@ -60,8 +61,10 @@ export class TickStreams {
     private readonly feed: TickFeed,
     private readonly logger: Logger,
     private readonly limits: TickStreamLimits = DEFAULT_TICK_STREAM_LIMITS,
+    private readonly pace: ReaderPace = readerPace,
   ) {
     this.shared = { queuedBytes: 0, maxQueuedBytes: limits.maxQueuedBytes };
+    pace.busyWhen(admittedSince(sequencer));
   }
 
   /** Open streams (svc_stream_clients). */
@@ -75,7 +78,7 @@ export class TickStreams {
   }
 
   /** Admit and serve one call from `startTick`, or say why not (RESOURCE_EXHAUSTED). */
-  open(call: ServerWritableStream<unknown, Buffer>, startTick: number): Admission {
+  open(call: ServerWritableStream<unknown, Buffer>, startTick: number, options: { paced: boolean } = { paced: true }): Admission {
     if (this.sessions.size >= this.limits.maxStreams) {
       return { ok: false, reason: `too many tick streams open (at most ${this.limits.maxStreams}); retry later` };
     }
@@ -90,6 +93,7 @@ export class TickStreams {
     const session = new TickStreamSession(call, {
       sequencer: this.sequencer,
       feed: this.feed,
+      pace: options.paced ? this.pace : undefined,
       queue: this.limits.queue,
       shared: this.shared,
       onRelease: (s) => this.forget(s),
@@ -130,4 +134,16 @@ export class TickStreams {
     if (mine?.size === 0) this.perConnection.delete(peer);
     if (this.sessions.size === 0) this.close();
   }
+}
+
+/** A probe for the readers' pace: true when the sequencer admitted transactions since the last call. */
+function admittedSince(sequencer: Sequencer): () => boolean {
+  let last = -1;
+  return () => {
+    const s = sequencer.status();
+    const admitted = s.totalTransactions + s.pendingTransactions;
+    const busy = last >= 0 && admitted !== last;
+    last = admitted;
+    return busy;
+  };
 }
