@@ -16,7 +16,8 @@ export const MAX_TICK_LIMIT = 100;
 
 /**
  * StreamTicks: the request metadata key a full node (`svc node --follow`) sends so that its
- * stream is not held to the readers' pace (docs/api.md "Stream backpressure policy").
+ * stream is not held to the readers' pace when it connects from a loopback address
+ * (docs/api.md "Stream backpressure policy").
  */
 export const FOLLOWER_METADATA = 'svc-follower';
 

@@ -51,6 +51,7 @@ import {
   encodeTick,
 } from './encode.js';
 import { shortHash } from '../../core/index.js';
+import { peerAddress } from '../../wire/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 
@@ -338,7 +339,7 @@ function streamTicksHandler(ctx: HandlerContext) {
       if (!n.ok) return call.emit('error', invalid(n.error));
       start = n.value;
     }
-    const follower = call.metadata.get(FOLLOWER_METADATA).length > 0;
+    const follower = call.metadata.get(FOLLOWER_METADATA).length > 0 && isLoopback(peerAddress(call.getPeer()));
     const admitted = streams.open(call as ServerWritableStream<unknown, Buffer>, start, { paced: !follower });
     if (!admitted.ok) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: admitted.reason });
     admitted.outcome.then(
@@ -346,4 +347,12 @@ function streamTicksHandler(ctx: HandlerContext) {
       (err: unknown) => call.emit('error', internal(err, 'StreamTicks')),
     );
   };
+}
+
+/**
+ * Whether a peer address is this machine's (127.0.0.0/8, ::1, IPv4-mapped loopback): only
+ * there is a full node's `svc-follower` metadata taken at its word, since anyone can send it.
+ */
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
