@@ -19,12 +19,15 @@ export interface BookClientsResult {
   deltas: number;
   gaps: number;
   closed: number;
+  /** This child's own CPU (ms) while it ran. */
+  cpuMs: number;
 }
 
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 
 process.on('message', async (job: BookClientsJob | { stop: true }) => {
   if ('stop' in job) return;
+  const cpu0 = process.cpuUsage();
   const samples: BookClientsResult['samples'] = [];
   let deltas = 0;
   let gaps = 0;
@@ -65,7 +68,8 @@ process.on('message', async (job: BookClientsJob | { stop: true }) => {
   process.send!({ ready: true });
   process.on('message', (m: { stop?: true }) => {
     if (!m.stop) return;
-    const result: BookClientsResult = { samples, deltas, gaps, closed };
+    const cpu = process.cpuUsage(cpu0);
+    const result: BookClientsResult = { samples, deltas, gaps, closed, cpuMs: (cpu.user + cpu.system) / 1000 };
     for (const ws of sockets) ws.terminate();
     process.send!({ result }, () => process.exit(0));
   });
