@@ -46,9 +46,10 @@ process.on('message', async (job: BookClientsJob | { stop: true }) => {
             // {"type":"delta","channel":"book","market_id":"<36>","seq":N,"tick":T,...
             const head = data.toString('latin1', 0, 120);
             if (head.startsWith('{"type":"delta"')) {
-              const m = /"seq":(\d+),"tick":(\d+)/.exec(head)!;
+              const m = /"seq":(\d+),"tick":(\d+)(?:,"first_seq":(\d+))?/.exec(head)!;
               const s = Number(m[1]);
-              if (seq >= 0 && s !== seq + 1) gaps++;
+              // first_seq: several deltas folded into one for a client that was behind
+              if (seq >= 0 && Number(m[3] ?? s) !== seq + 1) gaps++;
               seq = s;
               deltas++;
               samples.push([Number(m[2]), t]);
