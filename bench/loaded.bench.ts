@@ -62,8 +62,8 @@ const anchorVdfUs = await vdfAnchorUs();
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-loaded-'));
 const extra = benchNodeArgs();
 const leaderArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), '--submit-tx-rate', '0', ...extra];
-const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc']);
-const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc']);
+const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
+const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc'], { timeoutMs: 120_000 });
 const started: Array<StartedChild<unknown>> = [];
 try {
   const grpc = new ChainClient(leader.addresses.grpc!);
