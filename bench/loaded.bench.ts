@@ -65,6 +65,13 @@ const leaderArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', Strin
 const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
 const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc'], { timeoutMs: 120_000 });
 const started: Array<StartedChild<unknown>> = [];
+// Interrupted (Ctrl-C, `timeout`): take the nodes down too, they are not our process group's children only.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const n of [follower, leader]) n.child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 try {
   const grpc = new ChainClient(leader.addresses.grpc!);
   await grpc.submit({ market: { base_mint: base, quote_mint: quote, name: 'BENCH/LOADED' } });
