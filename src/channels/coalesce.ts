@@ -67,7 +67,7 @@ export class DeltaCoalescer {
 
   private fold(item: ChannelItem): void {
     const book = item.book!;
-    if (this.held === undefined) this.held = { first: item.pos, last: item, count: 0, bids: new Map(), asks: new Map() };
+    this.held ??= { first: item.pos, last: item, count: 0, bids: new Map(), asks: new Map() };
     const h = this.held;
     h.last = item;
     h.count++;
@@ -84,7 +84,8 @@ export class DeltaCoalescer {
     if (h === undefined) return;
     if (h.count === 1) return this.sink.write(h.last.frame);
     const last = h.last.book!;
-    this.sink.write(textFrame(bookDeltaJson({ marketId: last.marketId, tick: last.tick, bids: [...h.bids.values()], asks: [...h.asks.values()] }, h.last.pos, h.first)));
+    const rows = { marketId: last.marketId, tick: last.tick, bids: [...h.bids.values()], asks: [...h.asks.values()] };
+    this.sink.write(textFrame(bookDeltaJson(rows, h.last.pos, h.first)));
   }
 
   private arm(): void {
