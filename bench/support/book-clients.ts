@@ -19,12 +19,15 @@ export interface BookClientsResult {
   deltas: number;
   gaps: number;
   closed: number;
+  /** This child's own CPU (ms) while it ran. */
+  cpuMs: number;
 }
 
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 
 process.on('message', async (job: BookClientsJob | { stop: true }) => {
   if ('stop' in job) return;
+  const cpu0 = process.cpuUsage();
   const samples: BookClientsResult['samples'] = [];
   let deltas = 0;
   let gaps = 0;
@@ -43,9 +46,10 @@ process.on('message', async (job: BookClientsJob | { stop: true }) => {
             // {"type":"delta","channel":"book","market_id":"<36>","seq":N,"tick":T,...
             const head = data.toString('latin1', 0, 120);
             if (head.startsWith('{"type":"delta"')) {
-              const m = /"seq":(\d+),"tick":(\d+)/.exec(head)!;
+              const m = /"seq":(\d+),"tick":(\d+)(?:,"first_seq":(\d+))?/.exec(head)!;
               const s = Number(m[1]);
-              if (seq >= 0 && s !== seq + 1) gaps++;
+              // first_seq: several deltas folded into one for a client that was behind
+              if (seq >= 0 && Number(m[3] ?? s) !== seq + 1) gaps++;
               seq = s;
               deltas++;
               samples.push([Number(m[2]), t]);
@@ -65,7 +69,8 @@ process.on('message', async (job: BookClientsJob | { stop: true }) => {
   process.send!({ ready: true });
   process.on('message', (m: { stop?: true }) => {
     if (!m.stop) return;
-    const result: BookClientsResult = { samples, deltas, gaps, closed };
+    const cpu = process.cpuUsage(cpu0);
+    const result: BookClientsResult = { samples, deltas, gaps, closed, cpuMs: (cpu.user + cpu.system) / 1000 };
     for (const ws of sockets) ws.terminate();
     process.send!({ result }, () => process.exit(0));
   });

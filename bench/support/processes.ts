@@ -45,6 +45,8 @@ export interface StartedChild<R> {
   ready: Promise<void>;
   result: Promise<R>;
   stop(): void;
+  /** Send the child another message (e.g. a go signal after `ready`). */
+  send(message: object): void;
 }
 
 export function startChild<J, R>(module: string, job: J): StartedChild<R> {
@@ -71,7 +73,7 @@ export function startChild<J, R>(module: string, job: J): StartedChild<R> {
     });
   });
   child.send(job as object);
-  return { ready, result, stop: () => void (child.connected && child.send({ stop: true })) };
+  return { ready, result, stop: () => void (child.connected && child.send({ stop: true })), send: (m) => void (child.connected && child.send(m)) };
 }
 
 export interface Spawned {

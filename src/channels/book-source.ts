@@ -20,7 +20,7 @@ import type { OrderBook } from '../dex/engine/index.js';
 import { levelChangesOf } from './book-deltas.js';
 import { levelsOfBook, MarketLevels, type LevelRow } from './book-levels.js';
 import { textFrame } from './frame.js';
-import type { ChannelItem, SnapshotSource, Unsubscribe } from './interface.js';
+import type { BookDeltaRows, ChannelItem, SnapshotSource, Unsubscribe } from './interface.js';
 import { ItemListeners } from './listeners.js';
 
 interface MarketMirror {
@@ -36,6 +36,15 @@ export interface BookDelta {
 
 function rowsJson(rows: LevelRow[]): string {
   return encodeJson(rows);
+}
+
+/**
+ * A book delta message: `seq` its sequence; `firstSeq`, for deltas folded into one for a
+ * client that is behind (coalesce.ts), the first sequence it covers (written only then).
+ */
+export function bookDeltaJson(d: BookDeltaRows, seq: number, firstSeq = seq): string {
+  const first = firstSeq === seq ? '' : `,"first_seq":${firstSeq}`;
+  return `{"type":"delta","channel":"book","market_id":"${d.marketId}","seq":${seq},"tick":${d.tick}${first},"bids":${rowsJson(d.bids)},"asks":${rowsJson(d.asks)}}`;
 }
 
 export class BookSource implements SnapshotSource {
@@ -74,8 +83,8 @@ export class BookSource implements SnapshotSource {
       const changed = m.levels.apply(changes.values());
       if (changed.bids.length === 0 && changed.asks.length === 0) continue;
       m.seq++;
-      const json = `{"type":"delta","channel":"book","market_id":"${marketId}","seq":${m.seq},"tick":${tick},"bids":${rowsJson(changed.bids)},"asks":${rowsJson(changed.asks)}}`;
-      out.push({ marketId, item: { pos: m.seq, frame: textFrame(json) } });
+      const book = { marketId, tick, bids: changed.bids, asks: changed.asks };
+      out.push({ marketId, item: { pos: m.seq, frame: textFrame(bookDeltaJson(book, m.seq)), book } });
     }
     return out;
   }

@@ -11,6 +11,8 @@
  *     `refusals` error answers (then 1008); a send queue of at most `queueBytes` (a message
  *     that would pass it closes the socket with 4000 and destroys it `slowCloseGraceMs`
  *     later; a single message larger than the bound still goes to an empty queue).
+ *   - A book subscriber whose queue holds `coalesceBytes` or more is behind: its deltas are
+ *     folded into one until it has room (coalesce.ts), so it is not closed for being slow.
  *   - Replays send while less than `replayLowWaterBytes` is queued, and a replay that waits
  *     `replayStallMs` for room closes the socket with 4000.
  *   - Heartbeats every `heartbeatMs`, one frame for all sockets.
@@ -22,12 +24,15 @@ import { parseClientMessage } from './parse.js';
 import { CLOSE, DEFAULT_LIMITS, type ChannelLimits, type RefusalCode } from './protocol.js';
 import { textFrame } from './frame.js';
 import { Feed } from './seam.js';
+import { DeltaCoalescer } from './coalesce.js';
 
 interface Subscription {
   id: string | number;
   kind: ChannelKind;
   key: string;
   feed: Feed;
+  /** Book subscriptions: folds deltas while the client is behind. */
+  coalescer?: DeltaCoalescer;
 }
 
 const channelKey = (kind: ChannelKind, key: string) => `${kind}\u0000${key}`;
@@ -57,6 +62,9 @@ export class ChannelHub {
   private readonly heartbeat: NodeJS.Timeout;
   /** Sockets closed with 4000 (for /metrics and tests). */
   slowClosed = 0;
+
+  /** Book deltas folded into another for subscribers that were behind (tests, metrics). */
+  foldedDeltas = 0;
 
   constructor(
     private readonly sources: ChannelSources,
@@ -171,8 +179,10 @@ export class ChannelHub {
 
   /** Open a subscription whose feed has delivered up to `last`. */
   private feed(c: Connection, id: string | number, kind: ChannelKind, key: string, last: number): Feed {
-    const feed = new Feed({ deliver: (item) => this.send(c, item.frame), room: () => this.room(c) }, last, this.limits.catchUpBufferBytes);
-    c.subs.set(id, { id, kind, key, feed });
+    const coalescer = kind === 'book' ? new DeltaCoalescer({ queued: () => c.outlet.queuedBytes(), write: (frame) => this.send(c, frame), folded: () => void this.foldedDeltas++ }, this.limits.coalesceBytes, this.limits.coalescePollMs) : undefined;
+    const deliver = coalescer === undefined ? (item: ChannelItem) => this.send(c, item.frame) : (item: ChannelItem) => coalescer.offer(item);
+    const feed = new Feed({ deliver, room: () => this.room(c) }, last, this.limits.catchUpBufferBytes);
+    c.subs.set(id, { id, kind, key, feed, coalescer });
     c.keys.add(channelKey(kind, key));
     let set = this.fanout[kind].get(key);
     if (set === undefined) {
@@ -185,6 +195,7 @@ export class ChannelHub {
 
   private drop(s: Subscription): void {
     s.feed.stop();
+    s.coalescer?.stop();
     const set = this.fanout[s.kind].get(s.key);
     if (set === undefined) return;
     set.delete(s.feed);

@@ -6,6 +6,8 @@
  * duplicate.
  */
 
+import type { LevelRow } from './book-levels.js';
+
 export type ChannelKind = 'blocks' | 'orders' | 'book';
 
 /** One subscription request, as the parser (parse.ts) accepted it. */
@@ -24,6 +26,16 @@ export type ClientRequest = SubscribeRequest | { op: 'unsubscribe'; id: string |
 export interface ChannelItem {
   pos: number;
   frame: Buffer;
+  /** A book delta's content, kept so that deltas for a client that is behind can be folded into one. */
+  book?: BookDeltaRows;
+}
+
+/** What a book delta says: the market, its tick and the changed levels as they now are. */
+export interface BookDeltaRows {
+  marketId: string;
+  tick: number;
+  bids: LevelRow[];
+  asks: LevelRow[];
 }
 
 export type Unsubscribe = () => void;

@@ -56,6 +56,14 @@ export interface ChannelLimits {
   refusals: number;
   /** Bytes queued for a client and not yet sent; a message that would pass it closes with 4000. */
   queueBytes: number;
+  /**
+   * A book subscriber with at least this much queued is behind: its deltas are held and
+   * folded into one (docs/chain.md "Book deltas for a client that is behind") until its
+   * queue is below it again.
+   */
+  coalesceBytes: number;
+  /** How often a subscriber holding folded deltas is looked at for room (ms). */
+  coalescePollMs: number;
   /** A replay sends only while less than this is queued for the client. */
   replayLowWaterBytes: number;
   /** A replay that waits this long for queue room closes the socket with 4000. */
@@ -78,6 +86,8 @@ export const DEFAULT_LIMITS: ChannelLimits = {
   messagesPerSecond: 50,
   refusals: 100,
   queueBytes: 4 * 1024 * 1024,
+  coalesceBytes: 64 * 1024,
+  coalescePollMs: 10,
   replayLowWaterBytes: 1024 * 1024,
   replayStallMs: 10_000,
   catchUpBufferBytes: 4 * 1024 * 1024,

@@ -8,8 +8,9 @@
  *   orders  each of an owner's events once, in sequence order: on a reconnect from the
  *           sequence after the last one delivered;
  *   book    a market's levels: the snapshot, then the deltas folded in; on a reconnect, or a
- *           delta whose `seq` is not the previous + 1, it subscribes again for a new
- *           snapshot (the handler is told it is one).
+ *           delta that does not start at the previous `seq` + 1 (its `first_seq` when the
+ *           node folded several for a client that was behind, else its `seq`), it
+ *           subscribes again for a new snapshot (the handler is told it is one).
  *
  * A message before the next expected position is dropped (a duplicate); one after it (a
  * gap, which the node never sends on one socket) makes the client subscribe again from the
@@ -102,6 +103,8 @@ export interface BookMessage {
   market_id: string;
   seq: number;
   tick: number;
+  /** On a delta that folds several (the node does so for a client that is behind): the first seq it covers. */
+  first_seq?: number;
   bids: LevelRow[];
   asks: LevelRow[];
 }
@@ -363,8 +366,10 @@ export class ChannelClient {
     if (sub === undefined || !sub.confirmed) return;
     const seq = Number(m.seq);
     if (m.type === 'delta') {
+      // A delta covers first_seq..seq (first_seq only on deltas folded for a client that was behind).
+      const first = m.first_seq === undefined ? seq : Number(m.first_seq);
       if (seq <= sub.levels!.seq) return;
-      if (seq !== sub.levels!.seq + 1) return this.resubscribe(sub); // a lost delta: new snapshot
+      if (first !== sub.levels!.seq + 1) return this.resubscribe(sub); // a lost delta: new snapshot
     }
     sub.deliver(m);
   }

@@ -13,9 +13,9 @@ import { decodeTaskError } from './task-errors.js';
 /** Below this many ticks per thread a batch is not worth splitting. */
 export const MIN_TICKS_PER_TASK = 16;
 
-async function run<T>(pool: Piscina, arg: unknown, name: string): Promise<T> {
+async function run<T>(pool: Piscina, arg: unknown, name: string, transferList?: ArrayBuffer[]): Promise<T> {
   try {
-    return (await pool.run(arg, { filename: workerFile('vdf'), name })) as T;
+    return (await pool.run(arg, { filename: workerFile('vdf'), name, transferList })) as T;
   } catch (e) {
     throw decodeTaskError(e);
   }
@@ -29,13 +29,20 @@ export function proveOnPool(pool: Piscina, claim: { input: Uint8Array; output: U
 /**
  * Wesolowski proof from the checkpoints an evaluator exported (VdfEvaluator.exportCheckpoints):
  * ~1/8 of the work of proveOnPool, which re-runs the segment. The worker checks the proof.
+ * With `transfer`, the checkpoints' memory moves to the pool thread instead of being copied
+ * (~T/8 x 256 bytes: a heartbeat's is hundreds of KiB, and copying it cost the calling
+ * thread more than the rest of the tick); the caller's array is then detached (empty). Only
+ * an array that spans its whole buffer is moved; a view into a larger one is copied.
  */
 export function proveFromCheckpointsOnPool(
   pool: Piscina,
   claim: { input: Uint8Array; output: Uint8Array; iterations: number },
   checkpoints: Uint8Array,
+  options: { transfer?: boolean } = {},
 ): Promise<Uint8Array> {
-  return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints }, 'proveFromCheckpoints');
+  const whole = checkpoints.byteOffset === 0 && checkpoints.byteLength === checkpoints.buffer.byteLength && checkpoints.buffer instanceof ArrayBuffer;
+  const transferList = options.transfer === true && whole ? [checkpoints.buffer as ArrayBuffer] : undefined;
+  return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints }, 'proveFromCheckpoints', transferList);
 }
 
 /** Evaluate and prove a whole segment on a pool thread. */

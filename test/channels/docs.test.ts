@@ -35,6 +35,7 @@ describe('channels: the documents match the code', () => {
     expect(section).to.include(`| client messages per socket | ${l.messagesPerSecond}/s, bursts of ${l.messagesPerSecond * 2} |`);
     expect(section).to.include(`| error answers per socket | ${l.refusals} |`);
     expect(section).to.include(`| send queue per socket (bytes not yet sent) | ${l.queueBytes / 1024 / 1024} MiB |`);
+    expect(section).to.include(`| send queue at which a book subscriber is behind | ${l.coalesceBytes / 1024} KiB |`);
     expect(section).to.include(`| replay waiting for the client to read | ${l.replayStallMs / 1000} s |`);
     expect(section).to.include(`every ${l.heartbeatMs / 1000} s`);
     expect(asyncapi).to.include(`heartbeat_ms: { type: integer, const: ${l.heartbeatMs} }`);

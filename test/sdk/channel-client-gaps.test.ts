@@ -68,4 +68,26 @@ describe('sdk ChannelClient: duplicates, gaps and lost deltas', () => {
     ]);
     client.close();
   });
+
+  it('applies a folded delta (first_seq = previous seq + 1) and asks for a new snapshot when one does not follow', () => {
+    const s = new Script();
+    const client = new ChannelClient({ url: 'ws://x/ws', dial: s.dial });
+    const books: BookLevels[] = [];
+    client.book(MARKET, (levels) => books.push(levels));
+    s.push({ type: 'welcome', tick: 1, height: 1, heartbeat_ms: 5000, limits: {} });
+    s.push({ type: 'subscribed', id: 1, tick: 1, channel: 'book', market_id: MARKET, seq: 3 });
+    s.push({ type: 'snapshot', channel: 'book', market_id: MARKET, seq: 3, tick: 1, bids: [[100, 5, 1]], asks: [] });
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 7, first_seq: 4, tick: 5, bids: [[100, 0, 0], [98, 2, 1]], asks: [[103, 4, 2]] });
+    expect(books[books.length - 1]).to.deep.equal({ marketId: MARKET, seq: 7, tick: 5, bids: [[98, 2, 1]], asks: [[103, 4, 2]] });
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 8, tick: 6, bids: [], asks: [[103, 0, 0]] });
+    expect(books[books.length - 1]!.seq).to.equal(8);
+    const sent = s.sent.length;
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 12, first_seq: 10, tick: 7, bids: [], asks: [] }); // 9 was lost
+    expect(books).to.have.length(3);
+    expect(s.sent.slice(sent)).to.deep.equal([
+      { op: 'unsubscribe', id: 1 },
+      { op: 'subscribe', id: 2, channel: 'book', market_id: MARKET },
+    ]);
+    client.close();
+  });
 });

@@ -61,4 +61,21 @@ describe('vdf: proofs from exported checkpoints', function () {
     const proof = await proveFromCheckpointsOnPool(pool, a, a.checkpoints);
     expect(proof).to.have.length(256);
   });
+
+  it('with transfer, the checkpoints move to the pool thread (the caller keeps no copy) and the proof is the same', async () => {
+    const s = segment(7, 4097);
+    const expected = engine.prove(s.input, s.output, 4097);
+    const bytes = s.checkpoints.byteLength;
+    expect(bytes).to.be.greaterThan(100_000);
+    const proof = await proveFromCheckpointsOnPool(pool, s, s.checkpoints, { transfer: true });
+    expect(s.checkpoints.byteLength, 'detached: moved, not copied').to.equal(0);
+    expect(Buffer.from(proof).equals(Buffer.from(expected))).to.equal(true);
+    // A view into a larger buffer is copied, never moved (the rest of the buffer is not the pool's).
+    const t = segment(8, 1000);
+    const big = new Uint8Array(t.checkpoints.length + 16);
+    big.set(t.checkpoints, 16);
+    const view = big.subarray(16);
+    await proveFromCheckpointsOnPool(pool, t, view, { transfer: true });
+    expect(view.byteLength).to.equal(t.checkpoints.length);
+  });
 });

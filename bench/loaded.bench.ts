@@ -1,0 +1,241 @@
+/**
+ * `npm run bench:loaded` (issue 25 point 1): where a busy tick's CPU goes, black-box, as a
+ * user would measure it. The real `svc node` binary as a leader (defaults, but
+ * `--submit-tx-rate 0`: the load comes from one loopback address) and a `--follow` full
+ * node of it, each with LevelDB in a temp dir; in their own processes: `--senders` clients
+ * sending signed orders over gRPC SubmitTx, open loop, `--rate` orders/s in all for
+ * `--seconds`; `--subscribers` WS clients on one market's book channel (each socket from its
+ * own loopback address); one client following the blocks channel of both nodes; and, with
+ * `--readers N`, N StreamTicks readers that read as fast as it comes (half live, half from
+ * tick 1, each on its own connection).
+ *
+ * Figures (one JSON line):
+ *   answer_ms          SubmitTx send -> answer, p50/p99/max
+ *   delta_ms           a book delta's tick timestamp (the sequencer's) -> its receipt by a
+ *                      subscriber, one sample per subscriber and delta
+ *   block_lag_ms       a block's arrival on the follower's blocks channel - on the leader's
+ *   cpu                per thread of the leader (/proc/<pid>/task by name: main, svc-clock,
+ *                      svc-batcher, svc-pool, svc-intake, other = V8's and libuv's own; its
+ *                      gateway processes as `gateway`): ms over the window, µs per busy tick
+ *                      (ticks that carried an answered order) and per order; the clock's
+ *                      share of a core; the same for the follower's process as a whole
+ *   anchors            a bare `ws` server sending one 475-byte message to `--subscribers`
+ *                      clients in another process (its CPU per send), run in the same
+ *                      window before the load; one busy tick's VDF (T = 20) in this process
+ *   clients_cpu_cores  what the client processes took of the machine
+ *   load_average_1m    at start and end (the machine may be shared)
+ *
+ *   node dist/bench/loaded.bench.js [--rate 300] [--subscribers 200] [--seconds 10]
+ *                                   [--senders 4] [--readers 0]
+ * Extra leader flags: BENCH_NODE_ARGS.
+ */
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChainClient } from '../src/chain/grpc/client.js';
+import { sha256 } from '../src/crypto/sha256.js';
+import { marketIdOf } from '../src/sdk/index.js';
+import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, loadVdfEngine } from '../src/vdf/index.js';
+import type { BlockLagJob, BlockLagResult } from './support/block-lag.js';
+import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
+import type { LoadedOrdersJob, LoadedOrdersResult } from './support/loaded-orders.js';
+import { benchNodeArgs, spawnNode, startChild, type StartedChild } from './support/processes.js';
+import { percentile, round } from './support/stats.js';
+import type { StreamClientsJob, StreamClientsResult } from './support/stream-clients.js';
+import { cpuDelta, sampleThreads, totalMs } from './support/threads.js';
+import type { WsAnchorServerResult } from './support/ws-anchor.js';
+
+const rate = arg('rate', 300);
+const subscribers = arg('subscribers', 200);
+const seconds = arg('seconds', 10);
+const senders = arg('senders', 4);
+const readers = arg('readers', 0);
+
+const base = new Uint8Array(32).fill(0xc1);
+const quote = new Uint8Array(32).fill(0xc2);
+
+const anchorWs = await wsAnchor(Math.max(1, subscribers));
+const anchorVdfUs = await vdfAnchorUs();
+
+const dir = await mkdtemp(join(tmpdir(), 'svc-bench-loaded-'));
+const extra = benchNodeArgs();
+const leaderArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), '--submit-tx-rate', '0', ...extra];
+const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
+const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc'], { timeoutMs: 120_000 });
+const started: Array<StartedChild<unknown>> = [];
+// Interrupted (Ctrl-C, `timeout`): take the nodes down too, they are not our process group's children only.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const n of [follower, leader]) n.child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+try {
+  const grpc = new ChainClient(leader.addresses.grpc!);
+  await grpc.submit({ market: { base_mint: base, quote_mint: quote, name: 'BENCH/LOADED' } });
+  grpc.close();
+  const marketId = marketIdOf(base, quote, sha256);
+
+  const procs = Math.min(4, Math.max(1, Math.ceil(subscribers / 100)));
+  const books = subscribers === 0 ? [] : Array.from({ length: procs }, (_, p) => {
+    const share = Math.floor(subscribers / procs) + (p < subscribers % procs ? 1 : 0);
+    const job: BookClientsJob = { url: `ws://${leader.addresses.rpc}/ws`, marketId, clients: share, firstAddress: p * Math.ceil(subscribers / procs) };
+    return startChild<BookClientsJob, BookClientsResult>('book-clients.js', job);
+  });
+  const lag = startChild<BlockLagJob, BlockLagResult>('block-lag.js', { leader: `ws://${leader.addresses.rpc}/ws`, follower: `ws://${follower.addresses.rpc}/ws` });
+  const tickReaders = readers === 0 ? [] : [0, 1].map((startTick) => startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', { address: leader.addresses.grpc!, count: Math.ceil(readers / 2), startTick, mode: 'reading' }));
+  started.push(...books, lag, ...tickReaders);
+  const loaders = Array.from({ length: senders }, (_, s) => {
+    const job: LoadedOrdersJob = { grpc: leader.addresses.grpc!, rate: rate / senders, seconds, base: Array.from(base), quote: Array.from(quote), firstOrderId: 1 + s * 10_000_000, keySeed: 1 + s * 8 };
+    return startChild<LoadedOrdersJob, LoadedOrdersResult>('loaded-orders.js', job);
+  });
+  await Promise.all([...books, lag, ...tickReaders, ...loaders].map((c) => c.ready));
+  await sleep(500);
+
+  const load0 = loadavg()[0]!;
+  const leader0 = sampleThreads(leader.child.pid!);
+  const follower0 = sampleThreads(follower.child.pid!);
+  const t0 = performance.now();
+  for (const l of loaders) l.send({ go: true });
+  const loads = await Promise.all(loaders.map((l) => l.result));
+  const wallMs = performance.now() - t0;
+  const leaderCpu = cpuDelta(leader0, sampleThreads(leader.child.pid!));
+  const followerCpu = cpuDelta(follower0, sampleThreads(follower.child.pid!));
+  const load1 = loadavg()[0]!;
+  await sleep(1000); // the last deltas and blocks
+
+  const bookResults = await Promise.all(books.map((c) => (c.stop(), c.result)));
+  const lagResult = await (lag.stop(), lag.result);
+  const readerResults = await Promise.all(tickReaders.map((c) => (c.stop(), c.result)));
+
+  const busyTicks = new Set<number>();
+  const answers: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  let firstError = '';
+  for (const l of loads) {
+    for (const t of l.ticks) busyTicks.add(t);
+    answers.push(...l.latenciesMs);
+    ok += l.ok;
+    errors += l.errors;
+    firstError ||= l.firstError;
+  }
+  answers.sort((a, b) => a - b);
+  const deltaMs = await deltaLatencies(bookResults);
+  const lagMs = [...lagResult.lagMs].sort((a, b) => a - b);
+  const ticks = Math.max(1, busyTicks.size);
+  const perThread: Record<string, { ms: number; us_per_busy_tick: number; us_per_order: number }> = {};
+  for (const [name, ms] of Object.entries(leaderCpu).sort()) perThread[name] = { ms, us_per_busy_tick: round((ms * 1000) / ticks), us_per_order: round((ms * 1000) / Math.max(1, ok)) };
+  const clientsCpuMs = loads.reduce((s, l) => s + l.cpuMs, 0) + bookResults.reduce((s, r) => s + r.cpuMs, 0) + lagResult.cpuMs;
+  const report = {
+    bench: 'loaded',
+    rate,
+    subscribers,
+    readers,
+    seconds,
+    senders,
+    leader_args: leaderArgs.join(' '),
+    orders: { sent: loads.reduce((s, l) => s + l.sent, 0), ok, errors, first_error: firstError, per_s: round(ok / (wallMs / 1000)) },
+    busy_ticks: busyTicks.size,
+    orders_per_busy_tick: round(ok / ticks, 2),
+    answer_ms: pcts(answers),
+    delta_ms: { ...pcts(deltaMs), gaps: bookResults.reduce((s, r) => s + r.gaps, 0), closed_by_node: bookResults.reduce((s, r) => s + r.closed, 0) },
+    block_lag_ms: { ...pcts(lagMs), leader_blocks: lagResult.leaderBlocks, follower_blocks: lagResult.followerBlocks },
+    cpu: {
+      window_ms: round(wallMs),
+      leader: perThread,
+      leader_us_per_busy_tick: round((totalMs(leaderCpu) * 1000) / ticks),
+      leader_without_clock_us_per_busy_tick: round((totalMs(leaderCpu, ['svc-clock']) * 1000) / ticks),
+      main_us_per_busy_tick: round(((leaderCpu.main ?? 0) * 1000) / ticks),
+      main_us_per_order: round(((leaderCpu.main ?? 0) * 1000) / Math.max(1, ok)),
+      clock_cores: round((leaderCpu['svc-clock'] ?? 0) / wallMs, 2),
+      follower_total_ms: totalMs(followerCpu),
+      follower_us_per_busy_tick: round((totalMs(followerCpu) * 1000) / ticks),
+    },
+    readers_received: readerResults.reduce((s, r) => s + r.received, 0),
+    anchors: { bare_ws_cpu_us_per_send: round(anchorWs.cpuUsPerSend, 2), bare_ws_cpu_us_per_round: round(anchorWs.cpuUsPerRound), bare_ws_clients: anchorWs.clients, vdf_busy_tick_us: round(anchorVdfUs) },
+    clients_cpu_cores: round(clientsCpuMs / wallMs, 2),
+    load_average_1m: { start: round(load0, 2), end: round(load1, 2) },
+    cores: availableParallelism(),
+    goals: { answer_p99_ms: 20, delta_p99_ms: 50, block_lag_p99_ms: 10, main_us_per_busy_tick: 150, leader_without_clock_us_per_busy_tick: 1000 },
+  };
+  console.log(JSON.stringify(report));
+} finally {
+  for (const c of started) c.stop();
+  for (const n of [follower, leader]) {
+    // SIGTERM first (a node run with NODE_OPTIONS=--cpu-prof writes its profile on exit)
+    n.child.kill('SIGTERM');
+    const stopped = setTimeout(() => n.child.kill('SIGKILL'), 10_000);
+    await n.exited;
+    clearTimeout(stopped);
+  }
+  await rm(dir, { recursive: true, force: true });
+}
+process.exit(0);
+
+// ---------------------------------------------------------------- helpers
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function pcts(sorted: number[]): { p50: number; p99: number; max: number; n: number } {
+  return { p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2), max: round(sorted[sorted.length - 1] ?? NaN, 2), n: sorted.length };
+}
+
+/** Delta receipt - tick timestamp per subscriber and delta (timestamps from GET /api/v1/tick/:n). */
+async function deltaLatencies(results: BookClientsResult[]): Promise<number[]> {
+  const ticks = [...new Set(results.flatMap((r) => r.samples.map(([t]) => t)))];
+  const tickUs = new Map<number, number>();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let t = ticks.pop(); t !== undefined; t = ticks.pop()) {
+        const res = await fetch(`http://${leader.addresses.rest}/api/v1/tick/${t}`);
+        if (res.ok) tickUs.set(t, ((await res.json()) as { tick: { timestamp: number } }).tick.timestamp);
+      }
+    }),
+  );
+  const out: number[] = [];
+  for (const r of results) for (const [t, recvUs] of r.samples) if (tickUs.has(t)) out.push((recvUs - tickUs.get(t)!) / 1000);
+  return out.sort((a, b) => a - b);
+}
+
+/** The bare-ws anchor: server and clients each in their own process. */
+async function wsAnchor(clients: number): Promise<WsAnchorServerResult> {
+  const module = fileURLToPath(new URL('./support/ws-anchor.js', import.meta.url));
+  const server = fork(module, ['server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => server.once('message', (m: { port: number }) => resolve(m.port)));
+  const peers = fork(module, ['clients'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve) => {
+    peers.once('message', () => resolve());
+    peers.send({ url: `ws://127.0.0.1:${port}`, clients });
+  });
+  const result = await new Promise<WsAnchorServerResult>((resolve) => {
+    server.once('message', (m: { result: WsAnchorServerResult }) => resolve(m.result));
+    server.send({ rounds: 200 });
+  });
+  peers.send({ stop: true });
+  return result;
+}
+
+/** One busy tick's VDF in this process: hash to the group, T squarings, the proof. */
+async function vdfAnchorUs(): Promise<number> {
+  const engine = await loadVdfEngine();
+  const batchHash = new Uint8Array(32);
+  let prev = GENESIS_OUTPUT;
+  const n = 300;
+  const t0 = performance.now();
+  for (let i = 1; i <= n; i++) {
+    const x = engine.hashToGroup(i, prev, batchHash);
+    prev = engine.evaluate(x, DEFAULT_BUSY_ITERATIONS);
+    engine.prove(x, prev, DEFAULT_BUSY_ITERATIONS);
+  }
+  return ((performance.now() - t0) * 1000) / n;
+}

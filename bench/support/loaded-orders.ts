@@ -1,0 +1,104 @@
+/**
+ * Child process of bench/loaded.bench.ts: open-loop signed orders over gRPC SubmitTx at
+ * `rate` per second for `seconds` (a slice every millisecond, never waiting for answers),
+ * from its own key set and order ids. For each answer: its latency (send to answer, ms) and
+ * the tick it was sequenced in (so the bench can count the busy ticks). Orders alternate
+ * sides around one price on one market, so about half trade. Also reports its own CPU, so
+ * the bench can say what the clients took of a shared machine. It signs every order first,
+ * says `{ready}`, and starts sending on `{go}`, so the window holds no signing.
+ */
+import { ChainClient } from '../../src/chain/grpc/client.js';
+import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
+import { signInline } from '../../src/dex/verifier.js';
+import { keyPairFromSeed } from '../../src/sdk/keys.js';
+
+export interface LoadedOrdersJob {
+  grpc: string;
+  rate: number;
+  seconds: number;
+  base: number[];
+  quote: number[];
+  firstOrderId: number;
+  /** Seed byte of this child's keys (children must not share owners' order ids). */
+  keySeed: number;
+}
+
+export interface LoadedOrdersResult {
+  sent: number;
+  ok: number;
+  errors: number;
+  firstError: string;
+  latenciesMs: number[];
+  ticks: number[];
+  cpuMs: number;
+  seconds: number;
+}
+
+async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
+  const client = new ChainClient(job.grpc);
+  const keys = Array.from({ length: 8 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(job.keySeed + i)));
+  const total = Math.ceil(job.rate * job.seconds);
+  const reqs = Array.from({ length: total }, (_, i) => {
+    const key = keys[i % keys.length]!;
+    const intent: OrderIntent = {
+      orderId: BigInt(job.firstOrderId + i),
+      owner: key.publicKey,
+      side: i % 2 === 0 ? 'Buy' : 'Sell',
+      price: BigInt(1000 + (i % 7) - 3),
+      quantity: 1n + BigInt(i % 5),
+      expiry: 0n,
+      baseMint: Uint8Array.from(job.base),
+      quoteMint: Uint8Array.from(job.quote),
+    };
+    return { order: { intent: encodeOrderIntent(intent), signature: signInline(key.secretKey, orderMessage(intent)) } };
+  });
+  await new Promise<void>((resolve) => {
+    process.on('message', (m: { go?: true }) => void (m.go && resolve()));
+    process.send!({ ready: true });
+  });
+  const cpu0 = process.cpuUsage();
+  const latenciesMs: number[] = [];
+  const ticks = new Set<number>();
+  let ok = 0;
+  let errors = 0;
+  let firstError = '';
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const step = (): void => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate));
+      while (sent < due) {
+        const t0 = performance.now();
+        pending.push(
+          client.submit(reqs[sent++]!).then(
+            (answer) => {
+              ok++;
+              latenciesMs.push(performance.now() - t0);
+              ticks.add(Number(answer.tick_number));
+            },
+            (err: Error) => {
+              errors++;
+              firstError ||= err.message;
+            },
+          ),
+        );
+      }
+      if (sent >= total) resolve();
+      else setTimeout(step, 1);
+    };
+    step();
+  });
+  await Promise.all(pending);
+  const seconds = (performance.now() - start) / 1000;
+  client.close();
+  const cpu = process.cpuUsage(cpu0);
+  return { sent, ok, errors, firstError, latenciesMs, ticks: [...ticks], cpuMs: (cpu.user + cpu.system) / 1000, seconds };
+}
+
+process.once('message', (job: LoadedOrdersJob) => {
+  run(job).then(
+    (result) => process.send!({ result }, () => process.exit(0)),
+    (err: Error) => process.send!({ error: err.message }, () => process.exit(1)),
+  );
+});
