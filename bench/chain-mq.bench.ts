@@ -161,6 +161,7 @@ function blockOf(height: number, txs: ExplorerTransaction[]): BlockDetail {
     first_tick: ticks[0]!,
     last_tick: ticks.at(-1)!,
     trade_count: 3,
+    last_tick_output_hash: '12'.repeat(32),
   };
   return { block, transactions: txs, events, markets: [] };
 }

@@ -157,6 +157,7 @@ export const explorerOpenApi = {
           first_tick: int,
           last_tick: int,
           trade_count: int,
+          last_tick_output_hash: { ...hex64, description: "SHA-256 of tick last_tick's 256-byte VDF output: the block's anchor in the tick chain" },
         },
       },
       ExplorerTransaction: {

@@ -200,7 +200,7 @@ async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, o
       const resting = found.open && found.order !== undefined && found.order.slot >= 0;
       if (!resting && !placement) return undefined; // placed and ended after the read
       const restedInSlot = !resting && placement!.slot >= 0 ? placement!.slot : undefined;
-      const proof = buildOrderStateProof(state, { marketId, owner, orderId, blockHeight: height, tickNumber: 1, usedIdLater: true, wholeBook: whole && !resting, ...(restedInSlot !== undefined ? { restedInSlot } : {}) });
+      const proof = buildOrderStateProof(state, { marketId, owner, orderId, blockHeight: height, tickNumber: 1, lastTickOutputHash: '', usedIdLater: true, wholeBook: whole && !resting, ...(restedInSlot !== undefined ? { restedInSlot } : {}) });
       return { proof, resting };
     });
     if (captured) return complete(deps, orders, captured, placement);
@@ -220,6 +220,7 @@ async function complete(deps: ProofRouteDeps, orders: OrderRecords, c: Captured,
   const block = parseRecordJson<BlockRecord>(blockText);
   if (bytesToHex(Uint8Array.from(block.state_root)) !== p.state_root) throw new Error(`the state read for block ${p.block_height} is not its state_root`);
   p.tick_number = block.last_tick;
+  p.last_tick_output_hash = block.last_tick_output_hash;
   const placement = known ?? (await orders.placement(owner, orderId));
   if (!placement) throw new Error(`order ${orderId} of ${p.owner} has no stored placement`);
   attachUsedId(p, { index: placement.ordinal, path: await orders.usedIdPath(placement.ordinal, p.used_id_count) });

@@ -85,6 +85,10 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   const ordersCurrent = ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
   // A full node started from another node's snapshot holds no blocks before it (block 1 is absent).
   const fromForeignSnapshot = ordersFormat === undefined && !chainIsEmpty && (await store.loadSnapshot()) !== undefined && (await store.blockJson(1)) === undefined;
+  if (!recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
+    // Its blocks cannot be derived again: the ticks before its snapshot are not here.
+    throw new Error('the chain in this --db-path started from another node\'s snapshot and its records have an older format (blocks without last_tick_output_hash), which cannot be rebuilt without the ticks before that snapshot; start again with a fresh --db-path and --follow-from snapshot');
+  }
   if (recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
     // Started from another node's snapshot (a full node): the ticks before it are not here,
     // so the per-order records cannot be derived for the ids used before it.

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { formatHostPort } from '../wire/index.js';
+import { answerClientErrors, formatHostPort } from '../wire/index.js';
 import type { HostPort as ListenAddress } from '../wire/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import type { Sequencer } from '../sequencer/index.js';
@@ -41,6 +41,7 @@ export interface RpcFace {
 export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
   const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [], ...(options.orders ? { orders: options.orders } : {}) });
   const server: Server = createServer(app.callback());
+  answerClientErrors(server); // 431 reaches a client still sending a long URL
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -76,6 +76,7 @@ export interface FollowFigures {
   connected: boolean; // the tick stream is up
   leaderTick: number; // the leader's latest tick, as far as known
   lagTicks: number; // leaderTick - the last verified and stored tick
+  lagMs: number; // ms since this node learned the leader had the first tick it has not stored (0: none); src/follow/lag-clock.ts
   reconnects: number;
   halted?: FollowHalt; // following halted on bad data from the leader (src/follow/halt.ts)
 }

@@ -22,6 +22,7 @@
  * With `fromSnapshot` on an empty store, start() first seeds it from the leader's chain
  * snapshot at tick T (snapshot-bootstrap.ts) and then follows from T+1 as after a restart.
  */
+import { LagClock } from './lag-clock.js';
 import type * as grpc from '@grpc/grpc-js';
 import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/index.js';
 import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/index.js';
@@ -92,6 +93,7 @@ export class Follower implements Sequencer {
   private draining: Promise<void> = Promise.resolve();
   private dispatchScheduled = false;
   private leaderTick = 0;
+  private readonly lag = new LagClock();
   private reconnects = 0;
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -123,6 +125,7 @@ export class Follower implements Sequencer {
       throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
     }
     this.leaderTick = leaderHead;
+    this.lag.known(leaderHead, Date.now());
     if (this.options.fromSnapshot && stored.tick > 0) {
       this.options.onInfo?.({ leader, storedTick: stored.tick }, 'follower: --follow-from snapshot is ignored: --db-path already holds ticks; resuming from them');
     } else if (this.options.fromSnapshot) {
@@ -184,7 +187,8 @@ export class Follower implements Sequencer {
     const storedTick = this.log.head.tick;
     const leaderTick = Math.max(this.leaderTick, storedTick);
     const halted = this.halts.current;
-    return { leader: this.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, reconnects: this.reconnects, ...(halted ? { halted } : {}) };
+    const lagMs = this.lag.lagMs(storedTick, Date.now());
+    return { leader: this.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, lagMs, reconnects: this.reconnects, ...(halted ? { halted } : {}) };
   }
 
   /**
@@ -249,6 +253,7 @@ export class Follower implements Sequencer {
     if (this.state !== 'running') return;
     try {
       this.leaderTick = Math.max(this.leaderTick, Number((await this.client.status()).current_tick));
+      this.lag.known(this.leaderTick, Date.now());
     } catch {
       // the stream's own error handling reports and retries
     }
@@ -290,6 +295,7 @@ export class Follower implements Sequencer {
     }
     this.expected++;
     if (t.tickNumber > this.leaderTick) this.leaderTick = t.tickNumber;
+    this.lag.known(t.tickNumber, Date.now());
     this.received.push(t);
     if (!this.paused && this.received.length >= this.chunkTicks * 2) {
       this.paused = true;

@@ -19,12 +19,11 @@ export const ENDS: readonly OrderEnd[] = ['filled', 'cancelled', 'expired', 'sel
 export function checkEndedBy(
   p: unknown,
   options: VerifyOrderStateOptions,
-  end: OrderEnd | undefined,
+  end: OrderEnd,
   want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array; tickNumber: number },
 ): InclusionVerdict {
   const step: OrderStateStep = 'ended_by';
   if (!options.inclusion) throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
-  if (end === undefined) throw new StepFailure(step, 'ended_by without end');
   const v = isObject(p) && 'proof' in p ? verifyChainTransactionProof(p, options.inclusion) : verifyInclusion(p, options.inclusion);
   if (!v.ok) throw new StepFailure(step, `its inclusion proof fails at ${v.step}: ${v.message}`);
   if (v.tick_number > want.tickNumber) throw new StepFailure(step, `the ending transaction is in tick ${v.tick_number}, after the proven state (tick ${want.tickNumber})`);

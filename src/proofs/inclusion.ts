@@ -6,10 +6,13 @@
  *   audit_path   SHA-256(0x00 || full hash) and the path, at positions from index and
  *                transaction_count under the batch hash's rule, lead to batch_hash
  *   batch_hash   batch_hash is the tick's transaction_batch_hash
- *   tick         the tick's tick_number and transaction_count are the proof's
+ *   tick         the tick is the lookup answer of tick_number (`found` true, both tick_numbers
+ *                the proof's) and its transaction_count is the proof's
  *   tick_vdf     the tick's bound header and VDF proof verify (the existing tick verifier)
  *   chain        optionally: the tick chains to a later tick the caller trusts
- *   block_ids    (explorer proofs) continuum_sequence = (tick_number << 32) | index
+ *   block_ids    (explorer proofs, after the steps above) the id's groups are block_height and
+ *                batch_index, continuum_sequence = (tick_number << 32) | index; with a trusted
+ *                block, it lists the id and its batch summary binds the id's index group
  *
  * The verifier never throws: every malformed or tampered field fails the step it belongs
  * to. Browser-safe: the SHA-256 is the VDF verifier's own, and the tick check is passed in
@@ -109,6 +112,9 @@ export function verifyInclusion(proof: unknown, options: VerifyInclusionOptions)
     if (!bytesEqual(tickBatch, batchHash)) throw new StepFailure(step, "batch_hash is not the tick's transaction_batch_hash");
 
     step = 'tick';
+    const lookup = proof.tick as Record<string, unknown>;
+    if (lookup === t || lookup.found !== true) throw new StepFailure(step, 'tick: expected the tick lookup answer with found: true');
+    if (lookup.tick_number !== tickNumber) throw new StepFailure(step, `the lookup answer is for tick ${String(lookup.tick_number)}, not ${tickNumber}`);
     if (t.tick_number !== tickNumber) throw new StepFailure(step, `the tick is tick ${String(t.tick_number)}, not ${tickNumber}`);
     if (t.transaction_count !== count) throw new StepFailure(step, `the tick has ${String(t.transaction_count)} transactions, the proof says ${count}`);
     const firstSequence = intField(step, 'tick.first_sequence', t.first_sequence, 0);
@@ -142,14 +148,25 @@ export function verifyInclusion(proof: unknown, options: VerifyInclusionOptions)
 function checkChainTo(tick: unknown, tickNumber: number, options: VerifyInclusionOptions): number {
   const chain = options.chain!;
   const step: InclusionStep = 'chain';
-  if (!Array.isArray(chain.ticks)) throw new StepFailure(step, 'chain.ticks: expected a list of ticks');
   const trusted = hexField(step, 'chain.trustedOutput', chain.trustedOutput, 256);
-  const all = [tick, ...chain.ticks];
+  const last = chainOutputs(step, tick, tickNumber, chain.ticks, options.tickVerifier);
+  if (!bytesEqual(last.output, trusted)) throw new StepFailure(step, `tick ${last.tickNumber}'s output is not the trusted output`);
+  return last.tickNumber;
+}
+
+/**
+ * Tick `tickNumber` (already verified) and the ticks after it, given in order, verify and
+ * each one's previous_output is the output of the one before (the tick verifier checks
+ * the links); none is missing. The last tick's number and VDF output.
+ */
+export function chainOutputs<S extends string>(step: S, tick: unknown, tickNumber: number, later: unknown, tickVerifier: VerifyInclusionOptions['tickVerifier']): { tickNumber: number; output: Uint8Array } {
+  if (!Array.isArray(later)) throw new StepFailure(step, 'ticks: expected a list of ticks');
+  const all = [tick, ...(later as unknown[])];
   all.forEach((t, i) => {
     const n = isObject(t) ? tickObject(t).tick_number : undefined;
     if (n !== tickNumber + i) throw new StepFailure(step, `chain tick ${i} is tick ${String(n)}, expected ${tickNumber + i} (ticks must follow one by one)`);
   });
-  const verdict = options.tickVerifier.verifyTicks(all, { gaps: 'fail' });
+  const verdict = tickVerifier.verifyTicks(all, { gaps: 'fail' });
   if (!verdict.ok) {
     const bad = verdict.ticks.find((x) => !x.ok);
     throw new StepFailure(step, `tick ${String(bad?.tickNumber)}: ${bad?.code ?? 'INVALID'}: ${bad?.message ?? 'does not verify'}`);
@@ -157,16 +174,16 @@ function checkChainTo(tick: unknown, tickNumber: number, options: VerifyInclusio
   const last = tickObject(all[all.length - 1]);
   const proofObj = last.vdf_proof;
   const output = hexField(step, 'last tick vdf_proof.output', isObject(proofObj) ? proofObj.output : undefined, 256);
-  if (!bytesEqual(output, trusted)) throw new StepFailure(step, `tick ${tickNumber + all.length - 1}'s output is not the trusted output`);
-  return tickNumber + all.length - 1;
+  return { tickNumber: tickNumber + all.length - 1, output };
 }
 
 const ID_RE = /^([0-9a-f]{16,})-([0-9a-f]{4,})-([0-9a-f]{4,})$/;
 
 /**
- * Check the explorer's proof of a chain transaction: the ids agree with each other and with
- * the inclusion proof (continuum_sequence = (tick_number << 32) | index; the id's height and
- * batch are block_height and batch_index), then the inclusion proof. Never throws.
+ * Check the explorer's proof of a chain transaction: the inclusion proof, then the ids
+ * agree with each other and with it (continuum_sequence = (tick_number << 32) | index; the
+ * id's height and batch are block_height and batch_index) and, with options.block, with the
+ * trusted block (the id's index group is bound by its batch summary). Never throws.
  */
 export function verifyChainTransactionProof(p: unknown, options: VerifyInclusionOptions): InclusionVerdict | Failure<InclusionStep> {
   const step: InclusionStep = 'block_ids';
@@ -184,8 +201,33 @@ export function verifyChainTransactionProof(p: unknown, options: VerifyInclusion
     const seq = u64Field(step, 'continuum_sequence', p.continuum_sequence);
     const want = (BigInt(inner.tick_number) << 32n) | BigInt(inner.index);
     if (seq !== want) throw new StepFailure(step, `continuum_sequence ${seq} is not (tick_number << 32) | index = ${want}`);
+    if (options.block !== undefined) checkBlockIds(options.block, p.transaction_id.toLowerCase(), height, batch, parseInt(m[3]!, 16), seq, inner.tick_number, p.proof);
     return inner;
   } catch (e) {
     return failureOf(e, step);
   }
+}
+
+/** The trusted block holds the transaction: listed in transaction_ids, and its batch summary has it at the id's index. */
+function checkBlockIds(block: unknown, id: string, height: number, batch: number, entry: number, seq: bigint, tickNumber: number, proof: unknown): void {
+  const step: InclusionStep = 'block_ids';
+  if (!isObject(block)) throw new StepFailure(step, 'block: expected GET /blocks/{height}\'s `block`');
+  if (block.height !== height) throw new StepFailure(step, `the trusted block is block ${String(block.height)}, not block_height ${height}`);
+  if (!Array.isArray(block.transaction_ids) || !block.transaction_ids.includes(id)) throw new StepFailure(step, `the trusted block's transaction_ids do not list ${id}`);
+  const summaries = block.batch_summaries;
+  const summary: unknown = Array.isArray(summaries) ? summaries[batch] : undefined;
+  if (!isObject(summary) || summary.index !== batch) throw new StepFailure(step, `the trusted block has no batch ${batch}`);
+  if (summary.tick_number !== tickNumber) throw new StepFailure(step, `batch ${batch} of the trusted block is of tick ${String(summary.tick_number)}, not ${tickNumber}`);
+  const batchHash = isObject(proof) ? proof.batch_hash : undefined;
+  if (typeof summary.batch_hash !== 'string' || typeof batchHash !== 'string' || summary.batch_hash.toLowerCase() !== batchHash.toLowerCase()) throw new StepFailure(step, `batch ${batch}'s batch_hash is not the proof's`);
+  const sequences = summary.continuum_sequences;
+  const at: unknown = Array.isArray(sequences) ? sequences[entry] : undefined;
+  if (exactInteger(at) !== seq) throw new StepFailure(step, `entry ${entry} of batch ${batch} is not continuum_sequence ${seq}: the id's index group is not this transaction's`);
+}
+
+function exactInteger(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^(0|[1-9][0-9]{0,19})$/.test(v)) return BigInt(v);
+  return undefined;
 }

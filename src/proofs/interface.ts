@@ -56,9 +56,11 @@ export interface OrderStateProof {
   order_id: string; // decimal u64
   block_height: number;
   tick_number: number; // the state is the one after this tick: the block's last_tick
+  /** The block's last_tick_output_hash: SHA-256 of tick tick_number's VDF output (the block's anchor in the tick chain). */
+  last_tick_output_hash: string;
   state_root: string;
   markets_root: string;
-  markets_size: number; // C of the markets tree
+  markets_size: number; // C of the markets tree: a power of two, 64..2^31 (written as a u32)
   market_count: number;
   used_ids_root: string;
   used_id_count: number;
@@ -69,13 +71,19 @@ export interface OrderStateProof {
   book_entries?: string[];
   /** owner || order_id (40 bytes) with its path to used_ids_root: the id was used. Always present for not_resting. */
   used_id?: MerkleMember;
+  /** not_resting: always served (how the order left the book, the node's word). */
   end?: OrderEnd;
-  /** The inclusion proof of the transaction that ended the order (a cancel, or the order that filled it). */
+  /**
+   * The proof of the transaction that ended the order (a cancel, or the order that filled
+   * it): the node serves the explorer form; verifiers accept both. Absent when its tick had
+   * no stored proof in time.
+   */
   ended_by?: ChainTransactionProof | InclusionProof;
 }
 
 /** One verification step; the CLI prints its name when it fails. */
 export type InclusionStep = 'shape' | 'transaction' | 'audit_path' | 'batch_hash' | 'tick' | 'tick_vdf' | 'chain' | 'block_ids';
+/** The order state steps, in the order they run. */
 export type OrderStateStep =
   | 'shape'
   | 'book_leaf'
@@ -86,7 +94,8 @@ export type OrderStateStep =
   | 'used_id_path'
   | 'state_root'
   | 'anchor'
-  | 'ended_by';
+  | 'ended_by'
+  | 'ended_by_chain';
 
 export interface Failure<S extends string> {
   ok: false;
@@ -124,6 +133,8 @@ export interface OrderStateVerdict {
   /** not_resting: how absence from the book is shown: one slot, the whole book, or not at all (never rested). */
   absence?: 'slot' | 'book' | 'unproven';
   ended_by?: InclusionVerdict;
+  /** ended_by was chained through ticks N+1..tick_number to the block's anchor (step ended_by_chain). */
+  ended_by_chained?: boolean;
 }
 
 /** The existing tick verification (the browser verifier's createVerifier(): verifyTick / verifyTicks). */
@@ -143,15 +154,42 @@ export interface VerifyInclusionOptions {
    * (hex). With no ticks, the proof's own tick must have that output.
    */
   chain?: { ticks: unknown[]; trustedOutput: string };
+  /**
+   * Explorer form only (step block_ids): the block the caller trusts that holds the
+   * transaction (GET /blocks/{block_height}'s `block`). Its transaction_ids must list the
+   * transaction_id and its batch summary `batch_index` must be of this tick, with this
+   * batch_hash and continuum_sequence at the id's index. continuum_sequences as exact
+   * integers (bigint, decimal strings, or safe JSON numbers).
+   */
+  block?: TrustedBlock;
+}
+
+/** The parts of a BlockRecord (GET /blocks/{height}'s `block`) the verifiers read. */
+export interface TrustedBlock {
+  height: number;
+  state_root?: string | number[];
+  last_tick?: number;
+  last_tick_output_hash?: string;
+  transaction_ids?: string[];
+  batch_summaries?: { index: number; tick_number: number; batch_hash: string; continuum_sequences: (bigint | string | number)[] }[];
 }
 
 export interface VerifyOrderStateOptions {
   /**
    * The block the caller trusts, e.g. GET /blocks/{block_height}'s `block` as served: the
    * proof's block_height must be its height, state_root its state_root (hex or 32
-   * integers) and, when given, tick_number its last_tick.
+   * integers) and, when given, tick_number its last_tick and last_tick_output_hash its
+   * last_tick_output_hash.
    */
-  trustedBlock?: { height: number; state_root: string | number[]; last_tick?: number };
+  trustedBlock?: { height: number; state_root: string | number[]; last_tick?: number; last_tick_output_hash?: string };
   /** Needed when the proof carries ended_by (its inclusion is checked). */
   inclusion?: VerifyInclusionOptions;
+  /**
+   * Step ended_by_chain: the ticks after ended_by's tick N up to the proof's tick_number
+   * (N+1..tick_number, each as GET /api/v1/tick/{n} serves it; none when N = tick_number).
+   * They must verify, link by output, and the last one's output must hash to the proof's
+   * last_tick_output_hash (which `anchor` ties to the trusted block). Without them the step
+   * is not run and the verdict's ended_by_chained is false.
+   */
+  endedByTicks?: unknown[];
 }

@@ -16,8 +16,8 @@ const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
 export const BOOK_LEAF_BYTES = 81;
 export const USED_ID_LEAF_BYTES = 40;
 const STATE_ROOT_PREFIX = new TextEncoder().encode('SVC_STATE_ROOT_V1:');
-/** Tree sizes here are powers of two up to 2^32 (u32 in the leaves): paths of at most 32. */
-export const MAX_TREE_SIZE = 2 ** 32;
+/** Tree sizes here are powers of two up to 2^31, the largest that a u32 (their width in the leaves and the state root) holds. */
+export const MAX_TREE_SIZE = 2 ** 31;
 /** book_entries (a whole book) is for small books; a bigger one is refused at `shape`. */
 export const MAX_BOOK_ENTRIES = 4096;
 

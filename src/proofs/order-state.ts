@@ -15,9 +15,12 @@
  *   used_id_path  it and its path give used_ids_root
  *   state_root    SHA-256("SVC_STATE_ROOT_V1:" || markets_root || u32 C || u32 count ||
  *                 used_ids_root || u64 used count) is state_root
- *   anchor        state_root is the one the caller trusts (a block's), when given
+ *   anchor        the trusted block (when given) is block_height with this state_root,
+ *                 last_tick (= tick_number) and last_tick_output_hash
  *   ended_by      the ending transaction's inclusion proof verifies and names this order
  *                 (a cancel) or this market (the order that filled it)
+ *   ended_by_chain  given ticks N+1..tick_number: ended_by's tick N chains by output to a tick
+ *                 whose output hashes to last_tick_output_hash (the block's anchor)
  *
  * The verifier never throws. The builder reads the engine's state; it imports the engine's
  * types only, so this file stays browser-safe. The records' codecs are in order-leaves.ts,
@@ -30,6 +33,7 @@ import type { DexState } from '../dex/engine/index.js';
 import { fromBase58Key, toBase58Key } from '../sdk/index.js';
 import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { ENDS, checkEndedBy } from './ended-by.js';
+import { chainOutputs } from './inclusion.js';
 import { StepFailure, bytesEqual, failureOf, hexField, intField, isObject, pathField, u64Field } from './fields.js';
 import type {
   ChainTransactionProof,
@@ -72,8 +76,10 @@ export interface OrderStateRequest {
   orderId: bigint;
   /** The block whose state_root the engine's state is now (docs/proofs.md "Which state"). */
   blockHeight: number;
-  /** The last tick applied to the engine. */
+  /** The last tick applied to the engine: the block's last_tick. */
   tickNumber: number;
+  /** The block's last_tick_output_hash (hex); the node may fill it in later, with tick_number. */
+  lastTickOutputHash: string;
   /** The id's used-id member: required for a not-resting order, optional for a resting one. */
   usedId?: UsedIdMember;
   /**
@@ -122,6 +128,7 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
     order_id: req.orderId.toString(),
     block_height: req.blockHeight,
     tick_number: req.tickNumber,
+    last_tick_output_hash: req.lastTickOutputHash,
     state_root: bytesToHex(stateRoot),
     markets_root: bytesToHex(markets.root),
     markets_size: markets.size,
@@ -189,6 +196,7 @@ interface ReadProof {
   orderId: bigint;
   blockHeight: number;
   tickNumber: number;
+  anchorHash: Uint8Array;
   stateRoot: Uint8Array;
   marketsRoot: Uint8Array;
   marketsSize: number;
@@ -218,6 +226,7 @@ function readProof(proof: unknown): ReadProof {
   const orderId = u64Field(step, 'order_id', proof.order_id);
   const blockHeight = intField(step, 'block_height', proof.block_height, 1);
   const tickNumber = intField(step, 'tick_number', proof.tick_number, 1);
+  const anchorHash = hexField(step, 'last_tick_output_hash', proof.last_tick_output_hash, 32);
   const stateRoot = hexField(step, 'state_root', proof.state_root, 32);
   const marketsRoot = hexField(step, 'markets_root', proof.markets_root, 32);
   const marketsSize = intField(step, 'markets_size', proof.markets_size, 64, MAX_TREE_SIZE);
@@ -237,8 +246,10 @@ function readProof(proof: unknown): ReadProof {
   const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
   if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
   const end = proof.end;
-  if (end !== undefined && (state === 'resting' || typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: expected one of ${ENDS.join(', ')} on a not_resting proof`);
-  return { state, marketId: proof.market_id, owner, orderId, blockHeight, tickNumber, stateRoot, marketsRoot, marketsSize, marketCount, usedRoot, usedCount, market, book, entries, usedId, end: end as OrderEnd | undefined };
+  if (state === 'resting' && (end !== undefined || proof.ended_by !== undefined)) throw new StepFailure(step, 'end and ended_by: only on a not_resting proof');
+  if (state === 'not_resting' && (typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: a not_resting proof needs one of ${ENDS.join(', ')}`);
+  if (proof.ended_by !== undefined && !isObject(proof.ended_by)) throw new StepFailure(step, 'ended_by: expected an inclusion proof object');
+  return { state, marketId: proof.market_id, owner, orderId, blockHeight, tickNumber, anchorHash, stateRoot, marketsRoot, marketsSize, marketCount, usedRoot, usedCount, market, book, entries, usedId, end: end as OrderEnd | undefined };
 }
 
 /** Step `book_leaf`: the slot holds this order (resting), or not (not resting: what it holds, if anything). */
@@ -305,6 +316,9 @@ function checkStateRoot(p: ReadProof, trustedBlock: VerifyOrderStateOptions['tru
   if (b.height !== p.blockHeight) throw new StepFailure(step, `the proof is for block ${p.blockHeight}, the trusted block is ${String(b.height)}`);
   if (!bytesEqual(trustedRoot(b.state_root), p.stateRoot)) throw new StepFailure(step, `state_root is not block ${p.blockHeight}'s state_root`);
   if (b.last_tick !== undefined && b.last_tick !== p.tickNumber) throw new StepFailure(step, `tick_number ${p.tickNumber} is not block ${p.blockHeight}'s last_tick ${String(b.last_tick)}`);
+  if (b.last_tick_output_hash !== undefined && !bytesEqual(hexField(step, 'trustedBlock.last_tick_output_hash', b.last_tick_output_hash, 32), p.anchorHash)) {
+    throw new StepFailure(step, `last_tick_output_hash is not block ${p.blockHeight}'s`);
+  }
 }
 
 export function verifyOrderState(proof: unknown, options: VerifyOrderStateOptions = {}): OrderStateVerdict | Failure<OrderStateStep> {
@@ -323,9 +337,15 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     step = 'state_root';
     checkStateRoot(p, options.trustedBlock);
     let endedBy: InclusionVerdict | undefined;
+    let chained = false;
     if (isObject(proof) && proof.ended_by !== undefined) {
       step = 'ended_by';
-      endedBy = checkEndedBy(proof.ended_by, options, p.end, { marketId: p.marketId, owner: p.owner, orderId: p.orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber: p.tickNumber });
+      endedBy = checkEndedBy(proof.ended_by, options, p.end!, { marketId: p.marketId, owner: p.owner, orderId: p.orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber: p.tickNumber });
+      if (options.endedByTicks !== undefined) {
+        step = 'ended_by_chain';
+        checkEndedByChain(proof.ended_by, endedBy.tick_number, p, options);
+        chained = true;
+      }
     }
     return {
       ok: true,
@@ -336,9 +356,20 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
       ...(order ? { order } : {}),
       ...(slotHolds ? { slot_holds: slotHolds } : {}),
       ...(usedIdIndex !== undefined ? { used_id_index: usedIdIndex } : {}),
-      ...(endedBy ? { ended_by: endedBy } : {}),
+      ...(endedBy ? { ended_by: endedBy, ended_by_chained: chained } : {}),
     };
   } catch (e) {
     return failureOf(e, step);
   }
+}
+
+/** Step `ended_by_chain`: ended_by's tick N, then ticks N+1..tick_number, chain to the block's anchor. */
+function checkEndedByChain(endedBy: unknown, n: number, p: ReadProof, options: VerifyOrderStateOptions): void {
+  const step: OrderStateStep = 'ended_by_chain';
+  const inner: unknown = isObject(endedBy) && 'proof' in endedBy ? endedBy.proof : endedBy;
+  const tick = isObject(inner) ? inner.tick : undefined;
+  const ticks = options.endedByTicks;
+  if (!Array.isArray(ticks) || ticks.length !== p.tickNumber - n) throw new StepFailure(step, `expected the ${p.tickNumber - n} ticks ${n + 1}..${p.tickNumber} after ended_by's tick`);
+  const last = chainOutputs(step, tick, n, ticks, options.inclusion!.tickVerifier);
+  if (!bytesEqual(sha256(last.output), p.anchorHash)) throw new StepFailure(step, `tick ${last.tickNumber}'s output does not hash to last_tick_output_hash`);
 }

@@ -18,7 +18,7 @@ export function restStatus(s: SequencerStatus) {
     transactions_per_second: s.transactionsPerSecond,
     uptime_seconds: Math.floor(s.uptimeSeconds),
     ...(s.follow
-      ? { follow: { leader: s.follow.leader, connected: s.follow.connected, leader_tick: s.follow.leaderTick, lag_ticks: s.follow.lagTicks, reconnects: s.follow.reconnects, halted: s.follow.halted ?? null } }
+      ? { follow: { leader: s.follow.leader, connected: s.follow.connected, leader_tick: s.follow.leaderTick, lag_ticks: s.follow.lagTicks, lag_ms: s.follow.lagMs, reconnects: s.follow.reconnects, halted: s.follow.halted ?? null } }
       : {}),
   };
 }

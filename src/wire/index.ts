@@ -3,7 +3,8 @@
  * full node's services, the gateways, the order book's HTTP face): the strict protobuf reader
  * and the writer, the proto loader options, the one bigint-safe JSON, host:port text, a gRPC
  * peer's address, and the grpc-js stream helpers (batched writes, the HTTP/2 stream under a
- * call, stream slots, the readers' pace). It imports no other svc folder.
+ * call, stream slots, the readers' pace, the answer to requests a node:http server cannot
+ * parse). It imports no other svc folder.
  */
 export { ProtoReader, WireError, VARINT, FIXED64, LEN, FIXED32, expectWireType, checkMessage, type MessageSchema } from './proto-reader.js';
 export { Writer } from './proto-writer.js';
@@ -16,3 +17,4 @@ export { enableBatchedWrites } from './batched-writes.js';
 export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
 export { ReaderPace, readerPace, DEFAULT_READER_PACE, type ReaderPaceOptions } from './reader-pace.js';
 export { StreamSlots, type SlotHolder, type StreamSlotLimits } from './stream-slots.js';
+export { answerClientErrors } from './client-errors.js';

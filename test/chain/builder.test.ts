@@ -1,10 +1,11 @@
 /**
  * The block builder (src/chain/builder.ts): the cutting rule on tick timestamps, no empty
  * blocks, heights from 1, ids, counts, events per (batch, market), produced_at, the
- * state root of the block's last batch; a builder restored from its exported state goes
+ * state root of the block's last batch and the anchor (its last tick's output hash); a builder restored from its exported state goes
  * on identically; and the id format's bad inputs.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { BlockBuilder, type BuildStep } from '../../src/chain/core/builder.js';
 import { formatId, parseId } from '../../src/chain/core/ids.js';
 import { OrderBookEngine } from '../../src/dex/engine/index.js';
@@ -34,6 +35,7 @@ describe('chain: block builder', () => {
       tickOf(7, T0 + 1_000_500, [cancelTx(alice, 1, 1, 2)]), // same window
       tickOf(8, T0 + 1_250_000, []), // cuts block 2
     ];
+    ticks.forEach((t, i) => (t.vdfProof.output = new Uint8Array(256).fill(i + 1))); // a distinct output per tick
     const { steps } = build(ticks);
     const cuts = steps.filter((s) => s.cut).map((s) => [s.tickNumber, s.cut!.height]);
     expect(cuts).to.deep.equal([
@@ -53,7 +55,11 @@ describe('chain: block builder', () => {
     expect(b1.applied_batches).to.equal(2);
     expect(b1.produced_at).to.equal(Math.floor((T0 + 150_000) / 1e6));
     expect([b1.first_tick, b1.last_tick]).to.deep.equal([1, 3]);
+    // The anchor is tick last_tick's output (tick 3), not the output of the empty tick 2 or of the cutting tick 4.
+    expect(b1.last_tick_output_hash).to.equal(createHash('sha256').update(ticks[2]!.vdfProof.output).digest('hex'));
+    expect(b1.last_tick_output_hash).to.not.equal(createHash('sha256').update(ticks[3]!.vdfProof.output).digest('hex'));
     const b2 = steps[7]!.cut!;
+    expect(b2.last_tick_output_hash).to.equal(createHash('sha256').update(ticks[6]!.vdfProof.output).digest('hex'));
     expect(b2.height).to.equal(2);
     expect(b2.applied_batches).to.equal(4);
     expect(b2.total_orders).to.equal(2);

@@ -1,7 +1,8 @@
 /**
  * `svc order prove` against a whole node's explorer (real HTTP): a resting, a cancelled and
  * a filled-on-arrival order verify (exit 0); a proof changed in any field on its way (an
- * HTTP proxy between the CLI and the node) fails with the step named (exit 1); unknown
+ * HTTP proxy between the CLI and the node) fails with the step named (exit 1), also the
+ * block anchor and a tick between ended_by's and the block's changed (ended_by_chain); unknown
  * markets, orders and owners fail at `fetch` (exit 1); a wrong command line exits 2.
  */
 import { expect } from 'chai';
@@ -24,16 +25,21 @@ describe('chain: svc order prove', function () {
   let proxy: Server;
   let proxyUrl = '';
   let change: Change | undefined;
+  let tickProxy: Server;
+  let tickProxyUrl = '';
+  let badTick = 0;
   const alice = keyOf(1);
   const bob = keyOf(2);
   const m1 = marketIdOf(mintOf(1), mintOf(2));
   const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number) =>
     n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, key.secretKey));
   const prove = (url: string, key: typeof alice, id: number | string, market = m1, ...more: string[]) =>
-    svc('order', 'prove', '--market', market, '--order', String(id), '--owner', toBase58(key.publicKey), '--rpc-url', url, ...more);
+    svc('order', 'prove', '--market', market, '--order', String(id), '--owner', toBase58(key.publicKey), '--rpc-url', url, '--rest-url', restUrl, ...more);
+  let restUrl = '';
 
   before(async () => {
     n = await startChainNode();
+    restUrl = n.rest;
     await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
     await order(alice, 1, 'Sell', 100, 5);
     await order(alice, 2, 'Sell', 110, 5);
@@ -57,9 +63,26 @@ describe('chain: svc order prove', function () {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // A proxy of the REST face that changes the output of tick `badTick`.
+    tickProxy = createServer((req, res) => {
+      void (async () => {
+        const up = await fetch(n.rest + req.url);
+        let text = await up.text();
+        if (up.status === 200 && req.url === `/api/v1/tick/${badTick}`) {
+          const t = JSON.parse(text) as { tick: { vdf_proof: { output: string } } };
+          t.tick.vdf_proof.output = flipHex(t.tick.vdf_proof.output);
+          text = JSON.stringify(t);
+        }
+        res.writeHead(up.status, { 'content-type': 'application/json' });
+        res.end(text);
+      })();
+    });
+    await new Promise<void>((resolve) => tickProxy.listen(0, '127.0.0.1', resolve));
+    tickProxyUrl = `http://127.0.0.1:${(tickProxy.address() as AddressInfo).port}`;
   });
   after(async () => {
     await new Promise((resolve) => proxy?.close(resolve));
+    await new Promise((resolve) => tickProxy?.close(resolve));
     await n?.close();
   });
 
@@ -70,7 +93,7 @@ describe('chain: svc order prove', function () {
     const cancelled = await prove(n.rpc, alice, 2);
     expect(cancelled.code, cancelled.err).to.equal(0);
     expect(cancelled.out).to.match(/is not resting \(cancelled; absence slot\)/);
-    expect(cancelled.out).to.match(/ended by the transaction/);
+    expect(cancelled.out).to.match(/ended by the transaction .* \(chained to the block's anchor\)/);
     const onArrival = await prove(n.rpc, bob, 1, m1, '--json');
     expect(onArrival.code, onArrival.err).to.equal(0);
     const j = JSON.parse(onArrival.out) as { verdict: { ok: boolean; state: string }; proof: OrderStateProof };
@@ -96,7 +119,7 @@ describe('chain: svc order prove', function () {
       ['owner', (p) => (p.owner = toBase58(keyOf(9).publicKey)), 'book_leaf'],
       ['order_id', (p) => (p.order_id = '77'), 'book_leaf'],
       ['market_id', (p) => (p.market_id = marketIdOf(mintOf(5), mintOf(6))), 'market_leaf'],
-      ['state', (p) => (p.state = 'not_resting'), 'book_leaf'],
+      ['state', (p) => ((p.state = 'not_resting'), (p.end = 'cancelled')), 'book_leaf'],
     ];
     try {
       for (const [name, c, step] of cases) {
@@ -109,8 +132,22 @@ describe('chain: svc order prove', function () {
       const r = await prove(proxyUrl, alice, 2);
       expect(r.code).to.equal(1);
       expect(r.err).to.include('step ended_by');
+      // The block's anchor: a proof naming another output hash fails at anchor; ticks that do
+      // not chain to it (a tick's output changed on the way from the REST face) at ended_by_chain.
+      change = (p) => (p.last_tick_output_hash = flipHex(p.last_tick_output_hash));
+      const a = await prove(proxyUrl, alice, 2);
+      expect(a.code).to.equal(1);
+      expect(a.err).to.include('step anchor');
+      change = undefined;
+      const endedIn = ((await n.get(`/markets/${m1}/orders/2/proof?owner=${toBase58(alice.publicKey)}`)).json as { ended_by: { proof: { tick_number: number } } }).ended_by.proof.tick_number;
+      restUrl = tickProxyUrl;
+      badTick = endedIn + 1;
+      const c = await prove(n.rpc, alice, 2);
+      expect(c.code, c.out + c.err).to.equal(1);
+      expect(c.err).to.include('step ended_by_chain');
     } finally {
       change = undefined;
+      restUrl = n.rest;
     }
   });
 

@@ -151,11 +151,18 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
   });
 
   it("a book's snapshot and deltas fold to GET /markets/:id/orderbook's levels", async () => {
+    type DexBook = { data: { bids: Array<{ price: string; quantity: string; orders: number }>; asks: Array<{ price: string; quantity: string; orders: number }>; tick_number: number } };
+    const levelsOf = (rows: number[][]) => rows.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
+    // Quiet (no order in flight): the snapshot is the book after its `tick`, no older than the order book API's.
+    const { data: before } = (await (await fetch(`${n.dex}/markets/${MARKET}/orderbook?depth=1000`)).json()) as DexBook;
     const c = await TestClient.open(url);
     c.send({ op: 'subscribe', id: 'm', channel: 'book', market_id: MARKET });
     const sub = await c.next((m) => m.type === 'subscribed');
     const snap = await c.next((m) => m.type === 'snapshot');
     expect(snap.seq).to.equal(sub.seq);
+    expect(snap.tick as number).to.be.at.least(before.tick_number);
+    expect(levelsOf(snap.bids as number[][])).to.deep.equal(before.bids);
+    expect(levelsOf(snap.asks as number[][])).to.deep.equal(before.asks);
     const sides: Record<'bids' | 'asks', Map<number, [number, number]>> = { bids: new Map(), asks: new Map() };
     for (const side of ['bids', 'asks'] as const) for (const [p, q, o] of snap[side] as number[][]) sides[side].set(p!, [q!, o!]);
     let seq = snap.seq as number;
@@ -172,6 +179,7 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
       }
       const d = c.inbox.splice(i, 1)[0]!;
       expect(d.seq).to.equal(++seq);
+      expect(d.tick as number, 'every delta after a snapshot is of a later tick').to.be.above(snap.tick as number);
       for (const side of ['bids', 'asks'] as const)
         for (const [p, q, o] of d[side] as number[][]) {
           if (o === 0) sides[side].delete(p!);
@@ -184,6 +192,16 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     const rows = (m: Map<number, [number, number]>, desc: boolean) => [...m].sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0])).map(([p, [q, o]]) => ({ price: String(p), quantity: String(q), orders: o }));
     expect(rows(sides.bids, true)).to.deep.equal(book.bids);
     expect(rows(sides.asks, false)).to.deep.equal(book.asks);
+    c.close();
+  });
+
+  it('subscribed always names the first position to come: the head + 1 when no from_* was given', async () => {
+    const c = await TestClient.open(url);
+    c.send({ op: 'subscribe', id: 'b', channel: 'blocks' });
+    const sub = await c.next((m) => m.type === 'subscribed');
+    const latest = ((await (await fetch(`${n.rpc}/status`)).json()) as { block_height: number }).block_height;
+    expect(sub.head as number).to.be.at.least(latest);
+    expect(sub.from_height).to.equal((sub.head as number) + 1);
     c.close();
   });
 

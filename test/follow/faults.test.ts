@@ -123,9 +123,9 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     await until('all ticks', () => (node.sequencer.status().currentTick === ticks.length ? true : undefined));
     expect(leader.streamStarts.slice(0, 2)).to.deep.equal([1, 6]);
     // Its lag, on GET /api/v1/status and /metrics.
-    const status = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; follow: { leader: string; leader_tick: number; lag_ticks: number; reconnects: number } };
+    const status = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; follow: { leader: string; leader_tick: number; lag_ticks: number; lag_ms: number; reconnects: number } };
     expect(status.latest_tick).to.equal(ticks.length);
-    expect(status.follow).to.include({ leader: leader.address, leader_tick: ticks.length, lag_ticks: 0 });
+    expect(status.follow).to.include({ leader: leader.address, leader_tick: ticks.length, lag_ticks: 0, lag_ms: 0 });
     expect(status.follow.reconnects).to.be.at.least(1);
     expect(await (await fetch(`http://${node.addresses.rest}/metrics`)).text()).to.match(/^svc_follow_lag_ticks 0$/m);
     // Every block compared equal: the node is still running after its root check saw them all.

@@ -10,6 +10,8 @@ import { OrderBookEngine } from '../../src/dex/engine/index.js';
 import { buildOrderStateProof, usedIdLeaf, usedIdMemberFromLeaves, verifyOrderState } from '../../src/proofs/index.js';
 import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, tickOf } from '../chain/support/flow.js';
 
+const ANCHOR = 'ab'.repeat(32); // the block's last_tick_output_hash (no ticks behind this engine flow)
+
 describe('proofs: order state over a busy engine', function () {
   this.timeout(120_000);
 
@@ -43,7 +45,7 @@ describe('proofs: order state over a busy engine', function () {
       for (const o of market.book.restingOrders()) {
         const usedId = resting % 25 === 0 ? usedIdMemberFromLeaves(leaves, o.owner, o.orderId) : undefined;
         if (usedId) sampled++;
-        const p = buildOrderStateProof(state, { marketId: market.info.marketId, owner: o.owner, orderId: o.orderId, blockHeight: 7, tickNumber: 401, usedId });
+        const p = buildOrderStateProof(state, { marketId: market.info.marketId, owner: o.owner, orderId: o.orderId, blockHeight: 7, tickNumber: 401, lastTickOutputHash: ANCHOR, usedId });
         const r = verifyOrderState(JSON.parse(JSON.stringify(p)), { trustedBlock: block });
         expect(r.ok, JSON.stringify(r)).to.equal(true);
         if (r.ok) expect(r.order?.remaining).to.equal(o.remaining.toString());
@@ -57,7 +59,7 @@ describe('proofs: order state over a busy engine', function () {
     for (const r of rested.values()) {
       const now = state.findOrder(r.owner, r.orderId);
       if (!now || now.open || left >= 30) continue;
-      const p = buildOrderStateProof(state, { marketId: r.marketId, owner: r.owner, orderId: r.orderId, blockHeight: 7, tickNumber: 401, usedId: usedIdMemberFromLeaves(leaves, r.owner, r.orderId), restedInSlot: r.slot });
+      const p = buildOrderStateProof(state, { marketId: r.marketId, owner: r.owner, orderId: r.orderId, blockHeight: 7, tickNumber: 401, lastTickOutputHash: ANCHOR, usedId: usedIdMemberFromLeaves(leaves, r.owner, r.orderId), restedInSlot: r.slot, end: 'filled' }); // end: the node's word, unchecked without ended_by
       const v = verifyOrderState(JSON.parse(JSON.stringify(p)), { trustedBlock: block });
       expect(v.ok && v.state === 'not_resting' && v.absence, JSON.stringify(v)).to.equal('slot');
       left++;

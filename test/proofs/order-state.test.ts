@@ -6,6 +6,7 @@
  * builder refuses unknown orders; hostile shapes never throw.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import type { BrowserVerifier } from '../../src/browser/index.js';
 import { buildOrderStateProof, verifyOrderState, type OrderStateProof, type OrderStateStep } from '../../src/proofs/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
@@ -24,7 +25,12 @@ describe('proofs: order state', function () {
     root = Buffer.from(f.state.stateRoot()).toString('hex');
   });
 
-  const block = (): { height: number; state_root: number[]; last_tick: number } => ({ height: 1, state_root: [...Buffer.from(root, 'hex')], last_tick: 4 });
+  const block = (): { height: number; state_root: number[]; last_tick: number; last_tick_output_hash: string } => ({
+    height: 1,
+    state_root: [...Buffer.from(root, 'hex')],
+    last_tick: 4,
+    last_tick_output_hash: createHash('sha256').update(f.ticks[3]!.vdfProof.output).digest('hex'),
+  });
   const verify = (p: unknown) => verifyOrderState(p, { trustedBlock: block(), inclusion: { tickVerifier: v } });
   const rejectedAt = (p: OrderStateProof, tamper: (t: OrderStateProof) => void, step: OrderStateStep, what: string): void => {
     const t = clone(p);
@@ -61,12 +67,12 @@ describe('proofs: order state', function () {
     expect(filled.ok && filled.slot_holds?.owner).to.equal(toBase58Key(carol.publicKey));
     const arrival = verify(orderProofOf(f, bob, 3, { end: 'filled_on_arrival', endedBy: [2, 1], wholeBook: true }));
     expect(arrival.ok && arrival.absence, JSON.stringify(arrival)).to.equal('book');
-    const bare = verify(orderProofOf(f, bob, 3));
+    const bare = verify(orderProofOf(f, bob, 3, { end: 'filled_on_arrival' }));
     expect(bare.ok && bare.absence).to.equal('unproven');
     // A resting order cannot pass as not resting, by slot or by whole book.
-    rejectedAt(orderProofOf(f, bob, 1), (t) => (t.state = 'not_resting'), 'book_leaf', 'resting claimed not resting');
+    rejectedAt(orderProofOf(f, bob, 1), (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')), 'book_leaf', 'resting claimed not resting');
     const wb = orderProofOf(f, dave, 2, { wholeBook: true });
-    rejectedAt(wb, (t) => (t.state = 'not_resting'), 'book_leaf', 'resting order in the whole book');
+    rejectedAt(wb, (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')), 'book_leaf', 'resting order in the whole book');
   });
 
   it('each tampered field of a resting proof fails at its step', () => {
@@ -142,8 +148,38 @@ describe('proofs: order state', function () {
     rejectedAt(arrival, (t) => ((t.owner = toBase58Key(dave.publicKey)), (t.order_id = '2'), (t.book_entries![7] = leaf)), 'book_leaf', 'the order among the entries');
   });
 
+  it('blocks anchor their ticks: ended_by chains through ticks N+1..last_tick to the block\'s last_tick_output_hash', () => {
+    const p = orderProofOf(f, alice, 2, { end: 'cancelled', endedBy: [2, 0] }); // ended in tick 2, state after tick 4
+    const later = f.served.slice(2, 4); // ticks 3 and 4
+    const chained = verifyOrderState(clone(p), { trustedBlock: block(), inclusion: { tickVerifier: v }, endedByTicks: later });
+    expect(chained.ok && chained.ended_by_chained, JSON.stringify(chained)).to.equal(true);
+    const unchained = verify(clone(p));
+    expect(unchained.ok && unchained.ended_by_chained).to.equal(false);
+    const chainFails = (ticks: unknown[], what: string, tamper: (t: OrderStateProof) => void = () => {}): void => {
+      const t = clone(p);
+      tamper(t);
+      const r = verifyOrderState(t, { trustedBlock: block(), inclusion: { tickVerifier: v }, endedByTicks: ticks });
+      expect(r.ok === false && r.step, `${what}: ${JSON.stringify(r)}`).to.equal('ended_by_chain');
+    };
+    chainFails(later.slice(0, 1), 'a tick missing');
+    chainFails([later[1], later[0]], 'ticks out of order');
+    chainFails([...later, later[1]], 'a tick too many');
+    const badOutput = clone(later) as { tick: { vdf_proof: { output: string } } }[];
+    badOutput[1]!.tick.vdf_proof.output = flipHex(badOutput[1]!.tick.vdf_proof.output);
+    chainFails(badOutput, "the last tick's output changed");
+    // A proof whose anchor is not the trusted block's fails at anchor; without a trusted block, at ended_by_chain.
+    rejectedAt(p, (t) => (t.last_tick_output_hash = flipHex(t.last_tick_output_hash)), 'anchor', 'anchor hash changed');
+    const free = clone(p);
+    free.last_tick_output_hash = flipHex(free.last_tick_output_hash);
+    const r = verifyOrderState(free, { inclusion: { tickVerifier: v }, endedByTicks: later });
+    expect(r.ok === false && r.step).to.equal('ended_by_chain');
+    // Ended in the block's last tick itself: no ticks to give, its own output is the anchor.
+    const last = orderProofOf(f, dave, 6);
+    expect(last.last_tick_output_hash).to.equal(block().last_tick_output_hash);
+  });
+
   it('the builder refuses unknown markets and orders, and orders of another market', () => {
-    const req = { marketId: MARKET_ID, owner: bob.publicKey, orderId: 99n, blockHeight: 1, tickNumber: 4 };
+    const req = { marketId: MARKET_ID, owner: bob.publicKey, orderId: 99n, blockHeight: 1, tickNumber: 4, lastTickOutputHash: '00'.repeat(32) };
     expect(() => buildOrderStateProof(f.state, req)).to.throw(RangeError);
     expect(() => buildOrderStateProof(f.state, { ...req, orderId: 1n, marketId: '00000000-0000-4000-8000-000000000000' })).to.throw(RangeError);
     expect(() => buildOrderStateProof(f.state, { ...req, orderId: 2n, owner: alice.publicKey })).to.throw(RangeError, /used-id/);

@@ -18,7 +18,7 @@
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
 import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
-import { bytesToHex } from '../../crypto/index.js';
+import { bytesToHex, sha256 } from '../../crypto/index.js';
 import { toBase58Key } from '../../sdk/index.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
@@ -61,6 +61,8 @@ interface OpenBlock {
   lastTimestampUs: number;
   firstTick: number;
   lastTick: number;
+  /** SHA-256 of lastTick's VDF output (hex): the block's anchor in the tick chain. */
+  lastTickOutputHash: string;
 }
 
 /** The builder's whole state, JSON-serializable (bigints as decimal strings) for snapshots. */
@@ -95,6 +97,7 @@ export class BlockBuilder {
     this.windowUs = blockMs * 1000;
     this.s = state ? structuredClone(state) : emptyState();
     const o = this.s.open;
+    if (o && typeof o.lastTickOutputHash !== 'string') throw new Error('block builder: a snapshot made before blocks anchored their ticks (no lastTickOutputHash); the chain records must be rebuilt from the ticks');
     this.open = o ? { ...o, marketIds: o.marketIds ?? [], batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => BigInt(x)) })) } : undefined;
     delete this.s.open;
   }
@@ -205,13 +208,14 @@ export class BlockBuilder {
     }
     open.lastTimestampUs = tick.timestamp;
     open.lastTick = tick.tickNumber;
+    open.lastTickOutputHash = outputHash(tick);
     this.s.appliedBatches++;
     step.batch = { tickNumber: tick.tickNumber, height, batchIndex, batchHash, transactions, markets: created, events, eventOrdinals, marketOrdinals };
     return step;
   }
 
   /** A new block opened by the first tick with entries in `window`; its height is the next. */
-  private openBlock(window: number, tick: { tickNumber: number; timestamp: number }): OpenBlock {
+  private openBlock(window: number, tick: { tickNumber: number; timestamp: number; vdfProof: { output: Uint8Array } }): OpenBlock {
     this.s.lastHeight++;
     return {
       height: this.s.lastHeight,
@@ -230,6 +234,7 @@ export class BlockBuilder {
       lastTimestampUs: tick.timestamp,
       firstTick: tick.tickNumber,
       lastTick: tick.tickNumber,
+      lastTickOutputHash: outputHash(tick),
     };
   }
 
@@ -283,6 +288,7 @@ export class BlockBuilder {
       first_tick: o.firstTick,
       last_tick: o.lastTick,
       trade_count: o.tradeCount,
+      last_tick_output_hash: o.lastTickOutputHash,
     };
     this.s.producedHeight = o.height;
     this.s.producedRoot = o.stateRoot;
@@ -397,4 +403,9 @@ export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex:
     sequence_number: a.otx.sequenceNumber,
     tx_hash: txHash,
   };
+}
+
+/** The block anchor (docs/chain.md "Blocks"): SHA-256 of the tick's 256-byte VDF output, hex. */
+function outputHash(tick: { vdfProof: { output: Uint8Array } }): string {
+  return bytesToHex(sha256(tick.vdfProof.output));
 }

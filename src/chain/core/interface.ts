@@ -41,11 +41,13 @@ export interface BlockRecord {
   batch_summaries: BatchSummary[];
   transaction_ids: string[]; // the ExplorerTransactions' ids (orders and cancels), id order
   event_ids: string[];
-  /** Extensions: market creations in the block; first and last tick of its batches; trades. */
+  /** Extensions: market creations in the block; first and last tick of its batches; trades; the last tick's anchor. */
   total_markets: number;
   first_tick: number;
   last_tick: number;
   trade_count: number;
+  /** SHA-256 of tick last_tick's VDF output (64 hex): anchors the block in the tick chain (docs/proofs.md). */
+  last_tick_output_hash: string;
 }
 
 /**

@@ -45,10 +45,11 @@ function batchWrite(db: Database, ops: ChainOp[]): Promise<void> {
 
 /**
  * Version of the chain records' shape. 2: market creations are MarketCreation records in
- * chain-mkt, not ExplorerTransactions in chain-tx/chain-seq. A database whose chain
+ * chain-mkt, not ExplorerTransactions in chain-tx/chain-seq. 3: BlockRecord carries
+ * last_tick_output_hash (the block's anchor in the tick chain). A database whose chain
  * records have another (or no) version is rebuilt from its ticks at start (runtime.ts).
  */
-export const RECORDS_FORMAT = '2';
+export const RECORDS_FORMAT = '3';
 
 export interface StoredSnapshot {
   tick: number;

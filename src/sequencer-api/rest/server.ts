@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { formatHostPort } from '../../wire/index.js';
+import { answerClientErrors, formatHostPort } from '../../wire/index.js';
 import type { HostPort as ListenAddress } from '../../wire/index.js';
 import type { Sequencer } from '../../sequencer/index.js';
 import { createRestApp } from './app.js';
@@ -29,6 +29,7 @@ export async function startRestFace(sequencer: Sequencer, addr: ListenAddress, o
   let stopping = false;
   const app = createRestApp({ sequencer, logger: options.logger, registry: options.registry, isStopping: () => stopping });
   const server: Server = createServer(app.callback());
+  answerClientErrors(server); // 431 reaches a client still sending a long URL
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

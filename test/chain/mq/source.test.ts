@@ -53,6 +53,7 @@ function detail(n: number): BlockDetail {
       first_tick: 9_000_000,
       last_tick: 9_000_000,
       trade_count: 0,
+      last_tick_output_hash: '12'.repeat(32),
     },
     transactions: txs,
     events: [{ id: '0000000000000003-0000-0000', block_height: 3, batch_index: 0, market_id: MARKET, market_name: 'SEVEN/EIGHT', applied_orders: 1, batch_hash: 'ef'.repeat(32), tick_number: 9_000_000, order_count: n, cancel_count: 0, trade_count: 0 }],

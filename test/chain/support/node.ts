@@ -34,6 +34,8 @@ export interface ChainNode {
   node: NodeHandle;
   dir: string;
   rpc: string; // http://host:port
+  /** The sequencer REST face (/api/v1), http://host:port. */
+  rest: string;
   dex: string;
   grpc: string; // host:port
   client: ChainClient;
@@ -71,6 +73,7 @@ export async function startChainNode(options: { dir?: string; args?: string[]; f
     node,
     dir,
     rpc,
+    rest: `http://${node.addresses.rest}`,
     dex: `http://${node.addresses.dex}`,
     grpc: node.addresses.grpc!,
     client,

@@ -10,6 +10,11 @@
  *               (slot 0 freed; bob #3 never rests); carol #3 Sell 110x4 rests in slot 0
  *   tick 3 (1): dave #1 Buy 95x1 rests in slot 1 (alice #2's old slot)
  *   tick 4 (5): dave #2..#6 Buy 60..64x1, resting in slots 6..10
+ *   tick 5 (0): an empty tick one second later, which closes block 1
+ *
+ * The chain's block builder (--block-ms 1000) runs beside the engine: every tick 1..4 is in
+ * the window of block 1, which tick 5 closes; its BlockRecord and ExplorerTransactions are
+ * the trusted block and the explorer ids of the vectors.
  */
 import { OrderBookEngine, prepareTick } from '../../../src/dex/engine/index.js';
 import type { DexState } from '../../../src/dex/engine/index.js';
@@ -23,6 +28,10 @@ import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
 import { usedIdLeaf } from '../../../src/proofs/index.js';
 import type { KeyPair } from '../../../src/sdk/keys.js';
 import { cancelTx, keyOf, marketTx, mintOf, orderTx } from '../../chain/support/flow.js';
+import { BlockBuilder } from '../../../src/chain/core/builder.js';
+import type { BlockRecord, ExplorerTransaction } from '../../../src/chain/core/interface.js';
+
+export const BLOCK_MS = 1000;
 
 export const EPOCH_US = 1_767_225_600_000_000;
 export const ITERATIONS = 20;
@@ -42,6 +51,11 @@ export interface Fixture {
   usedLeaves: Uint8Array[];
   /** Slot each order rested in, by `${owner hex}:${order id}`. */
   restedIn: Map<string, number>;
+  /** Tick 5: empty, closes block 1 (not part of `ticks`: the state is the one after tick 4). */
+  closing: Tick;
+  /** Block 1 (ticks 1..4) as the chain builds it, and its explorer transactions by continuum_sequence. */
+  block: BlockRecord;
+  explorer: Map<bigint, ExplorerTransaction>;
 }
 
 export const orderKey = (k: KeyPair, id: number): string => `${Buffer.from(k.publicKey).toString('hex')}:${id}`;
@@ -64,23 +78,21 @@ function plan(): Transaction[][] {
 export function makeFixture(): Fixture {
   const vdf = referenceVdfEngine();
   const engine = new OrderBookEngine();
+  const builder = new BlockBuilder(BLOCK_MS);
+  const chainEngine = new OrderBookEngine(); // the chain's own engine, asked for roots before closing ticks
   const ticks: Tick[] = [];
   const usedLeaves: Uint8Array[] = [];
   const restedIn = new Map<string, number>();
+  const explorer = new Map<bigint, ExplorerTransaction>();
+  let block: BlockRecord | undefined;
   let prev = GENESIS_OUTPUT;
   let sequence = 1;
-  plan().forEach((txs, i) => {
-    const n = i + 1;
-    const timestamp = EPOCH_US + n * 200_000;
-    const transactions: OrderedTransaction[] = txs.map((t, j) => {
-      const transaction = fixed(t, n, j);
-      return { transaction, sequenceNumber: sequence++, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 100 + j };
-    });
+  const seal = (n: number, timestamp: number, transactions: OrderedTransaction[]): Tick => {
     const batchHash = merkleRoot(transactions.map((o) => o.txHash));
     const header = tickHeaderDigest({
       tickNumber: n,
       timestamp,
-      firstSequence: transactions[0]!.sequenceNumber,
+      firstSequence: transactions[0]?.sequenceNumber ?? sequence,
       txCount: transactions.length,
       batchHash,
       ingestionDigest: ingestionDigest(transactions.map((o) => o.ingestionTimestamp)),
@@ -89,6 +101,19 @@ export function makeFixture(): Fixture {
     const output = vdf.evaluate(input, ITERATIONS);
     const tick: Tick = { tickNumber: n, vdfProof: { input, output, proof: vdf.prove(input, output, ITERATIONS), iterations: ITERATIONS }, transactions, batchHash, timestamp, previousOutput: prev };
     prev = output;
+    const step = builder.apply(chainEngine.apply(prepareTick(tick, () => true), { rootBefore: builder.closes(tick) }));
+    if (step.cut) block = step.cut;
+    for (const t of step.batch?.transactions ?? []) explorer.set(t.continuum_sequence, t);
+    return tick;
+  };
+  plan().forEach((txs, i) => {
+    const n = i + 1;
+    const timestamp = EPOCH_US + n * 200_000;
+    const transactions: OrderedTransaction[] = txs.map((t, j) => {
+      const transaction = fixed(t, n, j);
+      return { transaction, sequenceNumber: sequence++, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 100 + j };
+    });
+    const tick = seal(n, timestamp, transactions);
     ticks.push(tick);
     const applied = engine.apply(prepareTick(tick, () => true)); // signed for real above
     for (const a of applied.txs) {
@@ -99,5 +124,7 @@ export function makeFixture(): Fixture {
       if (ord.open) restedIn.set(`${Buffer.from(ord.owner).toString('hex')}:${ord.orderId}`, ord.slot);
     }
   });
-  return { ticks, served: ticks.map((t) => restTick(t)), state: engine.state, usedLeaves, restedIn };
+  const closing = seal(ticks.length + 1, EPOCH_US + BLOCK_MS * 1000, []);
+  if (!block || block.height !== 1 || block.last_tick !== ticks.length) throw new Error('fixture: tick 5 did not close block 1 over ticks 1..4');
+  return { ticks, served: ticks.map((t) => restTick(t)), state: engine.state, usedLeaves, restedIn, closing, block, explorer };
 }
