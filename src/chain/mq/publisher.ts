@@ -11,13 +11,21 @@
  * ends the session: wait for the window to settle, then resynchronise from the stream.
  *
  * While NATS is away the node goes on sequencing; the producer only retries (with backoff),
- * says so once in the log and in svc_mq_connected, and catches up from storage on return.
+ * says so once in the log and in svc_mq_connected / svc_mq_stream_available, and catches up
+ * from storage on return.
+ *
+ * Failover in a cluster: a resync asks only stream-level questions (stream info, last
+ * message), each with a short timeout, retried after at most a second, so it reaches a newly
+ * elected stream leader within about a second of its election, and never waits on the meta
+ * leader. A failed session does not wait out the acks of a dead leader: whatever of its
+ * window still lands later carries its expected sequence and message id, so it either fits
+ * exactly or is refused.
  */
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { connectNats, redact, watchConnection } from './connection.js';
-import { MqConfigError, MqSourceError } from './errors.js';
+import { MqConfigError, MqRefusedError, MqSourceError } from './errors.js';
 import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
 import { registerMqMetrics } from './metrics.js';
 import { planNext, type Plan } from './order.js';
@@ -30,6 +38,9 @@ const DEFAULT_WINDOW = 512;
 const DEFAULT_LINGER_MS = 1;
 const PAGE = 256; // messages planned (read from storage) per step
 const DEFAULT_MAX_PAYLOAD = 1_048_576;
+const DEFAULT_ACK_TIMEOUT_MS = 2_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 750;
+const CREATE_TIMEOUT_MS = 10_000; // adding a replicated stream: placement and its first election
 
 interface Session {
   js: JetStreamClient;
@@ -50,6 +61,8 @@ class Producer implements MqPublisher {
   private readonly logger: Logger | undefined;
   private readonly window: number;
   private readonly ackTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly replicas: number;
   private readonly retryMinMs: number;
   private readonly retryMaxMs: number;
   private readonly drainMs: number;
@@ -76,15 +89,20 @@ class Producer implements MqPublisher {
   private lastError: string | undefined;
   private outage = false;
   private lastLogged = '';
+  private streamAvailable = false;
+  private outages = 0;
+  private unavailableSince = Date.now(); // not a state transition: only what /metrics shows
 
   constructor(private readonly options: MqOptions) {
     this.source = options.source;
     this.names = subjects(options.stream, options.subjectPrefix);
     this.logger = options.logger;
     this.window = Math.max(1, options.window ?? DEFAULT_WINDOW);
-    this.ackTimeoutMs = options.ackTimeoutMs ?? 5_000;
+    this.ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.replicas = options.replicas ?? 1;
     this.retryMinMs = options.retryMinMs ?? 200;
-    this.retryMaxMs = options.retryMaxMs ?? 5_000;
+    this.retryMaxMs = options.retryMaxMs ?? 1_000;
     this.drainMs = options.drainMs ?? 2_000;
     this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     if (options.registry) registerMqMetrics(options.registry, () => this.status());
@@ -105,6 +123,9 @@ class Producer implements MqPublisher {
       lagBlocks: Math.max(0, this.source.latestHeight() - this.storedHeight),
       pendingAcks: this.pendingAcks,
       resyncs: this.resyncs,
+      streamAvailable: this.streamAvailable,
+      outages: this.outages,
+      outageMs: this.streamAvailable ? 0 : Math.max(0, Date.now() - this.unavailableSince),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
     };
   }
@@ -210,9 +231,14 @@ class Producer implements MqPublisher {
       this.afterFailure = false;
       this.resyncs += 1;
     }
-    const jsm = await jetstreamManager(nc, { timeout: this.ackTimeoutMs });
-    const info = await ensureStream(jsm, this.names);
+    // checkAPI: false, no account-info request: only the meta leader answers one.
+    const jsm = await jetstreamManager(nc, { timeout: this.requestTimeoutMs, checkAPI: false });
+    const create = await jetstreamManager(nc, { timeout: Math.max(CREATE_TIMEOUT_MS, this.ackTimeoutMs), checkAPI: false });
+    const { info, created, replicasNote } = await ensureStream(jsm, create, this.names, this.replicas);
+    if (created) this.logger?.info({ stream: this.names.stream, replicas: this.replicas }, 'mq: created the JetStream stream');
+    if (replicasNote) this.note('warn', replicasNote, `mq: ${replicasNote}`);
     const last = await readLastMessage(jsm, this.names, info);
+    this.available(true);
     const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
     if (point.kind === 'wait') this.storedHeight = point.streamHeight;
     if (point.kind !== 'resume') return point;
@@ -294,11 +320,12 @@ class Producer implements MqPublisher {
         next = caughtUp ? undefined : readPage(cursor);
       }
     } finally {
-      // Connected: let the window settle, so the resync reads a stream no publish of ours
-      // still races. Disconnected: those acks will not come (the connection's buffered
-      // publishes go out before the resync's requests, and their expected sequences
-      // reject any that no longer fit), so do not wait out their timeouts.
-      if (this.connected) await Promise.allSettled([...inflight]);
+      // Connected: let the window settle for a moment, so the resync usually reads a stream
+      // no publish of ours still races; but not for the acks a dead stream leader owes
+      // (they would only time out). Disconnected: those acks will not come. Any publish of
+      // this window that still lands carries its expected sequence and message id: it
+      // fits exactly where the resync will look, or is refused.
+      if (this.connected && inflight.size > 0) await settleWithin([...inflight], this.requestTimeoutMs);
       this.sessionFailure = undefined;
       this.pendingAcks = 0;
     }
@@ -313,7 +340,7 @@ class Producer implements MqPublisher {
       timeout: this.ackTimeoutMs,
     });
     if (ack.duplicate || ack.seq !== seq) {
-      throw new Error(`stream stored ${message.msgId} as ${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}, expected ${seq}`);
+      throw new MqRefusedError(`stream stored ${message.msgId} as ${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}, expected ${seq}`);
     }
     if (message.kind === 'tx') {
       this.publishedTx += 1;
@@ -325,6 +352,9 @@ class Producer implements MqPublisher {
 
   private failed(err: Error): void {
     this.lastError = err.message;
+    // The stream did not answer (or cannot take the node's messages): an outage. An answer
+    // that refused a publish (another writer moved the stream on) is not one.
+    if (!(err instanceof MqSourceError) && !(err instanceof JetStreamApiError) && !(err instanceof MqRefusedError)) this.available(false);
     this.afterFailure = true;
     if (err instanceof MqSourceError) {
       this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
@@ -342,8 +372,18 @@ class Producer implements MqPublisher {
     if (!this.nc || this.nc.isClosed() || !this.connected) this.state = 'connecting';
   }
 
+  /** The stream answered (a resync), or stopped answering (a failure): svc_mq_stream_available. */
+  private available(up: boolean): void {
+    if (up === this.streamAvailable) return;
+    this.streamAvailable = up;
+    if (!up) {
+      this.outages += 1;
+      this.unavailableSince = Date.now();
+    }
+  }
+
   /** Log a condition once until it changes. */
-  private note(level: 'info' | 'error', reason: string, message: string): void {
+  private note(level: 'info' | 'warn' | 'error', reason: string, message: string): void {
     if (reason === this.lastLogged) return;
     this.lastLogged = reason;
     this.logger?.[level]({ reason, stream: this.names.stream }, message);
@@ -354,6 +394,13 @@ class Producer implements MqPublisher {
     this.idleWaiters = [];
     for (const w of waiters) w(err);
   }
+}
+
+/** Resolves once every promise settled, or after ms, whichever comes first. */
+async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function describe(c: MqCursor): string {
