@@ -9,6 +9,7 @@
  * live server, a stream's leader from the stream's own report. It does not create streams:
  * the code under test does.
  */
+import { connect } from '@nats-io/transport-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,11 @@ export interface NatsCluster {
    * and message count), by server index: a replica that came back short shows here.
    */
   replicaStates(stream?: string): Promise<Map<number, ReplicaState>>;
+  /**
+   * Move the stream's leadership off server `avoid` (stream leader step-downs until another
+   * server leads it; each hands it to a random current replica) and return the new leader.
+   */
+  leaderNot(avoid: number, stream?: string): Promise<number>;
   /** Index of the running server holding a client connection of that name (the node's: 'svc-node'). */
   clientServer(name: string): Promise<number | undefined>;
   /** Wait until every running server is routed and a meta leader is elected. */
@@ -187,6 +193,21 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
         if (state) out.set(m.index, { messages: state.messages, first_seq: state.first_seq, last_seq: state.last_seq });
       }
       return out;
+    },
+    async leaderNot(avoid, stream = 'SVC') {
+      const live = members.find((m) => m.running() && m.index !== avoid)!;
+      const nc = await connect({ servers: live.url });
+      try {
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const leader = await cluster.streamReady(stream, size);
+          if (leader !== avoid) return leader;
+          await nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, undefined, { timeout: 5_000 }).catch(() => undefined);
+          await until(`a new leader of ${stream}`, 30_000, async () => (await cluster.streamLeader(stream)) !== leader);
+        }
+        throw new Error(`stream ${stream} kept its leader on n${avoid} through 10 step-downs`);
+      } finally {
+        await nc.close();
+      }
     },
     async clientServer(name) {
       for (const m of members) {

@@ -14,3 +14,8 @@ export class MqSourceError extends Error {
 export class MqRefusedError extends Error {
   override name = 'MqRefusedError';
 }
+
+/** The stream elected a new leader: the session's acks and requests went to the old one. */
+export class MqElectionError extends Error {
+  override name = 'MqElectionError';
+}

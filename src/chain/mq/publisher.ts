@@ -15,9 +15,10 @@
  * from storage on return.
  *
  * Failover in a cluster: a resync asks only stream-level questions (stream info, last
- * message), each with a short timeout, retried after at most a second, so it reaches a newly
- * elected stream leader within about a second of its election, and never waits on the meta
- * leader. A failed session does not wait out the acks of a dead leader: whatever of its
+ * message), each with a short timeout, retried at once, and never waits on the meta leader.
+ * The producer listens to the stream's leader-elected advisories: an election ends the
+ * session (its acks would come from a leader that is gone) and abandons a resync request
+ * sent before it, so the new leader is asked at once. A failed session does not wait out the acks of a dead leader: whatever of its
  * window still lands later carries its expected sequence and message id, so it either fits
  * exactly or is refused.
  */
@@ -25,7 +26,7 @@ import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient } 
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { connectNats, redact, watchConnection } from './connection.js';
-import { MqConfigError, MqRefusedError, MqSourceError } from './errors.js';
+import { MqConfigError, MqElectionError, MqRefusedError, MqSourceError } from './errors.js';
 import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
 import { registerMqMetrics } from './metrics.js';
 import { planNext, type Plan } from './order.js';
@@ -78,6 +79,7 @@ class Producer implements MqPublisher {
   private unsubscribe: () => void = () => {};
   private sessionFailure: ((err: Error) => void) | undefined;
   private idleWaiters: ((err?: Error) => void)[] = [];
+  private electionWaiters = new Set<() => void>();
 
   private publishedTx = 0;
   private publishedBlocks = 0;
@@ -215,7 +217,28 @@ class Producer implements MqPublisher {
     this.nc = nc;
     this.connected = true;
     void this.watch(nc);
+    // Core subscription: nats.js renews it on every reconnect.
+    nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.names.stream}`, { callback: () => this.elected() });
     return nc;
+  }
+
+  /** The stream elected a leader: stop waiting on the old one. */
+  private elected(): void {
+    this.sessionFailure?.(new MqElectionError('the stream elected a new leader'));
+    for (const abandon of this.electionWaiters) abandon();
+    this.electionWaiters.clear();
+    this.wake.notify();
+  }
+
+  /** `request`, or a rejection as soon as the stream elects a leader meanwhile: the new one is asked at once. */
+  private orElection<T>(request: Promise<T>): Promise<T> {
+    let abandon!: () => void;
+    const elected = new Promise<never>((_, reject) => {
+      abandon = () => reject(new MqElectionError('the stream elected a new leader; asking it'));
+    });
+    this.electionWaiters.add(abandon);
+    request.catch(() => undefined); // an abandoned request still settles (its timeout) unobserved
+    return Promise.race([request, elected]).finally(() => this.electionWaiters.delete(abandon));
   }
 
   private async watch(nc: NatsConnection): Promise<void> {
@@ -234,10 +257,13 @@ class Producer implements MqPublisher {
     // checkAPI: false, no account-info request: only the meta leader answers one.
     const jsm = await jetstreamManager(nc, { timeout: this.requestTimeoutMs, checkAPI: false });
     const create = await jetstreamManager(nc, { timeout: Math.max(CREATE_TIMEOUT_MS, this.ackTimeoutMs), checkAPI: false });
-    const { info, created, replicasNote } = await ensureStream(jsm, create, this.names, this.replicas);
+    const ask = async () => {
+      const ensured = await ensureStream(jsm, create, this.names, this.replicas);
+      return { ...ensured, last: await readLastMessage(jsm, this.names, ensured.info) };
+    };
+    const { info, created, replicasNote, last } = await this.orElection(ask());
     if (created) this.logger?.info({ stream: this.names.stream, replicas: this.replicas }, 'mq: created the JetStream stream');
     if (replicasNote) this.note('warn', replicasNote, `mq: ${replicasNote}`);
-    const last = await readLastMessage(jsm, this.names, info);
     this.available(true);
     const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
     if (point.kind === 'wait') this.storedHeight = point.streamHeight;
@@ -320,12 +346,14 @@ class Producer implements MqPublisher {
         next = caughtUp ? undefined : readPage(cursor);
       }
     } finally {
-      // Connected: let the window settle for a moment, so the resync usually reads a stream
-      // no publish of ours still races; but not for the acks a dead stream leader owes
-      // (they would only time out). Disconnected: those acks will not come. Any publish of
-      // this window that still lands carries its expected sequence and message id: it
-      // fits exactly where the resync will look, or is refused.
-      if (this.connected && inflight.size > 0) await settleWithin([...inflight], this.requestTimeoutMs);
+      // The stream refused a publish: let the window settle (its answers come at once), so
+      // the resync reads a stream no publish of ours still races. Not after an ack timeout
+      // or an election: the rest of the window waits on a leader that is gone, and would
+      // only time out. Any publish of this window that still lands carries its expected
+      // sequence and message id: it fits exactly where the resync will look, or is refused.
+      if (this.connected && inflight.size > 0 && failure && streamAnswered(failure)) {
+        await settleWithin([...inflight], this.requestTimeoutMs);
+      }
       this.sessionFailure = undefined;
       this.pendingAcks = 0;
     }
@@ -354,10 +382,12 @@ class Producer implements MqPublisher {
     this.lastError = err.message;
     // The stream did not answer (or cannot take the node's messages): an outage. An answer
     // that refused a publish (another writer moved the stream on) is not one.
-    if (!(err instanceof MqSourceError) && !(err instanceof JetStreamApiError) && !(err instanceof MqRefusedError)) this.available(false);
+    if (!streamAnswered(err) && !(err instanceof MqSourceError) && !(err instanceof MqElectionError)) this.available(false);
     this.afterFailure = true;
     if (err instanceof MqSourceError) {
       this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
+    } else if (err instanceof MqElectionError) {
+      this.logger?.debug({ stream: this.names.stream }, 'mq: the stream elected a new leader; resynchronising');
     } else if (err instanceof MqConfigError) {
       this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
     } else if (!this.outage) {
@@ -394,6 +424,11 @@ class Producer implements MqPublisher {
     this.idleWaiters = [];
     for (const w of waiters) w(err);
   }
+}
+
+/** The stream answered, refusing (another writer moved it on, a duplicate): not an outage. */
+function streamAnswered(err: Error): boolean {
+  return err instanceof JetStreamApiError || err instanceof MqRefusedError;
 }
 
 /** Resolves once every promise settled, or after ms, whichever comes first. */
