@@ -42,6 +42,7 @@ export async function metric(rest: string, name: string): Promise<number | undef
  * latest block and holds at least `minTx` transactions: once the flow of orders is over.
  */
 export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: number, ms = 60_000): Promise<StreamMessage[]> {
+  let seen = 'nothing read';
   return until(
     'the stream to hold the whole chain',
     async () => {
@@ -49,13 +50,18 @@ export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: numb
         const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
         const messages = await readStream(natsUrl);
         const last = messages.at(-1);
-        const done = messages.filter(isTx).length >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
+        const txs = messages.filter(isTx).length;
+        seen = `${messages.length} messages, seq ${messages[0]?.seq}..${last?.seq}, ${txs} tx (want ${minTx}), last ${last?.subject} ${last?.msgId}, node at block ${block_height}`;
+        const done = txs >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
         return done ? messages : undefined;
-      } catch {
+      } catch (err) {
+        seen = (err as Error).message;
         return undefined; // not there yet
       }
     },
     ms,
     200,
-  );
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; last seen: ${seen}`);
+  });
 }

@@ -41,6 +41,7 @@ const PAGE = 256; // messages planned (read from storage) per step
 const DEFAULT_MAX_PAYLOAD = 1_048_576;
 const DEFAULT_ACK_TIMEOUT_MS = 2_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 750;
+const WRONG_LAST_SEQUENCE = 10071; // JetStream API error code
 const CREATE_TIMEOUT_MS = 10_000; // adding a replicated stream: placement and its first election
 
 interface Session {
@@ -386,8 +387,8 @@ class Producer implements MqPublisher {
     this.afterFailure = true;
     if (err instanceof MqSourceError) {
       this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
-    } else if (err instanceof MqElectionError) {
-      this.logger?.debug({ stream: this.names.stream }, 'mq: the stream elected a new leader; resynchronising');
+    } else if (err instanceof MqElectionError || streamAnswered(err)) {
+      this.logger?.debug({ stream: this.names.stream, err: err.message }, 'mq: resynchronising with the stream');
     } else if (err instanceof MqConfigError) {
       this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
     } else if (!this.outage) {
@@ -426,9 +427,12 @@ class Producer implements MqPublisher {
   }
 }
 
-/** The stream answered, refusing (another writer moved it on, a duplicate): not an outage. */
+/**
+ * The stream answered, refusing a publish (a duplicate, or a publish of an earlier session
+ * that landed meanwhile: wrong last sequence): not an outage.
+ */
 function streamAnswered(err: Error): boolean {
-  return err instanceof JetStreamApiError || err instanceof MqRefusedError;
+  return err instanceof MqRefusedError || (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE);
 }
 
 /** Resolves once every promise settled, or after ms, whichever comes first. */
