@@ -24,7 +24,7 @@ const FLOORS = [
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold
   ['chain/core', 'browser'], // blocks, state roots, the chain store; the standalone browser verifier (one bundle)
   ['chain', 'sequencer-api', 'gateway'], // the faces
-  ['follow', 'channels'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket
+  ['follow', 'channels', 'indexer'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
   ['config', 'metrics'], // the one flag table; metrics
   ['node'], // start-up: builds every part in order
   ['cli'], // the command line
@@ -89,6 +89,7 @@ const neverRules = [
   ['sequencer-face-knows-no-chain', '^src/sequencer-api/', '^src/chain/', 'the sequencer face knows no chain'],
   ['engine-knows-no-runtime', '^src/dex/engine/', '^src/dex/(?!engine/)', 'the pure engine knows no runtime or face'],
   ['engine-stands-on-core-and-crypto', '^src/dex/engine/', '^src/(?!core/|crypto/|dex/engine/)', 'the pure engine imports only src/core and src/crypto'],
+  ['indexer-is-its-own-process', '^src/(?!cli/|config/|indexer/)', '^src/indexer/', 'the indexer is a process of its own: only the command line (and the flag table, for its defaults) reach it'],
   ['follow-feeds-the-chain', '^src/follow/', '^src/chain/(?!core/)', 'a full node feeds the chain, it does not reach into it (its core is open to it)'],
 ].map(([name, from, to, comment]) => ({ name: `never:${name}`, comment, severity: 'error', from: { path: from }, to: { path: to } }));
 

@@ -2,6 +2,7 @@
 //   Chromium     the browser tests (playwright-core drives a real headless Chromium)
 //   nats-server  the message queue tests (a real JetStream server)
 //   curl         the README test runs the README's shell examples, which use curl
+//   postgres     the indexer tests (a throwaway PostgreSQL cluster: initdb + postgres of the same version)
 //
 // `node scripts/test-tools.mjs` is `npm test`'s pretest step. For each tool it looks at
 // the tool's environment variable, the usual system paths, PATH and (Chromium) the
@@ -82,7 +83,30 @@ export const TOOLS = [
     debianPackage: 'curl',
     howTo: 'install curl (Debian: apt-get install curl) or set CURL_PATH to it',
   },
+  {
+    name: 'postgres',
+    what: 'PostgreSQL server binaries (indexer tests)',
+    env: 'POSTGRES_PATH',
+    commands: ['postgres'],
+    paths: debianPostgres,
+    debianPackage: 'postgresql',
+    howTo: 'install PostgreSQL (Debian: apt-get install postgresql) or set POSTGRES_PATH to its postgres binary (initdb beside it)',
+  },
 ];
+
+/** Debian keeps each major version's server in /usr/lib/postgresql/<version>/bin: newest first. */
+function debianPostgres() {
+  let versions;
+  try {
+    versions = readdirSync('/usr/lib/postgresql');
+  } catch {
+    return [];
+  }
+  return versions
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((v) => join('/usr/lib/postgresql', v, 'bin', 'postgres'));
+}
 
 function isExecutableFile(path) {
   try {

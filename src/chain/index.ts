@@ -12,6 +12,7 @@ export { explorerOpenApi } from './openapi.js';
 export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';
 export { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from './grpc/client.js';
 export { CHAIN_SERVICE, chainDefinition, createChainHandlers, loadChainPackage, type ChainBackend } from './grpc/index.js';
-export { mqConsumer } from './mq/index.js';
+export { mqConsumer, natsServerOptions, redact } from './mq/index.js';
+export { parseHeight, BLOCKS_LIMIT, EVENTS_LIMIT } from './rest.js';
 export { registerChainMetrics } from './metrics.js';
 export { explorerPage } from './web/index.js';

@@ -22,6 +22,7 @@ const commands: Record<string, CommandLoader> = {
   order: () => import('./dex-order.js').then((m) => m.default),
   receipt: () => import('./dex-receipt.js').then((m) => m.default),
   chain: () => import('./chain-command.js').then((m) => m.default),
+  indexer: () => import('./indexer-command.js').then((m) => m.default),
 };
 
 /** "svc 0.1.0 (node v20.19.0)". */

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/core/interface.js';
 import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/interface.js';
+import { DEFAULT_INDEXER_ADDR, DEFAULT_INDEXER_BATCH, DEFAULT_INDEXER_CONSUMER, DEFAULT_MQ_STREAM, type IndexerConfig } from '../indexer/interface.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
 
 export { parseAddress };
@@ -151,6 +152,51 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
   spec({ flag: 'follow-from', key: 'followFrom', defaultValue: 'genesis', help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)", parse: followFrom }),
   spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
+];
+
+/** A flag of `svc indexer` (docs/indexer.md): the same shape, over IndexerConfig. */
+export interface IndexerFlagSpec<K extends keyof IndexerConfig = keyof IndexerConfig> {
+  flag: string;
+  key: K;
+  defaultValue: string;
+  help: string;
+  parse(text: string): IndexerConfig[K];
+}
+
+function indexerSpec<K extends keyof IndexerConfig>(s: IndexerFlagSpec<K>): IndexerFlagSpec<K> {
+  return s;
+}
+
+/** postgres://... or postgresql://... (user, password, host, port, database; ?host=/dir for a socket). */
+export function parsePgUrl(text: string): string {
+  const t = text.trim();
+  if (t === '') throw new Error('is required: the PostgreSQL database, postgres://user:password@host:port/database');
+  let u: URL;
+  try {
+    u = new URL(t);
+  } catch {
+    throw new Error(`expected postgres://user:password@host:port/database, got '${t.replace(/\/\/[^/@]*@/, '//***@')}'`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new Error(`expected a postgres:// URL, got a ${u.protocol}// one`);
+  return t;
+}
+
+/** A JetStream stream or consumer name. */
+function natsName(text: string): string {
+  const t = text.trim();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) throw new Error(`expected 1..64 letters, digits, '_' or '-', got '${text}'`);
+  return t;
+}
+
+/** The flags of `svc indexer`; --mq-url and --log-level mean what they mean for the node. */
+export const INDEXER_FLAGS: readonly IndexerFlagSpec[] = [
+  indexerSpec({ flag: 'pg-url', key: 'pgUrl', defaultValue: '', help: 'PostgreSQL database to write and read (postgres://user:password@host:port/database); required', parse: parsePgUrl }),
+  indexerSpec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: "NATS server(s) of the node's JetStream stream (nats://[user:password@]host:port, comma-separated); empty: serve reads only", parse: parseMqUrl }),
+  indexerSpec({ flag: 'mq-stream', key: 'mqStream', defaultValue: DEFAULT_MQ_STREAM, help: 'the JetStream stream the node publishes to', parse: natsName }),
+  indexerSpec({ flag: 'indexer-consumer', key: 'indexerConsumer', defaultValue: DEFAULT_INDEXER_CONSUMER, help: 'name of the durable JetStream consumer (one per consuming indexer)', parse: natsName }),
+  indexerSpec({ flag: 'indexer-addr', key: 'indexerAddr', defaultValue: DEFAULT_INDEXER_ADDR, help: 'HTTP listen address of the reads, /health and /metrics', parse: parseAddress }),
+  indexerSpec({ flag: 'indexer-batch', key: 'indexerBatch', defaultValue: String(DEFAULT_INDEXER_BATCH), help: 'most stream messages written in one database transaction', parse: integer(1, 100_000) }),
+  indexerSpec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
 ];
 
 /** SVC_GRPC_ADDR for grpc-addr, and so on. */

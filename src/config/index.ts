@@ -3,7 +3,8 @@
  * Precedence: flag > environment > default. Pure: takes argv and env, returns an outcome.
  */
 import { parseArgs } from 'node:util';
-import { FLAGS, envName } from './flags.js';
+import { FLAGS, INDEXER_FLAGS, envName } from './flags.js';
+import type { IndexerConfig } from '../indexer/interface.js';
 import { closest } from './suggest.js';
 import type { NodeConfig, ParseOutcome } from './interface.js';
 
@@ -47,6 +48,43 @@ export function explainArgsError(err: Error, knownFlags: readonly string[]): str
   const missing = /^Option '(--[\w-]+)(?:, -\w)? <value>' argument missing/.exec(err.message);
   if (missing) return `${missing[1]} needs a value`;
   return err.message;
+}
+
+/** `svc indexer`'s flags and SVC_* variables (the same precedence), or why not. */
+export function parseIndexerConfig(argv: string[], env: Record<string, string | undefined> = {}): IndexerParseOutcome {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of INDEXER_FLAGS) options[f.flag] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: joinNegativeValues(argv, (flag) => options[flag]?.type === 'string'), options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
+  }
+  if (values.help) return { kind: 'help', text: tableHelp('svc indexer', INDEXER_FLAGS) };
+  const config: Partial<Record<keyof IndexerConfig, unknown>> = {};
+  for (const f of INDEXER_FLAGS) {
+    const fromFlag = values[f.flag];
+    const fromEnv = env[envName(f.flag)];
+    const [text, source] = typeof fromFlag === 'string' ? [fromFlag, `--${f.flag}`] : fromEnv !== undefined && fromEnv !== '' ? [fromEnv, envName(f.flag)] : [f.defaultValue, `--${f.flag}`];
+    try {
+      config[f.key] = f.parse(text);
+    } catch (err) {
+      return { kind: 'error', message: `invalid ${source}: ${(err as Error).message}` };
+    }
+  }
+  return { kind: 'config', config: config as IndexerConfig };
+}
+
+export type IndexerParseOutcome = { kind: 'config'; config: IndexerConfig } | { kind: 'help'; text: string } | { kind: 'error'; message: string };
+
+function tableHelp(command: string, table: ReadonlyArray<{ flag: string; help: string; defaultValue: string }>): string {
+  const lines = [`usage: ${command} [options]`, '', 'options (each also an environment variable; flags win):'];
+  for (const f of table) {
+    lines.push(`  --${f.flag} <value>`.padEnd(30) + `${f.help}`);
+    lines.push(''.padEnd(30) + `env ${envName(f.flag)}, default ${f.defaultValue === '' ? '(none)' : f.defaultValue}`);
+  }
+  lines.push('  -h, --help'.padEnd(30) + 'show this help');
+  return lines.join('\n');
 }
 
 export function parseNodeConfig(argv: string[], env: Record<string, string | undefined> = {}): ParseOutcome {

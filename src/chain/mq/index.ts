@@ -6,6 +6,7 @@
 export type { MqBlock, MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus, MqTx } from './interface.js';
 export { startMqPublisher } from './publisher.js';
 export { redact } from './connection.js';
+export { natsServerOptions } from './credentials.js';
 export { MqConfigError, MqSourceError } from './errors.js';
 export { chainSource, mqBlock, mqTx, storedTx, type StoredChain } from './source.js';
 export { mqConsumer } from './consumer.js';

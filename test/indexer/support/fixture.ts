@@ -1,0 +1,112 @@
+/**
+ * What the indexer tests run against, all real: a nats-server with JetStream, a throwaway
+ * PostgreSQL server, and the real `svc node` publishing its chain to the stream while a
+ * flow of crossing orders trades, plus a few orders of our own that rest, get cancelled
+ * and meet the self-trade rule. `settle()` waits until the stream ends with the node's
+ * latest block and the flow is over: then the stream is the node's whole chain.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCancelBody, buildOrderBody, DexClient, keyPairFromSeed, toBase58, type OrderIntent } from '../../../src/sdk/index.js';
+import { readStream, streamLastSeq } from '../../support/jetstream.js';
+import { natsServer, type NatsServer } from '../../support/nats-server.js';
+import { spawnNode, type NodeProcess } from '../../support/node-process.js';
+import { startOrderFlow } from '../../support/order-flow.js';
+import { postgresServer, type PostgresServer } from '../../support/postgres.js';
+
+export interface Fixture {
+  nats: NatsServer;
+  pg: PostgresServer;
+  node: NodeProcess;
+  rpc: string;
+  dex: string;
+  marketId: string;
+  /** The market of our own orders and their owner A (Base58). */
+  ownMarketId: string;
+  owner: string;
+  /** The stream's last sequence once settled. */
+  lastSeq: number;
+  close(): Promise<void>;
+}
+
+export async function getText(url: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.text() };
+}
+
+export async function getJson<T>(url: string): Promise<T> {
+  const { status, body } = await getText(url);
+  if (status !== 200) throw new Error(`GET ${url}: ${status} ${body}`);
+  return JSON.parse(body) as T;
+}
+
+export async function startFixture(flowMs = 1500): Promise<Fixture> {
+  const [nats, pg] = await Promise.all([natsServer(), postgresServer()]);
+  const dbPath = await mkdtemp(join(tmpdir(), 'svc-idx-node-'));
+  const node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100'], ['grpc', 'rest', 'dex', 'rpc']);
+  const rpc = `http://${node.addresses.rpc}`;
+  const dex = `http://${node.addresses.dex}`;
+  const flow = await startOrderFlow(dex, { concurrency: 3 });
+  const own = await ownOrders(dex);
+  await new Promise((r) => setTimeout(r, flowMs));
+  await flow.stop();
+  const lastSeq = await settle(rpc, nats);
+  return {
+    nats,
+    pg,
+    node,
+    rpc,
+    dex,
+    marketId: flow.marketId,
+    ownMarketId: own.marketId,
+    owner: own.owner,
+    lastSeq,
+    async close() {
+      node.child.kill('SIGKILL');
+      await node.exited;
+      await Promise.all([nats.dispose(), pg.dispose(), rm(dbPath, { recursive: true, force: true })]);
+    },
+  };
+}
+
+/**
+ * In a market of their own: owner A rests two bids (cancels one), rests an ask and then
+ * bids into it (the self-trade rule takes the ask away, the bid rests); owner B sells into
+ * A's bids (two trades, one order partly filled). Returns A (Base58).
+ */
+async function ownOrders(dexUrl: string): Promise<{ owner: string; marketId: string }> {
+  const dex = new DexClient(dexUrl);
+  const base = new Uint8Array(32).fill(9);
+  const quote = new Uint8Array(32).fill(10);
+  const { market_id: marketId } = await dex.createMarket({ base_mint: toBase58(base), quote_mint: toBase58(quote), name: 'NINE/TEN' });
+  const a = keyPairFromSeed(new Uint8Array(32).fill(99));
+  const b = keyPairFromSeed(new Uint8Array(32).fill(98));
+  const place = (key: typeof a, orderId: bigint, side: 'Buy' | 'Sell', price: bigint, quantity: bigint) => {
+    const intent: OrderIntent = { orderId, owner: key.publicKey, side, price, quantity, expiry: 0n, baseMint: base, quoteMint: quote };
+    return dex.placeOrder(buildOrderBody(intent, key.secretKey));
+  };
+  await place(a, 1n, 'Buy', 5n, 5n);
+  await place(a, 2n, 'Buy', 6n, 6n);
+  await dex.cancelOrder(buildCancelBody({ orderId: 1n, owner: a.publicKey, marketId }, a.secretKey));
+  await place(a, 3n, 'Sell', 20n, 2n);
+  await place(a, 4n, 'Buy', 20n, 3n);
+  await place(b, 1n, 'Sell', 6n, 4n);
+  return { owner: toBase58(a.publicKey), marketId };
+}
+
+/** Wait until the stream ends with the node's latest block and stops moving; its last sequence. */
+async function settle(rpc: string, nats: NatsServer): Promise<number> {
+  const end = Date.now() + 60_000;
+  let last = -1;
+  for (;;) {
+    const { block_height, total_transactions } = await getJson<{ block_height: number; total_transactions: number }>(`${rpc}/status`);
+    const seq = await streamLastSeq(nats.url);
+    const tail = seq > 0 ? (await readStream(nats.url)).at(-1) : undefined;
+    const txs = total_transactions;
+    if (seq === last && tail?.subject === 'svc.blocks' && tail.msgId === String(block_height) && seq === txs + block_height) return seq;
+    last = seq;
+    if (Date.now() > end) throw new Error(`the stream did not settle (seq ${seq}, node at block ${block_height})`);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+}
