@@ -96,6 +96,13 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       throw new DbError((err as Error).message);
     }
     let broken = false;
+    // A connection that dies between queries says so here (else an uncaught 'error' event).
+    const onClientError = (err: Error) => {
+      broken = true;
+      log.debug({ err: err.message }, 'indexer: database connection lost');
+      stopSession?.();
+    };
+    client.on('error', onClientError);
     try {
       const pos = await db(() => readPosition(client, o.stream));
       books ??= await db(() => loadBooks(client));
@@ -162,6 +169,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       if (!closed) throw new Error('the JetStream consumer stopped');
     } finally {
       stopSession = undefined;
+      client.off('error', onClientError);
       client.release(broken);
     }
   }

@@ -44,30 +44,29 @@ export async function getJson<T>(url: string): Promise<T> {
 export async function startFixture(flowMs = 1500): Promise<Fixture> {
   const [nats, pg] = await Promise.all([natsServer(), postgresServer()]);
   const dbPath = await mkdtemp(join(tmpdir(), 'svc-idx-node-'));
-  const node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100'], ['grpc', 'rest', 'dex', 'rpc']);
-  const rpc = `http://${node.addresses.rpc}`;
-  const dex = `http://${node.addresses.dex}`;
-  const flow = await startOrderFlow(dex, { concurrency: 3 });
-  const own = await ownOrders(dex);
-  await new Promise((r) => setTimeout(r, flowMs));
-  await flow.stop();
-  const lastSeq = await settle(rpc, nats);
-  return {
-    nats,
-    pg,
-    node,
-    rpc,
-    dex,
-    marketId: flow.marketId,
-    ownMarketId: own.marketId,
-    owner: own.owner,
-    lastSeq,
-    async close() {
+  let node: NodeProcess | undefined;
+  const close = async () => {
+    if (node) {
       node.child.kill('SIGKILL');
       await node.exited;
-      await Promise.all([nats.dispose(), pg.dispose(), rm(dbPath, { recursive: true, force: true })]);
-    },
+    }
+    await Promise.all([nats.dispose(), pg.dispose(), rm(dbPath, { recursive: true, force: true })]);
   };
+  try {
+    // A loaded 2-core machine can take a while to start a node.
+    node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100'], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 60_000 });
+    const rpc = `http://${node.addresses.rpc}`;
+    const dex = `http://${node.addresses.dex}`;
+    const flow = await startOrderFlow(dex, { concurrency: 3 });
+    const own = await ownOrders(dex);
+    await new Promise((r) => setTimeout(r, flowMs));
+    await flow.stop();
+    const lastSeq = await settle(rpc, nats);
+    return { nats, pg, node, rpc, dex, marketId: flow.marketId, ownMarketId: own.marketId, owner: own.owner, lastSeq, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 /**
