@@ -116,7 +116,6 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       const msgs = await consumer.consume({ max_messages: Math.max(100, o.batch * 2), abort_on_missing_resource: true });
       track.state = 'consuming';
       track.error = null;
-      gaps = 0;
       let expected = pos.streamSeq;
       const pending: JsMsg[] = [];
       let failure: Error | undefined;
@@ -145,6 +144,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
             throw new DbError((err as Error).message);
           }
           expected = written.position.streamSeq;
+          gaps = 0; // a gap counts until a write gets past it: a hole that stays (a replica that lost messages) stalls
           track.written.tx += written.rows.txCount;
           track.written.block += written.rows.blockCount;
           track.height = written.position.height;
