@@ -20,10 +20,15 @@ export function registerMqMetrics(registry: Registry, status: () => MqStatus): v
   gauge('svc_mq_connected', '1 while the JetStream producer is connected to NATS, else 0', (s) => (s.connected ? 1 : 0));
   gauge(
     'svc_mq_stream_available',
-    '1 while the JetStream stream answers the producer (resync and acks), 0 from a failure (NATS down, no stream leader, an ack timeout) until a resync succeeds',
+    '1 while the JetStream stream answers the producer (resync and acks), 0 from a failure ' +
+      '(NATS down, no stream leader, an ack timeout) until a resync succeeds',
     (s) => (s.streamAvailable ? 1 : 0),
   );
-  gauge('svc_mq_outage_seconds', 'How long the stream has not been answering the producer (0 while it answers)', (s) => s.outageMs / 1000);
+  gauge(
+    'svc_mq_outage_seconds',
+    'How long the stream has not been answering the producer (0 while it answers)',
+    (s) => s.outageMs / 1000,
+  );
   gauge('svc_mq_lag_blocks', 'Stored blocks the JetStream stream has not acknowledged yet', (s) => s.lagBlocks);
   gauge('svc_mq_published_height', 'Height of the last block the stream holds: read back from the stream at each (re)connection, then raised by each acknowledged block', (s) => s.publishedHeight);
   gauge('svc_mq_pending_acks', 'Messages published and awaiting their JetStream ack', (s) => s.pendingAcks);

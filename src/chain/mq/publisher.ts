@@ -7,8 +7,8 @@
  * message back (resume.ts) and continues after it. Each publish carries
  * Nats-Expected-Last-Sequence = the stream sequence it must follow, so a lost publish makes
  * every later one in the window fail instead of leaving a gap, and Nats-Msg-Id, so a retried
- * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation)
- * ends the session: wait for the window to settle, then resynchronise from the stream.
+ * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation,
+ * a leader election) ends the session and the producer resynchronises from the stream.
  *
  * While NATS is away the node goes on sequencing; the producer only retries (with backoff),
  * says so once in the log and in svc_mq_connected / svc_mq_stream_available, and catches up
@@ -18,9 +18,10 @@
  * message), each with a short timeout, retried at once, and never waits on the meta leader.
  * The producer listens to the stream's leader-elected advisories: an election ends the
  * session (its acks would come from a leader that is gone) and abandons a resync request
- * sent before it, so the new leader is asked at once. A failed session does not wait out the acks of a dead leader: whatever of its
- * window still lands later carries its expected sequence and message id, so it either fits
- * exactly or is refused.
+ * sent before it, so the new leader is asked at once. A failed session waits for its window
+ * only when the stream refused a publish (answers come at once), never for the acks of a
+ * dead leader: whatever of its window still lands later carries its expected sequence and
+ * message id, so it either fits exactly or is refused.
  */
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -257,13 +258,16 @@ class Producer implements MqPublisher {
     }
     // checkAPI: false, no account-info request: only the meta leader answers one.
     const jsm = await jetstreamManager(nc, { timeout: this.requestTimeoutMs, checkAPI: false });
-    const create = await jetstreamManager(nc, { timeout: Math.max(CREATE_TIMEOUT_MS, this.ackTimeoutMs), checkAPI: false });
+    const createTimeout = Math.max(CREATE_TIMEOUT_MS, this.ackTimeoutMs);
+    const create = await jetstreamManager(nc, { timeout: createTimeout, checkAPI: false });
     const ask = async () => {
       const ensured = await ensureStream(jsm, create, this.names, this.replicas);
       return { ...ensured, last: await readLastMessage(jsm, this.names, ensured.info) };
     };
     const { info, created, replicasNote, last } = await this.orElection(ask());
-    if (created) this.logger?.info({ stream: this.names.stream, replicas: this.replicas }, 'mq: created the JetStream stream');
+    if (created) {
+      this.logger?.info({ stream: this.names.stream, replicas: this.replicas }, 'mq: created the JetStream stream');
+    }
     if (replicasNote) this.note('warn', replicasNote, `mq: ${replicasNote}`);
     this.available(true);
     const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
@@ -369,7 +373,8 @@ class Producer implements MqPublisher {
       timeout: this.ackTimeoutMs,
     });
     if (ack.duplicate || ack.seq !== seq) {
-      throw new MqRefusedError(`stream stored ${message.msgId} as ${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}, expected ${seq}`);
+      const stored = `${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}`;
+      throw new MqRefusedError(`stream stored ${message.msgId} as ${stored}, expected ${seq}`);
     }
     if (message.kind === 'tx') {
       this.publishedTx += 1;
@@ -383,7 +388,8 @@ class Producer implements MqPublisher {
     this.lastError = err.message;
     // The stream did not answer (or cannot take the node's messages): an outage. An answer
     // that refused a publish (another writer moved the stream on) is not one.
-    if (!streamAnswered(err) && !(err instanceof MqSourceError) && !(err instanceof MqElectionError)) this.available(false);
+    const outage = !streamAnswered(err) && !(err instanceof MqSourceError) && !(err instanceof MqElectionError);
+    if (outage) this.available(false);
     this.afterFailure = true;
     if (err instanceof MqSourceError) {
       this.note('error', err.message, 'mq: cannot read the stored chain; retrying');

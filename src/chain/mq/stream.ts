@@ -41,7 +41,12 @@ export interface EnsuredStream {
  * `jsm` asks with the short resync timeout; `create` (a manager with a longer one) adds a
  * missing stream, since placing and electing a replicated stream takes the cluster a while.
  */
-export async function ensureStream(jsm: JetStreamManager, create: JetStreamManager, names: Subjects, replicas: number): Promise<EnsuredStream> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  create: JetStreamManager,
+  names: Subjects,
+  replicas: number,
+): Promise<EnsuredStream> {
   let info: StreamInfo;
   let created = false;
   try {
@@ -53,7 +58,8 @@ export async function ensureStream(jsm: JetStreamManager, create: JetStreamManag
       created = true;
     } catch (addErr) {
       if (!(addErr instanceof JetStreamApiError)) throw addErr;
-      throw new MqConfigError(`creating JetStream stream ${names.stream} with ${replicas} replica(s) failed: ${addErr.message}`);
+      const what = `creating JetStream stream ${names.stream} with ${replicas} replica(s)`;
+      throw new MqConfigError(`${what} failed: ${addErr.message}`);
     }
   }
   const captured = info.config.subjects ?? [];
