@@ -12,6 +12,8 @@
  * "publishing again" is when the stream stored its first message after the kill (the
  * leader's timestamp). One cluster and one node for the whole file.
  */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -112,6 +114,12 @@ describe('end to end: the node publishes through a 3-server JetStream cluster wh
       throw new Error(`${err.message}: last seq ${last}, replicas ${seen}`);
     });
     for (const [i, s] of states) expect(s, `replica on n${i}`).to.deep.equal({ messages: last, first_seq: 1, last_seq: last });
-    expect(node.stderr()).to.match(/mq: created the JetStream stream/);
+    // The node created the stream with the replicas it was asked for.
+    const nc = await connect({ servers: cluster.urls.split(',') });
+    try {
+      expect((await (await jetstreamManager(nc)).streams.info('SVC')).config.num_replicas).to.equal(3);
+    } finally {
+      await nc.close();
+    }
   });
 });
