@@ -18,7 +18,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkStream } from '../support/jetstream.js';
+import { checkStream, expectedIds } from '../support/jetstream.js';
 import { describeFailover, measureFailover, NODE_CLIENT, type Failover } from '../support/mq-failover.js';
 import { natsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { metric, nodeChain, streamHoldsChain } from '../support/node-chain.js';
@@ -101,7 +101,16 @@ describe('end to end: the node publishes through a 3-server JetStream cluster wh
     const placed = await flow.stop();
     const rpc = `http://${node.addresses.rpc}`;
     const messages = await streamHoldsChain(rpc, cluster.urls, placed);
-    checkStream(messages, await nodeChain(rpc));
+    const chain = await nodeChain(rpc);
+    // Say what differs before the assertions do: which ids, which stream sequences, each replica.
+    const have = new Set(messages.map((m) => m.msgId));
+    const missing = expectedIds(chain).filter((id) => !have.has(id));
+    const seqGaps = messages.filter((m, k) => k > 0 && m.seq !== messages[k - 1]!.seq + 1).map((m) => m.seq);
+    if (missing.length > 0 || seqGaps.length > 0) {
+      const replicas = JSON.stringify([...(await cluster.replicaStates())]);
+      expect.fail(`stream read back: missing ids ${missing.join(', ')}; sequence gaps before ${seqGaps.join(', ')}; replicas ${replicas}`);
+    }
+    checkStream(messages, chain);
     expect(await metric(rest, 'svc_mq_lag_blocks')).to.equal(0);
     // Every replica (each server's own copy) holds all of it: none came back short.
     const last = messages.at(-1)!.seq;
