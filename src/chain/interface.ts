@@ -25,6 +25,7 @@ export type RpcRouteHook = (router: Router, chain: ChainReader) => void;
 /** The flags a chain consumer reads (the node passes its whole config, which has them). */
 export interface ChainConsumerConfig {
   mqUrl: string | undefined; // --mq-url: the NATS servers; undefined when off
+  mqReplicas: number; // --mq-replicas: replicas of the stream the node creates
   follow: string | undefined; // --follow: the leaders' gRPC addresses; undefined on a leader
 }
 

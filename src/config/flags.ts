@@ -144,6 +144,15 @@ export const FLAGS: readonly FlagSpec[] = [
   spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
   spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://[user:password@]host:port, comma-separated); off when empty', parse: parseMqUrl }),
+  spec({
+    flag: 'mq-replicas',
+    key: 'mqReplicas',
+    defaultValue: '1',
+    help:
+      'replicas of the JetStream stream when the node creates it (a NATS cluster of at least that many servers; ' +
+      'at most 5); an existing stream is not changed, only reported when it differs',
+    parse: integer(1, 5),
+  }),
   spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
   spec({ flag: 'dex-signature-threads', key: 'dexSignatureThreads', defaultValue: String(DEFAULT_SIGNATURE_THREADS), help: "threads of the order book's own pool for ed25519 checks and receipt signatures, so they do not wait behind the VDF proofs; 0 runs them in the node's shared pool", parse: integer(0, 256) }),

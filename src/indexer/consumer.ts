@@ -157,7 +157,7 @@ export function startConsumer(o: ConsumerOptions): Consumer {
           expected = written.position.streamSeq;
           track.state = 'consuming';
           track.error = null;
-          gaps = 0;
+          gaps = 0; // a gap counts until a write gets past it: a hole that stays (a replica that lost messages) stalls
           track.written.tx += written.rows.txCount;
           track.written.block += written.rows.blockCount;
           track.height = written.position.height;

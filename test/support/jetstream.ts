@@ -13,6 +13,8 @@ export interface StreamMessage {
   msgId: string;
   headers: Record<string, string>;
   data: Uint8Array;
+  /** When the stream stored it (the leader's clock), in ms since the epoch. */
+  storedMs: number;
   json<T = unknown>(): T;
 }
 
@@ -23,7 +25,7 @@ export interface ClientAuth {
 }
 
 export async function streamLastSeq(url: string, stream = 'SVC', auth?: ClientAuth): Promise<number> {
-  const nc = await connect({ servers: url, ...auth });
+  const nc = await connect({ servers: url.split(','), ...auth });
   try {
     const jsm = await jetstreamManager(nc);
     return (await jsm.streams.info(stream)).state.last_seq;
@@ -36,7 +38,7 @@ export async function streamLastSeq(url: string, stream = 'SVC', auth?: ClientAu
 
 /** Every message of the stream, in stream order. */
 export async function readStream(url: string, stream = 'SVC', auth?: ClientAuth): Promise<StreamMessage[]> {
-  const nc = await connect({ servers: url, ...auth });
+  const nc = await connect({ servers: url.split(','), ...auth });
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(stream);
@@ -54,6 +56,7 @@ export async function readStream(url: string, stream = 'SVC', auth?: ClientAuth)
         msgId: headers['Nats-Msg-Id'] ?? '',
         headers,
         data,
+        storedMs: Number(m.timestampNanos / 1_000_000n),
         json: <T>() => JSON.parse(new TextDecoder().decode(data)) as T,
       });
       if (m.seq >= info.state.last_seq) break;

@@ -10,7 +10,13 @@ export const mqConsumer: ChainConsumerSpec = {
   name: 'mq',
   async start(ctx) {
     if (!ctx.config.mqUrl) return undefined;
-    const publisher = startMqPublisher({ url: ctx.config.mqUrl, source: chainSource(ctx.chain), logger: ctx.logger, registry: ctx.registry });
+    const publisher = startMqPublisher({
+      url: ctx.config.mqUrl,
+      replicas: ctx.config.mqReplicas,
+      source: chainSource(ctx.chain),
+      logger: ctx.logger,
+      registry: ctx.registry,
+    });
     return { close: () => publisher.close() };
   },
 };

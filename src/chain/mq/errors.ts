@@ -9,3 +9,13 @@ export class MqConfigError extends Error {
 export class MqSourceError extends Error {
   override name = 'MqSourceError';
 }
+
+/** The stream answered a publish but did not store it where it had to go (a duplicate, another sequence). */
+export class MqRefusedError extends Error {
+  override name = 'MqRefusedError';
+}
+
+/** The stream elected a new leader: the session's acks and requests went to the old one. */
+export class MqElectionError extends Error {
+  override name = 'MqElectionError';
+}

@@ -68,9 +68,17 @@ export interface MqOptions {
   subjectPrefix?: string;
   /** Most publishes awaiting their ack at once, default 512. */
   window?: number;
-  /** How long to wait for one ack before resynchronising, default 5000 ms. */
+  /** Replicas of the stream when the node creates it (--mq-replicas), default 1. */
+  replicas?: number;
+  /** How long to wait for one ack before resynchronising, default 2000 ms. */
   ackTimeoutMs?: number;
-  /** Retry delay after a failure: doubles from min to max, defaults 200 and 5000 ms. */
+  /**
+   * How long each request of a resync (stream info, last message) waits for its answer,
+   * default 750 ms: while a cluster elects a stream leader nothing answers, and a short
+   * wait retried soon catches the new leader within about a second of its election.
+   */
+  requestTimeoutMs?: number;
+  /** Retry delay after a failure: doubles from min to max, defaults 200 and 1000 ms. */
   retryMinMs?: number;
   retryMaxMs?: number;
   /** On close, how long to go on publishing what is stored before letting go, default 2000 ms. */
@@ -98,6 +106,15 @@ export interface MqStatus {
   pendingAcks: number;
   /** How many times the producer re-read the stream's last message after a failure. */
   resyncs: number;
+  /**
+   * Whether the stream answered the producer's last request (a resync or an ack): false from
+   * a failure (NATS down, no stream leader, an ack timeout) until a resync succeeds.
+   */
+  streamAvailable: boolean;
+  /** Times the stream went from answering to not answering (this run). */
+  outages: number;
+  /** How long the stream has not been answering, in ms (0 while it answers). */
+  outageMs: number;
   lastError?: string;
 }
 

@@ -7,17 +7,27 @@
  * message back (resume.ts) and continues after it. Each publish carries
  * Nats-Expected-Last-Sequence = the stream sequence it must follow, so a lost publish makes
  * every later one in the window fail instead of leaving a gap, and Nats-Msg-Id, so a retried
- * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation)
- * ends the session: wait for the window to settle, then resynchronise from the stream.
+ * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation,
+ * a leader election) ends the session and the producer resynchronises from the stream.
  *
  * While NATS is away the node goes on sequencing; the producer only retries (with backoff),
- * says so once in the log and in svc_mq_connected, and catches up from storage on return.
+ * says so once in the log and in svc_mq_connected / svc_mq_stream_available, and catches up
+ * from storage on return.
+ *
+ * Failover in a cluster: a resync asks only stream-level questions (stream info, last
+ * message), each with a short timeout, retried at once, and never waits on the meta leader.
+ * The producer listens to the stream's leader-elected advisories: an election ends the
+ * session (its acks would come from a leader that is gone) and abandons a resync request
+ * sent before it, so the new leader is asked at once. A failed session waits for its window
+ * only when the stream refused a publish (answers come at once), never for the acks of a
+ * dead leader: whatever of its window still lands later carries its expected sequence and
+ * message id, so it either fits exactly or is refused.
  */
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { connectNats, redact, watchConnection } from './connection.js';
-import { MqConfigError, MqSourceError } from './errors.js';
+import { MqConfigError, MqElectionError, MqRefusedError, MqSourceError } from './errors.js';
 import type { MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus } from './interface.js';
 import { registerMqMetrics } from './metrics.js';
 import { planNext, type Plan } from './order.js';
@@ -30,6 +40,10 @@ const DEFAULT_WINDOW = 512;
 const DEFAULT_LINGER_MS = 1;
 const PAGE = 256; // messages planned (read from storage) per step
 const DEFAULT_MAX_PAYLOAD = 1_048_576;
+const DEFAULT_ACK_TIMEOUT_MS = 2_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 750;
+const WRONG_LAST_SEQUENCE = 10071; // JetStream API error code
+const CREATE_TIMEOUT_MS = 10_000; // adding a replicated stream: placement and its first election
 
 interface Session {
   js: JetStreamClient;
@@ -50,6 +64,8 @@ class Producer implements MqPublisher {
   private readonly logger: Logger | undefined;
   private readonly window: number;
   private readonly ackTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly replicas: number;
   private readonly retryMinMs: number;
   private readonly retryMaxMs: number;
   private readonly drainMs: number;
@@ -65,6 +81,7 @@ class Producer implements MqPublisher {
   private unsubscribe: () => void = () => {};
   private sessionFailure: ((err: Error) => void) | undefined;
   private idleWaiters: ((err?: Error) => void)[] = [];
+  private electionWaiters = new Set<() => void>();
 
   private publishedTx = 0;
   private publishedBlocks = 0;
@@ -76,15 +93,20 @@ class Producer implements MqPublisher {
   private lastError: string | undefined;
   private outage = false;
   private lastLogged = '';
+  private streamAvailable = false;
+  private outages = 0;
+  private unavailableSince = Date.now(); // not a state transition: only what /metrics shows
 
   constructor(private readonly options: MqOptions) {
     this.source = options.source;
     this.names = subjects(options.stream, options.subjectPrefix);
     this.logger = options.logger;
     this.window = Math.max(1, options.window ?? DEFAULT_WINDOW);
-    this.ackTimeoutMs = options.ackTimeoutMs ?? 5_000;
+    this.ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.replicas = options.replicas ?? 1;
     this.retryMinMs = options.retryMinMs ?? 200;
-    this.retryMaxMs = options.retryMaxMs ?? 5_000;
+    this.retryMaxMs = options.retryMaxMs ?? 1_000;
     this.drainMs = options.drainMs ?? 2_000;
     this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     if (options.registry) registerMqMetrics(options.registry, () => this.status());
@@ -105,6 +127,9 @@ class Producer implements MqPublisher {
       lagBlocks: Math.max(0, this.source.latestHeight() - this.storedHeight),
       pendingAcks: this.pendingAcks,
       resyncs: this.resyncs,
+      streamAvailable: this.streamAvailable,
+      outages: this.outages,
+      outageMs: this.streamAvailable ? 0 : Math.max(0, Date.now() - this.unavailableSince),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
     };
   }
@@ -194,7 +219,28 @@ class Producer implements MqPublisher {
     this.nc = nc;
     this.connected = true;
     void this.watch(nc);
+    // Core subscription: nats.js renews it on every reconnect.
+    nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.names.stream}`, { callback: () => this.elected() });
     return nc;
+  }
+
+  /** The stream elected a leader: stop waiting on the old one. */
+  private elected(): void {
+    this.sessionFailure?.(new MqElectionError('the stream elected a new leader'));
+    for (const abandon of this.electionWaiters) abandon();
+    this.electionWaiters.clear();
+    this.wake.notify();
+  }
+
+  /** `request`, or a rejection as soon as the stream elects a leader meanwhile: the new one is asked at once. */
+  private orElection<T>(request: Promise<T>): Promise<T> {
+    let abandon!: () => void;
+    const elected = new Promise<never>((_, reject) => {
+      abandon = () => reject(new MqElectionError('the stream elected a new leader; asking it'));
+    });
+    this.electionWaiters.add(abandon);
+    request.catch(() => undefined); // an abandoned request still settles (its timeout) unobserved
+    return Promise.race([request, elected]).finally(() => this.electionWaiters.delete(abandon));
   }
 
   private async watch(nc: NatsConnection): Promise<void> {
@@ -210,9 +256,20 @@ class Producer implements MqPublisher {
       this.afterFailure = false;
       this.resyncs += 1;
     }
-    const jsm = await jetstreamManager(nc, { timeout: this.ackTimeoutMs });
-    const info = await ensureStream(jsm, this.names);
-    const last = await readLastMessage(jsm, this.names, info);
+    // checkAPI: false, no account-info request: only the meta leader answers one.
+    const jsm = await jetstreamManager(nc, { timeout: this.requestTimeoutMs, checkAPI: false });
+    const createTimeout = Math.max(CREATE_TIMEOUT_MS, this.ackTimeoutMs);
+    const create = await jetstreamManager(nc, { timeout: createTimeout, checkAPI: false });
+    const ask = async () => {
+      const ensured = await ensureStream(jsm, create, this.names, this.replicas);
+      return { ...ensured, last: await readLastMessage(jsm, this.names, ensured.info) };
+    };
+    const { info, created, replicasNote, last } = await this.orElection(ask());
+    if (created) {
+      this.logger?.info({ stream: this.names.stream, replicas: this.replicas }, 'mq: created the JetStream stream');
+    }
+    if (replicasNote) this.note('warn', replicasNote, `mq: ${replicasNote}`);
+    this.available(true);
     const point = await resumePoint(this.source, this.names, last, info.state.last_seq);
     if (point.kind === 'wait') this.storedHeight = point.streamHeight;
     if (point.kind !== 'resume') return point;
@@ -294,11 +351,14 @@ class Producer implements MqPublisher {
         next = caughtUp ? undefined : readPage(cursor);
       }
     } finally {
-      // Connected: let the window settle, so the resync reads a stream no publish of ours
-      // still races. Disconnected: those acks will not come (the connection's buffered
-      // publishes go out before the resync's requests, and their expected sequences
-      // reject any that no longer fit), so do not wait out their timeouts.
-      if (this.connected) await Promise.allSettled([...inflight]);
+      // The stream refused a publish: let the window settle (its answers come at once), so
+      // the resync reads a stream no publish of ours still races. Not after an ack timeout
+      // or an election: the rest of the window waits on a leader that is gone, and would
+      // only time out. Any publish of this window that still lands carries its expected
+      // sequence and message id: it fits exactly where the resync will look, or is refused.
+      if (this.connected && inflight.size > 0 && failure && streamAnswered(failure)) {
+        await settleWithin([...inflight], this.requestTimeoutMs);
+      }
       this.sessionFailure = undefined;
       this.pendingAcks = 0;
     }
@@ -313,7 +373,8 @@ class Producer implements MqPublisher {
       timeout: this.ackTimeoutMs,
     });
     if (ack.duplicate || ack.seq !== seq) {
-      throw new Error(`stream stored ${message.msgId} as ${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}, expected ${seq}`);
+      const stored = `${ack.duplicate ? 'a duplicate of ' : ''}seq ${ack.seq}`;
+      throw new MqRefusedError(`stream stored ${message.msgId} as ${stored}, expected ${seq}`);
     }
     if (message.kind === 'tx') {
       this.publishedTx += 1;
@@ -325,9 +386,15 @@ class Producer implements MqPublisher {
 
   private failed(err: Error): void {
     this.lastError = err.message;
+    // The stream did not answer (or cannot take the node's messages): an outage. An answer
+    // that refused a publish (another writer moved the stream on) is not one.
+    const outage = !streamAnswered(err) && !(err instanceof MqSourceError) && !(err instanceof MqElectionError);
+    if (outage) this.available(false);
     this.afterFailure = true;
     if (err instanceof MqSourceError) {
       this.note('error', err.message, 'mq: cannot read the stored chain; retrying');
+    } else if (err instanceof MqElectionError || streamAnswered(err)) {
+      this.logger?.debug({ stream: this.names.stream, err: err.message }, 'mq: resynchronising with the stream');
     } else if (err instanceof MqConfigError) {
       this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
     } else if (!this.outage) {
@@ -342,8 +409,18 @@ class Producer implements MqPublisher {
     if (!this.nc || this.nc.isClosed() || !this.connected) this.state = 'connecting';
   }
 
+  /** The stream answered (a resync), or stopped answering (a failure): svc_mq_stream_available. */
+  private available(up: boolean): void {
+    if (up === this.streamAvailable) return;
+    this.streamAvailable = up;
+    if (!up) {
+      this.outages += 1;
+      this.unavailableSince = Date.now();
+    }
+  }
+
   /** Log a condition once until it changes. */
-  private note(level: 'info' | 'error', reason: string, message: string): void {
+  private note(level: 'info' | 'warn' | 'error', reason: string, message: string): void {
     if (reason === this.lastLogged) return;
     this.lastLogged = reason;
     this.logger?.[level]({ reason, stream: this.names.stream }, message);
@@ -354,6 +431,21 @@ class Producer implements MqPublisher {
     this.idleWaiters = [];
     for (const w of waiters) w(err);
   }
+}
+
+/**
+ * The stream answered, refusing a publish (a duplicate, or a publish of an earlier session
+ * that landed meanwhile: wrong last sequence): not an outage.
+ */
+function streamAnswered(err: Error): boolean {
+  return err instanceof MqRefusedError || (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE);
+}
+
+/** Resolves once every promise settled, or after ms, whichever comes first. */
+async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function describe(c: MqCursor): string {

@@ -17,6 +17,17 @@ describe('chain/mq: --mq-url', () => {
     }
   });
 
+  it('--mq-replicas: 1 unless given, 1 to 5', () => {
+    expect(nodeConfig([]).mqReplicas).to.equal(1);
+    expect(nodeConfig(['--mq-replicas', '3']).mqReplicas).to.equal(3);
+    expect(nodeConfig([], { SVC_MQ_REPLICAS: '5' }).mqReplicas).to.equal(5);
+    for (const bad of ['0', '6', 'three', '2.5']) {
+      const out = parseNodeConfig(['--mq-replicas', bad]);
+      expect(out.kind, bad).to.equal('error');
+      expect((out as { message: string }).message).to.match(/invalid --mq-replicas: .*1 to 5/);
+    }
+  });
+
   it('names a bad URL and where it came from', () => {
     for (const bad of ['localhost:4222', 'http://h:4222', 'nats://', 'nats://h:4222/x', 'nats://h h', 'nats://a:1,', 'nats://h:123456']) {
       const out = parseNodeConfig(['--mq-url', bad]);

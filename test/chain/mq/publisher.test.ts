@@ -129,9 +129,13 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
         }
       })();
       await until('some published', () => p.status().publishedBlocks > 20);
+      expect(p.status()).to.deep.include({ streamAvailable: true, outages: 0, outageMs: 0 });
       await nats[how]();
       await until('disconnect seen', () => !p.status().connected);
       await new Promise((r) => setTimeout(r, 300));
+      const down = p.status();
+      expect(down).to.deep.include({ streamAvailable: false, outages: 1 });
+      expect(down.outageMs).to.be.greaterThanOrEqual(250);
       const heightWhileDown = chain.latestHeight();
       await nats.start();
       await until('more after the restart', () => p.status().publishedHeight > heightWhileDown + 5);
@@ -139,6 +143,7 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
       await grower;
       await p.caughtUp();
       expect(p.status().resyncs).to.be.greaterThan(0);
+      expect(p.status()).to.deep.include({ streamAvailable: true, outages: 1, outageMs: 0 });
       checkStream(await readStream(nats.url), chain.expected());
     });
   }
@@ -166,6 +171,34 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     await nc.close();
     const q = start(ours, { stream: 'OTHER', subjectPrefix: 'dev', logger });
     await until('config error', () => /does not capture dev\.blocks/.test(q.status().lastError ?? ''));
+  });
+
+  it('creates the stream with the replicas asked for; a server that cannot is named, a stream that differs reported', async () => {
+    nats = await natsServer(); // one server: JetStream refuses more than 1 replica
+    const chain = new FakeChain();
+    chain.grow(2);
+    const registry = new Registry();
+    const { logger, lines } = captureLogger();
+    const p = start(chain, { replicas: 3, logger, registry });
+    await until('config error', () => /replica/.test(p.status().lastError ?? ''));
+    expect(p.status().lastError).to.equal(
+      'creating JetStream stream SVC with 3 replica(s) failed: replicas > 1 not supported in non-clustered mode',
+    );
+    expect(lines.filter((l) => l.level === 50 && /cannot take the node's messages/.test(l.msg))).to.have.length(1);
+    expect(await registry.metrics()).to.match(/^svc_mq_stream_available 0$/m);
+    await producer!.close();
+
+    // An existing 1-replica stream, 3 asked for: published to all the same, with one warning.
+    const nc = await connect({ servers: nats.url });
+    await (await jetstreamManager(nc)).streams.add({ name: 'SVC', subjects: ['svc.tx.*', 'svc.blocks'] });
+    await nc.close();
+    const warned = captureLogger();
+    await start(chain, { replicas: 3, logger: warned.logger }).caughtUp();
+    checkStream(await readStream(nats.url), chain.expected());
+    const notes = warned.lines.filter((l) => l.level === 40 && /replica/.test(l.msg));
+    expect(notes.map((l) => l.msg)).to.deep.equal([
+      'mq: JetStream stream SVC has 1 replica(s), --mq-replicas asks for 3; the node does not change an existing stream (nats stream edit SVC --replicas 3)',
+    ]);
   });
 
   it('a failing read of the stored chain is logged as such, retried, and then caught up', async () => {

@@ -1,0 +1,67 @@
+/**
+ * What the message-queue tests read from a running node over HTTP: its chain over the
+ * explorer REST (what the stream must hold), one /metrics value, and a wait until the
+ * stream ends with the node's latest block.
+ */
+import { expect } from 'chai';
+import { isBlock, isTx, readStream, type ExpectedBlock, type StreamMessage } from './jetstream.js';
+import { until } from './until.js';
+
+export async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+interface BlockDetailJson {
+  block: { height: number; transaction_ids: string[] };
+  transactions: { id: string; market_id: string }[];
+}
+
+/** The node's chain, blocks 1..height, read over its explorer REST. */
+export async function nodeChain(rpc: string): Promise<ExpectedBlock[]> {
+  const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
+  const blocks: ExpectedBlock[] = [];
+  for (let h = 1; h <= block_height; h++) {
+    const d = await getJson<BlockDetailJson>(`${rpc}/blocks/${h}`);
+    expect(d.transactions.map((t) => t.id)).to.deep.equal(d.block.transaction_ids);
+    blocks.push({ height: h, txIds: d.block.transaction_ids, marketIds: d.transactions.map((t) => t.market_id) });
+  }
+  return blocks;
+}
+
+/** One unlabelled sample of the node's /metrics (REST port), or undefined when absent. */
+export async function metric(rest: string, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${rest}/metrics`)).text();
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Wait until the stream (at `natsUrl`, comma-separated for a cluster) ends with the node's
+ * latest block and holds at least `minTx` transactions: once the flow of orders is over.
+ */
+export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: number, ms = 60_000): Promise<StreamMessage[]> {
+  let seen = 'nothing read';
+  return until(
+    'the stream to hold the whole chain',
+    async () => {
+      try {
+        const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
+        const messages = await readStream(natsUrl);
+        const last = messages.at(-1);
+        const txs = messages.filter(isTx).length;
+        seen = `${messages.length} messages, seq ${messages[0]?.seq}..${last?.seq}, ${txs} tx (want ${minTx}), last ${last?.subject} ${last?.msgId}, node at block ${block_height}`;
+        const done = txs >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
+        return done ? messages : undefined;
+      } catch (err) {
+        seen = (err as Error).message;
+        return undefined; // not there yet
+      }
+    },
+    ms,
+    200,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; last seen: ${seen}`);
+  });
+}
