@@ -18,15 +18,17 @@
 export interface ShedLimits {
   /** Requests pending at once, all addresses together (see the rule above). */
   maxPending: number;
-  /** Longest a request may wait between its arrival and its hand-off to the sequencer, ms. */
+  /** Longest a request may wait between being ready (taken, signature checked) and its hand-off to the sequencer, ms. */
   maxWaitMs: number;
 }
 
 /**
- * Defaults: about 50 ms of orders at the 2-core sustainable rate (~2,000/s), and a wait
- * bound well under the answer goal (spec: p99 <= 50 ms).
+ * Defaults: about 50 ms of orders at the 2-core sustainable rate (~2,000/s) pending at
+ * once, which is what bounds the answer time under overload; the wait bound is the backstop
+ * for a main thread that stalls (a request is never sequenced after waiting longer than it
+ * for its turn), set above the stalls a loaded 2-core machine shows when nothing is queued.
  */
-export const DEFAULT_SHED_LIMITS: ShedLimits = { maxPending: 128, maxWaitMs: 25 };
+export const DEFAULT_SHED_LIMITS: ShedLimits = { maxPending: 128, maxWaitMs: 250 };
 
 /** The address of requests that come without one (in-process callers, the gateways' channel). */
 export const UNNAMED_ADDRESS = '';

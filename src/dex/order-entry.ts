@@ -74,7 +74,7 @@ export function digestNonce(message: Uint8Array): bigint {
 
 interface QueuedSubmit {
   tx: Transaction;
-  arrived: number; // performance.now() when the request reached the order entry
+  arrived: number; // performance.now() when the request was ready: taken, its signature checked
   resolve(): void;
   reject(err: unknown): void;
 }
@@ -163,12 +163,12 @@ export class OrderEntry {
 
   async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
-    return this.shed(options, (arrived) => {
+    return this.shed(options, () => {
       const intentBorsh = encodeOrderIntent(intent);
       const message = signingMessage(ORDER_PREFIX, intentBorsh, sha256);
       const tx = () => toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
       const verified = this.verifier.verify(intent.owner, message, signature);
-      return this.inLine(verified.then((valid) => () => this.submitOrder(key, valid, tx, options, arrived)));
+      return this.inLine(verified.then((valid) => readyNow((at) => this.submitOrder(key, valid, tx, options, at))));
     });
   }
 
@@ -214,12 +214,12 @@ export class OrderEntry {
 
   async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
-    return this.shed(options, (arrived) => {
+    return this.shed(options, () => {
       const cancelBorsh = encodeCancelOrderData({ orderId, owner, marketId });
       const message = signingMessage(CANCEL_PREFIX, cancelBorsh, sha256);
       const tx = () => toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message));
       const verified = this.verifier.verify(owner, message, signature);
-      return this.inLine(verified.then((valid) => () => this.submitCancel(orderId, owner, marketId, valid, tx, options, arrived)));
+      return this.inLine(verified.then((valid) => readyNow((at) => this.submitCancel(orderId, owner, marketId, valid, tx, options, at))));
     });
   }
 
@@ -258,7 +258,8 @@ export class OrderEntry {
 
   /**
    * Run `work` with a place in the fair share of `options.from`, or refuse at once
-   * (QUEUE_FULL, nothing submitted). `work` gets the arrival time its wait is bounded from.
+   * (QUEUE_FULL, nothing submitted). `work` gets the time it was taken (the wait bound
+   * counts from there, or from its signature verdict where the check runs on the pool).
    */
   private async shed<T>(options: SubmitOptions, work: (arrived: number) => Promise<T>): Promise<T> {
     if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
@@ -365,6 +366,12 @@ export class OrderEntry {
       );
     }
   }
+}
+
+/** The admit step of a request whose signature was just checked: its wait is bounded from now. */
+function readyNow<T>(admit: (readyAt: number) => Promise<T>): () => Promise<T> {
+  const at = performance.now();
+  return () => admit(at);
 }
 
 /** An order's place among the orders in flight. */
