@@ -15,6 +15,8 @@
  * submits anything, so a refused request is never sequenced.
  */
 
+import { DEFAULT_MAX_PENDING, DEFAULT_MAX_WAIT_MS } from './interface.js';
+
 export interface ShedLimits {
   /** Requests pending at once, all addresses together (see the rule above). */
   maxPending: number;
@@ -23,38 +25,38 @@ export interface ShedLimits {
 }
 
 /**
- * Defaults: about 50 ms of orders at the 2-core sustainable rate (~2,000/s) pending at
- * once, which is what bounds the answer time under overload; the wait bound is the backstop
- * for a main thread that stalls (a request is never sequenced after waiting longer than it
- * for its turn), set above the stalls a loaded 2-core machine shows when nothing is queued.
+ * Defaults (interface.ts): the pending bound is what bounds the answer time under overload;
+ * the wait bound is the backstop for a main thread that stalls (a request is never
+ * sequenced after waiting longer than it for its turn), set above the stalls a loaded
+ * 2-core machine shows when nothing is queued.
  */
-export const DEFAULT_SHED_LIMITS: ShedLimits = { maxPending: 128, maxWaitMs: 250 };
+export const DEFAULT_SHED_LIMITS: ShedLimits = { maxPending: DEFAULT_MAX_PENDING, maxWaitMs: DEFAULT_MAX_WAIT_MS };
 
 /** The address of requests that come without one (in-process callers, the gateways' channel). */
 export const UNNAMED_ADDRESS = '';
 
 export class FairShare {
-  private readonly held = new Map<string, number>();
+  private readonly byAddress = new Map<string, number>();
   private total = 0;
 
   constructor(readonly maxPending: number) {}
 
   /** Take a place for `address`; false when it already holds its fair share. */
   enter(address: string): boolean {
-    const mine = this.held.get(address) ?? 0;
-    const active = this.held.size + (mine === 0 ? 1 : 0);
+    const mine = this.byAddress.get(address) ?? 0;
+    const active = this.byAddress.size + (mine === 0 ? 1 : 0);
     if (mine >= shareOf(this.maxPending, active)) return false;
-    this.held.set(address, mine + 1);
+    this.byAddress.set(address, mine + 1);
     this.total++;
     return true;
   }
 
   /** Give back a place taken by enter(). */
   leave(address: string): void {
-    const mine = this.held.get(address);
+    const mine = this.byAddress.get(address);
     if (mine === undefined) return;
-    if (mine <= 1) this.held.delete(address);
-    else this.held.set(address, mine - 1);
+    if (mine <= 1) this.byAddress.delete(address);
+    else this.byAddress.set(address, mine - 1);
     this.total--;
   }
 
@@ -63,9 +65,14 @@ export class FairShare {
     return this.total;
   }
 
+  /** Requests `address` holds now. */
+  held(address: string): number {
+    return this.byAddress.get(address) ?? 0;
+  }
+
   /** The share an address would have now. */
   shareFor(address: string): number {
-    return shareOf(this.maxPending, this.held.size + (this.held.has(address) ? 0 : 1));
+    return shareOf(this.maxPending, this.byAddress.size + (this.byAddress.has(address) ? 0 : 1));
   }
 }
 

@@ -74,6 +74,7 @@ export function digestNonce(message: Uint8Array): bigint {
 
 interface QueuedSubmit {
   tx: Transaction;
+  from: string;
   arrived: number; // performance.now() when the request was ready: taken, its signature checked
   resolve(): void;
   reject(err: unknown): void;
@@ -95,6 +96,8 @@ export class OrderEntry {
   private readonly line = new ArrivalQueue<() => Promise<unknown>, Promise<unknown>>((admit) => admit());
   private readonly share: FairShare;
   private readonly maxWaitMs: number;
+  /** ownerKey + order id -> cancels waiting for that order to arrive (see submitCancel). */
+  private readonly parked = new Map<string, Array<() => void>>();
   private submitQueue: QueuedSubmit[] = [];
   private submitScheduled = false;
   private closed = false;
@@ -204,7 +207,9 @@ export class OrderEntry {
     if (this.inflight.has(at.key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     this.inflight.set(at.key, at.marketId);
     try {
-      const s = await this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      const submitted = this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      this.unpark(at.key); // after the order took its place in the hand-off: its cancels follow it
+      const s = await submitted;
       return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
     } catch (err) {
       this.inflight.delete(at.key);
@@ -239,13 +244,17 @@ export class OrderEntry {
   /**
    * In its turn of the line. Judged against the applied book and the orders handed on
    * before it: an order in flight is neither known nor unknown yet, so its cancel is
-   * sequenced after it and the engine's verdict at apply time is the answer.
+   * sequenced after it and the engine's verdict at apply time is the answer. A cancel of
+   * an order this node has not received at all waits up to `maxWaitMs` for it (sent on
+   * another connection it may be read later), then is judged again: UNKNOWN_ORDER if the
+   * order still has not come.
    */
-  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number, parked = false): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
     const pendingIn = this.inflight.get(ownerKeyOf(owner) + orderId.toString());
     if (pendingIn === undefined) {
       const order = this.state.findOrder(owner, orderId);
+      if (!order && !parked) return this.park(ownerKeyOf(owner) + orderId.toString(), () => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true));
       if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
       if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
       if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
@@ -280,16 +289,50 @@ export class OrderEntry {
     return this.line.submit(admit) as Promise<T>;
   }
 
-  /** Refuse (never submit) the requests that waited longer than maxWaitMs since they arrived; the rest go on. */
+  /** Hold `judge` until the order `key` is handed on, or maxWaitMs passed; then run it. */
+  private park<T>(key: string, judge: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const list = this.parked.get(key) ?? [];
+      const release = (): void => {
+        clearTimeout(timer);
+        judge().then(resolve, reject);
+      };
+      const timer = setTimeout(() => {
+        const now = this.parked.get(key);
+        const i = now?.indexOf(release) ?? -1;
+        if (now && i >= 0) now.splice(i, 1);
+        if (now?.length === 0) this.parked.delete(key);
+        release();
+      }, this.maxWaitMs);
+      list.push(release);
+      this.parked.set(key, list);
+    });
+  }
+
+  /** The order `key` was just handed on: the cancels waiting for it are judged now, after it. */
+  private unpark(key: string): void {
+    const list = this.parked.get(key);
+    if (list === undefined) return;
+    this.parked.delete(key);
+    for (const release of list) release();
+  }
+
+  /**
+   * Refuse (never submit) the requests that waited longer than maxWaitMs since they were
+   * ready, from addresses with a backlog of their own (more than 2 and more than a quarter
+   * of their fair share pending): a client with a request or two pending is not refused for the node's
+   * stall, which refusing it would not shorten. The rest go on.
+   */
   private refuseLate(queue: QueuedSubmit[]): QueuedSubmit[] {
     const now = performance.now();
-    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs);
+    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 4));
     if (late.length === 0) return queue;
     for (const q of late) {
       const waited = Math.round(now - q.arrived);
       q.reject(new SubmitError('RESOURCE_EXHAUSTED', `the node is overloaded: this request waited ${waited} ms (at most ${this.maxWaitMs}) before it could be sequenced; it was not; retry later`));
     }
-    return queue.filter((q) => now - q.arrived <= this.maxWaitMs);
+    const refused = new Set(late);
+    return queue.filter((q) => !refused.has(q));
   }
 
   /** Submit and wait until the transaction's tick is durable and applied. */
@@ -306,7 +349,7 @@ export class OrderEntry {
       this.waiters.set(tx.txId, { payload: tx.payload, root: options.root ?? false, timer, resolve, reject });
     });
     try {
-      await this.submitCoalesced(tx, arrived);
+      await this.submitCoalesced(tx, arrived, options.from ?? UNNAMED_ADDRESS);
     } catch (err) {
       const w = this.waiters.get(tx.txId);
       if (w) clearTimeout(w.timer);
@@ -328,9 +371,9 @@ export class OrderEntry {
    * Hand `tx` to the sequencer together with the others submitted in the same turn of the
    * event loop. Resolves once this transaction is durable; rejects with its own SubmitError.
    */
-  private submitCoalesced(tx: Transaction, arrived: number): Promise<void> {
+  private submitCoalesced(tx: Transaction, arrived: number, from: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.submitQueue.push({ tx, arrived, resolve, reject });
+      this.submitQueue.push({ tx, arrived, from, resolve, reject });
       if (!this.submitScheduled) {
         this.submitScheduled = true;
         setImmediate(() => this.flushSubmits());

@@ -18,6 +18,7 @@ import { OrderBookEngine } from './engine/index.js';
 import { DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
 import { OrderEntry } from './order-entry.js';
+import { DEFAULT_SHED_LIMITS } from './fair-share.js';
 import { ReceiptSigner } from './receipts.js';
 import { BatchVerifier } from './verifier.js';
 
@@ -45,7 +46,7 @@ export async function startOrderBook(options: OrderBookOptions): Promise<OrderBo
     checked,
   });
   for (const consumer of options.consumers ?? []) applier.onApplied(consumer);
-  const entry = new OrderEntry(options.sequencer, applier, verifier, checked);
+  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, { ...DEFAULT_SHED_LIMITS, maxPending: options.maxPending ?? DEFAULT_SHED_LIMITS.maxPending });
   orderEntry = entry;
   const receipts = new ReceiptSigner(key, verifier, signInlineMaxOf(options, signaturePool !== undefined));
   let closing: Promise<void> | undefined;
