@@ -15,8 +15,6 @@
  * submits anything, so a refused request is never sequenced.
  */
 
-import { DEFAULT_MAX_PENDING, DEFAULT_MAX_WAIT_MS } from './interface.js';
-
 export interface ShedLimits {
   /** Requests pending at once, all addresses together (see the rule above). */
   maxPending: number;
@@ -24,13 +22,6 @@ export interface ShedLimits {
   maxWaitMs: number;
 }
 
-/**
- * Defaults (interface.ts): the pending bound is what bounds the answer time under overload;
- * the wait bound is the backstop for a main thread that stalls (a request is never
- * sequenced after waiting longer than it for its turn), set above the stalls a loaded
- * 2-core machine shows when nothing is queued.
- */
-export const DEFAULT_SHED_LIMITS: ShedLimits = { maxPending: DEFAULT_MAX_PENDING, maxWaitMs: DEFAULT_MAX_WAIT_MS };
 
 /** The address of requests that come without one (in-process callers, the gateways' channel). */
 export const UNNAMED_ADDRESS = '';

@@ -36,7 +36,7 @@ import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
 import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
-import { DEFAULT_SHED_LIMITS, FairShare, UNNAMED_ADDRESS, type ShedLimits } from './fair-share.js';
+import { FairShare, UNNAMED_ADDRESS, type ShedLimits } from './fair-share.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
 
@@ -109,7 +109,8 @@ export class OrderEntry {
     private readonly verifier: SingleVerifier,
     /** Where a checked submission is noted, so the applier does not check it again. */
     private readonly checked: Pick<CheckedSubmissions, 'add' | 'forget'>,
-    limits: ShedLimits = DEFAULT_SHED_LIMITS,
+    /** The shedding bounds (the node's: DEFAULT_MAX_PENDING / --max-pending, DEFAULT_MAX_WAIT_MS). */
+    limits: ShedLimits,
   ) {
     this.unsubscribe = applier.onApplied((record) => this.onApplied(record));
     this.share = new FairShare(limits.maxPending);

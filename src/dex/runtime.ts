@@ -15,10 +15,9 @@ import { createPool } from '../pool/index.js';
 import { TickApplier } from './applier.js';
 import { CheckedSubmissions } from './checked.js';
 import { OrderBookEngine } from './engine/index.js';
-import { DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
+import { DEFAULT_MAX_PENDING, DEFAULT_MAX_WAIT_MS, DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
 import { OrderEntry } from './order-entry.js';
-import { DEFAULT_SHED_LIMITS } from './fair-share.js';
 import { ReceiptSigner } from './receipts.js';
 import { BatchVerifier } from './verifier.js';
 
@@ -46,7 +45,7 @@ export async function startOrderBook(options: OrderBookOptions): Promise<OrderBo
     checked,
   });
   for (const consumer of options.consumers ?? []) applier.onApplied(consumer);
-  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, { ...DEFAULT_SHED_LIMITS, maxPending: options.maxPending ?? DEFAULT_SHED_LIMITS.maxPending });
+  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, { maxPending: options.maxPending ?? DEFAULT_MAX_PENDING, maxWaitMs: DEFAULT_MAX_WAIT_MS });
   orderEntry = entry;
   const receipts = new ReceiptSigner(key, verifier, signInlineMaxOf(options, signaturePool !== undefined));
   let closing: Promise<void> | undefined;

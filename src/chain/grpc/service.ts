@@ -12,7 +12,8 @@
  *   NOT_FOUND           unknown market, or an order id this owner never used there
  *   FAILED_PRECONDITION cancel of an order no longer open
  *   RESOURCE_EXHAUSTED  the per-peer rate limit (--submit-tx-rate, --stream-tx-rate), too
- *                       many streams, the sequencer's queue is full
+ *                       many streams, the address's fair share of --max-pending (docs/
+ *                       dex-api.md "Overload"; never sequenced), the sequencer's queue is full
  *   UNAVAILABLE         the node is starting (chain not ready) or shutting down
  *   DEADLINE_EXCEEDED   accepted, but its tick did not come within 30 s
  */
