@@ -73,7 +73,10 @@ const ALREADY_EXISTS = 6;
 process.on('message', (job: OverloadJob) => {
   const run = job.role === 'open' ? openLoop(job) : job.role === 'cancels' ? cancels(job) : resets(job);
   run.then(
-    (r) => process.send!(r, () => process.exit(0)),
+    (r) => {
+      const u = process.cpuUsage();
+      process.send!({ ...r, cpuMs: (u.user + u.system) / 1000 }, () => process.exit(0));
+    },
     (err: unknown) => process.send!({ error: String((err as Error)?.stack ?? err) }, () => process.exit(1)),
   );
 });
