@@ -32,7 +32,7 @@ export const DEFAULT_MAX_PENDING = 128;
  * hand-off to the sequencer before it is refused unsequenced; also how long a cancel waits
  * for an order the node has not received yet (docs/dex-api.md "Arrival order").
  */
-export const DEFAULT_MAX_WAIT_MS = 250;
+export const DEFAULT_MAX_WAIT_MS = 1000;
 
 export interface OrderBookOptions {
   /** The tick source and the write side of the node's sequencer (or a full node's follower). */
