@@ -320,13 +320,13 @@ export class OrderEntry {
 
   /**
    * Refuse (never submit) the requests that waited longer than maxWaitMs since they were
-   * ready, from addresses with a backlog of their own (more than 2 and more than a quarter
-   * of their fair share pending): a client with a request or two pending is not refused for the node's
+   * ready, from addresses with a backlog of their own (more than 2 and more than half of
+   * their fair share pending): a client with a few requests pending is not refused for the node's
    * stall, which refusing it would not shorten. The rest go on.
    */
   private refuseLate(queue: QueuedSubmit[]): QueuedSubmit[] {
     const now = performance.now();
-    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 4));
+    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 2));
     if (late.length === 0) return queue;
     for (const q of late) {
       const waited = Math.round(now - q.arrived);
