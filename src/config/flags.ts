@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/core/interface.js';
-import { DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
+import { DEFAULT_MAX_PENDING, DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/interface.js';
 import { DEFAULT_INDEXER_ADDR, DEFAULT_INDEXER_BATCH, DEFAULT_INDEXER_CONSUMER, DEFAULT_MQ_STREAM, type IndexerConfig } from '../indexer/interface.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
@@ -155,6 +155,7 @@ export const FLAGS: readonly FlagSpec[] = [
   }),
   spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
+  spec({ flag: 'max-pending', key: 'maxPending', defaultValue: String(DEFAULT_MAX_PENDING), help: 'orders, cancels and market creations pending at once (taken, not yet answered), shared fairly between client addresses; beyond its share an address gets 503 QUEUE_FULL / RESOURCE_EXHAUSTED at once', parse: integer(1, 1_000_000) }),
   spec({ flag: 'dex-signature-threads', key: 'dexSignatureThreads', defaultValue: String(DEFAULT_SIGNATURE_THREADS), help: "threads of the order book's own pool for ed25519 checks and receipt signatures, so they do not wait behind the VDF proofs; 0 runs them in the node's shared pool", parse: integer(0, 256) }),
   spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it; a comma-separated list names other nodes of the same chain, tried in turn after a refused tick", parse: parseFollow }),
   spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),

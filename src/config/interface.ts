@@ -31,6 +31,7 @@ export interface NodeConfig {
   mqReplicas: number; // --mq-replicas: replicas of the stream when the node creates it
   intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
+  maxPending: number; // --max-pending: orders, cancels and market creations pending at once, fair share per client address
   dexSignatureThreads: number; // --dex-signature-threads (SVC_DEX_SIGNATURE_THREADS), default 2: the order book's own signature pool (0 = the node's pool)
   logLevel: LogLevel; // --log-level, default info
   followDex: string | undefined; // --follow-dex URL: the leader's order book API, where a full node sends order book writes

@@ -153,11 +153,11 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
   marketRoutes(router, service);
   router.post('/orders', async (ctx) => {
     const { intent, signature } = parsePlaceOrder(await readJson(ctx, limit));
-    ok(ctx, await service.placeOrder(intent, signature));
+    ok(ctx, await service.placeOrder(intent, signature, ctx.req.socket.remoteAddress));
   });
   router.post('/orders/cancel', async (ctx) => {
     const c = parseCancel(await readJson(ctx, limit));
-    ok(ctx, await service.cancelOrder(c.orderId, c.owner, c.marketId, c.signature));
+    ok(ctx, await service.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, ctx.req.socket.remoteAddress));
   });
 
   app.use(router.routes());
@@ -178,7 +178,7 @@ export function createHandler(service: DexService, opts: HttpOptions = {}): (req
   const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
-      const data = await service.placeOrder(intent, signature);
+      const data = await service.placeOrder(intent, signature, req.socket.remoteAddress);
       send(res, 200, { ok: true, data });
     } catch (err) {
       if (err instanceof ClientGoneError) return clientGone(opts, err, req.method, req.url);

@@ -17,6 +17,7 @@ export * from './engine/index.js';
 export { DexService } from './service.js';
 export { TickApplier, type TickSource, type SignatureVerifier, type AppliedListener, type TickApplierOptions } from './applier.js';
 export { CheckedSubmissions } from './checked.js';
+export { FairShare, type ShedLimits } from './fair-share.js';
 export { OrderEntry, digestNonce, type Submitted } from './order-entry.js';
 export { startOrderBook, type OrderBookOptions, type OrderBookRuntime } from './runtime.js';
 export { ApiError, type ApiErrorCode } from './errors.js';

@@ -20,6 +20,20 @@ import type { BatchVerifier } from './verifier.js';
 /** Threads of the order book's own pool for ed25519 checks and receipt signatures (--dex-signature-threads). */
 export const DEFAULT_SIGNATURE_THREADS = 2;
 
+/**
+ * Orders, cancels and market creations pending at once (taken, not yet answered), shared
+ * fairly between client addresses (docs/dex-api.md "Overload"): about 50 ms of orders at
+ * the 2-core sustainable rate. Flag --max-pending.
+ */
+export const DEFAULT_MAX_PENDING = 128;
+
+/**
+ * Longest a request may wait between being ready (taken, signature checked) and its
+ * hand-off to the sequencer before it is refused unsequenced; also how long a cancel waits
+ * for an order the node has not received yet (docs/dex-api.md "Arrival order").
+ */
+export const DEFAULT_MAX_WAIT_MS = 1000;
+
 export interface OrderBookOptions {
   /** The tick source and the write side of the node's sequencer (or a full node's follower). */
   sequencer: TickSource & Pick<Sequencer, 'submit' | 'submitBatch' | 'orderedTicks'>;
@@ -33,6 +47,8 @@ export interface OrderBookOptions {
    * --dex-signature-threads); 0 runs them in `pool`.
    */
   signatureThreads?: number;
+  /** Requests pending at once, shared per client address (default DEFAULT_MAX_PENDING). */
+  maxPending?: number;
   /**
    * Receipts of one turn signed on the main thread when at most this many, else as one pool
    * task (default: env SVC_DEX_SIGN_INLINE_MAX, else 0 with a pool of its own, 64 without).

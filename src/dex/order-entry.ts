@@ -10,12 +10,24 @@
  *
  * Submissions of one turn of the event loop reach the sequencer as one submitBatch (at
  * most MAX_BATCH_TRANSACTIONS each); each keeps its own answer.
+ *
+ * Arrival order (docs/dex-api.md "Arrival order"): a request takes its place in one line
+ * when it reaches this process's main thread, and is handed to the sequencer in that
+ * order even when its signature check (the pool) finishes after a later one's. A cancel is
+ * judged against everything handed on before it: an order still in flight (sequenced or
+ * about to be, not yet applied) is not UNKNOWN_ORDER; the cancel is sequenced after it and
+ * the engine judges it when applied.
+ *
+ * Shedding (fair-share.ts): at most `maxPending` requests pending, shared fairly between
+ * client addresses, and a request that waited longer than `maxWaitMs` before its hand-off
+ * is refused QUEUE_FULL and never submitted.
  */
 import { sha256 } from '../crypto/index.js';
 import { equalBytes } from '../sdk/index.js';
 import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/index.js';
 import { SubmitError, type Sequencer } from '../sequencer/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
+import { ArrivalQueue } from '../intake/index.js';
 import type { OrderedTransaction, Tick, Transaction } from '../core/index.js';
 import type { TickApplier } from './applier.js';
 import type { CheckedSubmissions } from './checked.js';
@@ -24,6 +36,7 @@ import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
 import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
+import { FairShare, UNNAMED_ADDRESS, type ShedLimits } from './fair-share.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
 
@@ -44,6 +57,8 @@ export type OkOutcome<K extends 'market' | 'order' | 'cancel'> = Extract<Outcome
 export interface SubmitOptions {
   /** Ask the engine for the market root right after this transaction (receipts). */
   root?: boolean;
+  /** The client's address, for the fair share (none: the unnamed share). */
+  from?: string;
 }
 
 /**
@@ -59,6 +74,8 @@ export function digestNonce(message: Uint8Array): bigint {
 
 interface QueuedSubmit {
   tx: Transaction;
+  from: string;
+  arrived: number; // performance.now() when the request was ready: taken, its signature checked
   resolve(): void;
   reject(err: unknown): void;
 }
@@ -73,7 +90,14 @@ interface Waiter {
 
 export class OrderEntry {
   private readonly waiters = new Map<string, Waiter>();
-  private readonly inflight = new Set<string>(); // ownerKey + order id of orders not applied yet
+  /** ownerKey + order id -> market id, of orders handed to the sequencer and not applied yet. */
+  private readonly inflight = new Map<string, string>();
+  /** Requests in arrival order, whatever order their signature checks finish in. */
+  private readonly line = new ArrivalQueue<() => Promise<unknown>, Promise<unknown>>((admit) => admit());
+  private readonly share: FairShare;
+  private readonly maxWaitMs: number;
+  /** ownerKey + order id -> cancels waiting for that order to arrive (see submitCancel). */
+  private readonly parked = new Map<string, Array<() => void>>();
   private submitQueue: QueuedSubmit[] = [];
   private submitScheduled = false;
   private closed = false;
@@ -85,8 +109,17 @@ export class OrderEntry {
     private readonly verifier: SingleVerifier,
     /** Where a checked submission is noted, so the applier does not check it again. */
     private readonly checked: Pick<CheckedSubmissions, 'add' | 'forget'>,
+    /** The shedding bounds (the node's: DEFAULT_MAX_PENDING / --max-pending, DEFAULT_MAX_WAIT_MS). */
+    limits: ShedLimits,
   ) {
     this.unsubscribe = applier.onApplied((record) => this.onApplied(record));
+    this.share = new FairShare(limits.maxPending);
+    this.maxWaitMs = limits.maxWaitMs;
+  }
+
+  /** Requests pending now (taken, not yet answered), all addresses. */
+  get pending(): number {
+    return this.share.pending;
   }
 
   /** Whether a receipt waits for this transaction: the applier's `rootAfter`. */
@@ -126,17 +159,21 @@ export class OrderEntry {
     if (bad) throw new ApiError(400, 'INVALID_MARKET', bad);
     if (this.state.findPair(baseMint, quoteMint)) throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
     const tx = toTransaction('market', encodeCreateMarket({ baseMint, quoteMint, name, marketKind: kind }));
-    const s = await this.submitAndWait(tx, {});
-    return { ...s, outcome: expectOk(s.applied.outcome, 'market') };
+    return this.shed({}, async (arrived) => {
+      const s = await this.inLine(() => this.submitAndWait(tx, {}, arrived));
+      return { ...s, outcome: expectOk(s.applied.outcome, 'market') };
+    });
   }
 
   async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
-    const intentBorsh = encodeOrderIntent(intent);
-    const message = signingMessage(ORDER_PREFIX, intentBorsh, sha256);
-    const valid = await this.verifier.verify(intent.owner, message, signature);
-    const tx = () => toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
-    return this.submitOrder(key, valid, tx, options);
+    return this.shed(options, () => {
+      const intentBorsh = encodeOrderIntent(intent);
+      const message = signingMessage(ORDER_PREFIX, intentBorsh, sha256);
+      const tx = () => toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
+      const verified = this.verifier.verify(intent.owner, message, signature);
+      return this.inLine(verified.then((valid) => readyNow((at) => this.submitOrder(key, valid, tx, options, at))));
+    });
   }
 
   /**
@@ -147,12 +184,14 @@ export class OrderEntry {
   async placeChecked(intent: OrderIntent, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
     const signature = payload.subarray(payload.length - 64);
-    return this.submitOrder(key, signatureValid, () => toTransaction('order', payload, intent.owner, signature, nonce), options);
+    const tx = () => toTransaction('order', payload, intent.owner, signature, nonce);
+    return this.shed(options, (arrived) => this.inLine(() => this.submitOrder(key, signatureValid, tx, options, arrived)));
   }
 
-  /** The state checks of an order before its signature (404, 400, 409); the in-flight key. */
-  private checkOrder(intent: OrderIntent): string {
-    if (!this.state.findMarketFor(intent.baseMint, intent.quoteMint)) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
+  /** The state checks of an order before its signature (404, 400, 409); the in-flight key and its market. */
+  private checkOrder(intent: OrderIntent): InflightKey {
+    const market = this.state.findMarketFor(intent.baseMint, intent.quoteMint);
+    if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
     if (intent.price === 0n || intent.quantity === 0n) throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
     if (intent.expiry < 0n) throw new ApiError(400, 'INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
     if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now())) throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
@@ -160,35 +199,42 @@ export class OrderEntry {
     if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
       throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     }
-    return key;
+    return { key, marketId: market.info.marketId };
   }
 
-  private async submitOrder(key: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+  /** In its turn of the line: handed to the sequencer (synchronously, up to the wait for its tick). */
+  private async submitOrder(at: InflightKey, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
-    if (this.inflight.has(key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
-    this.inflight.add(key);
+    if (this.inflight.has(at.key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+    this.inflight.set(at.key, at.marketId);
     try {
-      const s = await this.submitAndWait(tx(), options, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      const submitted = this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      this.unpark(at.key); // after the order took its place in the hand-off: its cancels follow it
+      const s = await submitted;
       return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
     } catch (err) {
-      this.inflight.delete(key);
+      this.inflight.delete(at.key);
       throw err;
     }
   }
 
   async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
-    const cancelBorsh = encodeCancelOrderData({ orderId, owner, marketId });
-    const message = signingMessage(CANCEL_PREFIX, cancelBorsh, sha256);
-    const valid = await this.verifier.verify(owner, message, signature);
-    return this.submitCancel(orderId, owner, marketId, valid, () => toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message)), options);
+    return this.shed(options, () => {
+      const cancelBorsh = encodeCancelOrderData({ orderId, owner, marketId });
+      const message = signingMessage(CANCEL_PREFIX, cancelBorsh, sha256);
+      const tx = () => toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message));
+      const verified = this.verifier.verify(owner, message, signature);
+      return this.inLine(verified.then((valid) => readyNow((at) => this.submitCancel(orderId, owner, marketId, valid, tx, options, at))));
+    });
   }
 
   /** A cancel a gateway process already parsed, encoded and checked (see placeChecked). */
   async cancelChecked(orderId: bigint, owner: Uint8Array, marketId: string, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
     const signature = payload.subarray(payload.length - 64);
-    return this.submitCancel(orderId, owner, marketId, signatureValid, () => toTransaction('cancel', payload, owner, signature, nonce), options);
+    const tx = () => toTransaction('cancel', payload, owner, signature, nonce);
+    return this.shed(options, (arrived) => this.inLine(() => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, arrived)));
   }
 
   private checkCancelMarket(marketId: string): void {
@@ -196,18 +242,102 @@ export class OrderEntry {
     if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
   }
 
-  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+  /**
+   * In its turn of the line. Judged against the applied book and the orders handed on
+   * before it: an order in flight is neither known nor unknown yet, so its cancel is
+   * sequenced after it and the engine's verdict at apply time is the answer. A cancel of
+   * an order this node has not received at all waits up to `maxWaitMs` for it (sent on
+   * another connection it may be read later), then is judged again: UNKNOWN_ORDER if the
+   * order still has not come.
+   */
+  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number, parked = false): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
-    const order = this.state.findOrder(owner, orderId);
-    if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
-    if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
-    if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
-    const s = await this.submitAndWait(tx(), options, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
+    const pendingIn = this.inflight.get(ownerKeyOf(owner) + orderId.toString());
+    if (pendingIn === undefined) {
+      const order = this.state.findOrder(owner, orderId);
+      if (!order && !parked) return this.park(ownerKeyOf(owner) + orderId.toString(), () => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true));
+      if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+      if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
+      if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
+    } else if (pendingIn !== marketId) {
+      throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+    }
+    const s = await this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
   }
 
+  /**
+   * Run `work` with a place in the fair share of `options.from`, or refuse at once
+   * (QUEUE_FULL, nothing submitted). `work` gets the time it was taken (the wait bound
+   * counts from there, or from its signature verdict where the check runs on the pool).
+   */
+  private async shed<T>(options: SubmitOptions, work: (arrived: number) => Promise<T>): Promise<T> {
+    if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
+    const from = options.from ?? UNNAMED_ADDRESS;
+    if (!this.share.enter(from)) {
+      const n = this.share.shareFor(from);
+      throw new ApiError(503, 'QUEUE_FULL', `this client address already has ${n} requests pending (its fair share of ${this.share.maxPending}); retry later`);
+    }
+    try {
+      return await work(performance.now());
+    } finally {
+      this.share.leave(from);
+    }
+  }
+
+  /** Take the next place in the arrival line; `admit` runs once every earlier request was handed on. */
+  private inLine<T>(admit: (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> {
+    return this.line.submit(admit) as Promise<T>;
+  }
+
+  /** Hold `judge` until the order `key` is handed on, or maxWaitMs passed; then run it. */
+  private park<T>(key: string, judge: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const list = this.parked.get(key) ?? [];
+      const release = (): void => {
+        clearTimeout(timer);
+        judge().then(resolve, reject);
+      };
+      const timer = setTimeout(() => {
+        const now = this.parked.get(key);
+        const i = now?.indexOf(release) ?? -1;
+        if (now && i >= 0) now.splice(i, 1);
+        if (now?.length === 0) this.parked.delete(key);
+        release();
+      }, this.maxWaitMs);
+      list.push(release);
+      this.parked.set(key, list);
+    });
+  }
+
+  /** The order `key` was just handed on: the cancels waiting for it are judged now, after it. */
+  private unpark(key: string): void {
+    const list = this.parked.get(key);
+    if (list === undefined) return;
+    this.parked.delete(key);
+    for (const release of list) release();
+  }
+
+  /**
+   * Refuse (never submit) the requests that waited longer than maxWaitMs since they were
+   * ready, from addresses with a backlog of their own (more than 2 and more than half of
+   * their fair share pending): a client with a few requests pending is not refused for the node's
+   * stall, which refusing it would not shorten. The rest go on.
+   */
+  private refuseLate(queue: QueuedSubmit[]): QueuedSubmit[] {
+    const now = performance.now();
+    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 2));
+    if (late.length === 0) return queue;
+    for (const q of late) {
+      const waited = Math.round(now - q.arrived);
+      q.reject(new SubmitError('RESOURCE_EXHAUSTED', `the node is overloaded: this request waited ${waited} ms (at most ${this.maxWaitMs}) before it could be sequenced; it was not; retry later`));
+    }
+    const refused = new Set(late);
+    return queue.filter((q) => !refused.has(q));
+  }
+
   /** Submit and wait until the transaction's tick is durable and applied. */
-  private async submitAndWait(tx: Transaction, options: SubmitOptions, onConflict?: () => ApiError): Promise<Submitted> {
+  private async submitAndWait(tx: Transaction, options: SubmitOptions, arrived: number, onConflict?: () => ApiError): Promise<Submitted> {
     if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
     // Orders and cancels were verified above; markets are unsigned.
     if (tx.signature.length > 0) this.checked.add(tx.txId, tx.payload);
@@ -220,7 +350,7 @@ export class OrderEntry {
       this.waiters.set(tx.txId, { payload: tx.payload, root: options.root ?? false, timer, resolve, reject });
     });
     try {
-      await this.submitCoalesced(tx);
+      await this.submitCoalesced(tx, arrived, options.from ?? UNNAMED_ADDRESS);
     } catch (err) {
       const w = this.waiters.get(tx.txId);
       if (w) clearTimeout(w.timer);
@@ -228,7 +358,7 @@ export class OrderEntry {
       this.checked.forget(tx.txId);
       result.catch(() => undefined);
       if (err instanceof SubmitError) {
-        if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', `sequencer queue is full: ${err.message}`);
+        if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', err.message);
         if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
         if (err.code === 'ALREADY_EXISTS' && onConflict) throw onConflict();
         throw new ApiError(400, 'BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
@@ -242,9 +372,9 @@ export class OrderEntry {
    * Hand `tx` to the sequencer together with the others submitted in the same turn of the
    * event loop. Resolves once this transaction is durable; rejects with its own SubmitError.
    */
-  private submitCoalesced(tx: Transaction): Promise<void> {
+  private submitCoalesced(tx: Transaction, arrived: number, from: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.submitQueue.push({ tx, resolve, reject });
+      this.submitQueue.push({ tx, arrived, from, resolve, reject });
       if (!this.submitScheduled) {
         this.submitScheduled = true;
         setImmediate(() => this.flushSubmits());
@@ -254,7 +384,7 @@ export class OrderEntry {
 
   private flushSubmits(): void {
     this.submitScheduled = false;
-    const queue = this.submitQueue;
+    const queue = this.refuseLate(this.submitQueue);
     this.submitQueue = [];
     for (let i = 0; i < queue.length; i += MAX_BATCH_TRANSACTIONS) {
       const part = queue.slice(i, i + MAX_BATCH_TRANSACTIONS);
@@ -280,6 +410,18 @@ export class OrderEntry {
       );
     }
   }
+}
+
+/** The admit step of a request whose signature was just checked: its wait is bounded from now. */
+function readyNow<T>(admit: (readyAt: number) => Promise<T>): () => Promise<T> {
+  const at = performance.now();
+  return () => admit(at);
+}
+
+/** An order's place among the orders in flight. */
+interface InflightKey {
+  key: string; // ownerKey + order id
+  marketId: string;
 }
 
 function expectOk<K extends 'market' | 'order' | 'cancel'>(o: Outcome, kind: K): OkOutcome<K> {

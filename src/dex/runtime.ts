@@ -15,7 +15,7 @@ import { createPool } from '../pool/index.js';
 import { TickApplier } from './applier.js';
 import { CheckedSubmissions } from './checked.js';
 import { OrderBookEngine } from './engine/index.js';
-import { DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
+import { DEFAULT_MAX_PENDING, DEFAULT_MAX_WAIT_MS, DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
 import { OrderEntry } from './order-entry.js';
 import { ReceiptSigner } from './receipts.js';
@@ -45,7 +45,7 @@ export async function startOrderBook(options: OrderBookOptions): Promise<OrderBo
     checked,
   });
   for (const consumer of options.consumers ?? []) applier.onApplied(consumer);
-  const entry = new OrderEntry(options.sequencer, applier, verifier, checked);
+  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, { maxPending: options.maxPending ?? DEFAULT_MAX_PENDING, maxWaitMs: DEFAULT_MAX_WAIT_MS });
   orderEntry = entry;
   const receipts = new ReceiptSigner(key, verifier, signInlineMaxOf(options, signaturePool !== undefined));
   let closing: Promise<void> | undefined;

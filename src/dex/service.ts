@@ -33,8 +33,9 @@ export class DexService {
     return marketView(outcome.market);
   }
 
-  async placeOrder(intent: OrderIntent, signature: Uint8Array): Promise<OrderResult> {
-    const { applied, tick, outcome: o } = await this.orderEntry.placeOrder(intent, signature, { root: true });
+  /** `from`: the client's address (the order entry's fair share). */
+  async placeOrder(intent: OrderIntent, signature: Uint8Array, from?: string): Promise<OrderResult> {
+    const { applied, tick, outcome: o } = await this.orderEntry.placeOrder(intent, signature, { root: true, ...(from !== undefined ? { from } : {}) });
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return {
       receipt,
@@ -45,8 +46,8 @@ export class DexService {
     };
   }
 
-  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array): Promise<CancelResult> {
-    const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, { root: true });
+  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, from?: string): Promise<CancelResult> {
+    const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, { root: true, ...(from !== undefined ? { from } : {}) });
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return { receipt, order_id: orderId.toString(), cancelled_quantity: o.cancelled.toString() };
   }

@@ -2,13 +2,15 @@
  * The gateway process's end of the channel to the sequencer process (frames.ts): send a
  * checked order or cancel, get its reply. Requests of one turn go in one write.
  *
- * Backpressure: at most `maxInflight` requests wait for a reply; beyond that `send` refuses
- * at once with 503 QUEUE_FULL (the HTTP face adds Retry-After), so a gateway never queues
- * without bound. When the channel closes (the sequencer process is gone or stopping) the
+ * Backpressure: at most `maxInflight` requests wait for a reply, shared fairly between
+ * client addresses (dex FairShare: an address holding its share is refused, one under it
+ * is taken); beyond that `send` refuses at once with 503 QUEUE_FULL (the HTTP face adds
+ * Retry-After), so a gateway never queues without bound and one flooding address cannot
+ * lock another out. When the channel closes (the sequencer process is gone or stopping) the
  * waiting requests get 503 UNAVAILABLE: none of them was acknowledged to its client.
  */
 import { connect, type Socket } from 'node:net';
-import { ApiError } from '../dex/index.js';
+import { ApiError, FairShare } from '../dex/index.js';
 import { decodeReply, encodeRequest, FrameReader, TurnWriter, type ChannelReply, type ChannelRequest } from './frames.js';
 
 export class SequencerChannel {
@@ -17,11 +19,13 @@ export class SequencerChannel {
   private closed = false;
   private readonly out: TurnWriter;
   private readonly closeListeners: Array<() => void> = [];
+  private readonly share: FairShare;
 
   private constructor(
     private readonly socket: Socket,
-    private readonly maxInflight: number,
+    maxInflight: number,
   ) {
+    this.share = new FairShare(maxInflight);
     this.out = new TurnWriter((data) => {
       if (!socket.destroyed) socket.write(data);
     });
@@ -81,13 +85,17 @@ export class SequencerChannel {
 
   send(req: Omit<ChannelRequest, 'id'>): Promise<ChannelReply> {
     if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
-    if (this.waiting.size >= this.maxInflight) {
-      return Promise.reject(new ApiError(503, 'QUEUE_FULL', `this gateway has ${this.maxInflight} orders waiting for the sequencer; retry later`));
+    if (!this.share.enter(req.from)) {
+      const n = this.share.shareFor(req.from);
+      return Promise.reject(new ApiError(503, 'QUEUE_FULL', `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`));
     }
     const id = this.nextId;
     this.nextId = this.nextId >= 0xffff_fff0 ? 1 : this.nextId + 1;
     return new Promise<ChannelReply>((resolve) => {
-      this.waiting.set(id, resolve);
+      this.waiting.set(id, (reply) => {
+        this.share.leave(req.from);
+        resolve(reply);
+      });
       this.out.push(encodeRequest({ ...req, id }));
     });
   }

@@ -7,6 +7,7 @@
  *
  *   request (gateway -> sequencer), one per order or cancel:
  *     id u32 || kind u8 (1 order, 2 cancel) || signature_valid u8 (0/1) || nonce u64
+ *     || from_len u8 || from (ASCII: the client's IP address, for the node's fair share)
  *     || payload (the order book wire payload, src/dex/wire.ts: "DX" 01 kind Borsh || sig)
  *
  *   reply (sequencer -> gateway), one per request, same id:
@@ -27,7 +28,9 @@ export const REPLY_APPLIED = 1;
 /** A frame above this is a broken peer: the channel is closed. */
 export const MAX_FRAME_BYTES = 1 << 20;
 
-const REQUEST_HEAD = 4 + 4 + 1 + 1 + 8;
+const REQUEST_HEAD = 4 + 4 + 1 + 1 + 8 + 1;
+/** Longest client address a request frame carries (an IPv6 text form is at most 45). */
+const MAX_FROM = 64;
 const APPLIED_HEAD = 4 + 4 + 1 + 8 + 8 + 32 + 8 + 32;
 
 export interface ChannelRequest {
@@ -35,6 +38,8 @@ export interface ChannelRequest {
   kind: typeof KIND_ORDER | typeof KIND_CANCEL;
   signatureValid: boolean;
   nonce: bigint;
+  /** The client's address ('' when unknown). */
+  from: string;
   payload: Uint8Array;
 }
 
@@ -61,13 +66,16 @@ export interface RefusedReply {
 export type ChannelReply = AppliedReply | RefusedReply;
 
 export function encodeRequest(r: ChannelRequest): Buffer {
-  const b = Buffer.allocUnsafe(REQUEST_HEAD + r.payload.length);
+  const from = Buffer.from(r.from, 'latin1').subarray(0, MAX_FROM);
+  const b = Buffer.allocUnsafe(REQUEST_HEAD + from.length + r.payload.length);
   b.writeUInt32LE(b.length - 4, 0);
   b.writeUInt32LE(r.id, 4);
   b[8] = r.kind;
   b[9] = r.signatureValid ? 1 : 0;
   b.writeBigUInt64LE(r.nonce, 10);
-  b.set(r.payload, REQUEST_HEAD);
+  b[18] = from.length;
+  b.set(from, REQUEST_HEAD);
+  b.set(r.payload, REQUEST_HEAD + from.length);
   return b;
 }
 
@@ -76,12 +84,15 @@ export function decodeRequest(frame: Buffer): ChannelRequest {
   if (frame.length < REQUEST_HEAD) throw new Error('channel: request frame too short');
   const kind = frame[8];
   if (kind !== KIND_ORDER && kind !== KIND_CANCEL) throw new Error(`channel: unknown request kind ${kind}`);
+  const fromEnd = REQUEST_HEAD + frame[18]!;
+  if (frame[18]! > MAX_FROM || frame.length < fromEnd) throw new Error('channel: request frame too short for its address');
   return {
     id: frame.readUInt32LE(4),
     kind,
     signatureValid: frame[9] === 1,
     nonce: frame.readBigUInt64LE(10),
-    payload: new Uint8Array(frame.subarray(REQUEST_HEAD)), // a copy: the sequencer keeps it
+    from: frame.toString('latin1', REQUEST_HEAD, fromEnd),
+    payload: new Uint8Array(frame.subarray(fromEnd)), // a copy: the sequencer keeps it
   };
 }
 

@@ -90,7 +90,8 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       const borsh = encodeOrderIntent(intent); // once: the signing digest and the payload
       const message = signingMessage(ORDER_PREFIX, borsh, sha256);
       const valid = verifyOne({ publicKey: intent.owner, message, signature });
-      const reply = await channel.send({ kind: KIND_ORDER, signatureValid: valid, nonce: digestNonce(message), payload: encodePlaceOrder(borsh, signature) });
+      const from = req.socket.remoteAddress ?? '';
+      const reply = await channel.send({ kind: KIND_ORDER, signatureValid: valid, nonce: digestNonce(message), from, payload: encodePlaceOrder(borsh, signature) });
       answer(res, reply, intent.orderId, intent.owner);
     } catch (err) {
       fail(req, res, err);
@@ -103,7 +104,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       const message = cancelMessage({ orderId: c.orderId, owner: c.owner, marketId: c.marketId }, sha256);
       const valid = verifyOne({ publicKey: c.owner, message, signature: c.signature });
       const payload = encodeCancelPayload(c.orderId, c.owner, c.marketId, c.signature);
-      const reply = await channel.send({ kind: KIND_CANCEL, signatureValid: valid, nonce: digestNonce(message), payload });
+      const reply = await channel.send({ kind: KIND_CANCEL, signatureValid: valid, nonce: digestNonce(message), from: req.socket.remoteAddress ?? '', payload });
       answer(res, reply, c.orderId, c.owner);
     } catch (err) {
       fail(req, res, err);

@@ -76,10 +76,10 @@ function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void
   let work: Promise<Submitted & { outcome: unknown }>;
   let rest: (s: Submitted & { outcome: unknown }) => string;
   if (req.kind === KIND_ORDER && d?.kind === 'order') {
-    work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true });
+    work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>);
   } else if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
-    work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true });
+    work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`;
   } else {
     out.push(encodeRefused({ id: req.id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' }));

@@ -116,7 +116,7 @@ export const dexFace: FaceSpec = {
       config.gateways > 0 && !relays
         ? prepareGatewayFace({
             gateways: config.gateways,
-            maxInflight: Math.max(1, Math.floor(config.queueCapacity / config.gateways)),
+            maxInflight: Math.max(1, Math.floor(Math.min(config.queueCapacity, config.maxPending) / config.gateways)),
             logLevel: config.logLevel,
             addr: config.dexAddr,
             dbPath: config.dbPath,

@@ -103,7 +103,7 @@ async function openState(config: NodeConfig, options: StartNodeOptions, parts: P
   ).catch((err: unknown) => Promise.reject(orderBookError(err)));
   parts.chain = chain;
   const book = await step('starting the order book', () =>
-    startOrderBook({ sequencer, pool, dbPath: config.dbPath, signatureThreads: config.dexSignatureThreads, logger, ...chain.book }),
+    startOrderBook({ sequencer, pool, dbPath: config.dbPath, signatureThreads: config.dexSignatureThreads, maxPending: config.maxPending, logger, ...chain.book }),
   ).catch((err: unknown) => Promise.reject(orderBookError(err)));
   parts.book = book;
   await step('writing the chain records of the replayed ticks', () => chain.ready()).catch((err: unknown) => Promise.reject(orderBookError(err)));

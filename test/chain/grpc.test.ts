@@ -159,7 +159,8 @@ describe('chain: gRPC ChainService on a whole node', function () {
   let nextId = 100;
 
   before(async () => {
-    n = await startChainNode();
+    // --max-pending 1024: a test below sends 400 orders at once from one client, beyond its default fair share.
+    n = await startChainNode({ args: ['--max-pending', '1024'] });
     await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
   });
   after(async () => {

@@ -26,7 +26,7 @@ import {
 describe('gateway channel', () => {
   it('requests and replies round trip; frames split at every byte come out whole', () => {
     const payload = new Uint8Array(197).map((_, i) => i);
-    const req = encodeRequest({ id: 7, kind: KIND_ORDER, signatureValid: true, nonce: 0xfedcba9876543210n, payload });
+    const req = encodeRequest({ id: 7, kind: KIND_ORDER, signatureValid: true, nonce: 0xfedcba9876543210n, from: '127.0.0.9', payload });
     const applied = encodeApplied({
       id: 8,
       tickNumber: 12n,
@@ -45,7 +45,7 @@ describe('gateway channel', () => {
       reader.push(stream.subarray(cut), (f) => frames.push(Buffer.from(f)));
       expect(frames.length, `cut at ${cut}`).to.equal(3);
       const r = decodeRequest(frames[0]!);
-      expect(r).to.deep.include({ id: 7, kind: KIND_ORDER, signatureValid: true, nonce: 0xfedcba9876543210n });
+      expect(r).to.deep.include({ id: 7, kind: KIND_ORDER, signatureValid: true, nonce: 0xfedcba9876543210n, from: '127.0.0.9' });
       expect(Buffer.from(r.payload).equals(Buffer.from(payload))).to.equal(true);
       const a = decodeReply(frames[1]!);
       expect(a.type).to.equal(1);
@@ -63,12 +63,12 @@ describe('gateway channel', () => {
     const head = Buffer.alloc(4);
     head.writeUInt32LE(MAX_FRAME_BYTES + 1);
     expect(() => new FrameReader().push(head, () => undefined)).to.throw(/above the limit/);
-    const bad = encodeRequest({ id: 1, kind: KIND_CANCEL, signatureValid: false, nonce: 0n, payload: new Uint8Array(0) });
+    const bad = encodeRequest({ id: 1, kind: KIND_CANCEL, signatureValid: false, nonce: 0n, from: '', payload: new Uint8Array(0) });
     bad[8] = 9;
     expect(() => decodeRequest(bad)).to.throw(/unknown request kind/);
   });
 
-  it('a gateway lets at most maxInflight requests wait (503 QUEUE_FULL at once), and a lost sequencer fails them with 503 UNAVAILABLE', async () => {
+  it('a gateway lets at most maxInflight requests wait, shared fairly per client address (503 QUEUE_FULL at once), and a lost sequencer fails them with 503 UNAVAILABLE', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-gw-test-'));
     const path = join(dir, 's.sock');
     const peers: Socket[] = [];
@@ -81,7 +81,7 @@ describe('gateway channel', () => {
     await new Promise<void>((resolve) => server.listen(path, resolve));
     try {
       const channel = await SequencerChannel.connect(path, 2);
-      const send = () => channel.send({ kind: KIND_ORDER, signatureValid: true, nonce: 1n, payload: new Uint8Array(8) });
+      const send = () => channel.send({ kind: KIND_ORDER, signatureValid: true, nonce: 1n, from: '', payload: new Uint8Array(8) });
       const waiting = [send(), send()];
       const refused = await send().then(
         () => undefined,
@@ -91,8 +91,11 @@ describe('gateway channel', () => {
       expect((refused as ApiError).status).to.equal(503);
       expect((refused as ApiError).code).to.equal('QUEUE_FULL');
       expect(channel.inflight).to.equal(2);
-      for (let i = 0; i < 200 && received < 2; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(received).to.equal(2);
+      // Another address is under its fair share (1 of 2): taken although the gateway is full.
+      waiting.push(channel.send({ kind: KIND_ORDER, signatureValid: true, nonce: 2n, from: '10.0.0.2', payload: new Uint8Array(8) }));
+      expect(channel.inflight).to.equal(3);
+      for (let i = 0; i < 200 && received < 3; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(received).to.equal(3);
       for (const p of peers) p.destroy();
       const replies = await Promise.all(waiting);
       for (const r of replies) expect(r).to.deep.include({ type: 0, status: 503, code: 'UNAVAILABLE' });

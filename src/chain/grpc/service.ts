@@ -12,7 +12,8 @@
  *   NOT_FOUND           unknown market, or an order id this owner never used there
  *   FAILED_PRECONDITION cancel of an order no longer open
  *   RESOURCE_EXHAUSTED  the per-peer rate limit (--submit-tx-rate, --stream-tx-rate), too
- *                       many streams, the sequencer's queue is full
+ *                       many streams, the address's fair share of --max-pending (docs/
+ *                       dex-api.md "Overload"; never sequenced), the sequencer's queue is full
  *   UNAVAILABLE         the node is starting (chain not ready) or shutting down
  *   DEADLINE_EXCEEDED   accepted, but its tick did not come within 30 s
  */
@@ -162,16 +163,16 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
 }
 
 /** The gateway call for a checked request (state checks, then the order); signature checked on the pool. */
-function callFor(c: CheckedSubmitTx, gateway: OrderEntry): Applied {
-  if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature);
-  if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature);
+function callFor(c: CheckedSubmitTx, gateway: OrderEntry, from: string): Applied {
+  if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature, { from });
+  if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, { from });
   return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
 }
 
 /** The same for a request an intake thread checked, signature included (the gateway processes' path). */
-function callForSigned(c: SignedOff, gateway: OrderEntry): Applied {
-  if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid);
-  if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid);
+function callForSigned(c: SignedOff, gateway: OrderEntry, from: string): Applied {
+  if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid, { from });
+  if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid, { from });
   return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
 }
 
@@ -196,7 +197,7 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife) {
   const prepareSubmitTx = options.intake?.gathered<SignedOff>('submitTxs', SUBMIT_TX_PER_TASK);
 
   /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
-  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry }, Applied>(({ signed, gateway }) => callForSigned(signed, gateway));
+  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry; from: string }, Applied>(({ signed, gateway, from }) => callForSigned(signed, gateway, from));
 
   const answer = (work: Applied, chain: Chain, callback: sendUnaryData<Buffer>): void => {
     work
@@ -222,14 +223,15 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife) {
       if (arrivals.waiting >= MAX_ARRIVALS_WAITING) {
         return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`, metadata: retryHint() });
       }
-      const prepared = prepareSubmitTx!(req).then((signed) => ({ signed, gateway: backend.gateway }));
+      const from = peerAddress(call.getPeer());
+      const prepared = prepareSubmitTx!(req).then((signed) => ({ signed, gateway: backend.gateway, from }));
       // The arrival line resolves with the gateway's promise, which the answer awaits.
       answer(arrivals.submit(prepared).then((work) => work), backend.chain, callback);
       return;
     }
     const checked = checkSubmitTx(req);
     if (isRefusal(checked)) return callback(checked.refused);
-    answer(callFor(checked, backend.gateway), backend.chain, callback);
+    answer(callFor(checked, backend.gateway, peerAddress(call.getPeer())), backend.chain, callback);
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The gRPC face: a grpc-js server with SequencerService, server reflection (so grpcurl
- * works without the .proto) and grpc.health.v1 (for load balancers), bound to one address.
+ * works without the .proto) and grpc.health.v1 (for load balancers), bound to one address,
+ * with the HTTP/2 bounds of http2-guard.ts (streams per connection, client cancels).
  * Shutdown is two-phase so the node can finish in-flight work first: stopAccepting()
  * refuses new submissions and turns health NOT_SERVING (load balancers drain), close()
  * stops listening, ends the tick streams once they sent every tick so far, and the server.
@@ -20,6 +21,7 @@ import type { IntakeThreads } from './intake.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
+import { guardSessions, HTTP2_SERVER_OPTIONS } from './http2-guard.js';
 
 /** Another service on the same server (the chain's svc.chain.v1.ChainService). */
 export interface ExtraGrpcService {
@@ -72,6 +74,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   const server = new Server({
     'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? MAX_RECEIVE_MESSAGE_BYTES,
     'grpc.max_send_message_length': -1,
+    ...HTTP2_SERVER_OPTIONS,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
   const d = DEFAULT_TICK_STREAM_LIMITS;
@@ -94,6 +97,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(formatHostPort(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
+  guardSessions(server, logger);
   const address = formatHostPort({ host: addr.host, port });
   const stopAccepting = () => {
     if (handlers.state.stopping) return;

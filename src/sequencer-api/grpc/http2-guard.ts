@@ -1,0 +1,87 @@
+/**
+ * HTTP/2 bounds of the node's one gRPC server (docs/api.md "Overload and HTTP/2").
+ *
+ * - Streams per connection: at most MAX_CONCURRENT_STREAMS at once (the SETTINGS frame);
+ *   a client wanting more holds them itself, so no connection can park tens of thousands
+ *   of requests in the node.
+ * - Client cancels: nghttp2 (under Node's http2) answers a connection that reset more
+ *   than 1,000 streams (refilled at 33 a second) with GOAWAY INTERNAL_ERROR, which drops
+ *   every request in flight on it without an answer and without a word in the node's log
+ *   (Node 20 cannot change that limit). This guard counts the streams each connection's
+ *   client reset with the same budget, and before the budget runs out closes the connection
+ *   gracefully: GOAWAY NO_ERROR, so the requests in flight are answered, new ones go to a
+ *   new connection (grpc-js clients reconnect by themselves), and it says so in the log.
+ *   Once a graceful GOAWAY is sent nghttp2's own limit no longer applies to the connection.
+ *
+ * grpc-js does not expose its HTTP/2 sessions: the guard reaches them through the server's
+ * `http2Servers` map (grpc-js 1.14) and says so in the log if that is gone.
+ */
+import { constants, type Http2Server, type Http2Session, type ServerHttp2Stream } from 'node:http2';
+import type { Server } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+
+/** SETTINGS_MAX_CONCURRENT_STREAMS of the gRPC server. */
+export const MAX_CONCURRENT_STREAMS = 256;
+
+/** nghttp2's stream reset budget per connection: a burst, refilled per second. */
+export const RESET_BURST = 1000;
+export const RESET_RATE_PER_S = 33;
+/** The guard closes a connection gracefully when this much of the budget is left. */
+export const RESET_RESERVE = 150;
+
+/** The grpc-js server options these bounds need. */
+export const HTTP2_SERVER_OPTIONS = { 'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS } as const;
+
+/** A connection's reset budget, in nghttp2's terms (whole seconds). */
+export class ResetBudget {
+  private tokens = RESET_BURST;
+  private at: number;
+
+  constructor(nowS: number) {
+    this.at = nowS;
+  }
+
+  /** One stream reset by the client; true when the connection should be closed now. */
+  reset(nowS: number): boolean {
+    if (nowS > this.at) {
+      this.tokens = Math.min(RESET_BURST, this.tokens + (nowS - this.at) * RESET_RATE_PER_S);
+      this.at = nowS;
+    }
+    this.tokens--;
+    return this.tokens <= RESET_RESERVE;
+  }
+}
+
+/** Watch every HTTP/2 connection of `server` (call after bindAsync). */
+export function guardSessions(server: Server, logger: Logger): void {
+  const http2Servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
+  if (!(http2Servers instanceof Map) || http2Servers.size === 0) {
+    logger.warn('gRPC: cannot reach the HTTP/2 sessions of this grpc-js version; client cancels are not budgeted');
+    return;
+  }
+  for (const h2 of http2Servers.keys()) h2.on('session', (session: Http2Session) => watch(session, logger));
+}
+
+function watch(session: Http2Session, logger: Logger): void {
+  const budget = new ResetBudget(nowS());
+  let resets = 0;
+  let open = 0;
+  let closing = false;
+  session.on('stream', (stream: ServerHttp2Stream) => {
+    open++;
+    stream.once('close', () => {
+      open--;
+      if (stream.rstCode !== constants.NGHTTP2_CANCEL || closing) return;
+      resets++;
+      if (!budget.reset(nowS())) return;
+      closing = true;
+      const peer = `${session.socket?.remoteAddress ?? '?'}:${session.socket?.remotePort ?? '?'}`;
+      logger.warn({ peer, resets, inFlight: open }, 'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection');
+      session.close();
+    });
+  });
+}
+
+function nowS(): number {
+  return Math.floor(performance.now() / 1000);
+}
