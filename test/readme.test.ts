@@ -10,7 +10,7 @@
  *   - the flags table against the flag table of src/config.
  * A block may be left out only with a marker line above it: `<!-- readme-test: run by
  * test/....test.ts -->` (another test runs it), or `<!-- readme-test: not run (why) -->` when
- * it only installs, starts a server (npm start, nats-server, a consumer) or runs the suite.
+ * it only installs, starts a server (npm start, nats-server, svc indexer) or runs the suite.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -108,7 +108,7 @@ describe('README.md examples, run against a real node', function () {
         else commands.push(l.replace(/(^|\s+)#.*$/, '').trim());
       }
       for (const c of commands.filter(Boolean)) {
-        expect(c, `README line ${b.line}: '${c}' must be run by a test`).to.match(/^(npm (install|ci|start|test)( -- .+)?|nats-server .+ &|node --input-type=module -e "[\s\S]+")$/);
+        expect(c, `README line ${b.line}: '${c}' must be run by a test`).to.match(/^(npm (install|ci|start|test)( -- .+)?|nats-server .+ &|svc indexer .+|node --input-type=module -e "[\s\S]+")$/);
       }
     }
     for (const b of blocks.filter((x) => x.runBy)) {

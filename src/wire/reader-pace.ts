@@ -15,9 +15,10 @@
  * `rate` is revised every `windowMs`: when ordering had work in the window (the busy probe:
  * the node's sequencer admitted transactions) or the main thread's event-loop utilisation
  * (ELU) was above `busyElu`, it drops to `minBytesPerS`; otherwise it grows by half, up to
- * `maxBytesPerS`. The bucket holds one window's worth, at most 1 MiB. (ELU alone is not enough: on 2 cores the main thread can wait for the
- * batcher and the clock while ordering has work, and readers would then take their CPU.) An idle node serves readers as fast as they read; a busy one gives them
- * `minBytesPerS` together, and each stream falls behind within its documented bounds (a live
+ * `maxBytesPerS`. The bucket holds one window's worth, at most 1 MiB. (ELU alone is not
+ * enough: on 2 cores the main thread can wait for the batcher and the clock while ordering
+ * has work, and readers would then take their CPU.) An idle node serves readers as fast as
+ * they read; a busy one gives them `minBytesPerS` together, and each stream falls behind within its documented bounds (a live
  * StreamTicks reader that leaves the window is ended with RESOURCE_EXHAUSTED naming the tick
  * to resume from; a replay just goes slower). Waiting streams are woken in the order they
  * started waiting, so no stream starves. The pace does not look at what is written: the
@@ -65,16 +66,16 @@ export class ReaderPace {
     this.tokens = this.burst();
   }
 
-  /**
-   * Take `bytes` for a write now: true when the budget has room (the write may overdraw it by
-   * one message, so a message larger than the burst still passes); false when the caller
-   * must `wait` first.
-   */
   /** Tell the pace when ordering has work (called once per window; true = busy). */
   busyWhen(probe: () => boolean): void {
     this.busy = probe;
   }
 
+  /**
+   * Take `bytes` for a write now: true when the budget has room (the write may overdraw it by
+   * one message, so a message larger than the burst still passes); false when the caller
+   * must `wait` first.
+   */
   take(bytes: number): boolean {
     const now = performance.now();
     if (now - this.revisedAt >= this.options.windowMs) this.revise(now);

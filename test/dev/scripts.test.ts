@@ -37,8 +37,8 @@ describe('scripts a newcomer runs first', () => {
   });
 
   describe('pretest: finding the tools tests drive', () => {
-    it('lists Chromium, nats-server and curl', () => {
-      expect(tools.TOOLS.map((t) => t.name)).to.deep.equal(['chromium', 'nats-server', 'curl']);
+    it('lists Chromium, nats-server, curl and PostgreSQL', () => {
+      expect(tools.TOOLS.map((t) => t.name)).to.deep.equal(['chromium', 'nats-server', 'curl', 'postgres']);
     });
 
     it('takes the tool variable first, and never passes over a wrong one silently', async () => {

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import type { GrpcFace } from '../../src/sequencer-api/grpc/server.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace } from '../support/front-ends.js';
+import { DEFAULT_READER_PACE, ReaderPace } from '../../src/wire/index.js';
 import { SequencerClient, type WireTick } from '../support/grpc-client.js';
 
 function collect(stream: grpc.ClientReadableStream<WireTick>) {
@@ -129,7 +130,13 @@ describe('gRPC StreamTicks', () => {
   });
 
   it('ends a client that stops reading with RESOURCE_EXHAUSTED once it falls out of the window, without stalling ticks', async () => {
-    face = await grpcFace(fake, { feed: { windowTicks: 40, windowBytes: 64 * 1024 * 1024 }, streamQueue: { messages: 16, bytes: 1024 * 1024 } });
+    // Readers unpaced here: this is about one stalled stream, not the readers' budget (readers-pace.test.ts).
+    const unpaced = new ReaderPace({ ...DEFAULT_READER_PACE, minBytesPerS: DEFAULT_READER_PACE.maxBytesPerS });
+    face = await grpcFace(fake, {
+      feed: { windowTicks: 40, windowBytes: 64 * 1024 * 1024 },
+      streamQueue: { messages: 16, bytes: 1024 * 1024 },
+      readerPace: unpaced,
+    });
     client = new SequencerClient(face.address);
     const fast = collect(client.stream(1));
     // its own connection, so the paused stream cannot hold the fast one's HTTP/2 window

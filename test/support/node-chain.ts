@@ -18,11 +18,12 @@ interface BlockDetailJson {
   transactions: { id: string; market_id: string }[];
 }
 
-/** The node's chain, blocks 1..height, read over its explorer REST. */
-export async function nodeChain(rpc: string): Promise<ExpectedBlock[]> {
+/** The node's chain, blocks 1..height (at most `upToHeight`), read over its explorer REST. */
+export async function nodeChain(rpc: string, upToHeight?: number): Promise<ExpectedBlock[]> {
   const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
+  const last = upToHeight === undefined ? block_height : Math.min(upToHeight, block_height);
   const blocks: ExpectedBlock[] = [];
-  for (let h = 1; h <= block_height; h++) {
+  for (let h = 1; h <= last; h++) {
     const d = await getJson<BlockDetailJson>(`${rpc}/blocks/${h}`);
     expect(d.transactions.map((t) => t.id)).to.deep.equal(d.block.transaction_ids);
     blocks.push({ height: h, txIds: d.block.transaction_ids, marketIds: d.transactions.map((t) => t.market_id) });

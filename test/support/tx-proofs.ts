@@ -87,7 +87,7 @@ export function tamperings(proof: Json): Tampering[] {
     const v = t.vdf_proof as Json;
     v.iterations = (v.iterations as number) + 1;
   });
-  add('tick.found: false', ['tick_vdf'], (_p, l) => (l.found = false));
+  add('tick.found: false', ['tick'], (_p, l) => (l.found = false));
   add('tick: missing', ['tick'], (p) => delete p.tick);
   return out;
 }

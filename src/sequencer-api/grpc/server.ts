@@ -11,7 +11,7 @@ import type { PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import type { HostPort as ListenAddress } from '../../wire/index.js';
+import type { HostPort as ListenAddress, ReaderPace } from '../../wire/index.js';
 import { formatHostPort } from '../../wire/index.js';
 import type { Sequencer } from '../../sequencer/index.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
@@ -45,6 +45,7 @@ export interface GrpcFaceOptions {
   streamQueue?: StreamQueueLimits; // per-stream send queue (default 256 messages / 1 MiB)
   maxStreamQueueBytes?: number; // all streams' send queues together (default 64 MiB)
   streamStallMs?: number; // reset a stream whose writes make no progress this long (default 30 s)
+  readerPace?: ReaderPace; // the readers' byte budget (default: the process's one, docs/api.md)
   intake?: IntakeThreads; // --intake-threads: SubmitBatch decoded and prepared there (none: main thread); the caller closes it
   onSubmitBatch?: (intake: 'thread' | 'main') => void; // counts requests (metrics)
   /** More grpc.health.v1 names, SERVING at start (a full node's FOLLOWING_HEALTH); set with setHealth. */
@@ -84,7 +85,7 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     queue: options.streamQueue ?? d.queue,
     maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
     stallMs: options.streamStallMs ?? d.stallMs,
-  });
+  }, options.readerPace);
   const intake = sequencer.submitPrepared ? options.intake : undefined;
   const handlers = createHandlers(sequencer, feed, streams, logger, intake, options.onSubmitBatch);
   server.addService(serviceDefinition(intake !== undefined), handlers.implementation);
