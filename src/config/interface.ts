@@ -28,6 +28,7 @@ export interface NodeConfig {
   submitTxRate: number; // --submit-tx-rate, default 1000 per second per client address
   streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
+  indexerUrl: string | undefined; // --indexer-url http://host:port: the indexer the explorer page reads history from, off by default
   intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   dexSignatureThreads: number; // --dex-signature-threads (SVC_DEX_SIGNATURE_THREADS), default 2: the order book's own signature pool (0 = the node's pool)

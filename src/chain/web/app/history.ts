@@ -1,0 +1,190 @@
+/**
+ * History from the indexer on the explorer page (only when the node names one): a market's
+ * candles as a chart (TradingView's lightweight-charts, bundled as svc-charts.js beside the
+ * page and loaded on first use) with a 1m/5m/1h/1d switch and a volume histogram, the
+ * market's recent trades, and an owner's fills. The rest of the page does not wait for it:
+ * an unreachable indexer is said in the panel, and nothing else changes.
+ *
+ * State for tests and scripts on the panel: data-state (loading | ready | empty |
+ * unreachable | error), and on the market panel data-resolution and data-candles (the
+ * bars the chart's candlestick series holds, read back from the library). Prices and
+ * quantities are drawn as JavaScript numbers (exact up to 2^53; the tables show the
+ * indexer's decimal strings as they are).
+ */
+import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
+import { ApiError } from './api.js';
+import { chartRange, indexerApi, IndexerUnreachable, RESOLUTIONS, type Candle, type Fill, type Resolution, type Trade } from './indexer-api.js';
+import { el, marketLink, ownerLink, txLink } from './render.js';
+
+/** Rows of recent trades and of an owner's fills. */
+export const HISTORY_ROWS = 50;
+
+type ChartsModule = typeof import('lightweight-charts');
+
+let chartsLoading: Promise<ChartsModule> | undefined;
+
+/** The charting bundle, loaded once per page. */
+function loadCharts(): Promise<ChartsModule> {
+  chartsLoading ??= import(new URL('./svc-charts.js', import.meta.url).href) as Promise<ChartsModule>;
+  chartsLoading.catch(() => (chartsLoading = undefined)); // let a later view try again
+  return chartsLoading;
+}
+
+/**
+ * The market's history panel; fills itself from the indexer at `base`. Returns the panel
+ * and a function that frees the chart (call it when the view goes).
+ */
+export function marketHistory(base: string, marketId: string): { panel: HTMLElement; dispose: () => void } {
+  const api = indexerApi(base);
+  const chartBox = el('div', { id: 'chart', class: 'chart' });
+  const tradesBox = el('div', { id: 'trades', class: 'table-wrap' }, el('p', { class: 'note' }, 'loading…'));
+  const switcher = el('div', { class: 'resolutions', role: 'group', 'aria-label': 'candle resolution' });
+  const panel = el(
+    'section',
+    { id: 'history', class: 'history', 'data-state': 'loading', 'data-resolution': '1m' },
+    el('div', { class: 'title-row' }, el('h3', {}, 'Price and volume (indexer)'), switcher),
+    chartBox,
+    el('h3', {}, 'Recent trades'),
+    tradesBox,
+  );
+  let chart: IChartApi | undefined;
+  let candles: ISeriesApi<'Candlestick'> | undefined;
+  let volume: ISeriesApi<'Histogram'> | undefined;
+  let disposed = false;
+  let seq = 0;
+
+  const fail = (err: unknown, box: HTMLElement) => {
+    const unreachable = err instanceof IndexerUnreachable;
+    panel.dataset.state = unreachable ? 'unreachable' : 'error';
+    box.replaceChildren(failure(base, err));
+  };
+
+  const draw = async (resolution: Resolution): Promise<void> => {
+    const mine = ++seq;
+    panel.dataset.resolution = resolution;
+    for (const b of Array.from(switcher.querySelectorAll('button'))) b.setAttribute('aria-pressed', String(b.dataset.resolution === resolution));
+    const seconds = RESOLUTIONS.find((r) => r.name === resolution)!.seconds;
+    const { from, to } = chartRange(seconds, Date.now());
+    try {
+      const [{ candles: rows }, charts] = await Promise.all([api.candles(marketId, resolution, from, to), loadCharts()]);
+      if (disposed || mine !== seq) return;
+      if (rows.length === 0) {
+        chart?.remove();
+        chart = candles = volume = undefined;
+        panel.dataset.candles = '0';
+        chartBox.replaceChildren(el('p', { class: 'note empty' }, 'no trades yet'));
+        if (panel.dataset.state !== 'unreachable') panel.dataset.state = 'empty';
+        return;
+      }
+      if (!chart) {
+        chartBox.replaceChildren();
+        chart = charts.createChart(chartBox, CHART_OPTIONS);
+        candles = chart.addSeries(charts.CandlestickSeries, { upColor: '#1b7f4b', downColor: '#c0392b', borderVisible: false, wickUpColor: '#1b7f4b', wickDownColor: '#c0392b' });
+        volume = chart.addSeries(charts.HistogramSeries, { color: '#9fb3ff', priceFormat: { type: 'volume' }, priceScaleId: 'volume' });
+        volume.priceScale().applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
+        candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.26 } });
+      }
+      candles!.setData(rows.map(bar));
+      volume!.setData(rows.map((c) => ({ time: c.time as UTCTimestamp, value: Number(c.volume), color: Number(c.close) >= Number(c.open) ? '#a3d9b8' : '#f1b0a8' })));
+      chart.timeScale().fitContent();
+      panel.dataset.candles = String(candles!.data().length);
+      panel.dataset.state = 'ready';
+    } catch (err) {
+      if (disposed || mine !== seq) return;
+      chart?.remove();
+      chart = candles = volume = undefined;
+      delete panel.dataset.candles;
+      fail(err, chartBox);
+    }
+  };
+
+  for (const { name } of RESOLUTIONS) {
+    const b = el('button', { type: 'button', 'data-resolution': name, 'aria-pressed': String(name === '1m') }, name);
+    b.addEventListener('click', () => void draw(name));
+    switcher.append(b);
+  }
+
+  void draw('1m');
+  api.trades(marketId, HISTORY_ROWS).then(
+    ({ trades }) => {
+      if (!disposed) tradesBox.replaceChildren(trades.length === 0 ? el('p', { class: 'note empty' }, 'no trades yet') : tradesTable(trades));
+    },
+    (err: unknown) => {
+      if (!disposed) tradesBox.replaceChildren(failure(base, err));
+    },
+  );
+  return {
+    panel,
+    dispose: () => {
+      disposed = true;
+      chart?.remove();
+    },
+  };
+}
+
+/** The owner's fills panel, filled from the indexer at `base`. */
+export function ownerFills(base: string, owner: string): HTMLElement {
+  const box = el('div', { class: 'table-wrap' }, el('p', { class: 'note' }, 'loading…'));
+  const panel = el('section', { id: 'fills', class: 'history', 'data-state': 'loading' }, el('h3', {}, 'Fills (indexer)'), box);
+  indexerApi(base)
+    .fills(owner, HISTORY_ROWS)
+    .then(
+      ({ fills }) => {
+        panel.dataset.state = fills.length === 0 ? 'empty' : 'ready';
+        box.replaceChildren(fills.length === 0 ? el('p', { class: 'note empty' }, 'no fills yet') : fillsTable(fills));
+      },
+      (err: unknown) => {
+        panel.dataset.state = err instanceof IndexerUnreachable ? 'unreachable' : 'error';
+        box.replaceChildren(failure(base, err));
+      },
+    );
+  return panel;
+}
+
+const CHART_OPTIONS = {
+  height: 320,
+  autoSize: false,
+  layout: { background: { color: '#ffffff' }, textColor: '#6a7383', fontSize: 12 },
+  grid: { vertLines: { color: '#f0f2f5' }, horzLines: { color: '#f0f2f5' } },
+  rightPriceScale: { borderColor: '#e2e5ea' },
+  timeScale: { borderColor: '#e2e5ea', timeVisible: true, secondsVisible: false },
+} as const;
+
+function bar(c: Candle): CandlestickData<UTCTimestamp> {
+  return { time: c.time as UTCTimestamp, open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) };
+}
+
+function failure(base: string, err: unknown): HTMLElement {
+  const why = err instanceof Error ? err.message : String(err);
+  if (err instanceof IndexerUnreachable) return el('p', { class: 'note unreachable' }, `The indexer at ${base} is unreachable (${why}); the rest of the page works without it.`);
+  const status = err instanceof ApiError ? ` (${err.status})` : '';
+  return el('p', { class: 'note unreachable' }, `The indexer at ${base} answered an error${status}: ${why}`);
+}
+
+function time(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}`;
+}
+
+function tradesTable(trades: Trade[]): HTMLElement {
+  const head = ['Trade', 'Time (UTC)', 'Taker side', 'Price', 'Quantity', 'Maker', 'Taker', 'Block', 'Transaction'];
+  const rows = trades.map((t) =>
+    el(
+      'tr',
+      { 'data-trade-id': String(t.trade_id) },
+      ...[t.trade_id, time(t.timestamp_ms), t.taker_side, t.price, t.quantity, ownerLink(t.maker_owner), ownerLink(t.taker_owner), t.block_height, txLink(t.transaction_id)].map((v) => el('td', {}, v)),
+    ),
+  );
+  return el('table', { class: 'trades' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+}
+
+function fillsTable(fills: Fill[]): HTMLElement {
+  const head = ['Market', 'Trade', 'Time (UTC)', 'Order id', 'Role', 'Side', 'Price', 'Quantity', 'Counterparty', 'Transaction'];
+  const rows = fills.map((f) =>
+    el(
+      'tr',
+      { 'data-trade-id': String(f.trade_id), 'data-order-id': f.order_id },
+      ...[marketLink(f.market_id, ''), f.trade_id, time(f.timestamp_ms), f.order_id, f.role, f.side, f.price, f.quantity, ownerLink(f.counterparty), txLink(f.transaction_id)].map((v) => el('td', {}, v)),
+    ),
+  );
+  return el('table', { class: 'fills' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+}
