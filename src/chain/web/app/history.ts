@@ -44,6 +44,7 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
     { id: 'history', class: 'history', 'data-state': 'loading', 'data-resolution': '1m' },
     el('div', { class: 'title-row' }, el('h3', {}, 'Price and volume (indexer)'), switcher),
     chartBox,
+    el('p', { class: 'note attribution' }, 'Chart: ', el('a', { href: 'https://www.tradingview.com/', rel: 'noopener' }, 'TradingView Lightweight Charts™'), '.'),
     el('h3', {}, 'Recent trades'),
     tradesBox,
   );
@@ -144,7 +145,9 @@ export function ownerFills(base: string, owner: string): HTMLElement {
 const CHART_OPTIONS = {
   height: 320,
   autoSize: false,
-  layout: { background: { color: '#ffffff' }, textColor: '#6a7383', fontSize: 12 },
+  // The library's own logo is injected with an inline <style>, which the page's CSP refuses;
+  // the attribution its licence's NOTICE asks for is the link under the chart instead.
+  layout: { background: { color: '#ffffff' }, textColor: '#6a7383', fontSize: 12, attributionLogo: false },
   grid: { vertLines: { color: '#f0f2f5' }, horzLines: { color: '#f0f2f5' } },
   rightPriceScale: { borderColor: '#e2e5ea' },
   timeScale: { borderColor: '#e2e5ea', timeVisible: true, secondsVisible: false },
