@@ -57,7 +57,7 @@ export function loadExplorerAssets(): Map<string, WebAsset> {
   return assets;
 }
 
-/** The route hook the rpc face runs (src/node/faces.ts RPC_ROUTE_HOOKS). */
+/** The route hook the rpc face runs (src/node/faces.ts rpcRouteHooks). */
 export function explorerPage(options: ExplorerPageOptions = {}): RpcRouteHook {
   let assets: Map<string, WebAsset> | undefined;
   const csp = explorerCsp(options.indexerUrl);
