@@ -6,7 +6,7 @@
  * its canvases are painted), lists the indexer's recent trades, an owner's view lists the
  * owner's fills, an empty market says "no trades yet", and with the indexer gone the chart
  * area says it is unreachable while the rest of the page works. Leaves a screenshot at
- * /tmp/svc-explorer-chart.png.
+ * /tmp/svc-explorer-chart.png (and the history panel alone in svc-explorer-chart-panel.png).
  */
 import { expect } from 'chai';
 import { type Browser, type Page } from 'playwright-core';
@@ -89,6 +89,7 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
     const shown = await page.$$eval('#trades table.trades tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
     expect(shown.map((r) => [r[0], r[2], r[3], r[4]])).to.deep.equal(trades.map((t) => [String(t.trade_id), t.taker_side, t.price, t.quantity]));
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.locator('#history').screenshot({ path: SCREENSHOT.replace('.png', '-panel.png') });
     expect(problems).to.deep.equal([]);
   });
 

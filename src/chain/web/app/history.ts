@@ -19,6 +19,9 @@ import { el, marketLink, ownerLink, txLink } from './render.js';
 /** Rows of recent trades and of an owner's fills. */
 export const HISTORY_ROWS = 50;
 
+/** The chart's narrowest window, in bars. */
+const MIN_VISIBLE_BARS = 60;
+
 type ChartsModule = typeof import('lightweight-charts');
 
 let chartsLoading: Promise<ChartsModule> | undefined;
@@ -87,7 +90,8 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
       }
       candles!.setData(rows.map(bar));
       volume!.setData(rows.map((c) => ({ time: c.time as UTCTimestamp, value: Number(c.volume), color: Number(c.close) >= Number(c.open) ? '#a3d9b8' : '#f1b0a8' })));
-      chart.timeScale().fitContent();
+      // All bars, but at least MIN_VISIBLE_BARS wide, so a few bars are not stretched across the pane.
+      chart.timeScale().setVisibleLogicalRange({ from: rows.length - Math.max(rows.length, MIN_VISIBLE_BARS) - 0.5, to: rows.length + 1.5 });
       panel.dataset.candles = String(candles!.data().length);
       panel.dataset.state = 'ready';
     } catch (err) {
