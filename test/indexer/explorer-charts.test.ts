@@ -31,7 +31,15 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
   before(async () => {
     fx = await startFixture(1500, async (nats, pg) => {
       const pgUrl = await pg.createDatabase('charts');
-      indexer = await startIndexer({ pgUrl, mqUrl: nats.url, mqStream: 'SVC', indexerConsumer: 'charts', indexerAddr: { host: '127.0.0.1', port: 0 }, indexerBatch: 1000, logger: silentLogger() });
+      indexer = await startIndexer({
+        pgUrl,
+        mqUrl: nats.url,
+        mqStream: 'SVC',
+        indexerConsumer: 'charts',
+        indexerAddr: { host: '127.0.0.1', port: 0 },
+        indexerBatch: 1000,
+        logger: silentLogger(),
+      });
       base = `http://127.0.0.1:${indexer.address.port}`;
       return ['--indexer-url', base];
     });
@@ -56,7 +64,10 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
     expect(charts.headers.get('content-type')).to.match(/javascript/);
     const trades = await fetch(`${base}/markets/${fx.marketId}/trades?limit=1`, { headers: { origin: fx.rpc } });
     expect(trades.headers.get('access-control-allow-origin')).to.equal('*');
-    const preflight = await fetch(`${base}/owners/${fx.owner}/fills`, { method: 'OPTIONS', headers: { origin: fx.rpc, 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${base}/owners/${fx.owner}/fills`, {
+      method: 'OPTIONS',
+      headers: { origin: fx.rpc, 'access-control-request-method': 'GET' },
+    });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-methods')).to.contain('GET');
   });
@@ -77,17 +88,21 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
         const ctx = c.getContext('2d');
         if (!ctx || c.width === 0 || c.height === 0) continue;
         const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        for (let i = 0; i < d.length; i += 4) if (d[i + 3]! > 0 && (d[i] !== 255 || d[i + 1] !== 255 || d[i + 2] !== 255)) inked++;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i + 3]! > 0 && (d[i] !== 255 || d[i + 1] !== 255 || d[i + 2] !== 255)) inked++;
+        }
       }
       return { canvases: canvases.length, inked };
     });
     expect(painted.canvases).to.be.greaterThan(0);
     expect(painted.inked).to.be.greaterThan(100);
     // Recent trades: the indexer's newest 50, in its order, with its prices and quantities.
-    const { trades } = await getJson<{ trades: Array<{ trade_id: number; price: string; quantity: string; taker_side: string }> }>(`${base}/markets/${fx.marketId}/trades?limit=50`);
+    type Trade = { trade_id: number; price: string; quantity: string; taker_side: string };
+    const { trades } = await getJson<{ trades: Trade[] }>(`${base}/markets/${fx.marketId}/trades?limit=50`);
     expect(trades.length).to.be.greaterThan(0);
-    const shown = await page.$$eval('#trades table.trades tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
-    expect(shown.map((r) => [r[0], r[2], r[3], r[4]])).to.deep.equal(trades.map((t) => [String(t.trade_id), t.taker_side, t.price, t.quantity]));
+    const shown = await tableText('#trades table.trades');
+    const listed = trades.map((t) => [String(t.trade_id), t.taker_side, t.price, t.quantity]);
+    expect(shown.map((r) => [r[0], r[2], r[3], r[4]])).to.deep.equal(listed);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     await page.locator('#history').screenshot({ path: SCREENSHOT.replace('.png', '-panel.png') });
     expect(problems).to.deep.equal([]);
@@ -107,16 +122,20 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
   it("lists an owner's fills from the indexer under the owner's open orders", async () => {
     await page.goto(`${fx.rpc}/#/owner/${fx.owner}`);
     await page.waitForSelector('#fills[data-state="ready"]', { timeout: 30_000 });
-    const { fills } = await getJson<{ fills: Array<{ trade_id: number; order_id: string; role: string; side: string; price: string; quantity: string }> }>(`${base}/owners/${fx.owner}/fills?limit=50`);
+    type Fill = { trade_id: number; order_id: string; role: string; side: string; price: string; quantity: string };
+    const { fills } = await getJson<{ fills: Fill[] }>(`${base}/owners/${fx.owner}/fills?limit=50`);
     expect(fills.length).to.equal(2);
-    const shown = await page.$$eval('#fills table.fills tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
-    expect(shown.map((r) => [r[1], r[3], r[4], r[5], r[6], r[7]])).to.deep.equal(fills.map((f) => [String(f.trade_id), f.order_id, f.role, f.side, f.price, f.quantity]));
+    const shown = await tableText('#fills table.fills');
+    const want = fills.map((f) => [String(f.trade_id), f.order_id, f.role, f.side, f.price, f.quantity]);
+    expect(shown.map((r) => [r[1], r[3], r[4], r[5], r[6], r[7]])).to.deep.equal(want);
     expect(problems).to.deep.equal([]);
   });
 
   it('says "no trades yet" for a market without trades', async () => {
     const dex = new DexClient(fx.dex);
-    const { market_id: empty } = await dex.createMarket({ base_mint: toBase58(new Uint8Array(32).fill(41)), quote_mint: toBase58(new Uint8Array(32).fill(42)), name: 'EMPTY/MKT' });
+    const mint = (n: number) => toBase58(new Uint8Array(32).fill(n));
+    const created = await dex.createMarket({ base_mint: mint(41), quote_mint: mint(42), name: 'EMPTY/MKT' });
+    const empty = created.market_id;
     // The indexer knows the market once the stream brought it.
     const end = Date.now() + 30_000;
     while ((await fetch(`${base}/markets/${empty}/trades`)).status !== 200) {
@@ -155,6 +174,12 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
   async function candles(resolution: string): Promise<unknown[]> {
     const seconds = RESOLUTIONS.find((r) => r.name === resolution)!.seconds;
     const { from, to } = chartRange(seconds, Date.now());
-    return (await getJson<{ candles: unknown[] }>(`${base}/markets/${fx.marketId}/candles?resolution=${resolution}&from=${from}&to=${to}`)).candles;
+    const path = `/markets/${fx.marketId}/candles?resolution=${resolution}&from=${from}&to=${to}`;
+    return (await getJson<{ candles: unknown[] }>(`${base}${path}`)).candles;
+  }
+
+  function tableText(table: string): Promise<Array<Array<string | null>>> {
+    const text = (rows: Element[]) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent));
+    return page.$$eval(`${table} tbody tr`, text);
   }
 });

@@ -29,7 +29,16 @@ export interface ExplorerPageOptions {
 /** The page's Content-Security-Policy: fetches to this origin, and to the indexer's when one is set. */
 export function explorerCsp(indexerUrl: string | undefined): string {
   const connect = indexerUrl === undefined ? "'self'" : `'self' ${new URL(indexerUrl).origin}`;
-  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src ${connect}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 const JS = 'text/javascript; charset=utf-8';
@@ -61,7 +70,8 @@ export function loadExplorerAssets(): Map<string, WebAsset> {
 export function explorerPage(options: ExplorerPageOptions = {}): RpcRouteHook {
   let assets: Map<string, WebAsset> | undefined;
   const csp = explorerCsp(options.indexerUrl);
-  const html = options.indexerUrl === undefined ? INDEX_HTML : INDEX_HTML.replace('<body>', `<body data-indexer="${attr(options.indexerUrl)}">`);
+  const named = options.indexerUrl === undefined ? '' : ` data-indexer="${attr(options.indexerUrl)}"`;
+  const html = INDEX_HTML.replace('<body>', `<body${named}>`);
   return (router) => {
     assets ??= loadExplorerAssets();
     const files = assets;

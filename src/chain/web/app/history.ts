@@ -11,9 +11,10 @@
  * quantities are drawn as JavaScript numbers (exact up to 2^53; the tables show the
  * indexer's decimal strings as they are).
  */
-import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
+import type { CandlestickData, HistogramData, IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { ApiError } from './api.js';
-import { chartRange, indexerApi, IndexerUnreachable, RESOLUTIONS, type Candle, type Fill, type Resolution, type Trade } from './indexer-api.js';
+import { chartRange, indexerApi, IndexerUnreachable, RESOLUTIONS } from './indexer-api.js';
+import type { Candle, Fill, Resolution, Trade } from './indexer-api.js';
 import { el, marketLink, ownerLink, txLink } from './render.js';
 
 /** Rows of recent trades and of an owner's fills. */
@@ -47,7 +48,7 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
     { id: 'history', class: 'history', 'data-state': 'loading', 'data-resolution': '1m' },
     el('div', { class: 'title-row' }, el('h3', {}, 'Price and volume (indexer)'), switcher),
     chartBox,
-    el('p', { class: 'note attribution' }, 'Chart: ', el('a', { href: 'https://www.tradingview.com/', rel: 'noopener' }, 'TradingView Lightweight Charts™'), '.'),
+    el('p', { class: 'note attribution' }, 'Chart: ', el('a', { href: TRADINGVIEW, rel: 'noopener' }, LIBRARY), '.'),
     el('h3', {}, 'Recent trades'),
     tradesBox,
   );
@@ -66,32 +67,36 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
   const draw = async (resolution: Resolution): Promise<void> => {
     const mine = ++seq;
     panel.dataset.resolution = resolution;
-    for (const b of Array.from(switcher.querySelectorAll('button'))) b.setAttribute('aria-pressed', String(b.dataset.resolution === resolution));
+    for (const b of Array.from(switcher.querySelectorAll('button'))) {
+      b.setAttribute('aria-pressed', String(b.dataset.resolution === resolution));
+    }
     const seconds = RESOLUTIONS.find((r) => r.name === resolution)!.seconds;
     const { from, to } = chartRange(seconds, Date.now());
     try {
-      const [{ candles: rows }, charts] = await Promise.all([api.candles(marketId, resolution, from, to), loadCharts()]);
+      const answer = api.candles(marketId, resolution, from, to);
+      const [{ candles: rows }, charts] = await Promise.all([answer, loadCharts()]);
       if (disposed || mine !== seq) return;
       if (rows.length === 0) {
         chart?.remove();
         chart = candles = volume = undefined;
         panel.dataset.candles = '0';
-        chartBox.replaceChildren(el('p', { class: 'note empty' }, 'no trades yet'));
+        chartBox.replaceChildren(noTrades());
         if (panel.dataset.state !== 'unreachable') panel.dataset.state = 'empty';
         return;
       }
       if (!chart) {
         chartBox.replaceChildren();
         chart = charts.createChart(chartBox, CHART_OPTIONS);
-        candles = chart.addSeries(charts.CandlestickSeries, { upColor: '#1b7f4b', downColor: '#c0392b', borderVisible: false, wickUpColor: '#1b7f4b', wickDownColor: '#c0392b' });
-        volume = chart.addSeries(charts.HistogramSeries, { color: '#9fb3ff', priceFormat: { type: 'volume' }, priceScaleId: 'volume' });
+        candles = chart.addSeries(charts.CandlestickSeries, CANDLE_OPTIONS);
+        volume = chart.addSeries(charts.HistogramSeries, VOLUME_OPTIONS);
         volume.priceScale().applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
         candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.26 } });
       }
       candles!.setData(rows.map(bar));
-      volume!.setData(rows.map((c) => ({ time: c.time as UTCTimestamp, value: Number(c.volume), color: Number(c.close) >= Number(c.open) ? '#a3d9b8' : '#f1b0a8' })));
+      volume!.setData(rows.map(volumeBar));
       // All bars, but at least MIN_VISIBLE_BARS wide, so a few bars are not stretched across the pane.
-      chart.timeScale().setVisibleLogicalRange({ from: rows.length - Math.max(rows.length, MIN_VISIBLE_BARS) - 0.5, to: rows.length + 1.5 });
+      const n = rows.length;
+      chart.timeScale().setVisibleLogicalRange({ from: n - Math.max(n, MIN_VISIBLE_BARS) - 0.5, to: n + 1.5 });
       panel.dataset.candles = String(candles!.data().length);
       panel.dataset.state = 'ready';
     } catch (err) {
@@ -112,7 +117,8 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
   void draw('1m');
   api.trades(marketId, HISTORY_ROWS).then(
     ({ trades }) => {
-      if (!disposed) tradesBox.replaceChildren(trades.length === 0 ? el('p', { class: 'note empty' }, 'no trades yet') : tradesTable(trades));
+      if (disposed) return;
+      tradesBox.replaceChildren(trades.length === 0 ? noTrades() : tradesTable(trades));
     },
     (err: unknown) => {
       if (!disposed) tradesBox.replaceChildren(failure(base, err));
@@ -130,7 +136,8 @@ export function marketHistory(base: string, marketId: string): { panel: HTMLElem
 /** The owner's fills panel, filled from the indexer at `base`. */
 export function ownerFills(base: string, owner: string): HTMLElement {
   const box = el('div', { class: 'table-wrap' }, el('p', { class: 'note' }, 'loading…'));
-  const panel = el('section', { id: 'fills', class: 'history', 'data-state': 'loading' }, el('h3', {}, 'Fills (indexer)'), box);
+  const heading = el('h3', {}, 'Fills (indexer)');
+  const panel = el('section', { id: 'fills', class: 'history', 'data-state': 'loading' }, heading, box);
   indexerApi(base)
     .fills(owner, HISTORY_ROWS)
     .then(
@@ -157,13 +164,42 @@ const CHART_OPTIONS = {
   timeScale: { borderColor: '#e2e5ea', timeVisible: true, secondsVisible: false },
 } as const;
 
+const TRADINGVIEW = 'https://www.tradingview.com/';
+const LIBRARY = 'TradingView Lightweight Charts™';
+const UP = '#1b7f4b';
+const DOWN = '#c0392b';
+const CANDLE_OPTIONS = { upColor: UP, downColor: DOWN, borderVisible: false, wickUpColor: UP, wickDownColor: DOWN };
+const VOLUME_OPTIONS = { color: '#9fb3ff', priceFormat: { type: 'volume' }, priceScaleId: 'volume' } as const;
+
+function volumeBar(c: Candle): HistogramData<UTCTimestamp> {
+  const color = Number(c.close) >= Number(c.open) ? '#a3d9b8' : '#f1b0a8';
+  return { time: c.time as UTCTimestamp, value: Number(c.volume), color };
+}
+
+function noTrades(): HTMLElement {
+  return el('p', { class: 'note empty' }, 'no trades yet');
+}
+
+function cells(values: Array<Node | string | number>): HTMLTableCellElement[] {
+  return values.map((v) => el('td', {}, v));
+}
+
+function historyTable(className: string, head: string[], rows: HTMLTableRowElement[]): HTMLElement {
+  const thead = el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h))));
+  return el('table', { class: className }, thead, el('tbody', {}, ...rows));
+}
+
 function bar(c: Candle): CandlestickData<UTCTimestamp> {
-  return { time: c.time as UTCTimestamp, open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) };
+  const t = c.time as UTCTimestamp;
+  return { time: t, open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) };
 }
 
 function failure(base: string, err: unknown): HTMLElement {
   const why = err instanceof Error ? err.message : String(err);
-  if (err instanceof IndexerUnreachable) return el('p', { class: 'note unreachable' }, `The indexer at ${base} is unreachable (${why}); the rest of the page works without it.`);
+  if (err instanceof IndexerUnreachable) {
+    const text = `The indexer at ${base} is unreachable (${why}); the rest of the page works without it.`;
+    return el('p', { class: 'note unreachable' }, text);
+  }
   const status = err instanceof ApiError ? ` (${err.status})` : '';
   return el('p', { class: 'note unreachable' }, `The indexer at ${base} answered an error${status}: ${why}`);
 }
@@ -178,20 +214,23 @@ function tradesTable(trades: Trade[]): HTMLElement {
     el(
       'tr',
       { 'data-trade-id': String(t.trade_id) },
-      ...[t.trade_id, time(t.timestamp_ms), t.taker_side, t.price, t.quantity, ownerLink(t.maker_owner), ownerLink(t.taker_owner), t.block_height, txLink(t.transaction_id)].map((v) => el('td', {}, v)),
+      ...cells([t.trade_id, time(t.timestamp_ms), t.taker_side, t.price, t.quantity, ownerLink(t.maker_owner)]),
+      ...cells([ownerLink(t.taker_owner), t.block_height, txLink(t.transaction_id)]),
     ),
   );
-  return el('table', { class: 'trades' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+  return historyTable('trades', head, rows);
 }
 
 function fillsTable(fills: Fill[]): HTMLElement {
-  const head = ['Market', 'Trade', 'Time (UTC)', 'Order id', 'Role', 'Side', 'Price', 'Quantity', 'Counterparty', 'Transaction'];
+  const head = ['Market', 'Trade', 'Time (UTC)', 'Order id', 'Role', 'Side', 'Price', 'Quantity', 'Counterparty'];
+  head.push('Transaction');
   const rows = fills.map((f) =>
     el(
       'tr',
       { 'data-trade-id': String(f.trade_id), 'data-order-id': f.order_id },
-      ...[marketLink(f.market_id, ''), f.trade_id, time(f.timestamp_ms), f.order_id, f.role, f.side, f.price, f.quantity, ownerLink(f.counterparty), txLink(f.transaction_id)].map((v) => el('td', {}, v)),
+      ...cells([marketLink(f.market_id, ''), f.trade_id, time(f.timestamp_ms), f.order_id, f.role, f.side]),
+      ...cells([f.price, f.quantity, ownerLink(f.counterparty), txLink(f.transaction_id)]),
     ),
   );
-  return el('table', { class: 'fills' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+  return historyTable('fills', head, rows);
 }
