@@ -2,6 +2,8 @@
 //   svc-vdf.js + svc-vdf.wasm  the standalone verifier (src/browser), with its .wasm beside it;
 //   svc-sdk.js                 the SDK (src/sdk: its channel client with automatic resume,
 //                              the order book client, keys), which the explorer page loads.
+//   svc-charts.js              TradingView's lightweight-charts (npm, Apache-2.0): the explorer
+//                              page's candle chart, bundled so the page needs no CDN.
 // Fails loudly when an input is missing (run `npm run build:wasm && npm run build:ts` first),
 // and when a bundle would pull in a Node built-in.
 import { build } from 'esbuild';
@@ -47,5 +49,17 @@ for (const { entry, outfile } of bundles) {
     plugins: [noNodeBuiltins],
   });
 }
+// The charting library, as the few names the page uses (tree-shaken, minified: ~160 KB).
+await build({
+  stdin: { contents: "export { createChart, CandlestickSeries, HistogramSeries } from 'lightweight-charts';", resolveDir: '.', loader: 'js' },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  outfile: 'dist/browser/svc-charts.js',
+  logLevel: 'warning',
+  plugins: [noNodeBuiltins],
+});
 copyFileSync(wasm, 'dist/browser/svc-vdf.wasm');
-console.log(`build-browser: ${bundles.map((b) => b.outfile).join(', ')}, dist/browser/svc-vdf.wasm`);
+console.log(`build-browser: ${bundles.map((b) => b.outfile).join(', ')}, dist/browser/svc-charts.js, dist/browser/svc-vdf.wasm`);

@@ -153,6 +153,7 @@ export const FLAGS: readonly FlagSpec[] = [
       'at most 5); an existing stream is not changed, only reported when it differs',
     parse: integer(1, 5),
   }),
+  spec({ flag: 'indexer-url', key: 'indexerUrl', defaultValue: '', help: "an svc indexer's HTTP reads (http://HOST:PORT): the explorer page draws candles, recent trades and an owner's fills from it; off when empty", parse: parseHttpUrl }),
   spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
   spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
   spec({ flag: 'max-pending', key: 'maxPending', defaultValue: String(DEFAULT_MAX_PENDING), help: 'orders, cancels and market creations pending at once (taken, not yet answered), shared fairly between client addresses; beyond its share an address gets 503 QUEUE_FULL / RESOURCE_EXHAUSTED at once', parse: integer(1, 1_000_000) }),

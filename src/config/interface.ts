@@ -29,6 +29,7 @@ export interface NodeConfig {
   streamTxRate: number; // --stream-tx-rate, default 60 per minute per client address
   mqUrl: string | undefined; // --mq-url nats://host:port: the JetStream producer, off by default
   mqReplicas: number; // --mq-replicas: replicas of the stream when the node creates it
+  indexerUrl: string | undefined; // --indexer-url http://host:port: the indexer the explorer page reads history from, off by default
   intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   maxPending: number; // --max-pending: orders, cancels and market creations pending at once, fair share per client address

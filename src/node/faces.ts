@@ -19,15 +19,18 @@ import { startGrpcFace } from '../sequencer-api/index.js';
 import { IntakeThreads } from '../sequencer-api/index.js';
 import { startRestFace } from '../sequencer-api/index.js';
 import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
-import { followLeaders } from '../config/index.js';
+import { followLeaders, type NodeConfig } from '../config/index.js';
 import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
 
 /**
  * Hooks of the chain face (--rpc-addr): extra routes on its HTTP server (the explorer page
- * at `/`), and consumers of the stored chain started with it (the NATS JetStream producer
- * when --mq-url is set). One entry per hook; see src/chain/interface.ts.
+ * at `/`, told the indexer of --indexer-url), and consumers of the stored chain started with
+ * it (the NATS JetStream producer when --mq-url is set). One entry per hook; see
+ * src/chain/interface.ts.
  */
-export const RPC_ROUTE_HOOKS: RpcRouteHook[] = [explorerPage()];
+export function rpcRouteHooks(config: NodeConfig): RpcRouteHook[] {
+  return [explorerPage({ indexerUrl: config.indexerUrl })];
+}
 /** A full node's roots check, started with the chain's consumers; nothing unless --follow is set. */
 const rootsCheckConsumer: ChainConsumerSpec = {
   name: 'follow-roots',
@@ -179,7 +182,7 @@ export const rpcFace: FaceSpec = {
         sequencer: ctx.sequencer,
         addr: ctx.config.rpcAddr,
         logger: ctx.logger,
-        hooks: RPC_ROUTE_HOOKS,
+        hooks: rpcRouteHooks(ctx.config),
         upgrades: [ctx.channels.serve(runtime.chain, ctx.logger)],
         orders: runtime.orders,
       });

@@ -39,6 +39,7 @@ describe('end to end: the explorer page in Chromium', function () {
   let rpc: string;
   let flow: OrderFlow | undefined;
   const problems: string[] = [];
+  const foreign: string[] = []; // requests to any other http(s) origin than the node's
 
   const search = async (text: string) => {
     await page.fill('#q', text);
@@ -59,6 +60,9 @@ describe('end to end: the explorer page in Chromium', function () {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     collectPageProblems(page, problems, { warnings: true });
+    page.on('request', (r) => {
+      if (/^https?:/.test(r.url()) && new URL(r.url()).origin !== rpc) foreign.push(r.url());
+    });
   });
   after(async () => {
     await flow?.stop();
@@ -73,7 +77,11 @@ describe('end to end: the explorer page in Chromium', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/html/);
     expect(res.headers.get('content-security-policy')).to.contain("script-src 'self' 'wasm-unsafe-eval'");
-    expect(await res.text()).to.contain('<script type="module" src="/explorer/main.js">');
+    const html = await res.text();
+    expect(html).to.contain('<script type="module" src="/explorer/main.js">');
+    // No --indexer-url: no indexer named, fetches to this origin only.
+    expect(html).to.contain('<body>').and.not.contain('data-indexer');
+    expect(res.headers.get('content-security-policy')).to.contain("connect-src 'self';");
     for (const [file, type] of [['main.js', /javascript/], ['style.css', /css/], ['svc-vdf.js', /javascript/], ['svc-vdf.wasm', /wasm/]] as const) {
       const r = await fetch(`${rpc}/explorer/${file}`);
       expect(r.status, file).to.equal(200);
@@ -185,6 +193,9 @@ describe('end to end: the explorer page in Chromium', function () {
     await page.waitForSelector(`#view[data-view="market"][data-key="${tx.market_id}"]`);
     const events = await getJson<unknown[]>(`${rpc}/events?limit=200&market_id=${tx.market_id}`);
     expect(await rows('events')).to.equal(events.length);
+    // Without --indexer-url the market and owner views have no history and ask nothing elsewhere.
+    expect(await page.locator('#history, #fills').count()).to.equal(0);
+    expect(foreign).to.deep.equal([]);
   });
 
   it('says what it cannot find or understand', async () => {

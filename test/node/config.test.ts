@@ -16,6 +16,8 @@ describe('node configuration', () => {
     expect(c.idleTickMs).to.equal(100);
     expect(c.queueCapacity).to.equal(100_000);
     expect(c.logLevel).to.equal('info');
+    expect(c.indexerUrl).to.equal(undefined);
+    expect(nodeConfig(['--indexer-url', 'http://127.0.0.1:8083/']).indexerUrl).to.equal('http://127.0.0.1:8083');
   });
 
   it('reads every flag from SVC_* variables, and flags win', () => {
@@ -47,6 +49,8 @@ describe('node configuration', () => {
     [['--follow-from', 'snapshot'], {}, /^--follow-from snapshot needs --follow/],
     [[], { SVC_FOLLOW_FROM: 'snapshot' }, /^--follow-from snapshot needs --follow/],
     [['--follow', '127.0.0.1:9090', '--follow-from', 'later'], {}, /^invalid --follow-from: expected genesis or snapshot/],
+    [['--indexer-url', 'ftp://127.0.0.1:8083'], {}, /^invalid --indexer-url: expected http:\/\/host:port, got 'ftp:\/\/127\.0\.0\.1:8083'/],
+    [[], { SVC_INDEXER_URL: 'not a url' }, /SVC_INDEXER_URL.*expected http:\/\/host:port/],
   ];
   for (const [argv, env, message] of bad) {
     it(`refuses ${JSON.stringify(argv)} ${JSON.stringify(env)} with a clear message`, () => {

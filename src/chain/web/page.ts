@@ -108,6 +108,13 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 .kind.cancel { background: #fdecea; color: #a93226; }
 .kind.market { background: #e8f6ee; color: #1b7f4b; }
 .message.error h2 { color: var(--bad); }
+.history { margin-top: 10px; }
+.resolutions { display: flex; gap: 4px; }
+.resolutions button { padding: 3px 10px; border-radius: 6px; border: 1px solid var(--line); background: #fff; color: var(--text); font: 600 12px var(--mono); cursor: pointer; }
+.resolutions button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
+.chart { position: relative; min-height: 320px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.chart .note { padding: 140px 0; text-align: center; font-size: 14px; }
+.note.unreachable { color: var(--bad); }
 footer { padding: 4px 24px 24px; color: var(--muted); font-size: 12.5px; }
 @media (max-width: 900px) {
   .grid { grid-template-columns: 1fr; }

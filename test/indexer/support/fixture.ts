@@ -41,7 +41,11 @@ export async function getJson<T>(url: string): Promise<T> {
   return JSON.parse(body) as T;
 }
 
-export async function startFixture(flowMs = 1500): Promise<Fixture> {
+/**
+ * `beforeNode` runs once NATS and PostgreSQL are up and before the node starts; it returns
+ * extra node flags (the explorer page test starts its indexer there, for --indexer-url).
+ */
+export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer, pg: PostgresServer) => Promise<string[]>): Promise<Fixture> {
   const [nats, pg] = await Promise.all([natsServer(), postgresServer()]);
   const dbPath = await mkdtemp(join(tmpdir(), 'svc-idx-node-'));
   let node: NodeProcess | undefined;
@@ -54,7 +58,8 @@ export async function startFixture(flowMs = 1500): Promise<Fixture> {
   };
   try {
     // A loaded 2-core machine can take a while to start a node.
-    node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100'], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 60_000 });
+    const extra = beforeNode ? await beforeNode(nats, pg) : [];
+    node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100', ...extra], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 60_000 });
     const rpc = `http://${node.addresses.rpc}`;
     const dex = `http://${node.addresses.dex}`;
     const flow = await startOrderFlow(dex, { concurrency: 3 });

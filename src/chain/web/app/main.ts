@@ -4,11 +4,15 @@
  * reconnects), a block's batches, transactions and events, search by height,
  * transaction id, owner or market, and in-browser verification of a block's ticks.
  * Views follow the location hash (#/block/12, #/tx/<id>, #/owner/<b58>, #/market/<uuid>),
- * so links, back and reload work. The page writes its state to data-* attributes of
- * #view and #live for tests and scripts.
+ * so links, back and reload work. When the node names an indexer (--indexer-url), a
+ * market's view adds its candle chart and recent trades and an owner's view its fills
+ * (history.ts). The page writes its state to data-* attributes of #view and #live for
+ * tests and scripts.
  */
 import { api, ApiError, watchBlocks, type BlockDetail, type BlockRecord, type LiveState } from './api.js';
 import { blockRow, blockView, marketView, messageView, ownerView, statsCards, txView } from './render.js';
+import { marketHistory, ownerFills } from './history.js';
+import { indexerUrl } from './indexer-api.js';
 import { classify, fromHash, hashOf } from './search.js';
 import { verifyOrder, verifyTransaction, type ProofVerdict } from './prove.js';
 import { verifyBlock } from './verify.js';
@@ -26,8 +30,12 @@ const searchError = $<HTMLElement>('search-error');
 const listed = new Map<number, BlockRecord>();
 let shownHeight = 0; // the block the view shows, 0 for another view
 let renderSeq = 0; // a later navigation wins over a slower earlier one
+let disposeView: (() => void) | undefined; // frees what the shown view holds (a chart)
+const indexer = indexerUrl();
 
 function setView(kind: string, key: string, content: HTMLElement): void {
+  disposeView?.();
+  disposeView = undefined;
   view.replaceChildren(content);
   view.dataset.view = kind;
   view.dataset.key = key;
@@ -141,12 +149,19 @@ async function route(): Promise<void> {
         const o = await api.ownerOrders(target.owner);
         if (!current()) return;
         setView('owner', o.owner, ownerView(o));
+        if (indexer !== undefined) view.firstElementChild!.append(ownerFills(indexer, o.owner));
         for (const b of Array.from(view.querySelectorAll<HTMLButtonElement>('button.verify-order'))) orderButton(b, b.parentElement!.querySelector<HTMLElement>('.order-verdict')!);
         break;
       }
       case 'market': {
         const events = await api.marketEvents(target.marketId);
-        if (current()) setView('market', target.marketId, marketView(target.marketId, events));
+        if (!current()) return;
+        setView('market', target.marketId, marketView(target.marketId, events));
+        if (indexer !== undefined) {
+          const history = marketHistory(indexer, target.marketId);
+          view.querySelector('.fields')!.after(history.panel);
+          disposeView = history.dispose;
+        }
         break;
       }
       case 'invalid':
