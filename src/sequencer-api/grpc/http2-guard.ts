@@ -11,12 +11,15 @@
  *   client reset with the same budget, and before the budget runs out closes the connection
  *   gracefully: GOAWAY NO_ERROR, so the requests in flight are answered, new ones go to a
  *   new connection (grpc-js clients reconnect by themselves), and it says so in the log.
- *   Once a graceful GOAWAY is sent nghttp2's own limit no longer applies to the connection.
+ *   Its server streams (StreamTicks, StreamTx), which never end by themselves, are reset at
+ *   once (their clients resume on a new connection), and a connection still open
+ *   CLOSE_GRACE_MS later is cut. Once a graceful GOAWAY is sent nghttp2's own limit no
+ *   longer applies to the connection.
  *
  * grpc-js does not expose its HTTP/2 sessions: the guard reaches them through the server's
  * `http2Servers` map (grpc-js 1.14) and says so in the log if that is gone.
  */
-import { constants, type Http2Server, type Http2Session, type ServerHttp2Stream } from 'node:http2';
+import { constants, type Http2Server, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { Server } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 
@@ -28,6 +31,17 @@ export const RESET_BURST = 1000;
 export const RESET_RATE_PER_S = 33;
 /** The guard closes a connection gracefully when this much of the budget is left. */
 export const RESET_RESERVE = 150;
+
+/** How long a connection closed by the guard may take to answer its calls in flight before it is cut. */
+export const CLOSE_GRACE_MS = 10_000;
+
+/** The server-streaming methods: calls that never end by themselves. */
+const STREAMING_PATHS = new Set([
+  '/svc.sequencer.v1.SequencerService/StreamTicks',
+  '/svc.chain.v1.ChainService/StreamTx',
+  '/svc.follow.v1.FollowService/StreamBlockRoots',
+  '/svc.follow.v1.FollowService/StreamSnapshot',
+]);
 
 /** The grpc-js server options these bounds need. */
 export const HTTP2_SERVER_OPTIONS = { 'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS } as const;
@@ -67,10 +81,13 @@ function watch(session: Http2Session, logger: Logger): void {
   let resets = 0;
   let open = 0;
   let closing = false;
-  session.on('stream', (stream: ServerHttp2Stream) => {
+  const streams = new Set<ServerHttp2Stream>();
+  session.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
     open++;
+    if (STREAMING_PATHS.has(String(headers[':path']))) streams.add(stream);
     stream.once('close', () => {
       open--;
+      streams.delete(stream);
       if (stream.rstCode !== constants.NGHTTP2_CANCEL || closing) return;
       resets++;
       if (!budget.reset(nowS())) return;
@@ -78,6 +95,13 @@ function watch(session: Http2Session, logger: Logger): void {
       const peer = `${session.socket?.remoteAddress ?? '?'}:${session.socket?.remotePort ?? '?'}`;
       logger.warn({ peer, resets, inFlight: open }, 'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection');
       session.close();
+      // Its streams would hold the connection open for ever: they end now (the client
+      // resumes on a new connection from its last tick or sequence), and whatever is still
+      // open after the grace is cut with the connection.
+      for (const s of streams) s.close(constants.NGHTTP2_CANCEL);
+      setTimeout(() => {
+        if (!session.destroyed) session.destroy();
+      }, CLOSE_GRACE_MS).unref();
     });
   });
 }
