@@ -214,16 +214,18 @@ export class Chain implements ChainReader {
     }
     if (step.batch) {
       const b = step.batch;
-      b.transactions.forEach((t, i) => {
-        const key = recordKey(b.height, b.batchIndex, i);
+      for (const t of b.transactions) {
+        // Keyed by the transaction's own id: a batch numbers its market creations and
+        // transactions together, so a transaction's index is not its place among the
+        // batch's transactions when a market was created before it in the same tick.
+        const key = recordKeyOf(t.id);
         s.putText(ops, s.txs, key, encodeJson(t));
         s.putText(ops, s.seqs, u64Key(t.continuum_sequence), key);
         this.openTxs.push(t);
         this.derivedLastSequence = t.continuum_sequence;
-      });
+      }
       for (const m of b.markets) {
-        const [height, batch, index] = m.id.split('-').map((g) => parseInt(g, 16)) as [number, number, number];
-        s.putText(ops, s.markets, recordKey(height, batch, index), encodeJson(m));
+        s.putText(ops, s.markets, recordKeyOf(m.id), encodeJson(m));
         this.openMarkets.push(m);
       }
       b.events.forEach((e, k) => {
@@ -596,4 +598,10 @@ function follow<T>(spec: FollowSpec<T>): RecordFeed {
     },
     done,
   };
+}
+
+/** The store key of a transaction or market creation, from its `{height}-{batch}-{index}` id. */
+function recordKeyOf(id: string): string {
+  const [height, batch, index] = id.split('-').map((g) => parseInt(g, 16)) as [number, number, number];
+  return recordKey(height, batch, index);
 }
