@@ -123,6 +123,21 @@ describe('wire codec (hand-written protobuf) vs protobufjs', () => {
     });
   });
 
+  it('gives each encoded Tick bytes of its own (the encoder reuses its scratch space)', async () => {
+    const fake = new FakeSequencer();
+    await fake.submit(sampleTx(1));
+    const first = fake.closeTick();
+    await fake.submit({ ...sampleTx(2), payload: new Uint8Array(9_000).fill(7) });
+    const second = fake.closeTick();
+    const a = encodeTick(first);
+    const copy = Buffer.from(a);
+    const b = encodeTick(second);
+    expect(a.equals(copy), 'the first encoding is unchanged by the second').to.equal(true);
+    expect(a.buffer === b.buffer && a.byteOffset === b.byteOffset).to.equal(false);
+    expect(asObject('Tick', b).tick_number).to.equal('2');
+    expect(encodeTick(first).equals(copy), 'the same tick encodes to the same bytes').to.equal(true);
+  });
+
   it('encodes a Tick larger than 2 MiB (nested length needs 4 bytes)', async () => {
     const fake = new FakeSequencer({ queueCapacity: 100 });
     for (let i = 0; i < 40; i++) await fake.submit({ ...sampleTx(i), payload: new Uint8Array(60_000).fill(i) });
