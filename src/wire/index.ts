@@ -7,7 +7,7 @@
  * parse). It imports no other svc folder.
  */
 export { ProtoReader, WireError, VARINT, FIXED64, LEN, FIXED32, expectWireType, checkMessage, type MessageSchema } from './proto-reader.js';
-export { Writer } from './proto-writer.js';
+export { ScratchWriter, Writer } from './proto-writer.js';
 export { PROTO_DIR, LOADER_OPTIONS } from './proto-loader.js';
 export { encodeJson, parseRecordJson } from './json.js';
 export { parseIntegerParam, type Parsed } from './query-param.js';

@@ -158,6 +158,28 @@ export class Writer {
   }
 }
 
+/**
+ * A writer kept between calls as scratch space for messages encoded once and then held or
+ * shared (Ticks, StreamTx batches): each message is built in it and copied out at its exact
+ * size, so a message costs one allocation (pooled by Node below 4 KiB) instead of an
+ * estimated buffer that lands above the pool or grows. Not re-entrant: `fill` must not
+ * encode with the same scratch. A message far above `bytes` leaves a fresh scratch behind,
+ * so one huge message does not pin its size.
+ */
+export class ScratchWriter {
+  private writer: Writer;
+  constructor(private readonly bytes = 16 * 1024) {
+    this.writer = new Writer(bytes);
+  }
+
+  encode(fill: (w: Writer) => void): Buffer {
+    fill(this.writer);
+    const out = this.writer.take();
+    if (out.length > 16 * this.bytes) this.writer = new Writer(this.bytes);
+    return out;
+  }
+}
+
 /** '0'..'9', 'a'..'f' as ASCII codes. */
 const HEX_ASCII = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 

@@ -4,7 +4,7 @@
  * and the same bytes go to every stream. u64 fields stay exact (bigint). Field numbers
  * must match the .proto; test/chain/grpc.test.ts decodes them with proto-loader.
  */
-import { Writer } from '../../wire/index.js';
+import { ScratchWriter, Writer } from '../../wire/index.js';
 import type { ExplorerTransaction, MarketCreation, TransactionBatch } from '../interface.js';
 
 export function writeExplorerTransaction(w: Writer, t: ExplorerTransaction): void {
@@ -16,11 +16,14 @@ export function writeExplorerTransaction(w: Writer, t: ExplorerTransaction): voi
   w.string(22, t.status ?? '').uint64(23, t.filled_quantity ?? 0n).uint64(24, t.cancelled_quantity ?? 0n);
 }
 
+const batchScratch = new ScratchWriter();
+
+/** One StreamTx message, built in scratch space and copied out at its exact size. */
 export function encodeTxBatch(b: TransactionBatch): Buffer {
-  const w = new Writer(128 + b.transactions.length * 400);
-  w.uint(1, b.tick_number).uint(2, b.block_height).uint(3, b.batch_index).string(4, b.batch_hash);
-  for (const t of b.transactions) w.nested(5, (inner) => writeExplorerTransaction(inner, t));
-  return w.finish();
+  return batchScratch.encode((w) => {
+    w.uint(1, b.tick_number).uint(2, b.block_height).uint(3, b.batch_index).string(4, b.batch_hash);
+    for (const t of b.transactions) w.nested(5, (inner) => writeExplorerTransaction(inner, t));
+  });
 }
 
 export function writeMarketCreation(w: Writer, m: MarketCreation): void {

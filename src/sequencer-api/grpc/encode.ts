@@ -6,7 +6,7 @@
  */
 import type { SubmitResult, Tick, Transaction } from '../../core/index.js';
 import { shortHash } from '../../core/index.js';
-import { Writer } from '../../wire/index.js';
+import { ScratchWriter, Writer } from '../../wire/index.js';
 import type { InclusionProof } from '../../proofs/index.js';
 
 const EMPTY = new Uint8Array(0);
@@ -50,21 +50,15 @@ export function writeTick(w: Writer, tick: Tick): void {
   w.hex(4, tick.batchHash).uint(5, tick.timestamp).hex(6, tick.previousOutput);
 }
 
-const TICK_SCRATCH_BYTES = 16 * 1024;
-/** Scratch space of encodeTick, kept between calls; a tick far above its size gets one of its own. */
-let tickScratch = new Writer(TICK_SCRATCH_BYTES);
+const tickScratch = new ScratchWriter();
 
 /**
- * One Tick message, encoded once and shared by every stream and query that sends it. It is
- * written in a scratch buffer kept between calls and copied out at its exact size: a busy
- * tick's encoding cost 2-3x more when each had a fresh buffer of an estimated size (above
- * Node's 4 KiB pool, and grown twice when the estimate was short).
+ * One Tick message, encoded once and shared by every stream and query that sends it (built
+ * in scratch space and copied out at its exact size: a busy tick's encoding cost 2-3x more
+ * with a fresh buffer of an estimated size each time).
  */
 export function encodeTick(tick: Tick): Buffer {
-  writeTick(tickScratch, tick);
-  const out = tickScratch.take();
-  if (out.length > 16 * TICK_SCRATCH_BYTES) tickScratch = new Writer(TICK_SCRATCH_BYTES);
-  return out;
+  return tickScratch.encode((w) => writeTick(w, tick));
 }
 
 /** GetTickResponse around an already encoded Tick. */
