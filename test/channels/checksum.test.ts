@@ -111,6 +111,19 @@ describe('book checksum: the vectors', () => {
   });
 });
 
+describe('book checksum: the documents', () => {
+  it('docs/chain.md defines it with the empty value and the vectors; the AsyncAPI requires it on snapshot and delta', () => {
+    const root = new URL('../../../', import.meta.url);
+    const chainMd = readFileSync(new URL('docs/chain.md', root), 'utf8');
+    const section = chainMd.slice(chainMd.indexOf('**Book checksum.**'), chainMd.indexOf('### Sequences across restarts'));
+    expect(section).to.include(`\`${EMPTY_BOOK_CHECKSUM}\``);
+    expect(section).to.include('(book-checksum-vectors.json)');
+    expect(section).to.include('price u64 LE || quantity u128 LE || orders u64 LE');
+    const asyncapi = readFileSync(new URL('docs/channels.asyncapi.yaml', root), 'utf8');
+    expect(asyncapi.match(/required: \[type, channel, market_id, seq, tick, checksum, bids, asks\]/g)).to.have.length(2);
+  });
+});
+
 describe('book checksum: edges', () => {
   it("a market with no level: the node's snapshot says 0000000000000000, and so does a book emptied again", () => {
     const m = new TickMaker();
