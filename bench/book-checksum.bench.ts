@@ -9,6 +9,7 @@
  * fold µs per delta. Last line: one JSON object.
  * Env: BENCH_LEVELS (default 1000), BENCH_TICKS (default 2000), BENCH_ORDERS_PER_TICK (default 25).
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BookSource } from '../src/channels/index.js';
 import { bookChecksumOf, ChannelClient, levelHash, marketIdBytes, type ChannelConnectionEvents } from '../src/sdk/index.js';
@@ -108,13 +109,13 @@ function main(): void {
     ticks: TICKS,
     orders_per_tick: PER_TICK,
     deltas,
-    levels_per_delta: round(perDelta, 2),
-    level_hashes_per_delta: `<= ${round(perDelta, 2)} (one per changed level that is still there)`,
+    changed_levels_per_delta: round(perDelta, 2), // a level hash each, but for levels that are gone
     derive_us_per_delta: round((deriveMs * 1000) / deltas, 1),
     level_hash_us: round(hashUs, 2),
     checksum_us_per_delta: round(perDelta * hashUs, 1),
     whole_book_checksum_us: round(wholeUs, 0),
     client_fold_us_per_delta: round(clientUs, 1),
+    load: os.loadavg().map((l) => round(l, 1)),
     sink: String(sink & 1n),
   };
   console.log(JSON.stringify(result));
