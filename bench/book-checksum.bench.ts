@@ -12,7 +12,8 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BookSource } from '../src/channels/index.js';
-import { bookChecksumOf, ChannelClient, levelHash, marketIdBytes, type ChannelConnectionEvents } from '../src/sdk/index.js';
+import { bookChecksumOf, ChannelClient, levelHash, marketIdBytes } from '../src/sdk/index.js';
+import type { ChannelConnectionEvents } from '../src/sdk/index.js';
 import { marketTx, orderTx, seeded } from '../test/dex/support/orders.js';
 import { TickMaker } from '../test/channels/support/ticks.js';
 import type { PlaceOrderTx } from '../src/dex/engine/index.js';
@@ -77,7 +78,9 @@ function main(): void {
   const N = 200_000;
   let sink = 0n;
   let t0 = performance.now();
-  for (let i = 0; i < N; i++) sink ^= levelHash(market, (i & 1) as 0 | 1, BigInt(1 + i), BigInt(10 + (i % 97)), BigInt(1 + (i % 5)));
+  for (let i = 0; i < N; i++) {
+    sink ^= levelHash(market, (i & 1) as 0 | 1, BigInt(1 + i), BigInt(10 + (i % 97)), BigInt(1 + (i % 5)));
+  }
   const hashUs = ((performance.now() - t0) * 1000) / N;
 
   // The alternative: hashing the whole book for each delta.
@@ -88,18 +91,24 @@ function main(): void {
 
   // The client: the SDK's ChannelClient folding the snapshot and every delta.
   let events: ChannelConnectionEvents | undefined;
-  const client = new ChannelClient({ url: 'ws://x/ws', dial: (_u, e) => ((events = e), { send: () => undefined, close: () => undefined }) });
+  const dial = (_u: string, e: ChannelConnectionEvents) => {
+    events = e;
+    return { send: () => undefined, close: () => undefined };
+  };
+  const client = new ChannelClient({ url: 'ws://x/ws', dial });
   let last = '';
   client.book(marketId, (levels) => (last = levels.checksum));
   events!.message('{"type":"welcome","tick":1,"height":1,"heartbeat_ms":5000,"limits":{}}');
   const firstSeq = Number(/"seq":(\d+)/.exec(frames[0]!)![1]);
-  events!.message(`{"type":"subscribed","id":1,"tick":1,"channel":"book","market_id":"${marketId}","seq":${firstSeq - 1}}`);
+  const subscribed = { type: 'subscribed', id: 1, tick: 1, channel: 'book', market_id: marketId, seq: firstSeq - 1 };
+  events!.message(JSON.stringify(subscribed));
   events!.message(snapshotText);
   t0 = performance.now();
   for (const f of frames) events!.message(f);
   const clientUs = ((performance.now() - t0) * 1000) / frames.length;
   client.close();
-  if (last !== source.checksum(marketId)) throw new Error(`the client's checksum ${last} is not the node's ${source.checksum(marketId)}`);
+  const nodeSum = source.checksum(marketId);
+  if (last !== nodeSum) throw new Error(`the client's checksum ${last} is not the node's ${nodeSum}`);
   if (client.checksumMismatches !== 0) throw new Error(`${client.checksumMismatches} mismatches`);
 
   const perDelta = levelsChanged / deltas;

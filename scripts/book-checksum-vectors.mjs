@@ -17,7 +17,9 @@ function le(value, bytes) {
 }
 
 function input(market, side, price, quantity, orders) {
-  return Buffer.concat([Buffer.from('book'), Buffer.from([1]), Buffer.from(market.replaceAll('-', ''), 'hex'), Buffer.from([side]), le(price, 8), le(quantity, 16), le(orders, 8)]);
+  const id = Buffer.from(market.replaceAll('-', ''), 'hex');
+  const head = [Buffer.from('book'), Buffer.from([1]), id, Buffer.from([side])];
+  return Buffer.concat([...head, le(price, 8), le(quantity, 16), le(orders, 8)]);
 }
 
 function hash(market, side, price, quantity, orders) {
@@ -29,7 +31,9 @@ const hex = (v) => v.toString(16).padStart(16, '0');
 
 function checksum(market, bids, asks) {
   let sum = 0n;
-  for (const [side, rows] of [[0, bids], [1, asks]]) for (const [p, q, n] of rows) sum = (sum + hash(market, side, BigInt(p), BigInt(q), BigInt(n))) & M64;
+  for (const [side, rows] of [[0, bids], [1, asks]]) {
+    for (const [p, q, n] of rows) sum = (sum + hash(market, side, BigInt(p), BigInt(q), BigInt(n))) & M64;
+  }
   return hex(sum);
 }
 
@@ -57,7 +61,12 @@ const books = [
   { what: 'the empty book', market_id: MARKET, bids: [], asks: [] },
   { what: 'one bid', market_id: MARKET, bids: [['100', '5', 1]], asks: [] },
   { what: 'the same level as an ask', market_id: MARKET, bids: [], asks: [['100', '5', 1]] },
-  { what: 'two levels a side', market_id: MARKET, bids: [['99', '7', 2], ['98', '1', 1]], asks: [['101', '3', 1], ['103', '18446744073709551615', 4]] },
+  {
+    what: 'two levels a side',
+    market_id: MARKET,
+    bids: [['99', '7', 2], ['98', '1', 1]],
+    asks: [['101', '3', 1], ['103', '18446744073709551615', 4]],
+  },
 ].map((b) => ({ ...b, checksum: checksum(b.market_id, b.bids, b.asks) }));
 
 // A client folding these messages in order holds the book whose checksum each one carries.
@@ -65,8 +74,23 @@ const messages = [
   { type: 'snapshot', seq: 4, tick: 10, bids: [['99', '7', 2], ['98', '1', 1]], asks: [['101', '3', 1]] },
   { type: 'delta', seq: 5, tick: 11, bids: [['99', '4', 1]], asks: [] }, // a level changed
   { type: 'delta', seq: 6, tick: 12, bids: [['100', '2', 1]], asks: [['101', '0', 0]] }, // a new best bid, an ask gone
-  { type: 'delta', seq: 9, first_seq: 7, tick: 15, bids: [['98', '0', 0]], asks: [['102', '18446744073709551615', 1], ['104', '6', 2]] }, // folded 7..9
-  { type: 'delta', seq: 10, tick: 16, bids: [['100', '0', 0], ['99', '0', 0]], asks: [['102', '0', 0], ['104', '0', 0]] }, // the book emptied
+  // folded 7..9
+  {
+    type: 'delta',
+    seq: 9,
+    first_seq: 7,
+    tick: 15,
+    bids: [['98', '0', 0]],
+    asks: [['102', '18446744073709551615', 1], ['104', '6', 2]],
+  },
+  // the book emptied
+  {
+    type: 'delta',
+    seq: 10,
+    tick: 16,
+    bids: [['100', '0', 0], ['99', '0', 0]],
+    asks: [['102', '0', 0], ['104', '0', 0]],
+  },
   { type: 'delta', seq: 11, tick: 17, bids: [], asks: [['105', '1', 1]] },
 ];
 const held = [new Map(), new Map()];
@@ -82,10 +106,16 @@ const sequence = messages.map((m) => {
 });
 
 const vectors = {
-  description:
-    'Book checksum vectors (docs/chain.md "Book checksum"). level input = "book" || 0x01 || market_id 16 bytes || side u8 (bid 0, ask 1) || price u64 LE || quantity u128 LE || orders u64 LE; level hash = first 8 bytes of SHA-256(input) as u64 LE (decimal here); checksum = sum of the level hashes of every level mod 2^64, as 16 lowercase hex digits. Values are decimal strings in levels and books; sequence messages are the channel messages of one market (market_id ' +
-    MARKET +
-    ') with rows [price, quantity, orders] (price and quantity as decimal strings here, exact JSON integers on the wire), each with the checksum of the book a client holds after folding it.',
+  description: [
+    'Book checksum vectors (docs/chain.md "Book checksum").',
+    'level input = "book" || 0x01 || market_id 16 bytes || side u8 (bid 0, ask 1)',
+    '|| price u64 LE || quantity u128 LE || orders u64 LE;',
+    'level hash = first 8 bytes of SHA-256(input) as u64 LE (decimal here);',
+    'checksum = sum of the level hashes of every level mod 2^64, as 16 lowercase hex digits.',
+    'Values are decimal strings in levels and books; sequence messages are the channel messages of one market',
+    `(market_id ${MARKET}) with rows [price, quantity, orders] (price and quantity as decimal strings here,`,
+    'exact JSON integers on the wire), each with the checksum of the book a client holds after folding it.',
+  ].join(' '),
   empty: hex(0n),
   levels,
   books,

@@ -106,7 +106,8 @@ export class BookSource implements SnapshotSource {
     if (m.snapshot?.seq === m.seq && m.snapshot.tick === this.tick) return m.snapshot.item;
     const rows = m.levels.rows();
     const head = `{"type":"snapshot","channel":"book","market_id":"${marketId}","seq":${m.seq},"tick":${this.tick}`;
-    const json = `${head},"checksum":"${m.levels.checksum()}","bids":${rowsJson(rows.bids)},"asks":${rowsJson(rows.asks)}}`;
+    const levels = `"bids":${rowsJson(rows.bids)},"asks":${rowsJson(rows.asks)}`;
+    const json = `${head},"checksum":"${m.levels.checksum()}",${levels}}`;
     const item = { pos: m.seq, frame: textFrame(json) };
     m.snapshot = { seq: m.seq, tick: this.tick, item };
     return item;

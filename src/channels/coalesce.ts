@@ -85,7 +85,8 @@ export class DeltaCoalescer {
     if (h === undefined) return;
     if (h.count === 1) return this.sink.write(h.last.frame);
     const last = h.last.book!;
-    const rows = { marketId: last.marketId, tick: last.tick, checksum: last.checksum, bids: [...h.bids.values()], asks: [...h.asks.values()] };
+    const { marketId, tick, checksum } = last;
+    const rows = { marketId, tick, checksum, bids: [...h.bids.values()], asks: [...h.asks.values()] };
     this.sink.write(textFrame(bookDeltaJson(rows, h.last.pos, h.first)));
   }
 

@@ -44,7 +44,13 @@ export function marketIdBytes(marketId: string): Uint8Array {
 }
 
 /** The 54 bytes hashed for one level; throws a RangeError on a value outside its type or a level that is not there. */
-export function levelInput(market: Uint8Array, side: BookSideCode, price: bigint, quantity: bigint, orders: bigint): Uint8Array {
+export function levelInput(
+  market: Uint8Array,
+  side: BookSideCode,
+  price: bigint,
+  quantity: bigint,
+  orders: bigint,
+): Uint8Array {
   if (price <= 0n || price > MASK64) throw new RangeError(`price ${price} is not a u64 above 0`);
   if (quantity <= 0n || quantity >> 128n !== 0n) throw new RangeError(`quantity ${quantity} is not a u128 above 0`);
   if (orders <= 0n || orders > MAX_ORDERS) throw new RangeError(`order count ${orders} is not 1..2^53-1`);
@@ -61,7 +67,13 @@ export function levelInput(market: Uint8Array, side: BookSideCode, price: bigint
 }
 
 /** One level's hash (a u64). */
-export function levelHash(market: Uint8Array, side: BookSideCode, price: bigint, quantity: bigint, orders: bigint): bigint {
+export function levelHash(
+  market: Uint8Array,
+  side: BookSideCode,
+  price: bigint,
+  quantity: bigint,
+  orders: bigint,
+): bigint {
   const d = sha256(levelInput(market, side, price, quantity, orders));
   return new DataView(d.buffer, d.byteOffset, 8).getBigUint64(0, true);
 }
@@ -107,7 +119,8 @@ export class BookChecksum {
 }
 
 /** A level as the channel sends it: [price, quantity, orders] (numbers, bigints or decimal text). */
-export type ChecksumRow = readonly [price: bigint | number | string, quantity: bigint | number | string, orders: bigint | number | string];
+type Int = bigint | number | string;
+export type ChecksumRow = readonly [price: Int, quantity: Int, orders: Int];
 
 /** The checksum of a whole book (every level of both sides), computed from scratch. */
 export function bookChecksumOf(marketId: string, bids: readonly ChecksumRow[], asks: readonly ChecksumRow[]): string {

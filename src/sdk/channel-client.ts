@@ -229,14 +229,16 @@ export class ChannelClient {
   /** A market's levels: called with the folded levels after the snapshot and after each delta. */
   book(marketId: string, onBook: (levels: BookLevels, m: BookMessage) => void): ChannelSubscription {
     const sub = this.addSub('book', marketId, undefined, () => undefined);
-    const lv = { bids: new Map<string, Held>(), asks: new Map<string, Held>(), seq: 0, tick: 0, sum: new BookChecksum(marketId) };
+    const sum = new BookChecksum(marketId);
+    const lv = { bids: new Map<string, Held>(), asks: new Map<string, Held>(), seq: 0, tick: 0, sum };
     sub.levels = lv;
     sub.deliver = (raw) => {
       const m = raw as unknown as BookMessage;
       let problem: string | undefined;
       try {
         foldBook(lv, m);
-        if (lv.sum.hex() !== m.checksum) problem = `the folded book's checksum is ${lv.sum.hex()}, the message says ${String(m.checksum)}`;
+        const mine = lv.sum.hex();
+        if (mine !== m.checksum) problem = `the folded book's checksum is ${mine}, the message says ${m.checksum}`;
       } catch (err) {
         problem = `a level that cannot be folded: ${(err as Error).message}`;
       }
@@ -246,8 +248,9 @@ export class ChannelClient {
       lv.tick = m.tick;
       const sorted = (side: Map<string, Held>, desc: boolean) =>
         [...side.values()].map((h) => h.row).sort((a, b) => (desc ? -cmp(a[0], b[0]) : cmp(a[0], b[0])));
-      const levels = { marketId, seq: lv.seq, tick: lv.tick, checksum: m.checksum, bids: sorted(lv.bids, true), asks: sorted(lv.asks, false) };
-      onBook(levels, m);
+      const { seq, tick } = lv;
+      const [bids, asks] = [sorted(lv.bids, true), sorted(lv.asks, false)];
+      onBook({ marketId, seq, tick, checksum: m.checksum, bids, asks }, m);
     };
     this.subscribe(sub);
     return this.handle(sub);
@@ -404,7 +407,8 @@ export class ChannelClient {
     const n = (sub.mismatches ?? 0) + 1;
     sub.mismatches = n;
     sub.confirmed = false;
-    this.options.onError?.({ code: 'checksum_mismatch', message: `book ${sub.key} ${m.type} seq ${m.seq}: ${problem}; subscribing again for a new snapshot`, marketId: sub.key, seq: m.seq });
+    const message = `book ${sub.key} ${m.type} seq ${m.seq}: ${problem}; subscribing again for a new snapshot`;
+    this.options.onError?.({ code: 'checksum_mismatch', message, marketId: sub.key, seq: m.seq });
     if (n === 1) return this.resubscribe(sub);
     const wireId = sub.wireId;
     sub.retry = setTimeout(() => {

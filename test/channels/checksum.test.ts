@@ -35,14 +35,19 @@ interface Message {
   asks: Row[];
   checksum: string;
 }
+interface LevelOut {
+  input: string;
+  hash: string;
+}
 interface Vectors {
   empty: string;
-  levels: Array<{ market_id: string; side: 'bid' | 'ask'; price: string; quantity: string; orders: string; input: string; hash: string }>;
+  levels: Array<{ market_id: string; side: 'bid' | 'ask'; price: string; quantity: string; orders: string } & LevelOut>;
   books: Array<{ what: string; market_id: string; bids: Row[]; asks: Row[]; checksum: string }>;
   sequence: { market_id: string; messages: Message[] };
 }
 
-const vectors = JSON.parse(readFileSync(new URL('../../../docs/book-checksum-vectors.json', import.meta.url), 'utf8')) as Vectors;
+const root = new URL('../../../', import.meta.url);
+const vectors = JSON.parse(readFileSync(new URL('docs/book-checksum-vectors.json', root), 'utf8')) as Vectors;
 const MARKET = vectors.sequence.market_id;
 
 /** A message as the node writes it: u64 values as exact JSON integers. */
@@ -57,7 +62,8 @@ describe('book checksum: the vectors', () => {
   it('level -> bytes -> hash', () => {
     expect(vectors.levels.length).to.be.at.least(6);
     for (const v of vectors.levels) {
-      const args = [marketIdBytes(v.market_id), v.side === 'bid' ? 0 : 1, BigInt(v.price), BigInt(v.quantity), BigInt(v.orders)] as const;
+      const side = v.side === 'bid' ? 0 : 1;
+      const args = [marketIdBytes(v.market_id), side, BigInt(v.price), BigInt(v.quantity), BigInt(v.orders)] as const;
       expect(toHex(levelInput(...args)), `${v.side} ${v.price}`).to.equal(v.input);
       expect(String(levelHash(...args)), `${v.side} ${v.price}`).to.equal(v.hash);
     }
@@ -78,12 +84,15 @@ describe('book checksum: the vectors', () => {
       const changes: LevelChange[] = [];
       for (const [side, rows] of [[0, m.bids], [1, m.asks]] as const) {
         if (m.type === 'snapshot') {
-          for (const [p, q, n] of held[side]!.values()) changes.push({ side, price: BigInt(p), quantity: -BigInt(q), orders: -n });
+          for (const [p, q, n] of held[side]!.values()) {
+            changes.push({ side, price: BigInt(p), quantity: -BigInt(q), orders: -n });
+          }
           held[side]!.clear();
         }
         for (const row of rows) {
           const old = held[side]!.get(row[0]);
-          changes.push({ side, price: BigInt(row[0]), quantity: BigInt(row[1]) - BigInt(old?.[1] ?? 0), orders: row[2] - (old?.[2] ?? 0) });
+          const quantity = BigInt(row[1]) - BigInt(old?.[1] ?? 0);
+          changes.push({ side, price: BigInt(row[0]), quantity, orders: row[2] - (old?.[2] ?? 0) });
           if (row[2] === 0) held[side]!.delete(row[0]);
           else held[side]!.set(row[0], row);
         }
@@ -91,13 +100,18 @@ describe('book checksum: the vectors', () => {
       mirror.apply(changes);
       expect(mirror.checksum(), `after seq ${m.seq}`).to.equal(m.checksum);
     }
-    expect(vectors.sequence.messages.some((m) => m.checksum === EMPTY_BOOK_CHECKSUM), 'the sequence empties the book once').to.equal(true);
+    const emptied = vectors.sequence.messages.some((m) => m.checksum === EMPTY_BOOK_CHECKSUM);
+    expect(emptied, 'the sequence empties the book once').to.equal(true);
   });
 
   it("the SDK's ChannelClient folds the sequence to each checksum, and reports none as a mismatch", () => {
     let events: ChannelConnectionEvents | undefined;
     const errors: ChannelError[] = [];
-    const client = new ChannelClient({ url: 'ws://x/ws', dial: (_u, e) => ((events = e), { send: () => undefined, close: () => undefined }), onError: (e) => errors.push(e) });
+    const dial = (_u: string, e: ChannelConnectionEvents) => {
+      events = e;
+      return { send: () => undefined, close: () => undefined };
+    };
+    const client = new ChannelClient({ url: 'ws://x/ws', dial, onError: (e) => errors.push(e) });
     const books: BookLevels[] = [];
     client.book(MARKET, (levels) => books.push(levels));
     events!.message('{"type":"welcome","tick":1,"height":1,"heartbeat_ms":5000,"limits":{}}');
@@ -105,22 +119,24 @@ describe('book checksum: the vectors', () => {
     for (const m of vectors.sequence.messages) events!.message(wire(m));
     client.close();
     expect(errors).to.deep.equal([]);
-    expect(books.map((b) => [b.seq, b.checksum])).to.deep.equal(vectors.sequence.messages.map((m) => [m.seq, m.checksum]));
+    const want = vectors.sequence.messages.map((m) => [m.seq, m.checksum]);
+    expect(books.map((b) => [b.seq, b.checksum])).to.deep.equal(want);
     const last = books[books.length - 1]!;
     expect(bookChecksumOf(MARKET, last.bids, last.asks)).to.equal(last.checksum);
   });
 });
 
 describe('book checksum: the documents', () => {
-  it('docs/chain.md defines it with the empty value and the vectors; the AsyncAPI requires it on snapshot and delta', () => {
-    const root = new URL('../../../', import.meta.url);
+  it('docs/chain.md defines it, with the empty value and the vectors; the AsyncAPI requires it', () => {
     const chainMd = readFileSync(new URL('docs/chain.md', root), 'utf8');
-    const section = chainMd.slice(chainMd.indexOf('**Book checksum.**'), chainMd.indexOf('### Sequences across restarts'));
+    const from = chainMd.indexOf('**Book checksum.**');
+    const section = chainMd.slice(from, chainMd.indexOf('### Sequences across restarts'));
     expect(section).to.include(`\`${EMPTY_BOOK_CHECKSUM}\``);
     expect(section).to.include('(book-checksum-vectors.json)');
     expect(section).to.include('price u64 LE || quantity u128 LE || orders u64 LE');
     const asyncapi = readFileSync(new URL('docs/channels.asyncapi.yaml', root), 'utf8');
-    expect(asyncapi.match(/required: \[type, channel, market_id, seq, tick, checksum, bids, asks\]/g)).to.have.length(2);
+    const required = /required: \[type, channel, market_id, seq, tick, checksum, bids, asks\]/g;
+    expect(asyncapi.match(required), 'on snapshot and delta').to.have.length(2);
   });
 });
 
@@ -150,7 +166,7 @@ describe('book checksum: edges', () => {
     expect(mirror.checksum()).to.equal(EMPTY_BOOK_CHECKSUM);
   });
 
-  it('refuses to hash what is not a level: zero or out-of-type values, a market id that is not a lowercase UUID', () => {
+  it('refuses to hash what is not a level: zero or out-of-type values, a market id not a lowercase UUID', () => {
     const market = marketIdBytes(MARKET);
     const bad: Array<[bigint, bigint, bigint]> = [
       [0n, 1n, 1n],
@@ -165,7 +181,7 @@ describe('book checksum: edges', () => {
     expect(() => marketIdBytes('not-a-uuid')).to.throw(TypeError);
   });
 
-  it('tells apart books that CRC-style top-N checks confuse: the same levels on the other side, another order count, another market', () => {
+  it('tells apart a level on the other side, with another order count, of another market', () => {
     const base = bookChecksumOf(MARKET, [['100', '5', 1]], []);
     expect(bookChecksumOf(MARKET, [], [['100', '5', 1]])).to.not.equal(base);
     expect(bookChecksumOf(MARKET, [['100', '5', 2]], [])).to.not.equal(base);

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ChainClient } from '../../src/chain/grpc/client.js';
-import { bookChecksumOf, ChannelClient, EMPTY_BOOK_CHECKSUM, marketIdOf, type BookLevels, type BookMessage, type ChannelDial, type ChannelError } from '../../src/sdk/index.js';
+import { bookChecksumOf, ChannelClient, EMPTY_BOOK_CHECKSUM, marketIdOf } from '../../src/sdk/index.js';
+import type { BookLevels, BookMessage, ChannelDial, ChannelError } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { orderFlow } from './support/order-flow.js';
@@ -39,7 +40,7 @@ function hookedDial(corrupt: (text: string) => string): ChannelDial {
   };
 }
 
-/** The text with the quantity of its first level that is not gone raised by one, or undefined when every level is gone. */
+/** The text with the quantity of its first level that is not gone raised by one (undefined: every level is gone). */
 function raiseOneQuantity(text: string): string | undefined {
   const row = /\[(\d+),(\d+),([1-9]\d*)\]/.exec(text.slice(text.indexOf('"bids":')));
   if (row === null) return undefined;
@@ -79,7 +80,7 @@ describe('book checksum: a corrupted delta between the real node and the SDK cli
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('reports the mismatch, re-snapshots and ends with the node’s book; the empty book’s snapshot is 0000000000000000', async () => {
+  it('reports the mismatch, re-snapshots, ends with the node’s book; an empty book’s checksum is 0', async () => {
     const port = await freePort();
     node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '50', '--rpc-addr', `127.0.0.1:${port}`], FACES);
     const grpc = new ChainClient(node.addresses.grpc!);
@@ -104,9 +105,12 @@ describe('book checksum: a corrupted delta between the real node and the SDK cli
 
     const alice = keyOf(93);
     const bob = keyOf(94);
-    const orders = orderFlow(grpc, 0, { owners: [alice, bob], mints: [BASE, QUOTE], prices: { from: 50, spread: 9 }, maxQuantity: 5 });
-    await waitUntil(() => corrupted !== undefined && seen.filter((s) => s.m.type === 'snapshot').length >= 2, 'a corrupted delta and a new snapshot');
-    await waitUntil(() => seen.filter((s) => s.m.type === 'delta' && s.m.seq > corrupted!.seq).length >= 5, 'deltas after the new snapshot');
+    const spec = { owners: [alice, bob] as [typeof alice, typeof bob], mints: [BASE, QUOTE] as [number, number] };
+    const orders = orderFlow(grpc, 0, { ...spec, prices: { from: 50, spread: 9 }, maxQuantity: 5 });
+    const snapshots = () => seen.filter((s) => s.m.type === 'snapshot').length;
+    await waitUntil(() => corrupted !== undefined && snapshots() >= 2, 'a corrupted delta and a new snapshot');
+    const after = () => seen.filter((s) => s.m.type === 'delta' && s.m.seq > corrupted!.seq).length;
+    await waitUntil(() => after() >= 5, 'deltas after the new snapshot');
     await orders.stop();
     grpc.close();
     await new Promise((r) => setTimeout(r, 500)); // the last ticks' deltas
@@ -114,16 +118,19 @@ describe('book checksum: a corrupted delta between the real node and the SDK cli
     expect(errors.filter((e) => e.code === 'checksum_mismatch')).to.have.length(1);
     expect(errors[0]).to.include({ code: 'checksum_mismatch', marketId: MARKET, seq: corrupted!.seq });
     expect(client.checksumMismatches).to.equal(1);
-    expect(seen.some((s) => s.m.seq === corrupted!.seq && s.m.type === 'delta'), 'the corrupted delta is not handed on').to.equal(false);
+    const handedOn = seen.some((s) => s.m.seq === corrupted!.seq && s.m.type === 'delta');
+    expect(handedOn, 'the corrupted delta is not handed on').to.equal(false);
     for (const s of seen) expect(s.levels.checksum).to.equal(bookChecksumOf(MARKET, s.levels.bids, s.levels.asks));
 
     const res = await fetch(`http://${node.addresses.dex}/markets/${MARKET}/orderbook?depth=1000`);
-    const { data } = (await res.json()) as { data: { bids: Array<{ price: string; quantity: string; orders: number }>; asks: Array<{ price: string; quantity: string; orders: number }>; tick_number: number } };
+    type RestLevel = { price: string; quantity: string; orders: number };
+    const { data } = (await res.json()) as { data: { bids: RestLevel[]; asks: RestLevel[] } };
     const last = seen[seen.length - 1]!.levels;
-    const rows = (levels: BookLevels['bids']) => levels.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
+    const rows = (levels: BookLevels['bids']): RestLevel[] =>
+      levels.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
     expect(rows(last.bids)).to.deep.equal(data.bids);
     expect(rows(last.asks)).to.deep.equal(data.asks);
-    const restRows = (levels: typeof data.bids) => levels.map((l): [string, string, number] => [l.price, l.quantity, l.orders]);
+    const restRows = (levels: RestLevel[]) => levels.map((l) => [l.price, l.quantity, l.orders] as const);
     expect(last.checksum).to.equal(bookChecksumOf(MARKET, restRows(data.bids), restRows(data.asks)));
   });
 });

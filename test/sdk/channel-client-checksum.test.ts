@@ -7,7 +7,8 @@
  * answered with a new subscription; mismatches in a row back off.
  */
 import { expect } from 'chai';
-import { bookChecksumOf, ChannelClient, type BookLevels, type ChannelConnectionEvents, type ChannelDial, type ChannelError } from '../../src/sdk/index.js';
+import { bookChecksumOf, ChannelClient } from '../../src/sdk/index.js';
+import type { BookLevels, ChannelConnectionEvents, ChannelDial, ChannelError } from '../../src/sdk/index.js';
 
 const MARKET = '11111111-2222-4333-8444-555555555555';
 type Rows = Array<[number, number, number]>;
@@ -19,7 +20,8 @@ class Script {
   readonly sent: Array<Record<string, unknown>> = [];
   readonly dial: ChannelDial = (_url, events) => {
     this.events = events;
-    return { send: (text) => this.sent.push(JSON.parse(text) as Record<string, unknown>), close: () => events.close(1000, '') };
+    const send = (text: string) => void this.sent.push(JSON.parse(text) as Record<string, unknown>);
+    return { send, close: () => events.close(1000, '') };
   };
   push(m: Record<string, unknown>): void {
     this.events!.message(JSON.stringify(m));
