@@ -226,7 +226,11 @@ export class ChannelClient {
     return this.add('orders', owner, options.fromSequence, (m) => onEvent(m as unknown as OrderMessage));
   }
 
-  /** A market's levels: called with the folded levels after the snapshot and after each delta. */
+  /**
+   * A market's levels: called with the folded levels after the snapshot and after each delta
+   * whose checksum matches. Throws a TypeError for a market id that is not a lowercase UUID
+   * (the node would refuse it: `bad_param`).
+   */
   book(marketId: string, onBook: (levels: BookLevels, m: BookMessage) => void): ChannelSubscription {
     const sub = this.addSub('book', marketId, undefined, () => undefined);
     const sum = new BookChecksum(marketId);
