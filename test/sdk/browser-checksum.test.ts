@@ -35,12 +35,14 @@ describe('svc/sdk book checksum in headless Chromium', function () {
   let base = '';
 
   before(async () => {
-    if (!existsSync(root('dist/browser/svc-sdk.js'))) throw new Error('dist/browser/svc-sdk.js missing: run npm run build');
+    const bundle = 'dist/browser/svc-sdk.js';
+    if (!existsSync(root(bundle))) throw new Error(`${bundle} missing: run npm run build`);
     server = createServer((req, res) => {
       if (req.url === '/svc-sdk.js') {
         res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(root('dist/browser/svc-sdk.js')));
       } else if (req.url === '/vectors.json') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(readFileSync(root('docs/book-checksum-vectors.json')));
+        const vectors = readFileSync(root('docs/book-checksum-vectors.json'));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(vectors);
       } else res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
