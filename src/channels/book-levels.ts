@@ -4,10 +4,14 @@
  * tick's level changes (book-deltas.ts) into it, so a snapshot is always exactly the state
  * after the last delta it published, whatever the engine has applied since. `levelsOfBook`
  * computes the same from an engine book (to seed the mirror at start, and in tests to check
- * that the mirror never drifts).
+ * that the mirror never drifts). The mirror also keeps the book's checksum (the SDK's
+ * book-checksum.ts, docs/chain.md "Book checksum"): each level holds its hash, and a change
+ * takes the old hash out of the sum and puts the new one in, so a delta costs one SHA-256
+ * per changed level, never a pass over the book.
  */
 import type { OrderBook } from '../dex/engine/index.js';
 import { BUY, type SideCode } from '../dex/engine/index.js';
+import { BookChecksum } from '../sdk/index.js';
 import type { LevelChange } from './book-deltas.js';
 
 /** A level as sent: [price, quantity, orders]; quantity 0 and orders 0 in a delta = the level is gone. */
@@ -16,10 +20,16 @@ export type LevelRow = [price: bigint, quantity: bigint, orders: number];
 interface Level {
   quantity: bigint;
   orders: number;
+  hash: bigint; // the level's term of the checksum
 }
 
 export class MarketLevels {
   private readonly sides: [Map<bigint, Level>, Map<bigint, Level>] = [new Map(), new Map()];
+  private readonly sum: BookChecksum;
+
+  constructor(marketId: string) {
+    this.sum = new BookChecksum(marketId);
+  }
 
   /** Fold net changes in; returns the levels whose totals changed, as they are now. */
   apply(changes: Iterable<LevelChange>): { bids: LevelRow[]; asks: LevelRow[] } {
@@ -28,14 +38,19 @@ export class MarketLevels {
     for (const c of changes) {
       if (c.quantity === 0n && c.orders === 0) continue;
       const side = this.sides[c.side];
-      const l = side.get(c.price) ?? { quantity: 0n, orders: 0 };
+      const l = side.get(c.price) ?? { quantity: 0n, orders: 0, hash: 0n };
       l.quantity += c.quantity;
       l.orders += c.orders;
       if (l.orders < 0 || l.quantity < 0n || (l.orders === 0) !== (l.quantity === 0n)) {
         throw new Error(`book mirror out of step at ${c.side === BUY ? 'bid' : 'ask'} ${c.price}: ${l.quantity} in ${l.orders} orders`);
       }
+      this.sum.remove(l.hash);
       if (l.orders === 0) side.delete(c.price);
-      else side.set(c.price, l);
+      else {
+        l.hash = this.sum.hash(c.side, c.price, l.quantity, BigInt(l.orders));
+        this.sum.add(l.hash);
+        side.set(c.price, l);
+      }
       (c.side === BUY ? bids : asks).push([c.price, l.quantity, l.orders]);
     }
     return { bids, asks };
@@ -43,7 +58,17 @@ export class MarketLevels {
 
   /** Set one level (seeding). */
   set(side: SideCode, price: bigint, quantity: bigint, orders: number): void {
-    if (orders > 0) this.sides[side].set(price, { quantity, orders });
+    if (orders <= 0) return;
+    const old = this.sides[side].get(price);
+    if (old !== undefined) this.sum.remove(old.hash);
+    const hash = this.sum.hash(side, price, quantity, BigInt(orders));
+    this.sum.add(hash);
+    this.sides[side].set(price, { quantity, orders, hash });
+  }
+
+  /** The book's checksum now: 16 hex digits (docs/chain.md "Book checksum"). */
+  checksum(): string {
+    return this.sum.hex();
   }
 
   /** Every level, best first (bids descending, asks ascending). */

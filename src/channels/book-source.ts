@@ -10,6 +10,10 @@
  *                    hub drops live deltas with seq <= it, so a snapshot taken between
  *                    derive and publish is not followed by a duplicate
  *
+ * Every snapshot and delta carries `checksum`: the mirror's checksum right after it
+ * (book-levels.ts, docs/chain.md "Book checksum"), kept as the mirror folds, so it is the
+ * checksum of exactly the levels a client holds once it has folded that message.
+ *
  * Sequences live in memory: they count the deltas since this node process started (a
  * snapshot after a restart can have a lower seq). A client only compares them within one
  * subscription, which a restart always ends (the socket closes), so nothing is lost.
@@ -40,11 +44,13 @@ function rowsJson(rows: LevelRow[]): string {
 
 /**
  * A book delta message: `seq` its sequence; `firstSeq`, for deltas folded into one for a
- * client that is behind (coalesce.ts), the first sequence it covers (written only then).
+ * client that is behind (coalesce.ts), the first sequence it covers (written only then);
+ * `checksum` the book's after `seq`.
  */
 export function bookDeltaJson(d: BookDeltaRows, seq: number, firstSeq = seq): string {
   const first = firstSeq === seq ? '' : `,"first_seq":${firstSeq}`;
-  return `{"type":"delta","channel":"book","market_id":"${d.marketId}","seq":${seq},"tick":${d.tick}${first},"bids":${rowsJson(d.bids)},"asks":${rowsJson(d.asks)}}`;
+  const head = `{"type":"delta","channel":"book","market_id":"${d.marketId}","seq":${seq},"tick":${d.tick}${first}`;
+  return `${head},"checksum":"${d.checksum}","bids":${rowsJson(d.bids)},"asks":${rowsJson(d.asks)}}`;
 }
 
 export class BookSource implements SnapshotSource {
@@ -56,7 +62,7 @@ export class BookSource implements SnapshotSource {
   /** Seed from the engine's books (after it is restored and replayed), as of `tick`. */
   seed(books: Iterable<{ marketId: string; book: OrderBook }>, tick: number): void {
     for (const { marketId, book } of books) {
-      const levels = new MarketLevels();
+      const levels = new MarketLevels(marketId);
       const rows = levelsOfBook(book);
       for (const [p, q, n] of rows.bids) levels.set(0, p, q, n);
       for (const [p, q, n] of rows.asks) levels.set(1, p, q, n);
@@ -77,13 +83,13 @@ export class BookSource implements SnapshotSource {
     for (const [marketId, changes] of levelChangesOf(applied)) {
       let m = this.markets.get(marketId);
       if (m === undefined) {
-        m = { levels: new MarketLevels(), seq: 0 };
+        m = { levels: new MarketLevels(marketId), seq: 0 };
         this.markets.set(marketId, m);
       }
       const changed = m.levels.apply(changes.values());
       if (changed.bids.length === 0 && changed.asks.length === 0) continue;
       m.seq++;
-      const book = { marketId, tick, bids: changed.bids, asks: changed.asks };
+      const book = { marketId, tick, checksum: m.levels.checksum(), bids: changed.bids, asks: changed.asks };
       out.push({ marketId, item: { pos: m.seq, frame: textFrame(bookDeltaJson(book, m.seq)), book } });
     }
     return out;
@@ -99,10 +105,17 @@ export class BookSource implements SnapshotSource {
     if (m === undefined) return undefined;
     if (m.snapshot?.seq === m.seq && m.snapshot.tick === this.tick) return m.snapshot.item;
     const rows = m.levels.rows();
-    const json = `{"type":"snapshot","channel":"book","market_id":"${marketId}","seq":${m.seq},"tick":${this.tick},"bids":${rowsJson(rows.bids)},"asks":${rowsJson(rows.asks)}}`;
+    const head = `{"type":"snapshot","channel":"book","market_id":"${marketId}","seq":${m.seq},"tick":${this.tick}`;
+    const levels = `"bids":${rowsJson(rows.bids)},"asks":${rowsJson(rows.asks)}`;
+    const json = `${head},"checksum":"${m.levels.checksum()}",${levels}}`;
     const item = { pos: m.seq, frame: textFrame(json) };
     m.snapshot = { seq: m.seq, tick: this.tick, item };
     return item;
+  }
+
+  /** The mirror's checksum of a market now (tests). */
+  checksum(marketId: string): string | undefined {
+    return this.markets.get(marketId)?.levels.checksum();
   }
 
   /** The mirror's rows of a market (tests, the bench). */

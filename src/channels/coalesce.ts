@@ -8,7 +8,8 @@
  * difference: the folded delta holds, per (side, price), the level as the last folded delta
  * left it. It has `seq` = the last sequence folded in and `first_seq` = the first, so a
  * client applies it when `first_seq` = its previous seq + 1, and its book then equals the
- * book after `seq`. A single held delta goes out as it was (its own frame, no `first_seq`).
+ * book after `seq`; its `checksum` is the last folded delta's (the book's after `seq`). A
+ * single held delta goes out as it was (its own frame, no `first_seq`).
  *
  * Memory per subscriber is bounded by the market's distinct levels, not by how far behind
  * the client is. Blocks and order events are not folded (every one is kept in the store and
@@ -84,7 +85,8 @@ export class DeltaCoalescer {
     if (h === undefined) return;
     if (h.count === 1) return this.sink.write(h.last.frame);
     const last = h.last.book!;
-    const rows = { marketId: last.marketId, tick: last.tick, bids: [...h.bids.values()], asks: [...h.asks.values()] };
+    const { marketId, tick, checksum } = last;
+    const rows = { marketId, tick, checksum, bids: [...h.bids.values()], asks: [...h.asks.values()] };
     this.sink.write(textFrame(bookDeltaJson(rows, h.last.pos, h.first)));
   }
 

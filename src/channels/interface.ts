@@ -30,10 +30,11 @@ export interface ChannelItem {
   book?: BookDeltaRows;
 }
 
-/** What a book delta says: the market, its tick and the changed levels as they now are. */
+/** What a book delta says: the market, its tick, the book's checksum after it, the changed levels as they now are. */
 export interface BookDeltaRows {
   marketId: string;
   tick: number;
+  checksum: string;
   bids: LevelRow[];
   asks: LevelRow[];
 }

@@ -9,7 +9,8 @@
  *
  * Across a dropped connection the client resumes by itself (blocks from the next height,
  * orders from the next sequence, the book with a new snapshot), so each height and each
- * sequence is printed once, in order; a note goes to stderr. Exit 0 after --count messages
+ * sequence is printed once, in order; a note goes to stderr, as it does for a book whose
+ * checksum does not match (the client subscribes again for a snapshot). Exit 0 after --count messages
  * or Ctrl-C; 1 when the node refuses the subscription (its error code is printed) or
  * cannot be reached at the start; 2 for a wrong command line.
  */
@@ -110,6 +111,7 @@ function follow(plan: WatchPlan): Promise<number> {
         lost = false;
       },
       onError: (e) => {
+        if (e.code === 'checksum_mismatch') return console.error(`svc chain watch: ${e.message}`);
         if (e.code !== 'closed') return finish(() => reject(new CommandFailure(`the node refused the subscription: ${e.code}: ${e.message}`)));
         if (!welcomed) return finish(() => reject(new CommandFailure(`cannot reach ${plan.url}: ${e.message || `closed (${e.closeCode})`}: is the node running?`)));
         if (!lost) console.error(`svc chain watch: connection lost (${e.message}); reconnecting`);

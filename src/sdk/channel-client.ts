@@ -10,7 +10,12 @@
  *   book    a market's levels: the snapshot, then the deltas folded in; on a reconnect, or a
  *           delta that does not start at the previous `seq` + 1 (its `first_seq` when the
  *           node folded several for a client that was behind, else its `seq`), it
- *           subscribes again for a new snapshot (the handler is told it is one).
+ *           subscribes again for a new snapshot (the handler is told it is one). Each
+ *           snapshot and delta carries the book's checksum after it (book-checksum.ts):
+ *           the client keeps the same sum as it folds, and on a mismatch it tells
+ *           `onError` (code `checksum_mismatch`), does not hand that book to the handler,
+ *           and subscribes again for a new snapshot (at once; after a backoff when the
+ *           mismatches follow one another).
  *
  * A message before the next expected position is dropped (a duplicate); one after it (a
  * gap, which the node never sends on one socket) makes the client subscribe again from the
@@ -23,6 +28,7 @@
  * Browser-safe: the default socket is the global WebSocket; Node passes a `dial` (e.g. over
  * the `ws` package).
  */
+import { BookChecksum } from './book-checksum.js';
 import { parseExactJson, type U64 } from './exact-json.js';
 
 /** What the client needs of a socket: send text, close; it is told open, text, close. */
@@ -105,6 +111,8 @@ export interface BookMessage {
   tick: number;
   /** On a delta that folds several (the node does so for a client that is behind): the first seq it covers. */
   first_seq?: number;
+  /** The book's checksum right after this message: 16 hex digits (docs/chain.md "Book checksum"). */
+  checksum: string;
   bids: LevelRow[];
   asks: LevelRow[];
 }
@@ -114,15 +122,23 @@ export interface BookLevels {
   marketId: string;
   seq: number;
   tick: number;
+  /** The checksum of these levels, equal to the node's. */
+  checksum: string;
   bids: LevelRow[];
   asks: LevelRow[];
 }
 
 export interface ChannelError {
-  /** The node's error code (docs/chain.md), or `closed` with the socket's close code. */
+  /**
+   * The node's error code (docs/chain.md), `closed` with the socket's close code, or
+   * `checksum_mismatch` (a book whose folded levels do not give the message's checksum,
+   * with the market and the message's seq; the client subscribes again for a snapshot).
+   */
   code: string;
   message: string;
   closeCode?: number;
+  marketId?: string;
+  seq?: number;
 }
 
 export interface ChannelClientOptions {
@@ -132,7 +148,7 @@ export interface ChannelClientOptions {
   /** First reconnect delay; doubles to maxReconnectMs. */
   reconnectMs?: number;
   maxReconnectMs?: number;
-  /** Told of every refusal and every close (the client reconnects by itself). */
+  /** Told of every refusal, every close and every book checksum mismatch (the client recovers by itself). */
   onError?: (e: ChannelError) => void;
   /** Told each time a socket is open and welcomed (after a reconnect too). */
   onOpen?: (welcome: { tick: number; height: number }) => void;
@@ -153,8 +169,16 @@ interface Sub {
   wireId: number;
   confirmed: boolean;
   deliver(msg: Record<string, unknown>): void;
-  /** book: the folded levels. */
-  levels?: { bids: Map<string, LevelRow>; asks: Map<string, LevelRow>; seq: number; tick: number };
+  /** book: the folded levels with each one's checksum term, and their checksum. */
+  levels?: { bids: Map<string, Held>; asks: Map<string, Held>; seq: number; tick: number; sum: BookChecksum };
+  /** book: checksum mismatches in a row, and the timer of a delayed re-subscribe. */
+  mismatches?: number;
+  retry?: ReturnType<typeof setTimeout>;
+}
+
+interface Held {
+  row: LevelRow;
+  hash: bigint;
 }
 
 const keyOf = (kind: Kind, key: string) => `${kind}\u0000${key}`;
@@ -180,6 +204,8 @@ export class ChannelClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Sockets opened so far (1 + reconnects). */
   connections = 0;
+  /** Book messages whose checksum did not match the folded levels (each one re-snapshots). */
+  checksumMismatches = 0;
 
   constructor(private readonly options: ChannelClientOptions) {
     this.dial = options.dial ?? webSocketDial();
@@ -200,27 +226,35 @@ export class ChannelClient {
     return this.add('orders', owner, options.fromSequence, (m) => onEvent(m as unknown as OrderMessage));
   }
 
-  /** A market's levels: called with the folded levels after the snapshot and after each delta. */
+  /**
+   * A market's levels: called with the folded levels after the snapshot and after each delta
+   * whose checksum matches. Throws a TypeError for a market id that is not a lowercase UUID
+   * (the node would refuse it: `bad_param`).
+   */
   book(marketId: string, onBook: (levels: BookLevels, m: BookMessage) => void): ChannelSubscription {
     const sub = this.addSub('book', marketId, undefined, () => undefined);
-    sub.levels = { bids: new Map(), asks: new Map(), seq: 0, tick: 0 };
+    const sum = new BookChecksum(marketId);
+    const lv = { bids: new Map<string, Held>(), asks: new Map<string, Held>(), seq: 0, tick: 0, sum };
+    sub.levels = lv;
     sub.deliver = (raw) => {
       const m = raw as unknown as BookMessage;
-      const lv = sub.levels!;
-      if (m.type === 'snapshot') {
-        lv.bids.clear();
-        lv.asks.clear();
+      let problem: string | undefined;
+      try {
+        foldBook(lv, m);
+        const mine = lv.sum.hex();
+        if (mine !== m.checksum) problem = `the folded book's checksum is ${mine}, the message says ${m.checksum}`;
+      } catch (err) {
+        problem = `a level that cannot be folded: ${(err as Error).message}`;
       }
-      for (const [side, rows] of [[lv.bids, m.bids], [lv.asks, m.asks]] as const) {
-        for (const row of rows) {
-          if (row[2] === 0) side.delete(String(row[0]));
-          else side.set(String(row[0]), row);
-        }
-      }
+      if (problem !== undefined) return this.bookMismatch(sub, m, problem);
+      sub.mismatches = 0;
       lv.seq = m.seq;
       lv.tick = m.tick;
-      const sorted = (side: Map<string, LevelRow>, desc: boolean) => [...side.values()].sort((a, b) => (desc ? -cmp(a[0], b[0]) : cmp(a[0], b[0])));
-      onBook({ marketId, seq: lv.seq, tick: lv.tick, bids: sorted(lv.bids, true), asks: sorted(lv.asks, false) }, m);
+      const sorted = (side: Map<string, Held>, desc: boolean) =>
+        [...side.values()].map((h) => h.row).sort((a, b) => (desc ? -cmp(a[0], b[0]) : cmp(a[0], b[0])));
+      const { seq, tick } = lv;
+      const [bids, asks] = [sorted(lv.bids, true), sorted(lv.asks, false)];
+      onBook({ marketId, seq, tick, checksum: m.checksum, bids, asks }, m);
     };
     this.subscribe(sub);
     return this.handle(sub);
@@ -230,6 +264,7 @@ export class ChannelClient {
   close(): void {
     this.closedByUser = true;
     clearInterval(this.watchdog);
+    for (const sub of this.subs.values()) clearTimeout(sub.retry);
     if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
     this.conn?.close();
   }
@@ -259,6 +294,7 @@ export class ChannelClient {
     return {
       unsubscribe: () => {
         if (this.subs.get(keyOf(sub.kind, sub.key)) !== sub) return;
+        clearTimeout(sub.retry);
         this.subs.delete(keyOf(sub.kind, sub.key));
         this.byWireId.delete(sub.wireId);
         if (this.open) this.conn!.send(JSON.stringify({ op: 'unsubscribe', id: sub.wireId }));
@@ -268,6 +304,8 @@ export class ChannelClient {
 
   /** (Re)subscribe on the open socket from the sub's next position. */
   private subscribe(sub: Sub): void {
+    clearTimeout(sub.retry);
+    sub.retry = undefined;
     if (!this.open) return;
     sub.wireId = this.nextWireId++;
     sub.confirmed = false;
@@ -362,6 +400,27 @@ export class ChannelClient {
     sub.deliver(m);
   }
 
+  /**
+   * A book message whose checksum does not match: report it, ignore the subscription's data
+   * and subscribe again for a new snapshot, at once the first time, then after 250 ms
+   * doubling to 5 s while mismatches follow one another (a node that keeps sending books
+   * that do not add up is not asked again at the rate of its messages).
+   */
+  private bookMismatch(sub: Sub, m: BookMessage, problem: string): void {
+    this.checksumMismatches++;
+    const n = (sub.mismatches ?? 0) + 1;
+    sub.mismatches = n;
+    sub.confirmed = false;
+    const message = `book ${sub.key} ${m.type} seq ${m.seq}: ${problem}; subscribing again for a new snapshot`;
+    this.options.onError?.({ code: 'checksum_mismatch', message, marketId: sub.key, seq: m.seq });
+    if (n === 1) return this.resubscribe(sub);
+    const wireId = sub.wireId;
+    sub.retry = setTimeout(() => {
+      sub.retry = undefined;
+      if (this.subs.get(keyOf(sub.kind, sub.key)) === sub && sub.wireId === wireId) this.resubscribe(sub);
+    }, Math.min(250 * 2 ** (n - 2), 5_000));
+  }
+
   private bookMessage(sub: Sub | undefined, m: Record<string, unknown>): void {
     if (sub === undefined || !sub.confirmed) return;
     const seq = Number(m.seq);
@@ -372,5 +431,36 @@ export class ChannelClient {
       if (first !== sub.levels!.seq + 1) return this.resubscribe(sub); // a lost delta: new snapshot
     }
     sub.deliver(m);
+  }
+}
+
+/**
+ * Fold a book message into the held levels and their checksum (a snapshot replaces them).
+ * A level is gone when its quantity and order count are both 0; a level with one of them 0,
+ * or a value outside its type, throws (the caller treats it as a mismatch).
+ */
+function foldBook(lv: NonNullable<Sub['levels']>, m: BookMessage): void {
+  if (m.type === 'snapshot') {
+    lv.bids.clear();
+    lv.asks.clear();
+    lv.sum.clear();
+  }
+  for (const [code, side, rows] of [[0, lv.bids, m.bids], [1, lv.asks, m.asks]] as const) {
+    if (!Array.isArray(rows)) throw new RangeError(`${code === 0 ? 'bids' : 'asks'} is not a list`);
+    for (const row of rows) {
+      const price = BigInt(row[0]);
+      const quantity = BigInt(row[1]);
+      const orders = BigInt(row[2]);
+      const key = price.toString();
+      const old = side.get(key);
+      if (old !== undefined) lv.sum.remove(old.hash);
+      if (quantity === 0n && orders === 0n && m.type === 'delta') {
+        side.delete(key);
+        continue;
+      }
+      const hash = lv.sum.hash(code, price, quantity, orders);
+      lv.sum.add(hash);
+      side.set(key, { row, hash });
+    }
   }
 }

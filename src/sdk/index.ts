@@ -35,4 +35,5 @@ export * from './state-root.js';
 export * from './chain-root.js';
 export { UUID_RE } from '../core/browser-safe.js';
 export * from './exact-json.js';
+export * from './book-checksum.js';
 export * from './channel-client.js';

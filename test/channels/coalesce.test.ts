@@ -2,13 +2,15 @@
  * Book deltas for a subscriber that is behind, on the hub with in-memory outlets: while its
  * queue holds coalesceBytes or more its deltas are held and folded; once it has room they go
  * out as one delta with `first_seq` .. `seq` whose levels, folded onto the book the client
- * had, give exactly the source's book; a subscriber with room gets every delta alone, the
+ * had, give exactly the source's book, and whose checksum is the source's book's after `seq`;
+ * a subscriber with room gets every delta alone, the
  * same frame as before; an unsubscribed one gets nothing held.
  */
 import { expect } from 'chai';
 import { BookSource, ChannelHub, DEFAULT_LIMITS, OwnerLog, type ChannelItem, type Outlet, type ResumableSource } from '../../src/channels/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { sha256 } from '../../src/crypto/sha256.js';
+import { bookChecksumOf, EMPTY_BOOK_CHECKSUM } from '../../src/sdk/index.js';
 import { BASE, QUOTE, marketTx, orderTx, seeded } from '../dex/support/orders.js';
 import { TickMaker } from './support/ticks.js';
 
@@ -72,6 +74,7 @@ describe('channels: book deltas for a subscriber that is behind', () => {
     const slow = new MemoryOutlet();
     const fast = new MemoryOutlet();
     for (const o of [slow, fast]) hub.message(hub.connect(o, '127.0.0.1'), JSON.stringify({ op: 'subscribe', id: 'b', channel: 'book', market_id: MARKET }));
+    expect(slow.messages()[2]).to.include({ type: 'snapshot', checksum: EMPTY_BOOK_CHECKSUM }); // the empty book's
     tick(['Buy', 10]);
     expect(slow.frames).to.have.length(4); // welcome, subscribed, snapshot, delta 1
     slow.queued = 1000; // behind from here
@@ -90,6 +93,10 @@ describe('channels: book deltas for a subscriber that is behind', () => {
     expect(fold(slow.messages())).to.deep.equal(fold(fast.messages()));
     const rows = book.rows(MARKET)!;
     expect(fold(slow.messages())).to.deep.equal({ bids: rows.bids.map((r) => r.map(Number)), asks: rows.asks.map((r) => r.map(Number)) });
+    const folded1 = fold(slow.messages());
+    expect(folded!.checksum, 'the folded delta carries the checksum after its seq').to.equal(book.checksum(MARKET));
+    expect(folded!.checksum).to.equal(bookChecksumOf(MARKET, folded1.bids, folded1.asks));
+    expect(folded!.checksum).to.equal(fast.messages()[7]!.checksum);
     // Back with room: the next delta is the shared frame itself, no first_seq.
     slow.queued = 0;
     tick(['Buy', 9]);

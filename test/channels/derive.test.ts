@@ -3,11 +3,13 @@
  * each outcome (accepted, partial and full fills on both sides, self-trade and expiry
  * removals, cancels, refusals only with a verified signature), and the book deltas: a
  * mirror fed only the deltas equals the engine's own books after every tick of a random
- * flow with many transactions per tick.
+ * flow with many transactions per tick, and each delta's checksum (kept incrementally) is
+ * the checksum of the engine's whole book computed from scratch.
  */
 import { expect } from 'chai';
 import { BookSource, levelChangesOf, levelsOfBook, ownerEventsOf } from '../../src/channels/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
+import { bookChecksumOf, EMPTY_BOOK_CHECKSUM } from '../../src/sdk/index.js';
 import { cancelTx, marketTx, orderTx, seeded } from '../dex/support/orders.js';
 import { TickMaker } from './support/ticks.js';
 
@@ -96,6 +98,7 @@ describe('channels: book deltas of applied ticks', () => {
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
     let deltas = 0;
     let lastSeq = 0;
+    expect(book.checksum(market.info.marketId)).to.equal(EMPTY_BOOK_CHECKSUM);
     for (let i = 0; i < 400; i++) {
       const txs = [];
       for (let k = 0, n = 1 + rnd(12); k < n; k++) {
@@ -113,7 +116,8 @@ describe('channels: book deltas of applied ticks', () => {
       const applied = m.apply(txs);
       const out = book.derive(applied);
       for (const d of out) {
-        const msg = JSON.parse(d.item.frame.subarray(d.item.frame[1]! === 126 ? 4 : d.item.frame[1]! === 127 ? 10 : 2).toString()) as { seq: number; tick: number };
+        const text = d.item.frame.subarray(d.item.frame[1]! === 126 ? 4 : d.item.frame[1]! === 127 ? 10 : 2).toString();
+        const msg = JSON.parse(text) as { seq: number; tick: number; checksum: string };
         expect(msg.seq).to.equal(lastSeq + 1);
         expect(msg.tick).to.equal(applied.tick.tickNumber);
         lastSeq = msg.seq;
@@ -121,6 +125,9 @@ describe('channels: book deltas of applied ticks', () => {
       }
       const engineRows = levelsOfBook(market.book);
       expect(book.rows(market.info.marketId), `tick ${applied.tick.tickNumber}`).to.deep.equal(engineRows);
+      const whole = bookChecksumOf(market.info.marketId, engineRows.bids, engineRows.asks);
+      expect(book.checksum(market.info.marketId), `checksum after tick ${applied.tick.tickNumber}`).to.equal(whole);
+      for (const d of out) expect(d.item.book!.checksum).to.equal(whole);
       // Ticks with nothing accepted for the market produce no delta.
       if ([...levelChangesOf(applied).values()].every((c) => c.size === 0)) expect(out).to.have.length(0);
     }

@@ -55,7 +55,7 @@ describe('channels: the hub', () => {
     book.publish(book.derive(m.apply([orderTx(seeded(1).publicKey, 1, 'Buy', 10, 1)])));
     const deltas = new Set(outlets.map((o) => o.frames[3]));
     expect(deltas.size, 'one delta frame for all').to.equal(1);
-    expect([...deltas][0]!.toString('utf8', 4)).to.match(/^\{"type":"delta","channel":"book","market_id":"[^"]+","seq":1,"tick":2,"bids":\[\[10,1,1\]\],"asks":\[\]\}$/);
+    expect([...deltas][0]!.toString('utf8', 4)).to.match(/^\{"type":"delta","channel":"book","market_id":"[^"]+","seq":1,"tick":2,"checksum":"[0-9a-f]{16}","bids":\[\[10,1,1\]\],"asks":\[\]\}$/);
   });
 
   it('closes a subscriber whose queue would pass the bound with 4000; the others still receive; nothing after unsubscribe', () => {

@@ -6,7 +6,7 @@
  * new snapshot. The node's side is played by a scripted connection.
  */
 import { expect } from 'chai';
-import { ChannelClient, type BookLevels, type ChannelConnectionEvents, type ChannelDial } from '../../src/sdk/index.js';
+import { bookChecksumOf, ChannelClient, type BookLevels, type ChannelConnectionEvents, type ChannelDial } from '../../src/sdk/index.js';
 
 class Script {
   events: ChannelConnectionEvents | undefined;
@@ -21,6 +21,8 @@ class Script {
 }
 
 const MARKET = '11111111-2222-4333-8444-555555555555';
+type Rows = Array<[number | bigint, number | bigint, number]>;
+const sum = (bids: Rows, asks: Rows) => bookChecksumOf(MARKET, bids, asks);
 
 describe('sdk ChannelClient: duplicates, gaps and lost deltas', () => {
   it('drops a duplicate block, resubscribes from the expected height on a gap, and ignores the old subscription until confirmed', () => {
@@ -57,10 +59,13 @@ describe('sdk ChannelClient: duplicates, gaps and lost deltas', () => {
     client.book(MARKET, (levels) => books.push(levels));
     s.push({ type: 'welcome', tick: 1, height: 1, heartbeat_ms: 5000, limits: {} });
     s.push({ type: 'subscribed', id: 1, tick: 1, channel: 'book', market_id: MARKET, seq: 3 });
-    s.events!.message(`{"type":"snapshot","channel":"book","market_id":"${MARKET}","seq":3,"tick":1,"bids":[[100,5,1],[99,18446744073709551615,2]],"asks":[[101,1,1]]}`);
-    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 4, tick: 2, bids: [[100, 0, 0]], asks: [[102, 3, 1]] });
-    expect(books[books.length - 1]).to.deep.equal({ marketId: MARKET, seq: 4, tick: 2, bids: [[99, 18446744073709551615n, 2]], asks: [[101, 1, 1], [102, 3, 1]] });
-    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 6, tick: 3, bids: [], asks: [[101, 0, 0]] }); // 5 was lost
+    const big = 18446744073709551615n;
+    const first = sum([[100, 5, 1], [99, big, 2]], [[101, 1, 1]]);
+    s.events!.message(`{"type":"snapshot","channel":"book","market_id":"${MARKET}","seq":3,"tick":1,"checksum":"${first}","bids":[[100,5,1],[99,${big},2]],"asks":[[101,1,1]]}`);
+    const after = sum([[99, big, 2]], [[101, 1, 1], [102, 3, 1]]);
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 4, tick: 2, checksum: after, bids: [[100, 0, 0]], asks: [[102, 3, 1]] });
+    expect(books[books.length - 1]).to.deep.equal({ marketId: MARKET, seq: 4, tick: 2, checksum: after, bids: [[99, big, 2]], asks: [[101, 1, 1], [102, 3, 1]] });
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 6, tick: 3, checksum: sum([[99, big, 2]], [[102, 3, 1]]), bids: [], asks: [[101, 0, 0]] }); // 5 was lost
     expect(books).to.have.length(2);
     expect(s.sent.slice(-2)).to.deep.equal([
       { op: 'unsubscribe', id: 1 },
@@ -76,13 +81,14 @@ describe('sdk ChannelClient: duplicates, gaps and lost deltas', () => {
     client.book(MARKET, (levels) => books.push(levels));
     s.push({ type: 'welcome', tick: 1, height: 1, heartbeat_ms: 5000, limits: {} });
     s.push({ type: 'subscribed', id: 1, tick: 1, channel: 'book', market_id: MARKET, seq: 3 });
-    s.push({ type: 'snapshot', channel: 'book', market_id: MARKET, seq: 3, tick: 1, bids: [[100, 5, 1]], asks: [] });
-    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 7, first_seq: 4, tick: 5, bids: [[100, 0, 0], [98, 2, 1]], asks: [[103, 4, 2]] });
-    expect(books[books.length - 1]).to.deep.equal({ marketId: MARKET, seq: 7, tick: 5, bids: [[98, 2, 1]], asks: [[103, 4, 2]] });
-    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 8, tick: 6, bids: [], asks: [[103, 0, 0]] });
+    s.push({ type: 'snapshot', channel: 'book', market_id: MARKET, seq: 3, tick: 1, checksum: sum([[100, 5, 1]], []), bids: [[100, 5, 1]], asks: [] });
+    const folded = sum([[98, 2, 1]], [[103, 4, 2]]);
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 7, first_seq: 4, tick: 5, checksum: folded, bids: [[100, 0, 0], [98, 2, 1]], asks: [[103, 4, 2]] });
+    expect(books[books.length - 1]).to.deep.equal({ marketId: MARKET, seq: 7, tick: 5, checksum: folded, bids: [[98, 2, 1]], asks: [[103, 4, 2]] });
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 8, tick: 6, checksum: sum([[98, 2, 1]], []), bids: [], asks: [[103, 0, 0]] });
     expect(books[books.length - 1]!.seq).to.equal(8);
     const sent = s.sent.length;
-    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 12, first_seq: 10, tick: 7, bids: [], asks: [] }); // 9 was lost
+    s.push({ type: 'delta', channel: 'book', market_id: MARKET, seq: 12, first_seq: 10, tick: 7, checksum: sum([[98, 2, 1]], []), bids: [], asks: [] }); // 9 was lost
     expect(books).to.have.length(3);
     expect(s.sent.slice(sent)).to.deep.equal([
       { op: 'unsubscribe', id: 1 },
