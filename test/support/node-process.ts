@@ -20,11 +20,12 @@ export interface NodeProcess {
 }
 
 /**
- * `options.timeoutMs` (default 20 s): how long to wait for the `listening` lines; a restart
+ * `options.timeoutMs` (default 60 s): how long to wait for the `listening` lines (a node
+ * starts in 1-3 s on a quiet 2-core machine and took over 20 s on one at load 20); a restart
  * that replays a long chain (bench/follow.bench.ts, no snapshot at 10^6 ticks) needs more.
  */
 export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number } = {}): Promise<NodeProcess> {
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const nodeFlags = (process.env.SVC_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
   const args = [
     ...nodeFlags,
