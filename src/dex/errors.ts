@@ -2,6 +2,7 @@
  * The order book API's errors: one class carrying the HTTP status and a stable `code`,
  * rendered as `{"ok": false, "error": "<message>", "code": "<CODE>"}` (docs/dex-api.md).
  */
+import { StacklessError } from '../core/index.js';
 import type { DexErrorCode } from './engine/index.js';
 
 export type ApiErrorCode =
@@ -21,16 +22,18 @@ export type ApiErrorCode =
   | 'TIMEOUT'
   | 'INTERNAL';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ApiErrorCode,
-    message: string,
-    /** The sequencer refused it as a replay of a transaction it already has (gRPC: ALREADY_EXISTS). */
-    readonly replay = false,
-  ) {
+/** A refusal with its HTTP status and code (no stack: it is an answer, src/core StacklessError). */
+export class ApiError extends StacklessError {
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  /** The sequencer refused it as a replay of a transaction it already has (gRPC: ALREADY_EXISTS). */
+  readonly replay: boolean;
+  constructor(status: number, code: ApiErrorCode, message: string, replay = false) {
     super(message);
     this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.replay = replay;
   }
 }
 

@@ -2,6 +2,7 @@
  * The sequencer node's surface: what the gRPC and REST front-ends, the order book and
  * the chain node use. Implemented by `createSequencer()` in ./index.ts.
  */
+import { StacklessError } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Piscina } from 'piscina';
 import type {
@@ -48,13 +49,13 @@ export interface PreparedBatch {
 /** Why a submission was refused; `code` maps onto a gRPC status by the front-end. */
 export type SubmitErrorCode = 'INVALID_ARGUMENT' | 'RESOURCE_EXHAUSTED' | 'ALREADY_EXISTS' | 'UNAVAILABLE';
 
-export class SubmitError extends Error {
-  constructor(
-    readonly code: SubmitErrorCode,
-    message: string,
-  ) {
+/** A refusal of a submission (no stack: it is an answer, src/core StacklessError). */
+export class SubmitError extends StacklessError {
+  readonly code: SubmitErrorCode;
+  constructor(code: SubmitErrorCode, message: string) {
     super(message);
     this.name = 'SubmitError';
+    this.code = code;
   }
 }
 
