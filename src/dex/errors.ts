@@ -17,6 +17,7 @@ export type ApiErrorCode =
   | 'INVALID_SIGNATURE_FORMAT'
   | 'NOT_FOUND'
   | 'QUEUE_FULL'
+  | 'BATCH_TOO_LARGE'
   | 'UNAVAILABLE'
   | 'TIMEOUT'
   | 'INTERNAL';

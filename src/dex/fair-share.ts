@@ -61,6 +61,11 @@ export class FairShare {
     return this.byAddress.get(address) ?? 0;
   }
 
+  /** Places `address` may still take now (its share less what it holds): a batch takes all it needs or none. */
+  room(address: string): number {
+    return Math.max(0, this.shareFor(address) - this.held(address));
+  }
+
   /** The share an address would have now. */
   shareFor(address: string): number {
     return shareOf(this.maxPending, this.byAddress.size + (this.byAddress.has(address) ? 0 : 1));
