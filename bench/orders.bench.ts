@@ -13,7 +13,9 @@
  * processes (every thread of the node by name, its gateway processes) and the client.
  * In the same run, the floor of an order: one node:crypto ed25519 verify plus one ed25519
  * signature (a receipt), the same calls the node makes, timed here in a loop.
- * One JSON line on stdout; the load average is in it. Env: DEX_BENCH_ORDERS (12,800 per mode).
+ * One JSON line on stdout; the load average is in it. Env: DEX_BENCH_ORDERS (12,800 per mode),
+ * DEX_BENCH_MODES (a comma list of the modes), DEX_BENCH_PROFILE (a directory for the node's and
+ * its gateways' V8 CPU profiles).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -69,7 +71,8 @@ function round(x: number, d = 1): number {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-orders-'));
   const args = ['--gateways', '2', '--max-pending', '100000', '--queue-capacity', '100000', ...benchNodeArgs()];
-  const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc']);
+  const prof = process.env.DEX_BENCH_PROFILE; // a directory: the node and its gateways write V8 CPU profiles there
+  const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc'], prof ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${prof}`] } : {});
   const out: Record<string, unknown> = { bench: 'orders', node_args: args.join(' '), orders_per_mode: ORDERS, load_start: loadavg().map((x) => round(x, 2)) };
   try {
     const dex = new DexClient(`http://${node.addresses.dex!}`);
@@ -90,7 +93,8 @@ async function main(): Promise<void> {
     }
     out.load_end = loadavg().map((x) => round(x, 2));
   } finally {
-    node.child.kill('SIGKILL');
+    node.child.kill(prof ? 'SIGINT' : 'SIGKILL'); // a profile is written at a clean exit
+    if (prof) setTimeout(() => node.child.kill('SIGKILL'), 20_000).unref();
     await node.exited;
     await rm(dir, { recursive: true, force: true });
   }

@@ -20,10 +20,12 @@ export interface NodeProcess {
 /**
  * `options.timeoutMs` (default 20 s): how long to wait for the `listening` lines; a restart
  * that replays a long chain (bench/follow.bench.ts, no snapshot at 10^6 ticks) needs more.
+ * `options.execArgv`: Node flags before the script (e.g. --cpu-prof; the gateways inherit them).
  */
-export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number } = {}): Promise<NodeProcess> {
+export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number; execArgv?: string[] } = {}): Promise<NodeProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const args = [
+    ...(options.execArgv ?? []),
     SVC_BIN,
     'node',
     '--grpc-addr',
