@@ -42,6 +42,13 @@ export class FairShare {
     return true;
   }
 
+  /** Take `n` places for `address` without the share check (a batch its caller already judged whole); give each back with leave(). */
+  admit(address: string, n: number): void {
+    if (n <= 0) return;
+    this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + n);
+    this.total += n;
+  }
+
   /** Give back a place taken by enter(). */
   leave(address: string): void {
     const mine = this.byAddress.get(address);

@@ -111,21 +111,25 @@ export class SequencerChannel {
 
   /**
    * Send a batch's checked items as one frame (batch-frames.ts). This gateway's share of
-   * waiting requests must hold a place for every item, else the whole batch is refused at
-   * once (503 QUEUE_FULL), as the node refuses it when its own fair share has no room.
+   * waiting requests must hold a place for every item (or the address hold nothing here),
+   * else the whole batch is refused at once (503 QUEUE_FULL), as the node refuses it when
+   * its own fair share has no room.
    */
   sendBatch(from: string, items: Array<Omit<ChannelRequest, 'id' | 'from'>>): Promise<BatchFate> {
     if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
+    // A batch takes a place per item, all or none; an address holding nothing here may send
+    // one batch even where this gateway's part is under the batch (many gateways): the node
+    // process's own fair share still judges it whole.
     const room = this.share.room(from);
-    if (room < items.length) {
+    if (room < items.length && this.share.held(from) > 0) {
       const msg = `this batch needs ${items.length} places in this client address's share of this gateway's ${this.share.maxPending} waiting requests and ${room} are free; nothing of it was taken; retry later`;
       return Promise.reject(new ApiError(503, 'QUEUE_FULL', msg));
     }
     const batchId = this.takeId();
     const frames: Buffer[] = [];
+    this.share.admit(from, items.length);
     const replies = items.map((it) => {
       const id = this.takeId();
-      this.share.enter(from);
       frames.push(encodeRequest({ ...it, from: '', id }));
       return new Promise<ChannelReply>((resolve) => {
         this.waiting.set(id, (reply) => {
