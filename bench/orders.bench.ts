@@ -72,7 +72,8 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-orders-'));
   const args = ['--gateways', '2', '--max-pending', '100000', '--queue-capacity', '100000', ...benchNodeArgs()];
   const prof = process.env.DEX_BENCH_PROFILE; // a directory: the node and its gateways write V8 CPU profiles there
-  const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc'], prof ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${prof}`] } : {});
+  if (prof) process.env.SVC_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${prof}`; // spawnNode's Node flags (the gateways inherit them)
+  const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc']);
   const out: Record<string, unknown> = { bench: 'orders', node_args: args.join(' '), orders_per_mode: ORDERS, load_start: loadavg().map((x) => round(x, 2)) };
   try {
     const dex = new DexClient(`http://${node.addresses.dex!}`);

@@ -2,7 +2,9 @@
  * Runs the real `node bin/svc.js node` as a child process on 127.0.0.1 port 0 flags in a
  * given database directory, and reads the `listening <face> <addr>` lines it prints.
  * Used by the end-to-end tests (kill -9, SIGTERM) and the benchmarks. The order book runs
- * behind one gateway process unless `--gateways` is given.
+ * behind one gateway process unless `--gateways` is given. `SVC_NODE_FLAGS` (space
+ * separated) are Node's own flags for the node process, e.g. `--cpu-prof` for a profile
+ * of its main thread (Node refuses that one in NODE_OPTIONS).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +22,12 @@ export interface NodeProcess {
 /**
  * `options.timeoutMs` (default 20 s): how long to wait for the `listening` lines; a restart
  * that replays a long chain (bench/follow.bench.ts, no snapshot at 10^6 ticks) needs more.
- * `options.execArgv`: Node flags before the script (e.g. --cpu-prof; the gateways inherit them).
  */
-export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number; execArgv?: string[] } = {}): Promise<NodeProcess> {
+export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number } = {}): Promise<NodeProcess> {
   const timeoutMs = options.timeoutMs ?? 20_000;
+  const nodeFlags = (process.env.SVC_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
   const args = [
-    ...(options.execArgv ?? []),
+    ...nodeFlags,
     SVC_BIN,
     'node',
     '--grpc-addr',
