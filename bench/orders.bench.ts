@@ -43,13 +43,23 @@ function machineJiffies(): { busy: number; total: number } {
 /** One ed25519 verify + one signature with node:crypto, µs each, median of 5 rounds of `n`. */
 function floor(n = 2000): { verify_us: number; sign_us: number; floor_us: number } {
   const kp = keyPairFromSeed(new Uint8Array(32).fill(9));
-  const intent: OrderIntent = { orderId: 1n, owner: kp.publicKey, side: 'Buy', price: 1n, quantity: 1n, expiry: 0n, baseMint: new Uint8Array(32), quoteMint: new Uint8Array(32).fill(1) };
+  const intent: OrderIntent = {
+    orderId: 1n,
+    owner: kp.publicKey,
+    side: 'Buy',
+    price: 1n,
+    quantity: 1n,
+    expiry: 0n,
+    baseMint: new Uint8Array(32),
+    quoteMint: new Uint8Array(32).fill(1),
+  };
   const message = orderMessage(intent);
   const signature = signBatch({ seed: kp.secretKey, messages: [message] })[0]!;
   const rounds: Array<[number, number]> = [];
   for (let r = 0; r < 5; r++) {
     let t = process.cpuUsage();
-    for (let i = 0; i < n; i++) if (!verifyOne({ publicKey: kp.publicKey, message, signature })) throw new Error('floor: verify failed');
+    for (let i = 0; i < n; i++)
+      if (!verifyOne({ publicKey: kp.publicKey, message, signature })) throw new Error('floor: verify failed');
     let d = process.cpuUsage(t);
     const v = (d.user + d.system) / n;
     t = process.cpuUsage();
@@ -74,7 +84,12 @@ async function main(): Promise<void> {
   const prof = process.env.DEX_BENCH_PROFILE; // a directory: the node and its gateways write V8 CPU profiles there
   if (prof) process.env.SVC_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${prof}`; // spawnNode's Node flags (the gateways inherit them)
   const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc']);
-  const out: Record<string, unknown> = { bench: 'orders', node_args: args.join(' '), orders_per_mode: ORDERS, load_start: loadavg().map((x) => round(x, 2)) };
+  const out: Record<string, unknown> = {
+    bench: 'orders',
+    node_args: args.join(' '),
+    orders_per_mode: ORDERS,
+    load_start: loadavg().map((x) => round(x, 2)),
+  };
   try {
     const dex = new DexClient(`http://${node.addresses.dex!}`);
     const base = toBase58(new Uint8Array(32).fill(71));
@@ -84,7 +99,17 @@ async function main(): Promise<void> {
     let seedBase = 1;
     for (const mode of MODES) {
       const batch = mode.endsWith('batch');
-      const job: OrdersJob = { mode, dexUrl: `http://${node.addresses.dex!}`, grpcAddr: node.addresses.grpc!, orders: ORDERS, batch: 64, concurrency: batch ? BATCH_INFLIGHT : SINGLE_INFLIGHT, base, quote, seedBase };
+      const job: OrdersJob = {
+        mode,
+        dexUrl: `http://${node.addresses.dex!}`,
+        grpcAddr: node.addresses.grpc!,
+        orders: ORDERS,
+        batch: 64,
+        concurrency: batch ? BATCH_INFLIGHT : SINGLE_INFLIGHT,
+        base,
+        quote,
+        seedBase,
+      };
       seedBase += 16;
       // Warm-up: a tenth, other owners.
       await runMode({ ...job, orders: Math.max(640, ORDERS / 10), seedBase: 200 + seedBase }, node.child.pid!);

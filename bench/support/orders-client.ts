@@ -8,7 +8,14 @@
 import { Agent, request } from 'node:http';
 import { signBatch } from '../../src/crypto/index.js';
 import { ChainClient, type SubmitTxRequest } from '../../src/chain/grpc/client.js';
-import { encodeOrderIntent, keyPairFromSeed, orderMessage, toBase58, toHex, type OrderIntent } from '../../src/sdk/index.js';
+import {
+  encodeOrderIntent,
+  keyPairFromSeed,
+  orderMessage,
+  toBase58,
+  toHex,
+  type OrderIntent,
+} from '../../src/sdk/index.js';
 import { fromBase58Key } from '../../src/sdk/index.js';
 import { processCpuMs } from './cpu.js';
 
@@ -47,8 +54,20 @@ function signedOrders(job: OrdersJob): Array<{ intent: OrderIntent; signature: U
     const k = keys[i % OWNERS]!;
     const buy = i % 2 === 0;
     // Buys at 100..149, sells at 1000..1049: nothing crosses, every order rests.
-    const intent: OrderIntent = { orderId: BigInt(i + 1), owner: k.publicKey, side: buy ? 'Buy' : 'Sell', price: BigInt((buy ? 100 : 1000) + (i % 50)), quantity: 1n, expiry: 0n, baseMint: base, quoteMint: quote };
-    out.push({ intent, signature: signBatch({ seed: k.secretKey.subarray(0, 32), messages: [orderMessage(intent)] })[0]! });
+    const intent: OrderIntent = {
+      orderId: BigInt(i + 1),
+      owner: k.publicKey,
+      side: buy ? 'Buy' : 'Sell',
+      price: BigInt((buy ? 100 : 1000) + (i % 50)),
+      quantity: 1n,
+      expiry: 0n,
+      baseMint: base,
+      quoteMint: quote,
+    };
+    out.push({
+      intent,
+      signature: signBatch({ seed: k.secretKey.subarray(0, 32), messages: [orderMessage(intent)] })[0]!,
+    });
   }
   return out;
 }
@@ -70,33 +89,51 @@ function bodyOf(o: { intent: OrderIntent; signature: Uint8Array }): Record<strin
 
 function post(url: URL, agent: Agent, path: string, text: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
 }
 
 /** One call per unit of work: it answers how many of its orders were applied. */
-function callsOf(job: OrdersJob, orders: Array<{ intent: OrderIntent; signature: Uint8Array }>): { calls: Array<() => Promise<number>>; close(): void } {
+function callsOf(
+  job: OrdersJob,
+  orders: Array<{ intent: OrderIntent; signature: Uint8Array }>,
+): { calls: Array<() => Promise<number>>; close(): void } {
   const per = job.mode.endsWith('batch') ? job.batch : 1;
   const groups: Array<typeof orders> = [];
   for (let i = 0; i < orders.length; i += per) groups.push(orders.slice(i, i + per));
   if (job.mode === 'http' || job.mode === 'http-batch') {
     const url = new URL(job.dexUrl);
     const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency });
-    const texts = groups.map((g) => (per === 1 ? JSON.stringify(bodyOf(g[0]!)) : JSON.stringify({ items: g.map((o) => ({ kind: 'order', ...bodyOf(o) })) })));
+    const texts = groups.map((g) =>
+      per === 1
+        ? JSON.stringify(bodyOf(g[0]!))
+        : JSON.stringify({ items: g.map((o) => ({ kind: 'order', ...bodyOf(o) })) }),
+    );
     const path = per === 1 ? '/orders' : '/orders/batch';
     return {
       calls: texts.map((t) => async () => {
         const r = await post(url, agent, path, t);
         if (r.status !== 200) throw new Error(`${r.status} ${r.body.slice(0, 160)}`);
         if (per === 1) return 1;
-        const results = (JSON.parse(r.body) as { data: { results: Array<{ ok: boolean; code?: string }> } }).data.results;
+        const results = (JSON.parse(r.body) as { data: { results: Array<{ ok: boolean; code?: string }> } }).data
+          .results;
         const bad = results.find((x) => !x.ok);
         if (bad) sample(`item ${bad.code}`);
         return results.filter((x) => x.ok).length;
@@ -105,7 +142,9 @@ function callsOf(job: OrdersJob, orders: Array<{ intent: OrderIntent; signature:
     };
   }
   const client = new ChainClient(job.grpcAddr);
-  const reqs = groups.map((g) => g.map((o): SubmitTxRequest => ({ order: { intent: encodeOrderIntent(o.intent), signature: o.signature } })));
+  const reqs = groups.map((g) =>
+    g.map((o): SubmitTxRequest => ({ order: { intent: encodeOrderIntent(o.intent), signature: o.signature } })),
+  );
   return {
     calls: reqs.map((r) => async () => {
       if (per === 1) {
@@ -149,8 +188,18 @@ async function run(job: OrdersJob, calls: Array<() => Promise<number>>): Promise
   );
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  const q = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN) * 100) / 100;
-  return { ok, refused: job.orders - ok, seconds, orders_per_s: Math.round(ok / seconds), call_p50_ms: q(0.5), call_p99_ms: q(0.99), client_cpu_ms: processCpuMs() - cpu0, samples };
+  const q = (p: number) =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN) * 100) / 100;
+  return {
+    ok,
+    refused: job.orders - ok,
+    seconds,
+    orders_per_s: Math.round(ok / seconds),
+    call_p50_ms: q(0.5),
+    call_p99_ms: q(0.99),
+    client_cpu_ms: processCpuMs() - cpu0,
+    samples,
+  };
 }
 
 process.once('message', (job: OrdersJob) => {

@@ -14,7 +14,15 @@
  */
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { buildCancelBody, buildOrderBody, DexClient, fromBase58Key, type BatchItemBody, type KeyPair, type MarketView } from '../sdk/index.js';
+import {
+  buildCancelBody,
+  buildOrderBody,
+  DexClient,
+  fromBase58Key,
+  type BatchItemBody,
+  type KeyPair,
+  type MarketView,
+} from '../sdk/index.js';
 import type { Subcommand } from './command.js';
 import { DEX_URL_OPTION, HOME_HELP, printJson, readKeyFile } from './dex-common.js';
 import { CommandFailure, optional, required, UsageError } from './options.js';
@@ -28,8 +36,20 @@ export const batch: Subcommand = {
     summary: 'sign and send up to 64 orders and cancels in one request; prints one result per line of the file',
     usage: '--file PATH [--key NAME] [--url URL]',
     options: [
-      { name: 'file', short: 'f', type: 'string', value: 'PATH', help: 'JSON lines: {"kind":"order"|"cancel", "market", "side", "price", "quantity", "expiry", "order_id", "key"} (fields of order place / cancel)' },
-      { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `the key of lines without "key" (from 'svc keygen NAME', in ${HOME_HELP}/keys, or a key file path)` },
+      {
+        name: 'file',
+        short: 'f',
+        type: 'string',
+        value: 'PATH',
+        help: 'JSON lines: {"kind":"order"|"cancel", "market", "side", "price", "quantity", "expiry", "order_id", "key"} (fields of order place / cancel)',
+      },
+      {
+        name: 'key',
+        short: 'k',
+        type: 'string',
+        value: 'NAME|FILE',
+        help: `the key of lines without "key" (from 'svc keygen NAME', in ${HOME_HELP}/keys, or a key file path)`,
+      },
       DEX_URL_OPTION,
     ],
     examples: ['svc order batch --key alice --file quotes.jsonl'],
@@ -37,9 +57,13 @@ export const batch: Subcommand = {
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const file = required(v, 'file');
-    const lines = (await readFile(file, 'utf8')).split('\n').map((l, i) => ({ text: l.trim(), n: i + 1 })).filter((l) => l.text !== '' && !l.text.startsWith('#'));
+    const lines = (await readFile(file, 'utf8'))
+      .split('\n')
+      .map((l, i) => ({ text: l.trim(), n: i + 1 }))
+      .filter((l) => l.text !== '' && !l.text.startsWith('#'));
     if (lines.length === 0) throw new UsageError(`${file}: no orders or cancels in it`);
-    if (lines.length > MAX_LINES) throw new UsageError(`${file}: ${lines.length} lines; a batch holds at most ${MAX_LINES}`);
+    if (lines.length > MAX_LINES)
+      throw new UsageError(`${file}: ${lines.length} lines; a batch holds at most ${MAX_LINES}`);
     const client = new DexClient(optional(v, 'url')!);
     const markets = await client.listMarkets();
     const keys = new Map<string, KeyPair>();
@@ -51,7 +75,13 @@ export const batch: Subcommand = {
   },
 };
 
-async function itemOf(text: string, where: string, defaultKey: string | undefined, keys: Map<string, KeyPair>, markets: MarketView[]): Promise<BatchItemBody> {
+async function itemOf(
+  text: string,
+  where: string,
+  defaultKey: string | undefined,
+  keys: Map<string, KeyPair>,
+  markets: MarketView[],
+): Promise<BatchItemBody> {
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(text) as Record<string, unknown>;
@@ -67,7 +97,8 @@ async function itemOf(text: string, where: string, defaultKey: string | undefine
   };
   const num = (name: string, def?: string): bigint => {
     const x = str(name, def);
-    if (!/^\d{1,20}$/.test(x) || BigInt(x) >= 1n << 64n) throw new UsageError(`${where}: "${name}" must be an unsigned 64-bit integer`);
+    if (!/^\d{1,20}$/.test(x) || BigInt(x) >= 1n << 64n)
+      throw new UsageError(`${where}: "${name}" must be an unsigned 64-bit integer`);
     return BigInt(x);
   };
   const keyName = str('key', defaultKey);
@@ -77,7 +108,11 @@ async function itemOf(text: string, where: string, defaultKey: string | undefine
     keys.set(keyName, kp);
   }
   const marketId = str('market');
-  if (o.kind === 'cancel') return { kind: 'cancel', ...buildCancelBody({ orderId: num('order_id'), owner: kp.publicKey, marketId }, kp.secretKey) };
+  if (o.kind === 'cancel')
+    return {
+      kind: 'cancel',
+      ...buildCancelBody({ orderId: num('order_id'), owner: kp.publicKey, marketId }, kp.secretKey),
+    };
   if (o.kind !== 'order') throw new UsageError(`${where}: "kind" must be "order" or "cancel"`);
   const market = markets.find((m) => m.market_id === marketId);
   if (!market) throw new CommandFailure(`${where}: no market ${marketId} on the node (svc market list shows them)`);

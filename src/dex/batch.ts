@@ -37,9 +37,18 @@ export type BatchResult<T> = { ok: true; data: T } | { ok: false; error: string;
 
 /** The whole-batch checks of a batch of `n` items (400 BATCH_TOO_LARGE, 400 BAD_REQUEST for none). */
 export function checkBatchSize(n: number): void {
-  if (n === 0) throw new ApiError(400, 'BAD_REQUEST', `a batch holds 1 to ${MAX_BATCH_ITEMS} orders and cancels; this one is empty`);
+  if (n === 0)
+    throw new ApiError(
+      400,
+      'BAD_REQUEST',
+      `a batch holds 1 to ${MAX_BATCH_ITEMS} orders and cancels; this one is empty`,
+    );
   if (n > MAX_BATCH_ITEMS) {
-    throw new ApiError(400, 'BATCH_TOO_LARGE', `a batch holds at most ${MAX_BATCH_ITEMS} orders and cancels; this one has ${n}; nothing of it was taken`);
+    throw new ApiError(
+      400,
+      'BATCH_TOO_LARGE',
+      `a batch holds at most ${MAX_BATCH_ITEMS} orders and cancels; this one has ${n}; nothing of it was taken`,
+    );
   }
 }
 
@@ -50,7 +59,8 @@ export function checkBatchSize(n: number): void {
  */
 export function parseBatch(body: unknown): Array<BatchItem | ApiError> {
   const items = asObject(body).items;
-  if (!Array.isArray(items)) throw new ApiError(400, 'BAD_REQUEST', `items must be an array of 1 to ${MAX_BATCH_ITEMS} orders and cancels`);
+  if (!Array.isArray(items))
+    throw new ApiError(400, 'BAD_REQUEST', `items must be an array of 1 to ${MAX_BATCH_ITEMS} orders and cancels`);
   checkBatchSize(items.length);
   return items.map((item: unknown) => {
     try {
@@ -70,7 +80,9 @@ export function parseBatch(body: unknown): Array<BatchItem | ApiError> {
  * a cancel is judged at once (after its order), never held waiting for the order to
  * arrive on another connection (docs/dex-api.md "Arrival order").
  */
-export function cancelsOfBatchOrders(items: ReadonlyArray<{ kind: 'order' | 'cancel'; owner: Uint8Array; orderId: bigint } | undefined>): boolean[] {
+export function cancelsOfBatchOrders(
+  items: ReadonlyArray<{ kind: 'order' | 'cancel'; owner: Uint8Array; orderId: bigint } | undefined>,
+): boolean[] {
   const placed = new Set<string>();
   return items.map((it) => {
     if (it === undefined) return false;
@@ -114,7 +126,11 @@ export function itemError(err: unknown): { ok: false; error: string; code: strin
 }
 
 /** POST /orders/batch on the single-process face (http.ts): each item through DexService as its single call. */
-export function placeBatch(service: DexService, body: unknown, from: string | undefined): Promise<{ results: Array<BatchResult<unknown>> }> {
+export function placeBatch(
+  service: DexService,
+  body: unknown,
+  from: string | undefined,
+): Promise<{ results: Array<BatchResult<unknown>> }> {
   const items = parseBatch(body);
   const judgeNow = cancelsOfBatchOrders(items.map(keyOf));
   const calls = items.map((it, i): (() => Promise<unknown>) | ApiError => {

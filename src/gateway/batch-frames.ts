@@ -56,7 +56,8 @@ export function encodeBatchRequest(id: number, from: string, items: Buffer[]): B
 
 /** A whole batch frame; throws on one that does not hold together (the caller closes the channel). */
 export function decodeBatchRequest(frame: Buffer): BatchRequest {
-  if (frame.length < 11 || frame[9]! > MAX_FROM || frame.length < 11 + frame[9]!) throw new Error('channel: batch frame too short');
+  if (frame.length < 11 || frame[9]! > MAX_FROM || frame.length < 11 + frame[9]!)
+    throw new Error('channel: batch frame too short');
   const fromEnd = 10 + frame[9]!;
   const count = frame[fromEnd]!;
   const items: ChannelRequest[] = [];

@@ -10,10 +10,27 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sha256, signBatch, verifyOne } from '../crypto/index.js';
-import { ApiError, digestNonce, itemError, MAX_BATCH_BYTES, parseBatch, readJsonBody, receiptJson, sendJsonText, type BatchItem } from '../dex/index.js';
+import {
+  ApiError,
+  digestNonce,
+  itemError,
+  MAX_BATCH_BYTES,
+  parseBatch,
+  readJsonBody,
+  receiptJson,
+  sendJsonText,
+  type BatchItem,
+} from '../dex/index.js';
 import type { NodeKey } from '../dex/index.js';
 import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
-import { cancelMessage, encodeOrderIntent, ORDER_PREFIX, receiptMessage, signingMessage, type ReceiptData } from '../sdk/index.js';
+import {
+  cancelMessage,
+  encodeOrderIntent,
+  ORDER_PREFIX,
+  receiptMessage,
+  signingMessage,
+  type ReceiptData,
+} from '../sdk/index.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply, type ChannelRequest } from './frames.js';
 
@@ -33,7 +50,10 @@ export function createBatchRoute(parts: BatchHttpParts): (req: IncomingMessage, 
       const items = parseBatch(await readJsonBody(req, MAX_BATCH_BYTES));
       const checked = items.map((it) => (it instanceof ApiError ? it : check(it)));
       const sent = checked.filter((c): c is Checked => !(c instanceof ApiError));
-      const fate = await channel.sendBatch(req.socket.remoteAddress ?? '', sent.map((c) => c.request));
+      const fate = await channel.sendBatch(
+        req.socket.remoteAddress ?? '',
+        sent.map((c) => c.request),
+      );
       if ('refused' in fate) {
         const r = fate.refused;
         sendJsonText(res, r.status, JSON.stringify({ ok: false, error: r.message, code: r.code }));
@@ -53,13 +73,22 @@ function check(it: BatchItem): Checked {
     const borsh = encodeOrderIntent(it.intent);
     const message = signingMessage(ORDER_PREFIX, borsh, sha256);
     const signatureValid = verifyOne({ publicKey: it.intent.owner, message, signature: it.signature });
-    const request = { kind: KIND_ORDER, signatureValid, nonce: digestNonce(message), payload: encodePlaceOrder(borsh, it.signature) } as const;
+    const request = {
+      kind: KIND_ORDER,
+      signatureValid,
+      nonce: digestNonce(message),
+      payload: encodePlaceOrder(borsh, it.signature),
+    } as const;
     return { request, orderId: it.intent.orderId, owner: it.intent.owner };
   }
   const message = cancelMessage({ orderId: it.orderId, owner: it.owner, marketId: it.marketId }, sha256);
   const signatureValid = verifyOne({ publicKey: it.owner, message, signature: it.signature });
   const payload = encodeCancelPayload(it.orderId, it.owner, it.marketId, it.signature);
-  return { request: { kind: KIND_CANCEL, signatureValid, nonce: digestNonce(message), payload }, orderId: it.orderId, owner: it.owner };
+  return {
+    request: { kind: KIND_CANCEL, signatureValid, nonce: digestNonce(message), payload },
+    orderId: it.orderId,
+    owner: it.owner,
+  };
 }
 
 /** Each item's result text, in the batch's order; the applied ones' receipts signed in one pass. */

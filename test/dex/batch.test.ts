@@ -13,7 +13,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { ChainClient, signedCancelRequest, signedOrderRequest, type SubmitTxRequest } from '../../src/chain/grpc/client.js';
+import {
+  ChainClient,
+  signedCancelRequest,
+  signedOrderRequest,
+  type SubmitTxRequest,
+} from '../../src/chain/grpc/client.js';
 import {
   buildCancelBody,
   buildOrderBody,
@@ -37,11 +42,24 @@ const OTHER = new Uint8Array(32).fill(43); // no market for BASE/OTHER
 
 function intentOf(seed: number, orderId: bigint, over: Partial<OrderIntent> = {}): OrderIntent {
   const owner = keyPairFromSeed(new Uint8Array(32).fill(seed)).publicKey;
-  return { orderId, owner, side: 'Buy', price: 10n + (orderId % 5n), quantity: 3n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE, ...over };
+  return {
+    orderId,
+    owner,
+    side: 'Buy',
+    price: 10n + (orderId % 5n),
+    quantity: 3n,
+    expiry: 0n,
+    baseMint: BASE,
+    quoteMint: QUOTE,
+    ...over,
+  };
 }
 
 function orderItem(seed: number, orderId: bigint, over: Partial<OrderIntent> = {}): BatchItemBody {
-  return { kind: 'order', ...buildOrderBody(intentOf(seed, orderId, over), keyPairFromSeed(new Uint8Array(32).fill(seed)).secretKey) };
+  return {
+    kind: 'order',
+    ...buildOrderBody(intentOf(seed, orderId, over), keyPairFromSeed(new Uint8Array(32).fill(seed)).secretKey),
+  };
 }
 
 function cancelItem(seed: number, orderId: bigint, marketId: string): BatchItemBody {
@@ -54,8 +72,15 @@ function badSignature(item: BatchItemBody): BatchItemBody {
   return { ...item, signature: (s[0] === '0' ? '1' : '0') + s.slice(1) };
 }
 
-async function rawBatch(dexUrl: string, body: string): Promise<{ status: number; body: { ok: boolean; code?: string; data?: { results: BatchItemResult[] } } }> {
-  const res = await fetch(`${dexUrl}/orders/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+async function rawBatch(
+  dexUrl: string,
+  body: string,
+): Promise<{ status: number; body: { ok: boolean; code?: string; data?: { results: BatchItemResult[] } } }> {
+  const res = await fetch(`${dexUrl}/orders/batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as { ok: boolean; code?: string } };
 }
 
@@ -69,13 +94,25 @@ function receiptOf(r: BatchItemResult): Receipt {
   return r.data.receipt;
 }
 
-async function startNode(dir: string, extra: string[]): Promise<{ node: NodeProcess; dex: DexClient; url: string; grpc: ChainClient; sequencerKey: Uint8Array; marketId: string }> {
+async function startNode(
+  dir: string,
+  extra: string[],
+): Promise<{
+  node: NodeProcess;
+  dex: DexClient;
+  url: string;
+  grpc: ChainClient;
+  sequencerKey: Uint8Array;
+  marketId: string;
+}> {
   const node = await spawnNode(dir, ['--idle-tick-ms', '20', ...extra], ['grpc', 'rest', 'dex', 'rpc']);
   const url = `http://${node.addresses.dex!}`;
   const dex = new DexClient(url);
   const sequencerKey = fromBase58Key((await dex.health()).public_key);
   const existing = (await dex.listMarkets()).find((m) => m.base_mint === toBase58(BASE));
-  const marketId = existing?.market_id ?? (await dex.createMarket({ base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'BATCH/TEST' })).market_id;
+  const marketId =
+    existing?.market_id ??
+    (await dex.createMarket({ base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'BATCH/TEST' })).market_id;
   return { node, dex, url, grpc: new ChainClient(node.addresses.grpc!), sequencerKey, marketId };
 }
 
@@ -92,14 +129,27 @@ async function mixedBatch(dex: DexClient, sequencerKey: Uint8Array, marketId: st
     badSignature(orderItem(seed, 2n)),
     orderItem(seed, 3n, { quoteMint: OTHER }),
     cancelItem(seed, 1n, marketId), // cancels the first item
-    { kind: 'order', ...buildOrderBody(intentOf(seed, 4n), keyPairFromSeed(new Uint8Array(32).fill(seed)).secretKey), price: '0' },
+    {
+      kind: 'order',
+      ...buildOrderBody(intentOf(seed, 4n), keyPairFromSeed(new Uint8Array(32).fill(seed)).secretKey),
+      price: '0',
+    },
     orderItem(seed, 5n),
     cancelItem(seed, 2n, marketId), // its order was refused (bad signature): unknown, judged at once
   ];
   const started = performance.now();
   const results = await dex.placeBatch(items);
   const took = performance.now() - started;
-  expect(codes(results)).to.deep.equal(['ok', 'ORDER_REPLAYED', 'BAD_SIGNATURE', 'UNKNOWN_MARKET', 'ok', 'INVALID_FIELD', 'ok', 'UNKNOWN_ORDER']);
+  expect(codes(results)).to.deep.equal([
+    'ok',
+    'ORDER_REPLAYED',
+    'BAD_SIGNATURE',
+    'UNKNOWN_MARKET',
+    'ok',
+    'INVALID_FIELD',
+    'ok',
+    'UNKNOWN_ORDER',
+  ]);
   expect(results.map((r) => (r.ok ? 200 : r.status))).to.deep.equal([200, 409, 401, 404, 200, 400, 200, 404]);
   // A cancel of an order refused in the same batch is judged at once, not held for 1 s.
   expect(took, 'batch answer time (ms)').to.be.below(5_000);
@@ -137,26 +187,46 @@ describe('batch order entry (real node)', function () {
       const tooMany = Array.from({ length: 65 }, (_, i) => orderItem(51, BigInt(i + 1)));
       const a = await rawBatch(n.url, JSON.stringify({ items: tooMany }));
       expect([a.status, a.body.code]).to.deep.equal([400, 'BATCH_TOO_LARGE']);
-      const padded = Array.from({ length: 40 }, (_, i) => ({ ...orderItem(52, BigInt(i + 1)), note: 'x'.repeat(1700) }));
+      const padded = Array.from({ length: 40 }, (_, i) => ({
+        ...orderItem(52, BigInt(i + 1)),
+        note: 'x'.repeat(1700),
+      }));
       const b = await rawBatch(n.url, JSON.stringify({ items: padded }));
       expect([b.status, b.body.code]).to.deep.equal([413, 'BODY_TOO_LARGE']);
       expect((await rawBatch(n.url, '{"items":[]}')).body.code).to.equal('BAD_REQUEST');
       expect((await rawBatch(n.url, '{"items":{}}')).body.code).to.equal('BAD_REQUEST');
       expect((await rawBatch(n.url, '[1,2]')).body.code).to.equal('BAD_REQUEST');
       // Nothing of them was taken: the same signed orders go through now (no replay).
-      const again = await n.dex.placeBatch([...tooMany.slice(0, 32), ...padded.slice(0, 32).map(({ note: _note, ...o }) => o as BatchItemBody)]);
-      expect(codes(again).every((c) => c === 'ok'), codes(again).join(',')).to.equal(true);
+      const again = await n.dex.placeBatch([
+        ...tooMany.slice(0, 32),
+        ...padded.slice(0, 32).map(({ note: _note, ...o }) => o as BatchItemBody),
+      ]);
+      expect(
+        codes(again).every((c) => c === 'ok'),
+        codes(again).join(','),
+      ).to.equal(true);
     });
 
     it('a batch of all-bad items: 200, every item refused with its code', async () => {
-      const results = await n.dex.placeBatch([badSignature(orderItem(53, 1n)), orderItem(53, 2n, { quoteMint: OTHER }), cancelItem(53, 9n, '00000000-0000-4000-8000-000000000000')]);
+      const results = await n.dex.placeBatch([
+        badSignature(orderItem(53, 1n)),
+        orderItem(53, 2n, { quoteMint: OTHER }),
+        cancelItem(53, 9n, '00000000-0000-4000-8000-000000000000'),
+      ]);
       expect(codes(results)).to.deep.equal(['BAD_SIGNATURE', 'UNKNOWN_MARKET', 'UNKNOWN_MARKET']);
     });
 
     it('gRPC SubmitTxBatch: per-item results in order, consecutive sequence numbers, limits refused whole', async () => {
       const kp = keyPairFromSeed(new Uint8Array(32).fill(54));
-      const bad = signedOrderRequest(intentOf(54, 2n), kp.secretKey) as { order: { intent: Uint8Array; signature: Uint8Array } };
-      const badSig = { order: { intent: bad.order.intent, signature: new Uint8Array(bad.order.signature).map((v, i) => (i === 0 ? v ^ 1 : v)) } };
+      const bad = signedOrderRequest(intentOf(54, 2n), kp.secretKey) as {
+        order: { intent: Uint8Array; signature: Uint8Array };
+      };
+      const badSig = {
+        order: {
+          intent: bad.order.intent,
+          signature: new Uint8Array(bad.order.signature).map((v, i) => (i === 0 ? v ^ 1 : v)),
+        },
+      };
       const items: SubmitTxRequest[] = [
         signedOrderRequest(intentOf(54, 1n), kp.secretKey),
         signedOrderRequest(intentOf(54, 1n, { price: 77n }), kp.secretKey),
@@ -184,9 +254,13 @@ describe('batch order entry (real node)', function () {
       expect(seqs[1]! - seqs[0]!, 'no transaction between the batch items').to.equal(1n);
       expect(seqs[2]! - seqs[1]!).to.equal(1n);
 
-      const tooMany = Array.from({ length: 65 }, (_, i) => signedOrderRequest(intentOf(54, BigInt(100 + i)), kp.secretKey));
+      const tooMany = Array.from({ length: 65 }, (_, i) =>
+        signedOrderRequest(intentOf(54, BigInt(100 + i)), kp.secretKey),
+      );
       await expectGrpcError(n.grpc.submitBatch(tooMany), grpcStatus.INVALID_ARGUMENT, /BATCH_TOO_LARGE/);
-      const big = Array.from({ length: 40 }, () => ({ order: { intent: new Uint8Array(2000), signature: new Uint8Array(64) } }));
+      const big = Array.from({ length: 40 }, () => ({
+        order: { intent: new Uint8Array(2000), signature: new Uint8Array(64) },
+      }));
       await expectGrpcError(n.grpc.submitBatch(big), grpcStatus.INVALID_ARGUMENT, /above the limit of 65536/);
       await expectGrpcError(n.grpc.submitBatch([]), grpcStatus.INVALID_ARGUMENT, /empty/);
       // Nothing of the refused batch was taken.
@@ -197,7 +271,9 @@ describe('batch order entry (real node)', function () {
     it('kill -9 right after answered batches: every applied item is still there', async () => {
       const answered: Array<{ seed: number; orderId: bigint }> = [];
       for (let b = 0; b < 3; b++) {
-        const items = Array.from({ length: 20 }, (_, i) => orderItem(56 + b, BigInt(i + 1), { side: 'Sell', price: 1000n + BigInt(i) }));
+        const items = Array.from({ length: 20 }, (_, i) =>
+          orderItem(56 + b, BigInt(i + 1), { side: 'Sell', price: 1000n + BigInt(i) }),
+        );
         const results = await n.dex.placeBatch(items);
         results.forEach((r, i) => {
           if (r.ok) answered.push({ seed: 56 + b, orderId: BigInt(i + 1) });
@@ -207,11 +283,20 @@ describe('batch order entry (real node)', function () {
       await stop(n.node);
       n.grpc.close();
       n = await startNode(dir, ['--gateways', '2']);
-      const replays = await n.dex.placeBatch(answered.map((a) => orderItem(a.seed, a.orderId, { side: 'Sell', price: 1000n + a.orderId - 1n })));
-      expect(codes(replays).every((c) => c === 'ORDER_REPLAYED'), codes(replays).join(',')).to.equal(true);
+      const replays = await n.dex.placeBatch(
+        answered.map((a) => orderItem(a.seed, a.orderId, { side: 'Sell', price: 1000n + a.orderId - 1n })),
+      );
+      expect(
+        codes(replays).every((c) => c === 'ORDER_REPLAYED'),
+        codes(replays).join(','),
+      ).to.equal(true);
       const book = await n.dex.orderBook(n.marketId, 1000, true);
       const resting = new Set((book.orders ?? []).map((o) => `${o.owner}/${o.order_id}`));
-      for (const a of answered) expect(resting.has(`${toBase58(intentOf(a.seed, a.orderId).owner)}/${a.orderId}`), `${a.seed}/${a.orderId}`).to.equal(true);
+      for (const a of answered)
+        expect(
+          resting.has(`${toBase58(intentOf(a.seed, a.orderId).owner)}/${a.orderId}`),
+          `${a.seed}/${a.orderId}`,
+        ).to.equal(true);
     });
   });
 
@@ -238,7 +323,11 @@ describe('batch order entry (real node)', function () {
       expect([(err as DexApiError).status, (err as DexApiError).code]).to.deep.equal([503, 'QUEUE_FULL']);
       const kp = keyPairFromSeed(new Uint8Array(32).fill(62));
       const reqs = Array.from({ length: 41 }, (_, i) => signedOrderRequest(intentOf(62, BigInt(i + 1)), kp.secretKey));
-      await expectGrpcError(untilChain(() => n.grpc.submitBatch(reqs)), grpcStatus.RESOURCE_EXHAUSTED, /QUEUE_FULL/);
+      await expectGrpcError(
+        untilChain(() => n.grpc.submitBatch(reqs)),
+        grpcStatus.RESOURCE_EXHAUSTED,
+        /QUEUE_FULL/,
+      );
       // Within the node's share (and over one gateway's part of 20: an address holding
       // nothing there may send one batch) the same items all go through: nothing of the
       // refused batches was sequenced.
@@ -257,7 +346,11 @@ describe('batch order entry (real node)', function () {
     it('answers a mixed batch the same way', async () => {
       const dex = new DexClient(t.url);
       const sequencerKey = fromBase58Key((await dex.health()).public_key);
-      const { market_id } = await dex.createMarket({ base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'BATCH/TEST' });
+      const { market_id } = await dex.createMarket({
+        base_mint: toBase58(BASE),
+        quote_mint: toBase58(QUOTE),
+        name: 'BATCH/TEST',
+      });
       await mixedBatch(dex, sequencerKey, market_id, 60);
     });
   });

@@ -6,13 +6,26 @@
  * room (src/dex/fair-share.ts), which decides whether a batch is taken whole.
  */
 import { expect } from 'chai';
-import { decodeBatchRequest, encodeBatchRequest, encodeTaken, isBatchRequest, isTakenReply } from '../../src/gateway/batch-frames.js';
+import {
+  decodeBatchRequest,
+  encodeBatchRequest,
+  encodeTaken,
+  isBatchRequest,
+  isTakenReply,
+} from '../../src/gateway/batch-frames.js';
 import { encodeRequest, KIND_CANCEL, KIND_ORDER } from '../../src/gateway/frames.js';
 import { FairShare } from '../../src/dex/fair-share.js';
 
 function items(n: number): Buffer[] {
   return Array.from({ length: n }, (_, i) =>
-    encodeRequest({ id: 100 + i, kind: i % 2 ? KIND_CANCEL : KIND_ORDER, signatureValid: i % 3 !== 0, nonce: BigInt(i) << 40n, from: '', payload: new Uint8Array(150 + i).fill(i) }),
+    encodeRequest({
+      id: 100 + i,
+      kind: i % 2 ? KIND_CANCEL : KIND_ORDER,
+      signatureValid: i % 3 !== 0,
+      nonce: BigInt(i) << 40n,
+      from: '',
+      payload: new Uint8Array(150 + i).fill(i),
+    }),
   );
 }
 
@@ -23,7 +36,14 @@ describe('gateway batch frames', () => {
     const b = decodeBatchRequest(frame);
     expect([b.id, b.from, b.items.length]).to.deep.equal([7, '10.0.0.9', 64]);
     b.items.forEach((it, i) => {
-      expect([it.id, it.kind, it.signatureValid, it.nonce, it.payload.length, it.payload[0]]).to.deep.equal([100 + i, i % 2 ? KIND_CANCEL : KIND_ORDER, i % 3 !== 0, BigInt(i) << 40n, 150 + i, i]);
+      expect([it.id, it.kind, it.signatureValid, it.nonce, it.payload.length, it.payload[0]]).to.deep.equal([
+        100 + i,
+        i % 2 ? KIND_CANCEL : KIND_ORDER,
+        i % 3 !== 0,
+        BigInt(i) << 40n,
+        150 + i,
+        i,
+      ]);
     });
     expect(isTakenReply(encodeTaken(7))).to.equal(true);
     expect(isBatchRequest(items(1)[0]!)).to.equal(false);
@@ -31,7 +51,8 @@ describe('gateway batch frames', () => {
 
   it('a frame that does not hold together throws', () => {
     const frame = encodeBatchRequest(1, '127.0.0.1', items(3));
-    for (const cut of [10, 12, 30, frame.length - 1]) expect(() => decodeBatchRequest(frame.subarray(0, cut)), `cut at ${cut}`).to.throw(/channel:/);
+    for (const cut of [10, 12, 30, frame.length - 1])
+      expect(() => decodeBatchRequest(frame.subarray(0, cut)), `cut at ${cut}`).to.throw(/channel:/);
     expect(() => decodeBatchRequest(Buffer.concat([frame, Buffer.from([0])]))).to.throw(/after the last/);
     const lying = Buffer.from(frame);
     lying.writeUInt32LE(1 << 20, 4 + 4 + 1 + 1 + 9 + 1); // the first item's length, past the end

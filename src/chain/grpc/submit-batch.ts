@@ -12,8 +12,21 @@
  * Signatures are checked on the order book's signature pool (as SubmitTx without intake
  * threads); market creations are not batch items.
  */
-import { status as grpcStatus, type Metadata, type ServerUnaryCall, type ServiceError, type sendUnaryData } from '@grpc/grpc-js';
-import { ApiError, cancelsOfBatchOrders, checkBatchSize, enterBatch, MAX_BATCH_BYTES, type OrderEntry } from '../../dex/index.js';
+import {
+  status as grpcStatus,
+  type Metadata,
+  type ServerUnaryCall,
+  type ServiceError,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
+import {
+  ApiError,
+  cancelsOfBatchOrders,
+  checkBatchSize,
+  enterBatch,
+  MAX_BATCH_BYTES,
+  type OrderEntry,
+} from '../../dex/index.js';
 import { isRefusal } from '../../intake/index.js';
 import { Writer, peerAddress } from '../../wire/index.js';
 import type { Chain } from '../core/index.js';
@@ -42,7 +55,10 @@ export function batchTooLarge(bytes: number): string {
 type Item = { refused: Status } | { checked: CheckedSubmitTx & { tx: 'order' | 'cancel' } };
 
 export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
-  return (call: ServerUnaryCall<{ items: SubmitTxRequest[] } | { malformed: string }, Buffer>, callback: sendUnaryData<Buffer>) => {
+  return (
+    call: ServerUnaryCall<{ items: SubmitTxRequest[] } | { malformed: string }, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
     const req = call.request;
     if ('malformed' in req) return callback({ code: grpcStatus.INVALID_ARGUMENT, details: req.malformed });
     if (parts.stopping()) return callback({ code: grpcStatus.UNAVAILABLE, details: 'node is shutting down' });
@@ -51,7 +67,10 @@ export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
     try {
       checkBatchSize(req.items.length);
     } catch (err) {
-      return callback({ code: grpcStatus.INVALID_ARGUMENT, details: `${(err as ApiError).code}: ${(err as ApiError).message}` });
+      return callback({
+        code: grpcStatus.INVALID_ARGUMENT,
+        details: `${(err as ApiError).code}: ${(err as ApiError).message}`,
+      });
     }
     if (!parts.limiter.take(call.getPeer(), performance.now(), req.items.length)) {
       const details = `rate limit: at most ${parts.limiter.rate} SubmitTx (a batch counts each item) per second per client address; nothing of this batch was taken`;
@@ -64,7 +83,8 @@ export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
       if ('refused' in it) return ITEM_REFUSED;
       const c = it.checked;
       if (c.tx === 'order') return () => backend.gateway.placeOrder(c.intent, c.signature, { from });
-      return () => backend.gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, { from, judgeNow: judgeNow[i]! });
+      return () =>
+        backend.gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, { from, judgeNow: judgeNow[i]! });
     });
     let works: Applied[];
     try {
@@ -86,14 +106,22 @@ const ITEM_REFUSED = new ApiError(400, 'BAD_REQUEST', 'refused by its checks');
 function checkItem(item: SubmitTxRequest): Item {
   const c = checkSubmitTx(item);
   if (isRefusal(c)) return { refused: c.refused as Status };
-  if (c.tx === 'market') return { refused: { code: grpcStatus.INVALID_ARGUMENT, details: 'a batch holds orders and cancels only: create a market with SubmitTx' } };
+  if (c.tx === 'market')
+    return {
+      refused: {
+        code: grpcStatus.INVALID_ARGUMENT,
+        details: 'a batch holds orders and cancels only: create a market with SubmitTx',
+      },
+    };
   return { checked: c };
 }
 
 function keyOf(it: Item): { kind: 'order' | 'cancel'; owner: Uint8Array; orderId: bigint } | undefined {
   if ('refused' in it) return undefined;
   const c = it.checked;
-  return c.tx === 'order' ? { kind: 'order', owner: c.intent.owner, orderId: c.intent.orderId } : { kind: 'cancel', owner: c.owner, orderId: c.orderId };
+  return c.tx === 'order'
+    ? { kind: 'order', owner: c.intent.owner, orderId: c.intent.orderId }
+    : { kind: 'cancel', owner: c.owner, orderId: c.orderId };
 }
 
 /** SubmitTxBatchResponse once every item settled: each its stored record or its status. */
@@ -107,7 +135,11 @@ async function answer(items: Item[], works: Applied[], chain: Chain, parts: Subm
     else if (s.status === 'rejected') results.push(parts.status(s.reason));
     else {
       const t = await chain.storedTransaction(s.value.applied.continuumSequence);
-      results.push(t ? encodeSubmitTxResponse(t) : { code: grpcStatus.INTERNAL, details: 'the transaction was applied but its chain record is missing' });
+      results.push(
+        t
+          ? encodeSubmitTxResponse(t)
+          : { code: grpcStatus.INTERNAL, details: 'the transaction was applied but its chain record is missing' },
+      );
     }
   }
   const w = new Writer(256 + results.length * 600);
@@ -119,4 +151,3 @@ async function answer(items: Item[], works: Applied[], chain: Chain, parts: Subm
   }
   return w.finish();
 }
-
