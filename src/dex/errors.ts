@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | 'INVALID_SIGNATURE_FORMAT'
   | 'NOT_FOUND'
   | 'QUEUE_FULL'
+  | 'BATCH_TOO_LARGE'
   | 'UNAVAILABLE'
   | 'TIMEOUT'
   | 'INTERNAL';

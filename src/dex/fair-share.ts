@@ -42,6 +42,13 @@ export class FairShare {
     return true;
   }
 
+  /** Take `n` places for `address` without the share check (a batch its caller already judged whole); give each back with leave(). */
+  admit(address: string, n: number): void {
+    if (n <= 0) return;
+    this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + n);
+    this.total += n;
+  }
+
   /** Give back a place taken by enter(). */
   leave(address: string): void {
     const mine = this.byAddress.get(address);
@@ -59,6 +66,11 @@ export class FairShare {
   /** Requests `address` holds now. */
   held(address: string): number {
     return this.byAddress.get(address) ?? 0;
+  }
+
+  /** Places `address` may still take now (its share less what it holds): a batch takes all it needs or none. */
+  room(address: string): number {
+    return Math.max(0, this.shareFor(address) - this.held(address));
   }
 
   /** The share an address would have now. */

@@ -98,3 +98,4 @@ export { ClientGoneError } from './errors.js';
 export { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from './http-json.js';
 export { receiptJson } from './receipts.js';
 export { parseCancel, parsePlaceOrder } from './validate.js';
+export * from './batch.js';

@@ -64,6 +64,15 @@ export const openApiDocument = {
         responses: { '200': { description: 'cancelled', content: json(ok(ref('CancelResult'))) }, ...errors(400, 401, 404, 409, 413, 415, 503, 504) },
       },
     },
+    '/orders/batch': {
+      post: {
+        summary:
+          'up to 64 signed orders and cancels, each checked, sequenced and answered as its single call, in the given order (docs/dex-api.md "Batches"); ' +
+          '200 whatever the items\' outcomes; refused whole (nothing taken) over 64 items (400 BATCH_TOO_LARGE), over 64 KiB (413) or beyond the address\'s fair share (503 QUEUE_FULL)',
+        requestBody: { required: true, content: json(ref('Batch')) },
+        responses: { '200': { description: 'one result per item, in order', content: json(ok(ref('BatchResults'))) }, ...errors(400, 413, 415, 503) },
+      },
+    },
     '/openapi.json': { get: { summary: 'this document', responses: { '200': { description: 'OpenAPI 3 document' } } } },
   },
   components: {
@@ -184,6 +193,41 @@ export const openApiDocument = {
         },
       },
       CancelResult: { type: 'object', properties: { receipt: ref('Receipt'), order_id: u64, cancelled_quantity: u64 } },
+      Batch: {
+        type: 'object',
+        required: ['items'],
+        properties: {
+          items: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 64,
+            items: {
+              oneOf: [
+                { allOf: [{ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['order'] } } }, ref('PlaceOrder')] },
+                { allOf: [{ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['cancel'] } } }, ref('CancelOrder')] },
+              ],
+            },
+          },
+        },
+      },
+      BatchResults: {
+        type: 'object',
+        properties: {
+          results: {
+            type: 'array',
+            items: {
+              oneOf: [
+                { type: 'object', required: ['ok', 'data'], properties: { ok: { type: 'boolean', enum: [true] }, data: { oneOf: [ref('OrderResult'), ref('CancelResult')] } } },
+                {
+                  type: 'object',
+                  required: ['ok', 'error', 'code', 'status'],
+                  properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'string' }, code: { type: 'string' }, status: { type: 'integer', description: 'the HTTP status of the single call' } },
+                },
+              ],
+            },
+          },
+        },
+      },
     },
   },
 } as const;

@@ -59,6 +59,8 @@ export interface SubmitOptions {
   root?: boolean;
   /** The client's address, for the fair share (none: the unnamed share). */
   from?: string;
+  /** A cancel is judged at once, never held for its order to arrive (its order came earlier in the same batch). */
+  judgeNow?: boolean;
 }
 
 /**
@@ -120,6 +122,11 @@ export class OrderEntry {
   /** Requests pending now (taken, not yet answered), all addresses. */
   get pending(): number {
     return this.share.pending;
+  }
+
+  /** Places the fair share of `from` still has now (a batch needs one per item: src/dex/batch.ts). */
+  roomFor(from?: string): number {
+    return this.share.room(from ?? UNNAMED_ADDRESS);
   }
 
   /** Whether a receipt waits for this transaction: the applier's `rootAfter`. */
@@ -255,7 +262,7 @@ export class OrderEntry {
     const pendingIn = this.inflight.get(ownerKeyOf(owner) + orderId.toString());
     if (pendingIn === undefined) {
       const order = this.state.findOrder(owner, orderId);
-      if (!order && !parked) return this.park(ownerKeyOf(owner) + orderId.toString(), () => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true));
+      if (!order && !parked && options.judgeNow !== true) return this.park(ownerKeyOf(owner) + orderId.toString(), () => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true));
       if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
       if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
       if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');

@@ -46,8 +46,10 @@ export class DexService {
     };
   }
 
-  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, from?: string): Promise<CancelResult> {
-    const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, { root: true, ...(from !== undefined ? { from } : {}) });
+  /** `judgeNow`: never held waiting for its order (a batch's cancel of an order earlier in it: batch.ts). */
+  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, from?: string, judgeNow = false): Promise<CancelResult> {
+    const options = { root: true, judgeNow, ...(from !== undefined ? { from } : {}) };
+    const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, options);
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return { receipt, order_id: orderId.toString(), cancelled_quantity: o.cancelled.toString() };
   }

@@ -1,6 +1,6 @@
 /**
  * A full node's order book writes, sent to the leader (--follow-dex URL, the leader's
- * order book API): POST /orders, /orders/cancel and /markets on the follower's --dex-addr
+ * order book API): POST /orders, /orders/cancel, /orders/batch and /markets on the follower's --dex-addr
  * are relayed to the leader with the same body, and the leader's status and body come back
  * unchanged, so the user gets the leader's answer and the leader's receipt (which verifies
  * against the leader's key, GET /health's public_key there). The follower shows the order
@@ -11,8 +11,9 @@
  * that does not answer gives 503 UNAVAILABLE naming it; a slow leader 504 after the timeout.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BATCH_BYTES } from '../dex/index.js';
 
-const WRITES = new Set(['/orders', '/orders/cancel', '/markets']);
+const WRITES = new Set(['/orders', '/orders/cancel', '/orders/batch', '/markets']);
 const TIMEOUT_MS = 30_000;
 const HEALTH_EVERY_MS = 5_000;
 
@@ -67,9 +68,10 @@ export function dexForwarder(leaderUrl: string, bodyLimit: number): DexForwarder
   const timer = setInterval(() => void refresh(), HEALTH_EVERY_MS).unref();
 
   const forward = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    const body = await readBody(req, bodyLimit).catch(() => null);
+    const limit = path === '/orders/batch' ? MAX_BATCH_BYTES : bodyLimit;
+    const body = await readBody(req, limit).catch(() => null);
     if (body === null) return; // client went away
-    if (body === undefined) return send(res, 413, { ok: false, error: `request body over ${bodyLimit} bytes`, code: 'PAYLOAD_TOO_LARGE' });
+    if (body === undefined) return send(res, 413, { ok: false, error: `request body over ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' });
     try {
       const r = await fetch(`${base}${path}`, {
         method: 'POST',

@@ -11,10 +11,16 @@
  */
 import { connect, type Socket } from 'node:net';
 import { ApiError, FairShare } from '../dex/index.js';
-import { decodeReply, encodeRequest, FrameReader, TurnWriter, type ChannelReply, type ChannelRequest } from './frames.js';
+import { decodeReply, encodeRequest, FrameReader, TurnWriter, type ChannelReply, type ChannelRequest, type RefusedReply } from './frames.js';
+import { encodeBatchRequest, isTakenReply } from './batch-frames.js';
+
+/** A batch's fate: refused whole (nothing taken), or taken with one reply per item, in order. */
+export type BatchFate = { refused: RefusedReply } | { replies: Array<Promise<ChannelReply>> };
 
 export class SequencerChannel {
   private readonly waiting = new Map<number, (r: ChannelReply) => void>();
+  /** Batches waiting for their "taken" or whole refusal (batch-frames.ts), by batch id. */
+  private readonly batches = new Map<number, (refused?: RefusedReply) => void>();
   private nextId = 1;
   private closed = false;
   private readonly out: TurnWriter;
@@ -33,6 +39,7 @@ export class SequencerChannel {
     socket.on('data', (chunk: Buffer) => {
       try {
         reader.push(chunk, (frame) => {
+          if (isTakenReply(frame) || this.batches.has(frame.readUInt32LE(4))) return this.onBatchReply(frame);
           const reply = decodeReply(frame);
           const w = this.waiting.get(reply.id);
           if (w === undefined) return;
@@ -79,6 +86,9 @@ export class SequencerChannel {
     this.closed = true;
     const lost = [...this.waiting.entries()];
     this.waiting.clear();
+    const batches = [...this.batches.entries()];
+    this.batches.clear();
+    for (const [id, b] of batches) b({ type: 0, id, status: 503, code: 'UNAVAILABLE', message: 'the sequencer process went away before answering; nothing of this batch was acknowledged' });
     for (const [id, w] of lost) w({ type: 0, id, status: 503, code: 'UNAVAILABLE', message: 'the sequencer process went away before answering; the order may or may not be sequenced' });
     for (const l of this.closeListeners) l();
   }
@@ -89,8 +99,7 @@ export class SequencerChannel {
       const n = this.share.shareFor(req.from);
       return Promise.reject(new ApiError(503, 'QUEUE_FULL', `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`));
     }
-    const id = this.nextId;
-    this.nextId = this.nextId >= 0xffff_fff0 ? 1 : this.nextId + 1;
+    const id = this.takeId();
     return new Promise<ChannelReply>((resolve) => {
       this.waiting.set(id, (reply) => {
         this.share.leave(req.from);
@@ -98,6 +107,62 @@ export class SequencerChannel {
       });
       this.out.push(encodeRequest({ ...req, id }));
     });
+  }
+
+  /**
+   * Send a batch's checked items as one frame (batch-frames.ts). This gateway's share of
+   * waiting requests must hold a place for every item (or the address hold nothing here),
+   * else the whole batch is refused at once (503 QUEUE_FULL), as the node refuses it when
+   * its own fair share has no room.
+   */
+  sendBatch(from: string, items: Array<Omit<ChannelRequest, 'id' | 'from'>>): Promise<BatchFate> {
+    if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
+    // A batch takes a place per item, all or none; an address holding nothing here may send
+    // one batch even where this gateway's part is under the batch (many gateways): the node
+    // process's own fair share still judges it whole.
+    const room = this.share.room(from);
+    if (room < items.length && this.share.held(from) > 0) {
+      const msg = `this batch needs ${items.length} places in this client address's share of this gateway's ${this.share.maxPending} waiting requests and ${room} are free; nothing of it was taken; retry later`;
+      return Promise.reject(new ApiError(503, 'QUEUE_FULL', msg));
+    }
+    const batchId = this.takeId();
+    const frames: Buffer[] = [];
+    this.share.admit(from, items.length);
+    const replies = items.map((it) => {
+      const id = this.takeId();
+      frames.push(encodeRequest({ ...it, from: '', id }));
+      return new Promise<ChannelReply>((resolve) => {
+        this.waiting.set(id, (reply) => {
+          this.share.leave(from);
+          resolve(reply);
+        });
+      });
+    });
+    const ids = frames.map((f) => f.readUInt32LE(4));
+    return new Promise<BatchFate>((resolve) => {
+      this.batches.set(batchId, (refused) => {
+        if (refused === undefined) return resolve({ replies });
+        for (const id of ids) if (this.waiting.delete(id)) this.share.leave(from);
+        resolve({ refused });
+      });
+      this.out.push(encodeBatchRequest(batchId, from, frames));
+    });
+  }
+
+  private onBatchReply(frame: Buffer): void {
+    const id = frame.readUInt32LE(4);
+    const b = this.batches.get(id);
+    if (b === undefined) return;
+    this.batches.delete(id);
+    if (isTakenReply(frame)) return b();
+    const reply = decodeReply(frame);
+    b(reply.type === 0 ? reply : { type: 0, id, status: 500, code: 'INTERNAL', message: 'the node answered a batch with an applied reply' });
+  }
+
+  private takeId(): number {
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0xffff_fff0 ? 1 : this.nextId + 1;
+    return id;
   }
 
   close(): void {

@@ -17,6 +17,8 @@
  *                        || continuum_sequence u64 || tx_hash [32] || rest (UTF-8 JSON object:
  *                        the answer's fields other than the receipt)
  *
+ * A batch (POST /orders/batch) is one frame of kind 3 holding request frames: batch-frames.ts.
+ *
  * The gateway knows the order id and owner of each request, so with an applied reply it
  * has every field of the receipt (docs/signing.md) and signs it itself.
  */

@@ -26,6 +26,7 @@ import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/index.js';
 import { signBatch, verifyOne } from '../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
+import { createBatchRoute } from './batch-http.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
 
 export interface GatewayHttpOptions {
@@ -128,8 +129,11 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     req.pipe(up);
   };
 
+  const placeBatch = createBatchRoute({ channel, key, fail });
+
   return (req, res) => {
     if (req.method === 'POST' && req.url === '/orders') void placeOrder(req, res);
+    else if (req.method === 'POST' && req.url === '/orders/batch') void placeBatch(req, res);
     else if (req.method === 'POST' && req.url === '/orders/cancel') void cancelOrder(req, res);
     else forward(req, res);
   };

@@ -17,6 +17,8 @@ import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
 import { tradeView } from '../dex/index.js';
 import type { Tick } from '../core/index.js';
+import { decodeBatchRequest, isBatchRequest } from './batch-frames.js';
+import { handleBatch, type PreparedItem } from './batch-hub.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 
 export interface GatewayHub {
@@ -38,6 +40,17 @@ export async function startHub(path: string, gateway: OrderEntry, logger?: Logge
     socket.on('data', (chunk: Buffer) => {
       try {
         reader.push(chunk, (frame) => {
+          if (isBatchRequest(frame)) {
+            const batch = decodeBatchRequest(frame);
+            received += batch.items.length;
+            handleBatch(batch, out, {
+              roomFor: (from) => gateway.roomFor(from),
+              prepare: (req) => prepareItem(req, gateway, batch.from),
+              answer: (id, work, rest) => answerItem(id, work, rest, out),
+              malformed,
+            });
+            return;
+          }
           received++;
           handle(decodeRequest(frame), gateway, out);
         });
@@ -72,24 +85,43 @@ export async function startHub(path: string, gateway: OrderEntry, logger?: Logge
 }
 
 function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
+  const item = prepareItem(req, gateway);
+  if (item === undefined) out.push(malformed(req.id));
+  else answerItem(req.id, item.start(false), item.rest, out);
+}
+
+/** A request's call into the order entry (not started yet) and its answer's other fields; undefined if its payload does not decode. */
+function prepareItem(req: ChannelRequest, gateway: OrderEntry, from = req.from): PreparedItem | undefined {
   const d = decodePayload(req.payload);
-  let work: Promise<Submitted & { outcome: unknown }>;
-  let rest: (s: Submitted & { outcome: unknown }) => string;
   if (req.kind === KIND_ORDER && d?.kind === 'order') {
-    work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
-    rest = (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>);
-  } else if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
-    work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
-    rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`;
-  } else {
-    out.push(encodeRefused({ id: req.id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' }));
-    return;
+    return {
+      key: { kind: 'order', owner: d.intent.owner, orderId: d.intent.orderId },
+      start: () => gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true, from }),
+      rest: (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>),
+    };
   }
+  if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
+    return {
+      key: { kind: 'cancel', owner: d.owner, orderId: d.orderId },
+      start: (judgeNow) => gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true, from, judgeNow }),
+      rest: (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`,
+    };
+  }
+  return undefined;
+}
+
+/** The refusal of a request whose payload does not decode (a broken gateway). */
+function malformed(id: number): Buffer {
+  return encodeRefused({ id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' });
+}
+
+/** Reply to request `id` once its work settles. */
+function answerItem(id: number, work: Promise<Submitted & { outcome: unknown }>, rest: PreparedItem['rest'], out: TurnWriter): void {
   work.then(
-    (s) => out.push(applied(req.id, s.applied, s.tick, rest(s))),
+    (s) => out.push(applied(id, s.applied, s.tick, rest(s))),
     (err: unknown) => {
       const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
-      out.push(encodeRefused({ id: req.id, status: e.status, code: e.code, message: e.message }));
+      out.push(encodeRefused({ id, status: e.status, code: e.code, message: e.message }));
     },
   );
 }

@@ -72,6 +72,12 @@ export interface CancelResult {
   cancelled_quantity: string;
 }
 
+/** One item of POST /orders/batch: the body of POST /orders or POST /orders/cancel with its kind. */
+export type BatchItemBody = ({ kind: 'order' } & PlaceOrderBody) | ({ kind: 'cancel' } & CancelOrderBody);
+
+/** One item's answer in a batch: the single call's data, or its refusal with the single call's HTTP status. */
+export type BatchItemResult = { ok: true; data: OrderResult | CancelResult } | { ok: false; error: string; code: string; status: number };
+
 export interface HealthView {
   status: 'ok';
   sequencer_id: string;
@@ -131,5 +137,9 @@ export class DexClient {
   }
   cancelOrder(body: CancelOrderBody): Promise<CancelResult> {
     return this.call('POST', '/orders/cancel', body);
+  }
+  /** POST /orders/batch: up to 64 orders and cancels; one result per item, in order (a batch refused whole throws). */
+  async placeBatch(items: BatchItemBody[]): Promise<BatchItemResult[]> {
+    return (await this.call<{ results: BatchItemResult[] }>('POST', '/orders/batch', { items })).results;
   }
 }

@@ -48,6 +48,33 @@ describe('svc keygen / market / order / receipt (CLI against a real server)', fu
     expect(again.err).to.match(/409 ORDER_NOT_OPEN/);
   });
 
+  it('svc order batch --file: orders and a cancel of one of them in one request, a result per line', async () => {
+    const key = join(t.dir, 'batcher.json');
+    expect((await svc('keygen', '--out', key)).code).to.equal(0);
+    const m = await svc('market', 'create', '--base', toBase58(mint(43)), '--quote', toBase58(mint(44)), '--name', 'BATCH/USD', '--url', t.url);
+    const market = (JSON.parse(m.out) as { market_id: string }).market_id;
+    const file = join(t.dir, 'batch.jsonl');
+    const lines = [
+      '# quotes',
+      JSON.stringify({ kind: 'order', market, side: 'buy', price: '99', quantity: '2', order_id: '1' }),
+      JSON.stringify({ kind: 'order', market, side: 'sell', price: 101, quantity: 4, order_id: 2 }),
+      '',
+      JSON.stringify({ kind: 'cancel', market, order_id: '1' }),
+      JSON.stringify({ kind: 'order', market, side: 'sell', price: '101', quantity: '4', order_id: '2' }),
+    ];
+    await writeFile(file, lines.join('\n'));
+    const b = await svc('order', 'batch', '--key', key, '--file', file, '--url', t.url);
+    expect(b.code, b.err).to.equal(1); // the last line reuses order id 2
+    const results = JSON.parse(b.out) as Array<{ ok: boolean; code?: string; data?: { cancelled_quantity?: string } }>;
+    expect(results.map((r) => (r.ok ? 'ok' : r.code))).to.deep.equal(['ok', 'ok', 'ok', 'ORDER_REPLAYED']);
+    expect(results[2]!.data!.cancelled_quantity).to.equal('2');
+
+    await writeFile(file, '{"kind":"order","market":"' + market + '","side":"up"}\n');
+    const bad = await svc('order', 'batch', '--key', key, '--file', file, '--url', t.url);
+    expect(bad.code).to.equal(2);
+    expect(bad.err).to.match(/batch\.jsonl:1: "price" is missing|batch\.jsonl:1: "side" must be/);
+  });
+
   it('refuses bad arguments with a message', async () => {
     const r = await svc('order', 'place', '--key', '/nonexistent.json', '--market', 'x', '--url', t.url);
     expect(r.code).to.equal(2);

@@ -117,6 +117,10 @@ describe('full node (svc node --follow) against a real leader', function () {
     const placed = await viaDex.placeOrder(buildOrderBody(intent, owner.secretKey));
     expect(placed.receipt.sequencer_id).to.equal(leaderKey.sequencer_id);
     expect(verifyReceipt(placed.receipt, fromHex(leaderKey.public_key_hex))).to.equal(true);
+    // A batch through the follower too: the leader's per-item answers and receipts.
+    const batched = await viaDex.placeBatch([{ kind: 'order', ...buildOrderBody({ ...intent, orderId: 2n }, owner.secretKey) }, { kind: 'order', ...buildOrderBody(intent, owner.secretKey) }]);
+    expect(batched.map((r) => (r.ok ? 'ok' : r.code))).to.deep.equal(['ok', 'ORDER_REPLAYED']);
+    expect(batched[0]!.ok && verifyReceipt(batched[0]!.data.receipt, fromHex(leaderKey.public_key_hex))).to.equal(true);
     const health = await json<{ data: { sequencer_id: string; leader: { sequencer_id: string } } }>(`http://${live.addresses.dex}/health`);
     expect(health.data.leader.sequencer_id).to.equal(leaderKey.sequencer_id); // the leader's identity
     expect(health.data.sequencer_id).to.not.equal(leaderKey.sequencer_id); // and its own

@@ -73,6 +73,13 @@ export interface WireTxBatch {
   transactions: WireExplorerTransaction[];
 }
 
+/** One item's result of SubmitTxBatch: SubmitTx's answer, or the status SubmitTx would have failed with. */
+export interface WireSubmitTxBatchResult {
+  result: 'ok' | 'error';
+  ok?: WireSubmitTxResponse;
+  error?: { code: number; details: string };
+}
+
 export type SubmitTxRequest =
   | { order: { intent: Uint8Array; signature: Uint8Array } }
   | { cancel: { data: Uint8Array; signature: Uint8Array } }
@@ -90,7 +97,7 @@ export function signedCancelRequest(data: CancelOrderData, secretKey: Uint8Array
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
 
 export class ChainClient {
-  readonly raw: grpc.Client & { SubmitTx: Unary; StreamTx: (req: object, opts?: grpc.CallOptions) => grpc.ClientReadableStream<WireTxBatch> };
+  readonly raw: grpc.Client & { SubmitTx: Unary; SubmitTxBatch: Unary; StreamTx: (req: object, opts?: grpc.CallOptions) => grpc.ClientReadableStream<WireTxBatch> };
 
   constructor(address: string, options: grpc.ChannelOptions = {}) {
     const pkg = grpc.loadPackageDefinition(loadChainPackage()) as unknown as { svc: { chain: { v1: { ChainService: grpc.ServiceClientConstructor } } } };
@@ -104,6 +111,16 @@ export class ChainClient {
   submit(req: SubmitTxRequest, deadlineMs = 60_000): Promise<WireSubmitTxResponse> {
     return new Promise((resolve, reject) => {
       this.raw.SubmitTx(toWire(req), new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(err) : resolve(res as WireSubmitTxResponse)));
+    });
+  }
+
+  /** SubmitTxBatch: up to 64 orders and cancels, one result per item in their order (docs/chain.md "SubmitTxBatch"). */
+  submitBatch(items: SubmitTxRequest[], deadlineMs = 60_000): Promise<WireSubmitTxBatchResult[]> {
+    return new Promise((resolve, reject) => {
+      const req = { items: items.map(toWire) };
+      this.raw.SubmitTxBatch(req, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) =>
+        err ? reject(err) : resolve((res as { results: WireSubmitTxBatchResult[] }).results),
+      );
     });
   }
 

@@ -23,8 +23,8 @@ export class PeerRateLimiter {
     readonly burst: number = Math.max(1, rate),
   ) {}
 
-  /** Take one token for this peer; false when its budget is spent. */
-  take(peer: string, now = performance.now()): boolean {
+  /** Take `n` tokens for this peer (a SubmitTxBatch: one per item); false, taking none, when its budget has fewer. */
+  take(peer: string, now = performance.now(), n = 1): boolean {
     if (this.rate <= 0) return true;
     const ip = peerAddress(peer);
     let b = this.buckets.get(ip);
@@ -36,8 +36,8 @@ export class PeerRateLimiter {
       b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) * this.rate) / this.perMs);
       b.at = now;
     }
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
+    if (b.tokens < n) return false;
+    b.tokens -= n;
     return true;
   }
 

@@ -17,11 +17,14 @@ const CREATE_MARKET: MessageSchema = {
   4: { name: 'market.kind', wireType: LEN, utf8: true },
 };
 
+const SUBMIT_TX: MessageSchema = {
+  1: { name: 'order', wireType: LEN, message: SIGNED_ORDER },
+  2: { name: 'cancel', wireType: LEN, message: SIGNED_CANCEL },
+  3: { name: 'market', wireType: LEN, message: CREATE_MARKET },
+};
+
 export const CHAIN_REQUEST_SCHEMAS: Record<string, MessageSchema> = {
-  SubmitTx: {
-    1: { name: 'order', wireType: LEN, message: SIGNED_ORDER },
-    2: { name: 'cancel', wireType: LEN, message: SIGNED_CANCEL },
-    3: { name: 'market', wireType: LEN, message: CREATE_MARKET },
-  },
+  SubmitTx: SUBMIT_TX,
+  SubmitTxBatch: { 1: { name: 'items', wireType: LEN, message: SUBMIT_TX } },
   StreamTx: { 1: { name: 'from_sequence', wireType: VARINT } },
 };

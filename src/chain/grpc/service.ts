@@ -34,6 +34,8 @@ import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
 import { encodeSubmitTxResponse } from './encode.js';
 import { checkSubmitTx, SUBMIT_TX_PER_TASK, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
+import { batchTooLarge, submitTxBatchHandler } from './submit-batch.js';
+import { MAX_BATCH_BYTES } from '../../dex/index.js';
 import { ArrivalQueue, MAX_ARRIVALS_WAITING, isRefusal, type IntakePool } from '../../intake/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
@@ -108,6 +110,7 @@ export function chainDefinition(rawSubmitTx = false): ServiceDefinition {
     out[name] = {
       ...def,
       requestDeserialize: (buf: Buffer) => {
+        if (name === 'SubmitTxBatch' && buf.length > MAX_BATCH_BYTES) return { malformed: batchTooLarge(buf.length) };
         try {
           checkMessage(schema, buf);
           return def.requestDeserialize(buf);
@@ -147,8 +150,19 @@ const unavailable = (details: string): Status => ({ code: grpcStatus.UNAVAILABLE
 
 export function createChainHandlers(options: ChainServiceOptions): ChainServiceHandlers {
   const life: ServiceLife = { stopping: false, closed: false, feed: undefined };
+  const submitLimit = new PeerRateLimiter(options.submitRate, 1000); // SubmitTx and SubmitTxBatch (a token per item)
   return {
-    implementation: { SubmitTx: submitTxHandler(options, life), StreamTx: streamTxHandler(options, life) } as UntypedServiceImplementation,
+    implementation: {
+      SubmitTx: submitTxHandler(options, life, submitLimit),
+      SubmitTxBatch: submitTxBatchHandler({
+        backend: options.backend,
+        stopping: () => life.stopping,
+        limiter: submitLimit,
+        status: (err) => submitStatus(err, options.logger),
+        retryHint,
+      }),
+      StreamTx: streamTxHandler(options, life),
+    } as UntypedServiceImplementation,
     feed: () => life.feed,
     streams: () => life.feed?.size ?? 0,
     stopAccepting() {
@@ -189,9 +203,8 @@ function submitStatus(err: unknown, logger: Logger): Status {
 }
 
 /** SubmitTx: checked here, or on the intake threads and then taken up in arrival order; answered with the stored record. */
-function submitTxHandler(options: ChainServiceOptions, life: ServiceLife) {
+function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submitLimit: PeerRateLimiter) {
   const { logger } = options;
-  const submitLimit = new PeerRateLimiter(options.submitRate, 1000);
 
   /** SubmitTx's task on the intake threads: decoded, checked, signature verified there (workers/intake.worker.ts submitTxs). */
   const prepareSubmitTx = options.intake?.gathered<SignedOff>('submitTxs', SUBMIT_TX_PER_TASK);
