@@ -18,7 +18,7 @@ import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonTex
 import { openApiDocument } from './openapi.js';
 import type { DexService } from './service.js';
 import { bookView, marketView, tradeView } from './views.js';
-import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
+import { parseCancel, parseCancelAll, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
 
 export { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendJsonText, sendError } from './http-json.js';
 
@@ -158,6 +158,10 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
   router.post('/orders/cancel', async (ctx) => {
     const c = parseCancel(await readJson(ctx, limit));
     ok(ctx, await service.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, ctx.req.socket.remoteAddress));
+  });
+  router.post('/orders/cancel-all', async (ctx) => {
+    const c = parseCancelAll(await readJson(ctx, limit));
+    ok(ctx, await service.cancelAll(c.data, c.signature, ctx.req.socket.remoteAddress));
   });
 
   app.use(router.routes());

@@ -1,7 +1,8 @@
 /**
  * The sequencer process's end of the gateway channel (frames.ts): a Unix domain socket
- * server that takes the orders and cancels the gateway processes parsed and checked, runs
- * them through the node's write path (dex/order-entry.ts placeChecked / cancelChecked: state
+ * server that takes the orders, cancels and mass cancels the gateway processes parsed and
+ * checked, runs them through the node's write path (dex/order-entry.ts placeChecked /
+ * cancelChecked / cancelAllChecked: state
  * checks, sequencing, matching, the market root) and answers each with what the gateway
  * needs to sign the receipt and write the HTTP answer. This is the only per-order work of
  * the sequencer process on this path; JSON, Base58, ed25519 and HTTP stay in the gateways.
@@ -15,9 +16,9 @@ import type { Logger } from 'pino';
 import { ApiError } from '../dex/index.js';
 import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
-import { tradeView } from '../dex/index.js';
+import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/index.js';
 import type { Tick } from '../core/index.js';
-import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_CANCEL_ALL, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
 
 export interface GatewayHub {
   /** Requests taken from gateways so far (metrics, tests). */
@@ -78,7 +79,11 @@ function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void
   if (req.kind === KIND_ORDER && d?.kind === 'order') {
     work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>);
-  } else if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
+  } else if (req.kind === KIND_CANCEL_ALL && d?.kind === 'cancel_all') {
+    const data = { requestId: d.requestId, owner: d.owner, marketId: d.marketId, ...(d.side !== undefined ? { side: d.side } : {}) };
+    work = gateway.cancelAllChecked(data, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
+    rest = (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted));
+  } else if (req.kind !== KIND_ORDER && req.kind !== KIND_CANCEL_ALL && d?.kind === 'cancel') {
     work = gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`;
   } else {

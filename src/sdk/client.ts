@@ -5,6 +5,7 @@
  */
 import type { SlotOrderView } from './state-root.js';
 import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './api-json.js';
+import type { CancelAllBody, CancelAllResult } from './cancel-all.js';
 
 export class DexApiError extends Error {
   constructor(
@@ -131,5 +132,9 @@ export class DexClient {
   }
   cancelOrder(body: CancelOrderBody): Promise<CancelResult> {
     return this.call('POST', '/orders/cancel', body);
+  }
+  /** Cancel every open order of the owner in one market (or one side): docs/dex-api.md. */
+  cancelAll(body: CancelAllBody): Promise<CancelAllResult> {
+    return this.call('POST', '/orders/cancel-all', body);
   }
 }
