@@ -11,6 +11,7 @@ import { group, type Subcommand } from './command.js';
 import { DEX_URL_OPTION, ensureDirFor, HOME_HELP, isPath, printJson, readKeyFile, resolveFile, u64 } from './dex-common.js';
 import { CommandFailure, optional, required, UsageError, type OptionSpec } from './options.js';
 import { prove } from './order-prove.js';
+import { cancelAll } from './order-cancel-all.js';
 
 const KEY: OptionSpec = { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path` };
 const MARKET: OptionSpec = { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (from svc market create or list)' };
@@ -88,4 +89,4 @@ const cancel: Subcommand = {
   },
 };
 
-export default group('order', 'place, cancel or prove a signed order (svc order place --key alice --market ID --side buy ...)', [place, cancel, prove]);
+export default group('order', 'place, cancel, mass-cancel or prove a signed order (svc order place --key alice --market ID --side buy ...)', [place, cancel, cancelAll, prove]);
