@@ -85,8 +85,9 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       } else if (t.tx.kind === 'cancel') {
         out.push({ owner: t.tx.owner, body: { ...base, kind: 'cancel', market_id: t.tx.marketId, order_id: t.tx.orderId, code: o.code, message: o.message } });
       } else {
-        const body = { ...base, kind: 'cancel_all' as const, market_id: t.tx.marketId, order_id: t.tx.requestId, code: o.code, message: o.message };
-        out.push({ owner: t.tx.owner, body });
+        const tx = t.tx;
+        const body = { ...base, kind: 'cancel_all' as const, market_id: tx.marketId, order_id: tx.requestId, code: o.code, message: o.message };
+        out.push({ owner: tx.owner, body });
       }
       continue;
     }
@@ -95,7 +96,10 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       const requestId = t.tx.kind === 'cancel_all' ? t.tx.requestId : 0n;
       for (const e of o.ended) {
         const body: OwnerEventBody = { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(e.order), remaining: 0n };
-        out.push({ owner: e.order.owner, body: { ...body, cancelled_quantity: e.cancelled, reason: 'cancel_all', request_id: requestId } });
+        body.cancelled_quantity = e.cancelled;
+        body.reason = 'cancel_all';
+        body.request_id = requestId;
+        out.push({ owner: e.order.owner, body });
       }
       continue;
     }

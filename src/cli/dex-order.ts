@@ -89,4 +89,5 @@ const cancel: Subcommand = {
   },
 };
 
-export default group('order', 'place, cancel, mass-cancel or prove a signed order (svc order place --key alice --market ID --side buy ...)', [place, cancel, cancelAll, prove]);
+const SUMMARY = 'place, cancel, mass-cancel or prove a signed order (svc order place --key alice --market ID --side buy ...)';
+export default group('order', SUMMARY, [place, cancel, cancelAll, prove]);

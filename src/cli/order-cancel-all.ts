@@ -16,13 +16,22 @@ export const cancelAll: Subcommand = {
     summary: 'sign and send a mass cancel: every open order of your key in one market (or one side of it)',
     usage: '--key NAME --market ID [--side buy|sell] [options]',
     options: [
-      { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path` },
+      {
+        name: 'key',
+        short: 'k',
+        type: 'string',
+        value: 'NAME|FILE',
+        help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path`,
+      },
       { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (from svc market create or list)' },
       { name: 'side', type: 'string', value: 'SIDE', help: 'buy or sell: only that side', defaultHelp: 'both sides' },
-      { name: 'request-id', type: 'string', value: 'N', help: 'u64, usable once per key', defaultHelp: 'time-based, new each time' },
+      { name: 'request-id', type: 'string', value: 'N', help: 'u64, usable once per key', defaultHelp: 'time-based, new each run' },
       DEX_URL_OPTION,
     ],
-    examples: ['svc order cancel-all --key alice --market $M', 'svc order cancel-all --key alice --market $M --side sell'],
+    examples: [
+      'svc order cancel-all --key alice --market $M',
+      'svc order cancel-all --key alice --market $M --side sell',
+    ],
   },
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -30,7 +39,8 @@ export const cancelAll: Subcommand = {
     const side = optional(v, 'side')?.toLowerCase();
     if (side !== undefined && side !== 'buy' && side !== 'sell') throw new UsageError('--side must be buy or sell');
     const given = optional(v, 'request-id');
-    const requestId = given !== undefined ? u64(given, 'request-id') : BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
+    const fresh = (): bigint => BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
+    const requestId = given !== undefined ? u64(given, 'request-id') : fresh();
     const data: CancelAllData = { requestId, owner: kp.publicKey, marketId: required(v, 'market') };
     if (side !== undefined) data.side = side === 'buy' ? 'Buy' : 'Sell';
     printJson(await new DexClient(optional(v, 'url')!).cancelAll(buildCancelAllBody(data, kp.secretKey)));

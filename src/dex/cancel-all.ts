@@ -26,7 +26,11 @@ export function cancelAllFields(s: CancelAllSubmitted): Omit<CancelAllResult, 'r
 }
 
 /** The whole answer, its receipt signed by the node key (order_id = request_id). */
-export async function cancelAllAnswer(s: CancelAllSubmitted, receipts: ReceiptSigner, sequencerId: string): Promise<CancelAllResult> {
+export async function cancelAllAnswer(
+  s: CancelAllSubmitted,
+  receipts: ReceiptSigner,
+  sequencerId: string,
+): Promise<CancelAllResult> {
   const tx = s.applied.tx as CancelAllTx;
   const data = receiptDataOf(s.applied, { orderId: tx.requestId, owner: tx.owner }, s.tick, sequencerId);
   return { receipt: await receipts.sign(data), ...cancelAllFields(s) };

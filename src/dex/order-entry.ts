@@ -37,7 +37,8 @@ import type { AppliedTick, AppliedTx } from './engine/index.js';
 import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
-import { encodeCancelAll, encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
+import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
+import { encodeCancelAll } from './engine/index.js';
 import { FairShare, UNNAMED_ADDRESS, type ShedLimits } from './fair-share.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
@@ -52,6 +53,9 @@ export interface Submitted {
   applied: AppliedTx;
   tick: Tick;
 }
+
+/** A mass cancel applied by the engine. */
+export type CancelAllApplied = Submitted & { outcome: OkOutcome<'cancel_all'> };
 
 /** Success outcomes narrowed by kind. */
 export type OkOutcome<K extends Kind> = Extract<Outcome, { ok: true; kind: K }>;
@@ -272,33 +276,51 @@ export class OrderEntry {
   }
 
   /** A mass cancel (docs/dex-api.md): its signature checked on the pool, then judged in its turn of the line. */
-  async cancelAll(data: CancelAllData, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel_all'> }> {
+  async cancelAll(data: CancelAllData, signature: Uint8Array, options: SubmitOptions = {}): Promise<CancelAllApplied> {
     this.checkCancelMarket(data.marketId);
     return this.shed(options, () => {
       const borsh = encodeCancelAllData(data);
       const message = signingMessage(CANCEL_ALL_PREFIX, borsh, sha256);
-      const tx = () => toTransaction('cancel-all', encodeCancelAll(borsh, signature), data.owner, signature, digestNonce(message));
+      const nonce = digestNonce(message);
+      const tx = () => toTransaction('cancel-all', encodeCancelAll(borsh, signature), data.owner, signature, nonce);
       const verified = this.verifier.verify(data.owner, message, signature);
-      return this.inLine(verified.then((valid) => readyNow((at) => this.submitCancelAll(data, valid, tx, options, at))));
+      const admit = (valid: boolean) => readyNow((at) => this.submitCancelAll(data, valid, tx, options, at));
+      return this.inLine(verified.then(admit));
     });
   }
 
   /** A mass cancel a gateway process or an intake thread already parsed, encoded and checked (see placeChecked). */
-  async cancelAllChecked(data: CancelAllData, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel_all'> }> {
+  async cancelAllChecked(
+    data: CancelAllData,
+    payload: Uint8Array,
+    nonce: bigint,
+    signatureValid: boolean,
+    options: SubmitOptions = {},
+  ): Promise<CancelAllApplied> {
     this.checkCancelMarket(data.marketId);
     const signature = payload.subarray(payload.length - 64);
     const tx = () => toTransaction('cancel-all', payload, data.owner, signature, nonce);
-    return this.shed(options, (arrived) => this.inLine(() => this.submitCancelAll(data, signatureValid, tx, options, arrived)));
+    const admit = (arrived: number) => this.inLine(() => this.submitCancelAll(data, signatureValid, tx, options, arrived));
+    return this.shed(options, admit);
   }
 
   /**
    * In its turn of the line: refused if its request id was applied or is in flight, else
    * sequenced; the engine cancels what of the owner is open at that point of the sequence.
    */
-  private async submitCancelAll(data: CancelAllData, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number): Promise<Submitted & { outcome: OkOutcome<'cancel_all'> }> {
-    if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the mass cancel data');
+  private async submitCancelAll(
+    data: CancelAllData,
+    signatureValid: boolean,
+    tx: () => Transaction,
+    options: SubmitOptions,
+    arrived: number,
+  ): Promise<CancelAllApplied> {
+    if (!signatureValid) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the mass cancel data');
+    }
     const key = cancelAllKey(data.owner, data.requestId);
-    const replayed = (): ApiError => new ApiError(409, 'CANCEL_ALL_REPLAYED', 'request_id already used by this owner for a mass cancel', true);
+    const replayed = (): ApiError =>
+      new ApiError(409, 'CANCEL_ALL_REPLAYED', 'request_id already used by this owner for a mass cancel', true);
     if (this.inflightCancelAll.has(key) || this.state.cancelAllUsed(data.owner, data.requestId)) throw replayed();
     this.inflightCancelAll.add(key);
     try {

@@ -55,7 +55,8 @@ export class DexService {
 
   /** A mass cancel: the orders it ended, and a receipt whose order_id is the request_id. */
   async cancelAll(data: CancelAllData, signature: Uint8Array, from?: string): Promise<CancelAllResult> {
-    const submitted = await this.orderEntry.cancelAll(data, signature, { root: true, ...(from !== undefined ? { from } : {}) });
+    const options = { root: true, ...(from !== undefined ? { from } : {}) };
+    const submitted = await this.orderEntry.cancelAll(data, signature, options);
     return cancelAllAnswer(submitted, this.receipts, this.key.sequencerId);
   }
 }

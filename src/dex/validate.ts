@@ -106,7 +106,9 @@ export function parseCancelAll(body: unknown): { data: CancelAllData; signature:
   const m = field(b, 'market_id');
   if (typeof m !== 'string') throw new ApiError(400, 'INVALID_UUID', 'market_id must be a UUID string');
   const side = b.side ?? undefined;
-  if (side !== undefined && side !== 'Buy' && side !== 'Sell') throw new ApiError(400, 'INVALID_SIDE', 'side must be "Buy" or "Sell" (or absent: both)');
+  if (side !== undefined && side !== 'Buy' && side !== 'Sell') {
+    throw new ApiError(400, 'INVALID_SIDE', 'side must be "Buy" or "Sell" (or absent: both)');
+  }
   const data: CancelAllData = { requestId, owner, marketId: uuid(m) };
   if (side !== undefined) data.side = side;
   return { data, signature: signature(b) };

@@ -84,7 +84,9 @@ export function encodeRequest(r: ChannelRequest): Buffer {
 export function decodeRequest(frame: Buffer): ChannelRequest {
   if (frame.length < REQUEST_HEAD) throw new Error('channel: request frame too short');
   const kind = frame[8];
-  if (kind !== KIND_ORDER && kind !== KIND_CANCEL && kind !== KIND_CANCEL_ALL) throw new Error(`channel: unknown request kind ${kind}`);
+  if (kind !== KIND_ORDER && kind !== KIND_CANCEL && kind !== KIND_CANCEL_ALL) {
+    throw new Error(`channel: unknown request kind ${kind}`);
+  }
   const fromEnd = REQUEST_HEAD + frame[18]!;
   if (frame[18]! > MAX_FROM || frame.length < fromEnd) throw new Error('channel: request frame too short for its address');
   return {

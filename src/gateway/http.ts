@@ -120,7 +120,8 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       const signatureValid = verifyOne({ publicKey: data.owner, message, signature });
       const payload = encodeCancelAll(borsh, signature);
       const from = req.socket.remoteAddress ?? '';
-      const reply = await channel.send({ kind: KIND_CANCEL_ALL, signatureValid, nonce: digestNonce(message), from, payload });
+      const nonce = digestNonce(message);
+      const reply = await channel.send({ kind: KIND_CANCEL_ALL, signatureValid, nonce, from, payload });
       answer(res, reply, data.requestId, data.owner); // the receipt's order_id is the request_id
     } catch (err) {
       fail(req, res, err);

@@ -18,7 +18,8 @@ import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
 import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/index.js';
 import type { Tick } from '../core/index.js';
-import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_CANCEL_ALL, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+import { KIND_CANCEL_ALL } from './frames.js';
 
 export interface GatewayHub {
   /** Requests taken from gateways so far (metrics, tests). */
@@ -80,7 +81,8 @@ function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void
     work = gateway.placeChecked(d.intent, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => orderRest(s as Awaited<ReturnType<OrderEntry['placeOrder']>>);
   } else if (req.kind === KIND_CANCEL_ALL && d?.kind === 'cancel_all') {
-    const data = { requestId: d.requestId, owner: d.owner, marketId: d.marketId, ...(d.side !== undefined ? { side: d.side } : {}) };
+    const side = d.side !== undefined ? { side: d.side } : {};
+    const data = { requestId: d.requestId, owner: d.owner, marketId: d.marketId, ...side };
     work = gateway.cancelAllChecked(data, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
     rest = (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted));
   } else if (req.kind !== KIND_ORDER && req.kind !== KIND_CANCEL_ALL && d?.kind === 'cancel') {

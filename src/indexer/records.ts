@@ -57,7 +57,8 @@ export function decodeMessage(seq: number, subject: string, data: Uint8Array, pr
 
 function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): TxRecord {
   const tx = parse<ExplorerTransaction>(seq, json);
-  if (typeof tx.id !== 'string' || (tx.kind !== 'order' && tx.kind !== 'cancel' && tx.kind !== 'cancel_all') || typeof tx.owner !== 'string') {
+  const known = tx.kind === 'order' || tx.kind === 'cancel' || tx.kind === 'cancel_all';
+  if (typeof tx.id !== 'string' || !known || typeof tx.owner !== 'string') {
     throw new DecodeError(`stream message ${seq} (${subject}) is not an ExplorerTransaction`);
   }
   const id = parseId(tx.id, 'transaction id');

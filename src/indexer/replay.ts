@@ -186,15 +186,23 @@ export class Books {
     for (const id of t.cancelled_order_ids ?? []) {
       const key = orderKey(t.owner, id);
       const o = this.open.get(key);
-      if (!o || o.marketId !== t.market_id) throw new ReplayMismatch(`mass cancel ${t.id}: order ${id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`);
+      if (!o || o.marketId !== t.market_id) {
+        throw new ReplayMismatch(`mass cancel ${t.id}: order ${id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`);
+      }
       total += book.cancel(o, t.continuum_sequence, Number(t.continuum_sequence >> 32n));
       this.open.delete(key);
-      rows.changeOrder({ owner: t.owner, orderId: id, filled: o.quantity - o.remaining, status: 'cancelled', endedBy: t.id });
+      const filled = o.quantity - o.remaining;
+      rows.changeOrder({ owner: t.owner, orderId: id, filled, status: 'cancelled', endedBy: t.id });
     }
-    if (total !== (t.cancelled_quantity ?? 0n)) throw new ReplayMismatch(`mass cancel ${t.id}: the node cancelled ${t.cancelled_quantity ?? 0n}, the replayed book had ${total} resting`);
+    const said = t.cancelled_quantity ?? 0n;
+    if (total !== said) {
+      throw new ReplayMismatch(`mass cancel ${t.id}: the node cancelled ${said}, the replayed book had ${total} resting`);
+    }
     for (const o of this.open.values()) {
       const sameSide = t.side === undefined || (o.side === BUY) === (t.side === 'Buy');
-      if (o.ownerKey === t.owner && o.marketId === t.market_id && sameSide) throw new ReplayMismatch(`mass cancel ${t.id}: order ${o.orderId} of ${t.owner} is still open in the replayed books`);
+      if (o.ownerKey === t.owner && o.marketId === t.market_id && sameSide) {
+        throw new ReplayMismatch(`mass cancel ${t.id}: order ${o.orderId} of ${t.owner} is still open in the replayed books`);
+      }
     }
     rows.nextTrade.set(t.market_id, book.nextTrade);
   }

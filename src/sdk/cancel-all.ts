@@ -31,14 +31,22 @@ export interface CancelAllResult {
   request_id: string;
   market_id: string;
   side: Side | 'Both';
-  /** Every order of the owner in the market (and side) still open when it was applied, in continuum_sequence order; may be empty. */
+  /**
+   * Every order of the owner in the market (and side) still open when it was applied, in
+   * continuum_sequence order; may be empty.
+   */
   cancelled: CancelledOrderView[];
 }
 
 /** Sign a mass cancel and produce the POST /orders/cancel-all body. */
 export function buildCancelAllBody(data: CancelAllData, secretKey: Uint8Array): CancelAllBody {
   const signature = sign(cancelAllMessage(data), secretKey);
-  const body: CancelAllBody = { request_id: data.requestId.toString(), owner: toBase58(data.owner), market_id: data.marketId, signature: toHex(signature) };
+  const body: CancelAllBody = {
+    request_id: data.requestId.toString(),
+    owner: toBase58(data.owner),
+    market_id: data.marketId,
+    signature: toHex(signature),
+  };
   if (data.side !== undefined) body.side = data.side;
   return body;
 }

@@ -52,10 +52,15 @@ const BIG_ARRAY = new RegExp(`"(${BIG_ARRAY_KEYS.join('|')})":\\[([-\\d,]*)\\]`,
 export function parseRecordJson<T>(text: string): T {
   const quoted = text
     .replace(BIG_SCALAR, '"$1":"$2"')
-    .replace(BIG_ARRAY, (_m, key: string, list: string) => `"${key}":[${list === '' ? '' : list.split(',').map((d) => `"${d}"`).join(',')}]`);
+    .replace(BIG_ARRAY, (_m, key: string, list: string) => `"${key}":[${quoteAll(list)}]`);
   return JSON.parse(quoted, (key: string, v: unknown) => {
     if (typeof v === 'string' && BIG_KEYS.includes(key)) return BigInt(v);
     if (BIG_ARRAY_KEYS.includes(key) && Array.isArray(v)) return v.map((d) => BigInt(d as string));
     return v;
   }) as T;
+}
+
+/** `1,2,3` -> `"1","2","3"` (empty stays empty). */
+function quoteAll(list: string): string {
+  return list === '' ? '' : list.split(',').map((d) => `"${d}"`).join(',');
 }

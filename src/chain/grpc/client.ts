@@ -129,6 +129,8 @@ function toWire(req: SubmitTxRequest): object {
   const b = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
   if ('order' in req) return { order: { intent: b(req.order.intent), signature: b(req.order.signature) } };
   if ('cancel' in req) return { cancel: { data: b(req.cancel.data), signature: b(req.cancel.signature) } };
-  if ('cancel_all' in req) return { cancel_all: { data: b(req.cancel_all.data), signature: b(req.cancel_all.signature) } };
+  if ('cancel_all' in req) {
+    return { cancel_all: { data: b(req.cancel_all.data), signature: b(req.cancel_all.signature) } };
+  }
   return { market: { base_mint: b(req.market.base_mint), quote_mint: b(req.market.quote_mint), name: req.market.name, kind: req.market.kind ?? '' } };
 }

@@ -31,7 +31,10 @@ export function writeMarketCreation(w: Writer, m: MarketCreation): void {
   w.uint(11, m.tick_number).uint(12, m.sequence_number).string(13, m.tx_hash);
 }
 
-/** SubmitTxResponse: the stored record in `transaction` (an order, a cancel or a mass cancel) or `market` (a market creation). */
+/**
+ * SubmitTxResponse: the stored record in `transaction` (an order, a cancel or a mass
+ * cancel) or `market` (a market creation).
+ */
 export function encodeSubmitTxResponse(t: ExplorerTransaction | MarketCreation): Buffer {
   const w = new Writer(512);
   w.uint(1, t.sequence_number).uint(2, t.tick_number).string(3, t.id).uint64(4, t.continuum_sequence).uint(5, t.block_height).string(6, t.tx_hash);

@@ -121,14 +121,21 @@ export function signOff(c: CheckedSubmitTx): SignedOff {
   return c;
 }
 
-/** A mass cancel's bytes: a Borsh CancelAllData (45..109 bytes: its market_id is at most 64) and a 64-byte signature. */
+/**
+ * A mass cancel's bytes: a Borsh CancelAllData (45..109 bytes: its market_id is at most
+ * 64) and a 64-byte signature.
+ */
 function checkCancelAll(req: { data: Uint8Array; signature: Uint8Array }): CheckedSubmitTx | Refusal {
   const { data, signature } = req;
-  if (data.length < 45 || data.length > 45 + 64) return invalid(`cancel_all.data must be a Borsh CancelAllData (45..109 bytes), got ${data.length} bytes`);
+  if (data.length < 45 || data.length > 45 + 64) {
+    return invalid(`cancel_all.data must be a Borsh CancelAllData (45..109 bytes), got ${data.length} bytes`);
+  }
   if (signature.length === 0) return unsigned('cancel_all.signature is missing: mass cancels must be signed by the owner');
   if (signature.length !== 64) return invalid(`cancel_all.signature must be 64 bytes, got ${signature.length}`);
   const d = decodePayload(encodeCancelAll(data, signature));
-  if (d?.kind !== 'cancel_all') return invalid(`cancel_all.data is not a valid CancelAllData${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
+  if (d?.kind !== 'cancel_all') {
+    return invalid(`cancel_all.data is not a valid CancelAllData${d?.kind === 'malformed' ? `: ${d.reason}` : ''}`);
+  }
   if (!UUID_RE.test(d.marketId)) return invalid('cancel_all.data: market_id must be a lowercase UUID');
   const c: CancelAllData = { requestId: d.requestId, owner: d.owner, marketId: d.marketId };
   if (d.side !== undefined) c.side = d.side;

@@ -201,7 +201,9 @@ function decodeCancelAll(body: Uint8Array): Decoded {
 const EMPTY = new Uint8Array(0);
 
 /** Wrap a payload in a sequencer Transaction (see the header comment for each field). */
-export function toTransaction(kind: 'market' | 'order' | 'cancel' | 'cancel-all', payload: Uint8Array, owner?: Uint8Array, signature?: Uint8Array, nonce = 0n): Transaction {
+export type TxIdKind = 'market' | 'order' | 'cancel' | 'cancel-all';
+
+export function toTransaction(kind: TxIdKind, payload: Uint8Array, owner?: Uint8Array, signature?: Uint8Array, nonce = 0n): Transaction {
   return {
     txId: `dex-${kind}-${randomUUID()}`,
     payload,

@@ -98,7 +98,9 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
   const magic = r.fixed(MAGIC.length);
   if (!magic.every((b, i) => b === MAGIC[i])) throw new Error('not an order book snapshot');
   const version = r.u8() | (r.u8() << 8);
-  if (version !== VERSION && version !== 1) throw new Error(`order book snapshot version ${version} is not supported (expected ${VERSION})`);
+  if (version !== VERSION && version !== 1) {
+    throw new Error(`order book snapshot version ${version} is not supported (expected 1 or ${VERSION})`);
+  }
   const lastTick = Number(r.u64());
   const lastSeq = r.u64();
   const ownerCount = r.u32();
@@ -191,8 +193,10 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
   if (version >= 2) {
     for (const mine of owners) {
       const n = r.u32();
-      if (n > 0) mine.cancelAllIds = new Set();
-      for (let k = 0; k < n; k++) mine.cancelAllIds!.add(r.u64());
+      if (n === 0) continue;
+      const ids = new Set<bigint>();
+      for (let k = 0; k < n; k++) ids.add(r.u64());
+      mine.cancelAllIds = ids;
     }
   }
   if (r.remaining !== 0) throw new Error('snapshot: trailing bytes');

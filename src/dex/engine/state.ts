@@ -319,7 +319,9 @@ export class DexState {
     if (!market) return fail('UNKNOWN_MARKET', 'unknown market_id');
     const ownerKey = ownerKeyOf(tx.owner);
     let mine = this.owners.get(ownerKey);
-    if (mine?.cancelAllIds?.has(tx.requestId)) return fail('CANCEL_ALL_REPLAYED', 'request_id already used by this owner');
+    if (mine?.cancelAllIds?.has(tx.requestId)) {
+      return fail('CANCEL_ALL_REPLAYED', 'request_id already used by this owner');
+    }
     if (mine === undefined) {
       mine = { owner: tx.owner.slice(), orders: new Map(), open: new Set() };
       this.owners.set(ownerKey, mine);
