@@ -1,6 +1,7 @@
 /**
  * Mass cancel against a real node in a child process (`svc node`, one gateway process on
- * the order book port, so POST /orders/cancel-all goes through the gateway's frame kind 3),
+ * the order book port, so POST /orders/cancel-all goes through the gateway's frame kind 3;
+ * one intake thread, so SubmitTx's cancel_all is decoded and its signature checked there),
  * from this process: what it cancels and its receipt, one side or both, an empty list for
  * nobody open; gRPC SubmitTx's cancel_all answer with the stored record; the hostile input
  * (another key, an unknown market, a replay, malformed fields) with its documented codes and
@@ -9,7 +10,7 @@
  */
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { ChainClient, signedCancelAllRequest } from '../../src/chain/grpc/index.js';
+import { ChainClient, signedCancelAllRequest, type WireTxBatch } from '../../src/chain/grpc/index.js';
 import { buildCancelAllBody, buildOrderBody, fromBase58Key, toBase58, verifyReceipt, type CancelAllResult, type OrderResult, type Side } from '../../src/sdk/index.js';
 import { postJson, http, startHostileNode, stillServes, type HostileNode } from '../hostile/support.js';
 import { seeded } from './support/orders.js';
@@ -42,7 +43,7 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
   };
 
   before(async () => {
-    node = await startHostileNode();
+    node = await startHostileNode(['--intake-threads', '1']); // gRPC SubmitTx checked on an intake thread
     const res = await postJson(node.addresses.dex!, '/markets', { base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'MASS/CANCEL' });
     expect(res.status, res.text).to.equal(201);
     marketId = res.json<{ data: { market_id: string } }>().data.market_id;
@@ -116,6 +117,12 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
       const res = await client.submit(req);
       expect(res.transaction).to.deep.include({ kind: 'cancel_all', order_id: '50', side: 'Buy', market_id: marketId, owner: toBase58(alice.publicKey) });
       expect(res.transaction!.cancelled_order_ids).to.deep.equal([String(o.id)]);
+      // StreamTx carries the same record from its continuum_sequence.
+      const stream = client.stream(res.continuum_sequence);
+      const batch = await new Promise<WireTxBatch>((resolve, reject) => stream.once('data', resolve).once('error', reject));
+      stream.cancel();
+      stream.on('error', () => undefined);
+      expect(batch.transactions[0]).to.deep.include({ kind: 'cancel_all', order_id: '50', cancelled_order_ids: [String(o.id)] });
       expect(await openOf(alice)).to.deep.equal(open);
       const codeOf = (r: Parameters<ChainClient['submit']>[0]) => client.submit(r).then(() => grpc.status.OK, (e: grpc.ServiceError) => e.code);
       expect(await codeOf(req)).to.equal(grpc.status.ALREADY_EXISTS);
