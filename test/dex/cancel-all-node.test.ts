@@ -6,7 +6,9 @@
  * nobody open; gRPC SubmitTx's cancel_all answer with the stored record; the hostile input
  * (another key, an unknown market, a replay, malformed fields) with its documented codes and
  * nothing half-applied; and arrival order: a mass cancel sent while orders are still
- * arriving on other connections ends exactly the orders sequenced before it.
+ * arriving on other connections ends exactly the orders sequenced before it; and after
+ * kill -9 and a restart on the same database, what it ended stays ended and its request id
+ * stays spent.
  */
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
@@ -14,6 +16,7 @@ import { ChainClient, signedCancelAllRequest, type WireTxBatch } from '../../src
 import { buildCancelAllBody, buildOrderBody, fromBase58Key, toBase58, verifyReceipt, type CancelAllResult, type OrderResult, type Side } from '../../src/sdk/index.js';
 import { postJson, http, startHostileNode, stillServes, type HostileNode } from '../hostile/support.js';
 import { seeded } from './support/orders.js';
+import { spawnNode } from '../support/node-process.js';
 
 const mint = (n: number) => new Uint8Array(32).fill(n);
 const BASE = mint(0x41);
@@ -154,5 +157,26 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     expect(before.length + after.length).to.equal(orders.length);
     expect(answer.cancelled.map((c) => c.order_id).sort()).to.deep.equal(before);
     expect(await openOf(alice)).to.deep.equal(after);
+  });
+
+  it('kill -9 and restart: the ended orders stay ended, the open ones open, and the request ids stay spent', async () => {
+    await place(alice, 'Sell', 150); // acknowledged right before the kill
+    const before = await openOf(alice);
+    expect(before.length).to.be.greaterThan(0);
+    const ended = buildCancelAllBody({ requestId: 60n, owner: alice.publicKey, marketId }, alice.secretKey);
+    node.child.kill('SIGKILL');
+    await node.exited;
+    const again = await spawnNode(node.dir, ['--idle-tick-ms', '20'], ['grpc', 'rest', 'dex']);
+    try {
+      node.addresses = again.addresses;
+      expect(await openOf(alice)).to.deep.equal(before);
+      const replay = await cancelAll(ended);
+      expect([replay.status, replay.json().code], replay.text).to.deep.equal([409, 'CANCEL_ALL_REPLAYED']);
+      const fresh = await cancelAll(buildCancelAllBody({ requestId: 62n, owner: alice.publicKey, marketId }, alice.secretKey));
+      expect(fresh.json<{ data: CancelAllResult }>().data.cancelled.map((c) => BigInt(c.order_id))).to.deep.equal(before);
+    } finally {
+      again.child.kill('SIGKILL');
+      await again.exited;
+    }
   });
 });
