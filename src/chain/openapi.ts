@@ -167,7 +167,7 @@ export const explorerOpenApi = {
           id,
           block_height: int,
           batch_index: int,
-          kind: { type: 'string', enum: ['order', 'cancel'] },
+          kind: { type: 'string', enum: ['order', 'cancel', 'cancel_all'], description: 'cancel_all (extension): a mass cancel; its order_id is its request_id' },
           market_id: uuid,
           market_name: { type: 'string' },
           market_kind: { type: 'string', enum: ['Spot', 'Perp'] },
@@ -188,6 +188,7 @@ export const explorerOpenApi = {
           status: { type: 'string', enum: ['resting', 'partially_filled', 'filled'] },
           filled_quantity: u64,
           cancelled_quantity: u64,
+          cancelled_order_ids: { type: 'array', items: u64, description: 'cancel_all: the orders it ended, in continuum_sequence order' },
         },
       },
       MarketCreation: {

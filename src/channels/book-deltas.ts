@@ -4,7 +4,8 @@
  * traded against (quantity per trade, one order less when a trade empties a maker), takes
  * out the resting orders matching removed (expired, self-trade), and adds its rest to its
  * own level; each accepted cancel takes the cancelled quantity and one order out of its
- * level. The changes are net per (side, price) over the tick, so a level touched several
+ * level, and a mass cancel does so for every order it ended. The changes are net per
+ * (side, price) over the tick, so a level touched several
  * times in a tick yields one change.
  *
  * The levels are the book's resting orders as the engine holds them (what the state root
@@ -57,6 +58,10 @@ export function levelChangesOf(applied: AppliedTick): TickLevelChanges {
     }
     if (o.kind === 'cancel') {
       takeOut(o.order, out, o.cancelled);
+      continue;
+    }
+    if (o.kind === 'cancel_all') {
+      for (const e of o.ended) takeOut(e.order, out, e.cancelled);
       continue;
     }
     const taker = o.order;

@@ -7,7 +7,10 @@
  *                    self_trade) for the resting order's owner; then, when it traded, the
  *                    taker's `partially_filled`/`filled` with all its fills
  *   cancel accepted  `cancelled` (reason cancel) with the quantity that was resting
- *   refused          `refused` with the engine's code, only when the owner's signature
+ *   mass cancel      one `cancelled` (reason cancel_all, with its request_id) per order it
+ *                    ended, in continuum_sequence order of the orders; none when none was open
+ *   refused          `refused` with the engine's code (a mass cancel's: kind cancel_all,
+ *                    order_id = its request_id, as in its receipt), only when the owner's signature
  *                    verified: anyone can send a transaction naming any owner with a bad
  *                    signature, and that must not write into the owner's channel
  *
@@ -48,8 +51,9 @@ export interface OwnerEventBody {
   filled_quantity?: bigint;
   fills?: Fill[];
   cancelled_quantity?: bigint;
-  reason?: 'cancel' | 'self_trade';
-  kind?: 'order' | 'cancel';
+  reason?: 'cancel' | 'self_trade' | 'cancel_all';
+  kind?: 'order' | 'cancel' | 'cancel_all';
+  request_id?: bigint; // the mass cancel that ended the order (reason cancel_all)
   base_mint?: string;
   quote_mint?: string;
   code?: string;
@@ -78,12 +82,27 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       if (t.tx.kind === 'order') {
         const it = t.tx.intent;
         out.push({ owner: it.owner, body: { ...base, kind: 'order', order_id: it.orderId, base_mint: toBase58Key(it.baseMint), quote_mint: toBase58Key(it.quoteMint), code: o.code, message: o.message } });
-      } else {
+      } else if (t.tx.kind === 'cancel') {
         out.push({ owner: t.tx.owner, body: { ...base, kind: 'cancel', market_id: t.tx.marketId, order_id: t.tx.orderId, code: o.code, message: o.message } });
+      } else {
+        const tx = t.tx;
+        const body = { ...base, kind: 'cancel_all' as const, market_id: tx.marketId, order_id: tx.requestId, code: o.code, message: o.message };
+        out.push({ owner: tx.owner, body });
       }
       continue;
     }
     if (o.kind === 'market') continue;
+    if (o.kind === 'cancel_all') {
+      const requestId = t.tx.kind === 'cancel_all' ? t.tx.requestId : 0n;
+      for (const e of o.ended) {
+        const body: OwnerEventBody = { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(e.order), remaining: 0n };
+        body.cancelled_quantity = e.cancelled;
+        body.reason = 'cancel_all';
+        body.request_id = requestId;
+        out.push({ owner: e.order.owner, body });
+      }
+      continue;
+    }
     if (o.kind === 'cancel') {
       out.push({ owner: o.order.owner, body: { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(o.order), remaining: 0n, cancelled_quantity: o.cancelled, reason: 'cancel' } });
       continue;

@@ -12,6 +12,7 @@ import { DEX_URL_OPTION, ensureDirFor, HOME_HELP, isPath, printJson, readKeyFile
 import { CommandFailure, optional, required, UsageError, type OptionSpec } from './options.js';
 import { prove } from './order-prove.js';
 import { batch } from './dex-batch.js';
+import { cancelAll } from './order-cancel-all.js';
 
 const KEY: OptionSpec = { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path` };
 const MARKET: OptionSpec = { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (from svc market create or list)' };
@@ -89,4 +90,5 @@ const cancel: Subcommand = {
   },
 };
 
-export default group('order', 'place, cancel, batch or prove signed orders (svc order place --key alice --market ID --side buy ...)', [place, cancel, batch, prove]);
+const SUMMARY = 'place, cancel, batch, mass-cancel or prove signed orders (svc order place --key alice --market ID --side buy ...)';
+export default group('order', SUMMARY, [place, cancel, batch, cancelAll, prove]);

@@ -5,11 +5,13 @@
  *                    quantity u64, expiry i64 (unix seconds, 0 = no expiry), base_mint [u8;32],
  *                    quote_mint [u8;32]                                     = 129 bytes
  *   CancelOrderData  (Borsh) order_id u64, owner [u8;32], market_id String (lowercase UUID text)
+ *   CancelAllData    (Borsh) request_id u64, owner [u8;32], market_id String, side u8
+ *                    (0 Buy, 1 Sell, 2 both sides)
  *   ReceiptData      (Borsh) order_id u64, owner [u8;32], timestamp_ms u64, sequencer_id String,
  *                    merkle_root [u8;32], tick_number u64, continuum_sequence u64, tx_hash [u8;32]
  *
  *   signing message = UTF-8( lowercase hex( SHA-256( prefix || borsh ) ) )   (64 bytes)
- *   prefixes: "SVC_DEX_ORDER:", "SVC_DEX_CANCEL:", "SVC_DEX_RECEIPT:"
+ *   prefixes: "SVC_DEX_ORDER:", "SVC_DEX_CANCEL:", "SVC_DEX_CANCEL_ALL:", "SVC_DEX_RECEIPT:"
  *
  * The SHA-256 is pluggable so the server can use node:crypto while the SDK stays
  * browser-safe with @noble/hashes (the default).
@@ -23,6 +25,7 @@ export type Sha256 = (data: Uint8Array) => Uint8Array;
 
 export const ORDER_PREFIX = 'SVC_DEX_ORDER:';
 export const CANCEL_PREFIX = 'SVC_DEX_CANCEL:';
+export const CANCEL_ALL_PREFIX = 'SVC_DEX_CANCEL_ALL:';
 export const RECEIPT_PREFIX = 'SVC_DEX_RECEIPT:';
 export const ORDER_INTENT_SIZE = 129;
 
@@ -42,6 +45,17 @@ export interface CancelOrderData {
   owner: Uint8Array;
   marketId: string; // lowercase UUID text
 }
+
+/** Cancel every open order of `owner` in one market (one side, or both when `side` is undefined). */
+export interface CancelAllData {
+  requestId: bigint; // u64 chosen by the owner: usable once per owner, ever
+  owner: Uint8Array;
+  marketId: string; // lowercase UUID text
+  side?: Side; // undefined = both sides
+}
+
+/** The side byte of CancelAllData: 0 Buy, 1 Sell, 2 both. */
+export const CANCEL_ALL_BOTH_SIDES = 2;
 
 /** The fields a receipt signature covers (the JSON receipt adds encodings of the same). */
 export interface ReceiptData {
@@ -76,6 +90,11 @@ export function encodeCancelOrderData(c: CancelOrderData): Uint8Array {
   return new BorshWriter(96).u64(c.orderId).fixed(c.owner, 32).string(c.marketId).toBytes();
 }
 
+export function encodeCancelAllData(c: CancelAllData): Uint8Array {
+  const side = c.side === undefined ? CANCEL_ALL_BOTH_SIDES : sideToByte(c.side);
+  return new BorshWriter(96).u64(c.requestId).fixed(c.owner, 32).string(c.marketId).u8(side).toBytes();
+}
+
 export function encodeReceiptData(r: ReceiptData): Uint8Array {
   return new BorshWriter(192)
     .u64(r.orderId)
@@ -106,6 +125,10 @@ export function orderMessage(o: OrderIntent, sha256?: Sha256): Uint8Array {
 
 export function cancelMessage(c: CancelOrderData, sha256?: Sha256): Uint8Array {
   return signingMessage(CANCEL_PREFIX, encodeCancelOrderData(c), sha256);
+}
+
+export function cancelAllMessage(c: CancelAllData, sha256?: Sha256): Uint8Array {
+  return signingMessage(CANCEL_ALL_PREFIX, encodeCancelAllData(c), sha256);
 }
 
 export function receiptMessage(r: ReceiptData, sha256?: Sha256): Uint8Array {

@@ -61,6 +61,7 @@ export const STATUS_OF: Record<DexErrorCode, number> = {
   BAD_SIGNATURE: 401,
   UNKNOWN_ORDER: 404,
   ORDER_NOT_OPEN: 409,
+  CANCEL_ALL_REPLAYED: 409,
 };
 
 export function apiErrorOf(code: DexErrorCode, message: string): ApiError {

@@ -19,7 +19,7 @@ import { openApiDocument } from './openapi.js';
 import type { DexService } from './service.js';
 import { bookView, marketView, tradeView } from './views.js';
 import { MAX_BATCH_BYTES, placeBatch } from './batch.js';
-import { parseCancel, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
+import { parseCancel, parseCancelAll, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
 
 export { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendJsonText, sendError } from './http-json.js';
 
@@ -162,6 +162,10 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
   });
   router.post('/orders/batch', async (ctx) => {
     ok(ctx, await placeBatch(service, await readJson(ctx, MAX_BATCH_BYTES), ctx.req.socket.remoteAddress));
+  });
+  router.post('/orders/cancel-all', async (ctx) => {
+    const c = parseCancelAll(await readJson(ctx, limit));
+    ok(ctx, await service.cancelAll(c.data, c.signature, ctx.req.socket.remoteAddress));
   });
 
   app.use(router.routes());

@@ -97,5 +97,6 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
 export { ClientGoneError } from './errors.js';
 export { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from './http-json.js';
 export { receiptJson } from './receipts.js';
-export { parseCancel, parsePlaceOrder } from './validate.js';
+export { parseCancel, parseCancelAll, parsePlaceOrder } from './validate.js';
+export { cancelAllFields, type CancelAllSubmitted } from './cancel-all.js';
 export * from './batch.js';

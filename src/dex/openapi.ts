@@ -73,6 +73,13 @@ export const openApiDocument = {
         responses: { '200': { description: 'one result per item, in order', content: json(ok(ref('BatchResults'))) }, ...errors(400, 413, 415, 503) },
       },
     },
+    '/orders/cancel-all': {
+      post: {
+        summary: 'mass cancel: every open order of the owner in one market (or one side of it), judged where it is sequenced',
+        requestBody: { required: true, content: json(ref('CancelAll')) },
+        responses: { '200': { description: 'applied; cancelled may be empty', content: json(ok(ref('CancelAllResult'))) }, ...errors(400, 401, 404, 409, 413, 415, 503, 504) },
+      },
+    },
     '/openapi.json': { get: { summary: 'this document', responses: { '200': { description: 'OpenAPI 3 document' } } } },
   },
   components: {
@@ -168,6 +175,17 @@ export const openApiDocument = {
         required: ['order_id', 'owner', 'market_id', 'signature'],
         properties: { order_id: u64, owner: base58Key, market_id: uuid, signature: hex128 },
       },
+      CancelAll: {
+        type: 'object',
+        required: ['request_id', 'owner', 'market_id', 'signature'],
+        properties: {
+          request_id: { ...u64, description: 'u64 chosen by the owner, usable once per owner, ever (decimal string or integer)' },
+          owner: base58Key,
+          market_id: uuid,
+          side: { type: 'string', enum: ['Buy', 'Sell'], description: 'only this side; absent: both sides' },
+          signature: hex128,
+        },
+      },
       Receipt: {
         type: 'object',
         properties: {
@@ -225,6 +243,20 @@ export const openApiDocument = {
                 },
               ],
             },
+          },
+        },
+      },
+      CancelAllResult: {
+        type: 'object',
+        properties: {
+          receipt: { ...ref('Receipt'), description: 'a cancel receipt whose order_id is the request_id' },
+          request_id: u64,
+          market_id: uuid,
+          side: { type: 'string', enum: ['Buy', 'Sell', 'Both'] },
+          cancelled: {
+            type: 'array',
+            description: 'the orders it ended, in continuum_sequence order',
+            items: { type: 'object', properties: { order_id: u64, side: { type: 'string', enum: ['Buy', 'Sell'] }, price: u64, cancelled_quantity: u64 } },
           },
         },
       },

@@ -16,7 +16,8 @@
  * order even when its signature check (the pool) finishes after a later one's. A cancel is
  * judged against everything handed on before it: an order still in flight (sequenced or
  * about to be, not yet applied) is not UNKNOWN_ORDER; the cancel is sequenced after it and
- * the engine judges it when applied.
+ * the engine judges it when applied. A mass cancel (cancelAll) needs no such wait: it ends
+ * whatever of its owner is open where it is sequenced, so it is judged in sequence order.
  *
  * Shedding (fair-share.ts): at most `maxPending` requests pending, shared fairly between
  * client addresses, and a request that waited longer than `maxWaitMs` before its hand-off
@@ -25,6 +26,7 @@
 import { sha256 } from '../crypto/index.js';
 import { equalBytes } from '../sdk/index.js';
 import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/index.js';
+import { CANCEL_ALL_PREFIX, encodeCancelAllData, type CancelAllData } from '../sdk/index.js';
 import { SubmitError, type Sequencer } from '../sequencer/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
 import { ArrivalQueue } from '../intake/index.js';
@@ -36,6 +38,7 @@ import { ApiError, apiErrorOf } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
 import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
+import { encodeCancelAll } from './engine/index.js';
 import { FairShare, UNNAMED_ADDRESS, type ShedLimits } from './fair-share.js';
 
 export const WAIT_TIMEOUT_MS = 30_000;
@@ -51,8 +54,11 @@ export interface Submitted {
   tick: Tick;
 }
 
+/** A mass cancel applied by the engine. */
+export type CancelAllApplied = Submitted & { outcome: OkOutcome<'cancel_all'> };
+
 /** Success outcomes narrowed by kind. */
-export type OkOutcome<K extends 'market' | 'order' | 'cancel'> = Extract<Outcome, { ok: true; kind: K }>;
+export type OkOutcome<K extends Kind> = Extract<Outcome, { ok: true; kind: K }>;
 
 export interface SubmitOptions {
   /** Ask the engine for the market root right after this transaction (receipts). */
@@ -94,6 +100,8 @@ export class OrderEntry {
   private readonly waiters = new Map<string, Waiter>();
   /** ownerKey + order id -> market id, of orders handed to the sequencer and not applied yet. */
   private readonly inflight = new Map<string, string>();
+  /** ownerKey + ':' + request id of mass cancels handed to the sequencer and not applied yet. */
+  private readonly inflightCancelAll = new Set<string>();
   /** Requests in arrival order, whatever order their signature checks finish in. */
   private readonly line = new ArrivalQueue<() => Promise<unknown>, Promise<unknown>>((admit) => admit());
   private readonly share: FairShare;
@@ -153,6 +161,7 @@ export class OrderEntry {
   private onApplied(record: AppliedTick): void {
     for (const a of record.txs) {
       if (a.tx.kind === 'order') this.inflight.delete(ownerKeyOf(a.tx.intent.owner) + a.tx.intent.orderId.toString());
+      else if (a.tx.kind === 'cancel_all') this.inflightCancelAll.delete(cancelAllKey(a.tx.owner, a.tx.requestId));
       const w = this.waiters.get(a.otx.transaction.txId);
       if (w === undefined || !equalBytes(w.payload, a.otx.transaction.payload)) continue;
       this.waiters.delete(a.otx.transaction.txId);
@@ -271,6 +280,62 @@ export class OrderEntry {
     }
     const s = await this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
+  }
+
+  /** A mass cancel (docs/dex-api.md): its signature checked on the pool, then judged in its turn of the line. */
+  async cancelAll(data: CancelAllData, signature: Uint8Array, options: SubmitOptions = {}): Promise<CancelAllApplied> {
+    this.checkCancelMarket(data.marketId);
+    return this.shed(options, () => {
+      const borsh = encodeCancelAllData(data);
+      const message = signingMessage(CANCEL_ALL_PREFIX, borsh, sha256);
+      const nonce = digestNonce(message);
+      const tx = () => toTransaction('cancel-all', encodeCancelAll(borsh, signature), data.owner, signature, nonce);
+      const verified = this.verifier.verify(data.owner, message, signature);
+      const admit = (valid: boolean) => readyNow((at) => this.submitCancelAll(data, valid, tx, options, at));
+      return this.inLine(verified.then(admit));
+    });
+  }
+
+  /** A mass cancel a gateway process or an intake thread already parsed, encoded and checked (see placeChecked). */
+  async cancelAllChecked(
+    data: CancelAllData,
+    payload: Uint8Array,
+    nonce: bigint,
+    signatureValid: boolean,
+    options: SubmitOptions = {},
+  ): Promise<CancelAllApplied> {
+    this.checkCancelMarket(data.marketId);
+    const signature = payload.subarray(payload.length - 64);
+    const tx = () => toTransaction('cancel-all', payload, data.owner, signature, nonce);
+    const admit = (arrived: number) => this.inLine(() => this.submitCancelAll(data, signatureValid, tx, options, arrived));
+    return this.shed(options, admit);
+  }
+
+  /**
+   * In its turn of the line: refused if its request id was applied or is in flight, else
+   * sequenced; the engine cancels what of the owner is open at that point of the sequence.
+   */
+  private async submitCancelAll(
+    data: CancelAllData,
+    signatureValid: boolean,
+    tx: () => Transaction,
+    options: SubmitOptions,
+    arrived: number,
+  ): Promise<CancelAllApplied> {
+    if (!signatureValid) {
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the mass cancel data');
+    }
+    const key = cancelAllKey(data.owner, data.requestId);
+    const replayed = (): ApiError =>
+      new ApiError(409, 'CANCEL_ALL_REPLAYED', 'request_id already used by this owner for a mass cancel', true);
+    if (this.inflightCancelAll.has(key) || this.state.cancelAllUsed(data.owner, data.requestId)) throw replayed();
+    this.inflightCancelAll.add(key);
+    try {
+      const s = await this.submitAndWait(tx(), options, arrived, replayed);
+      return { ...s, outcome: expectOk(s.applied.outcome, 'cancel_all') };
+    } finally {
+      this.inflightCancelAll.delete(key);
+    }
   }
 
   /**
@@ -425,13 +490,19 @@ function readyNow<T>(admit: (readyAt: number) => Promise<T>): () => Promise<T> {
   return () => admit(at);
 }
 
+function cancelAllKey(owner: Uint8Array, requestId: bigint): string {
+  return `${ownerKeyOf(owner)}:${requestId}`;
+}
+
 /** An order's place among the orders in flight. */
 interface InflightKey {
   key: string; // ownerKey + order id
   marketId: string;
 }
 
-function expectOk<K extends 'market' | 'order' | 'cancel'>(o: Outcome, kind: K): OkOutcome<K> {
+type Kind = 'market' | 'order' | 'cancel' | 'cancel_all';
+
+function expectOk<K extends Kind>(o: Outcome, kind: K): OkOutcome<K> {
   if (!o.ok) throw apiErrorOf(o.code, o.message);
   if (o.kind !== kind) throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
   return o as OkOutcome<K>;

@@ -18,8 +18,16 @@ export interface BatchSigner {
   signMany(seed: Uint8Array, messages: Uint8Array[]): Promise<Uint8Array[]>;
 }
 
-/** The signed fields of the receipt of an applied order or cancel (`applied.marketRoot` set). */
-export function receiptDataOf(applied: AppliedTx, order: BookOrder, tick: Tick, sequencerId: string): ReceiptData {
+/**
+ * The signed fields of the receipt of an applied order or cancel (`applied.marketRoot`
+ * set); a mass cancel passes its request id as the order id.
+ */
+export function receiptDataOf(
+  applied: AppliedTx,
+  order: Pick<BookOrder, 'orderId' | 'owner'>,
+  tick: Tick,
+  sequencerId: string,
+): ReceiptData {
   if (applied.marketRoot === undefined) throw new Error('receipt without a market root');
   return {
     orderId: order.orderId,

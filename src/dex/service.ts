@@ -5,10 +5,11 @@
  * engine, the tick feed and the signer behind it are the runtime's (runtime.ts).
  */
 import type { CancelResult, MarketView, OrderResult } from '../sdk/index.js';
-import type { OrderIntent } from '../sdk/index.js';
+import type { CancelAllData, CancelAllResult, OrderIntent } from '../sdk/index.js';
 import type { DexState, MarketKind } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
 import type { OrderEntry } from './order-entry.js';
+import { cancelAllAnswer } from './cancel-all.js';
 import { receiptDataOf, type ReceiptSigner } from './receipts.js';
 import type { OrderBookRuntime } from './runtime.js';
 import { marketView, tradeView } from './views.js';
@@ -52,5 +53,12 @@ export class DexService {
     const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, options);
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return { receipt, order_id: orderId.toString(), cancelled_quantity: o.cancelled.toString() };
+  }
+
+  /** A mass cancel: the orders it ended, and a receipt whose order_id is the request_id. */
+  async cancelAll(data: CancelAllData, signature: Uint8Array, from?: string): Promise<CancelAllResult> {
+    const options = { root: true, ...(from !== undefined ? { from } : {}) };
+    const submitted = await this.orderEntry.cancelAll(data, signature, options);
+    return cancelAllAnswer(submitted, this.receipts, this.key.sequencerId);
   }
 }

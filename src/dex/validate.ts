@@ -5,7 +5,7 @@
  * signatures are 128 hex characters.
  */
 import { fromBase58Key, fromHex } from '../sdk/index.js';
-import type { OrderIntent } from '../sdk/index.js';
+import type { CancelAllData, OrderIntent } from '../sdk/index.js';
 import { UUID_RE } from '../sdk/index.js';
 import { I64_MAX, U64_MAX } from '../sdk/index.js';
 import { ApiError } from './errors.js';
@@ -96,4 +96,20 @@ export function parseCancel(body: unknown): { orderId: bigint; owner: Uint8Array
   const m = field(b, 'market_id');
   if (typeof m !== 'string') throw new ApiError(400, 'INVALID_UUID', 'market_id must be a UUID string');
   return { orderId, owner, marketId: uuid(m), signature: signature(b) };
+}
+
+/** POST /orders/cancel-all: `{request_id, owner, market_id, side?: "Buy"|"Sell", signature}` (side absent: both). */
+export function parseCancelAll(body: unknown): { data: CancelAllData; signature: Uint8Array } {
+  const b = asObject(body);
+  const requestId = integer(b, 'request_id', 0n, U64_MAX);
+  const owner = key(b, 'owner');
+  const m = field(b, 'market_id');
+  if (typeof m !== 'string') throw new ApiError(400, 'INVALID_UUID', 'market_id must be a UUID string');
+  const side = b.side ?? undefined;
+  if (side !== undefined && side !== 'Buy' && side !== 'Sell') {
+    throw new ApiError(400, 'INVALID_SIDE', 'side must be "Buy" or "Sell" (or absent: both)');
+  }
+  const data: CancelAllData = { requestId, owner, marketId: uuid(m) };
+  if (side !== undefined) data.side = side;
+  return { data, signature: signature(b) };
 }

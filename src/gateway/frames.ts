@@ -5,8 +5,8 @@
  *
  *   frame   = len u32 (bytes after this field) || body
  *
- *   request (gateway -> sequencer), one per order or cancel:
- *     id u32 || kind u8 (1 order, 2 cancel) || signature_valid u8 (0/1) || nonce u64
+ *   request (gateway -> sequencer), one per order, cancel or mass cancel:
+ *     id u32 || kind u8 (1 order, 2 cancel, 4 mass cancel) || signature_valid u8 (0/1) || nonce u64
  *     || from_len u8 || from (ASCII: the client's IP address, for the node's fair share)
  *     || payload (the order book wire payload, src/dex/wire.ts: "DX" 01 kind Borsh || sig)
  *
@@ -25,6 +25,7 @@
 
 export const KIND_ORDER = 1;
 export const KIND_CANCEL = 2;
+export const KIND_CANCEL_ALL = 4;
 export const REPLY_REFUSED = 0;
 export const REPLY_APPLIED = 1;
 /** A frame above this is a broken peer: the channel is closed. */
@@ -37,7 +38,7 @@ const APPLIED_HEAD = 4 + 4 + 1 + 8 + 8 + 32 + 8 + 32;
 
 export interface ChannelRequest {
   id: number;
-  kind: typeof KIND_ORDER | typeof KIND_CANCEL;
+  kind: typeof KIND_ORDER | typeof KIND_CANCEL | typeof KIND_CANCEL_ALL;
   signatureValid: boolean;
   nonce: bigint;
   /** The client's address ('' when unknown). */
@@ -85,7 +86,9 @@ export function encodeRequest(r: ChannelRequest): Buffer {
 export function decodeRequest(frame: Buffer): ChannelRequest {
   if (frame.length < REQUEST_HEAD) throw new Error('channel: request frame too short');
   const kind = frame[8];
-  if (kind !== KIND_ORDER && kind !== KIND_CANCEL) throw new Error(`channel: unknown request kind ${kind}`);
+  if (kind !== KIND_ORDER && kind !== KIND_CANCEL && kind !== KIND_CANCEL_ALL) {
+    throw new Error(`channel: unknown request kind ${kind}`);
+  }
   const fromEnd = REQUEST_HEAD + frame[18]!;
   if (frame[18]! > MAX_FROM || frame.length < fromEnd) throw new Error('channel: request frame too short for its address');
   return {

@@ -1,7 +1,7 @@
 /**
  * The HTTP handler of a gateway process on the order book port (docs/dex-api.md).
  *
- * POST /orders and POST /orders/cancel are done here: body checks, JSON validation, Base58,
+ * POST /orders, POST /orders/cancel and POST /orders/cancel-all are done here: body checks, JSON validation, Base58,
  * Borsh, the ed25519 check of the owner's signature; the checked order goes to the
  * sequencer process over the channel (channel.ts), and with its applied reply this process
  * builds and signs the receipt (the node key) and writes the answer. Answers and codes are
@@ -21,13 +21,14 @@ import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../de
 import { digestNonce } from '../dex/index.js';
 import type { NodeKey } from '../dex/index.js';
 import { receiptJson } from '../dex/index.js';
-import { parseCancel, parsePlaceOrder } from '../dex/index.js';
-import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
+import { parseCancel, parseCancelAll, parsePlaceOrder } from '../dex/index.js';
+import { encodeCancelAll, encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
+import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../sdk/index.js';
 import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/index.js';
 import { signBatch, verifyOne } from '../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { createBatchRoute } from './batch-http.js';
-import { KIND_CANCEL, KIND_ORDER, type ChannelReply } from './frames.js';
+import { KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, type ChannelReply } from './frames.js';
 
 export interface GatewayHttpOptions {
   channel: SequencerChannel;
@@ -112,6 +113,22 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     }
   };
 
+  const cancelAll = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const { data, signature } = parseCancelAll(await readJsonBody(req, limit));
+      const borsh = encodeCancelAllData(data);
+      const message = signingMessage(CANCEL_ALL_PREFIX, borsh, sha256);
+      const signatureValid = verifyOne({ publicKey: data.owner, message, signature });
+      const payload = encodeCancelAll(borsh, signature);
+      const from = req.socket.remoteAddress ?? '';
+      const nonce = digestNonce(message);
+      const reply = await channel.send({ kind: KIND_CANCEL_ALL, signatureValid, nonce, from, payload });
+      answer(res, reply, data.requestId, data.owner); // the receipt's order_id is the request_id
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
     const up = httpRequest({ socketPath: opts.upstreamSocket, agent, method: req.method, path: req.url, headers: withoutHopByHop(req.headers) }, (ures) => {
       res.writeHead(ures.statusCode ?? 502, withoutHopByHop(ures.headers));
@@ -135,6 +152,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     if (req.method === 'POST' && req.url === '/orders') void placeOrder(req, res);
     else if (req.method === 'POST' && req.url === '/orders/batch') void placeBatch(req, res);
     else if (req.method === 'POST' && req.url === '/orders/cancel') void cancelOrder(req, res);
+    else if (req.method === 'POST' && req.url === '/orders/cancel-all') void cancelAll(req, res);
     else forward(req, res);
   };
 }

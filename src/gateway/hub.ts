@@ -1,7 +1,8 @@
 /**
  * The sequencer process's end of the gateway channel (frames.ts): a Unix domain socket
- * server that takes the orders and cancels the gateway processes parsed and checked, runs
- * them through the node's write path (dex/order-entry.ts placeChecked / cancelChecked: state
+ * server that takes the orders, cancels and mass cancels the gateway processes parsed and
+ * checked, runs them through the node's write path (dex/order-entry.ts placeChecked /
+ * cancelChecked / cancelAllChecked: state
  * checks, sequencing, matching, the market root) and answers each with what the gateway
  * needs to sign the receipt and write the HTTP answer. This is the only per-order work of
  * the sequencer process on this path; JSON, Base58, ed25519 and HTTP stay in the gateways.
@@ -15,11 +16,12 @@ import type { Logger } from 'pino';
 import { ApiError } from '../dex/index.js';
 import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
-import { tradeView } from '../dex/index.js';
+import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/index.js';
 import type { Tick } from '../core/index.js';
 import { decodeBatchRequest, isBatchRequest } from './batch-frames.js';
 import { handleBatch, type PreparedItem } from './batch-hub.js';
 import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+import { KIND_CANCEL_ALL } from './frames.js';
 
 export interface GatewayHub {
   /** Requests taken from gateways so far (metrics, tests). */
@@ -85,6 +87,7 @@ export async function startHub(path: string, gateway: OrderEntry, logger?: Logge
 }
 
 function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
+  if (req.kind === KIND_CANCEL_ALL) return handleCancelAll(req, gateway, out);
   const item = prepareItem(req, gateway);
   if (item === undefined) out.push(malformed(req.id));
   else answerItem(req.id, item.start(false), item.rest, out);
@@ -108,6 +111,18 @@ function prepareItem(req: ChannelRequest, gateway: OrderEntry, from = req.from):
     };
   }
   return undefined;
+}
+
+/** A mass cancel (never a batch item): cancelAllChecked, answered with what it ended. */
+function handleCancelAll(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
+  const d = decodePayload(req.payload);
+  if (d?.kind !== 'cancel_all') {
+    out.push(malformed(req.id));
+    return;
+  }
+  const data = { requestId: d.requestId, owner: d.owner, marketId: d.marketId, ...(d.side !== undefined ? { side: d.side } : {}) };
+  const work = gateway.cancelAllChecked(data, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
+  answerItem(req.id, work, (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted)), out);
 }
 
 /** The refusal of a request whose payload does not decode (a broken gateway). */

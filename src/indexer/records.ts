@@ -57,7 +57,8 @@ export function decodeMessage(seq: number, subject: string, data: Uint8Array, pr
 
 function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): TxRecord {
   const tx = parse<ExplorerTransaction>(seq, json);
-  if (typeof tx.id !== 'string' || (tx.kind !== 'order' && tx.kind !== 'cancel') || typeof tx.owner !== 'string') {
+  const known = tx.kind === 'order' || tx.kind === 'cancel' || tx.kind === 'cancel_all';
+  if (typeof tx.id !== 'string' || !known || typeof tx.owner !== 'string') {
     throw new DecodeError(`stream message ${seq} (${subject}) is not an ExplorerTransaction`);
   }
   const id = parseId(tx.id, 'transaction id');
@@ -65,6 +66,9 @@ function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): T
   if (id.height !== tx.block_height) throw new DecodeError(`stream message ${seq}: id ${tx.id} is not of block ${tx.block_height}`);
   if (tx.kind === 'order' && (tx.price === undefined || tx.quantity === undefined || tx.side === undefined)) {
     throw new DecodeError(`stream message ${seq}: order ${tx.id} lacks side, price or quantity`);
+  }
+  if (tx.kind === 'cancel_all' && !Array.isArray(tx.cancelled_order_ids)) {
+    throw new DecodeError(`stream message ${seq}: mass cancel ${tx.id} lacks cancelled_order_ids`);
   }
   return { kind: 'tx', seq, sha256, json, tx, batch: id.batch, index: id.index };
 }

@@ -84,6 +84,7 @@ export class Books {
   /** Replay one transaction, adding what it changed to `rows`. */
   apply(rec: TxRecord, rows: BatchRows): void {
     if (rec.tx.kind === 'order') this.place(rec, rows);
+    else if (rec.tx.kind === 'cancel_all') this.cancelAll(rec, rows);
     else this.cancel(rec, rows);
   }
 
@@ -171,6 +172,38 @@ export class Books {
     }
     this.open.delete(key);
     rows.changeOrder({ owner: t.owner, orderId: t.order_id, filled: o.quantity - o.remaining, status: 'cancelled', endedBy: t.id });
+    rows.nextTrade.set(t.market_id, book.nextTrade);
+  }
+
+  /**
+   * A mass cancel: exactly the orders the node lists, each open in the market in the
+   * replayed books, and no other order of the owner open in that market (on its side).
+   */
+  private cancelAll(rec: TxRecord, rows: BatchRows): void {
+    const t = rec.tx;
+    const book = this.bookOf(t.market_id);
+    let total = 0n;
+    for (const id of t.cancelled_order_ids ?? []) {
+      const key = orderKey(t.owner, id);
+      const o = this.open.get(key);
+      if (!o || o.marketId !== t.market_id) {
+        throw new ReplayMismatch(`mass cancel ${t.id}: order ${id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`);
+      }
+      total += book.cancel(o, t.continuum_sequence, Number(t.continuum_sequence >> 32n));
+      this.open.delete(key);
+      const filled = o.quantity - o.remaining;
+      rows.changeOrder({ owner: t.owner, orderId: id, filled, status: 'cancelled', endedBy: t.id });
+    }
+    const said = t.cancelled_quantity ?? 0n;
+    if (total !== said) {
+      throw new ReplayMismatch(`mass cancel ${t.id}: the node cancelled ${said}, the replayed book had ${total} resting`);
+    }
+    for (const o of this.open.values()) {
+      const sameSide = t.side === undefined || (o.side === BUY) === (t.side === 'Buy');
+      if (o.ownerKey === t.owner && o.marketId === t.market_id && sameSide) {
+        throw new ReplayMismatch(`mass cancel ${t.id}: order ${o.orderId} of ${t.owner} is still open in the replayed books`);
+      }
+    }
     rows.nextTrade.set(t.market_id, book.nextTrade);
   }
 }

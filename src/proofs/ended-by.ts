@@ -13,7 +13,9 @@ export const ENDS: readonly OrderEnd[] = ['filled', 'cancelled', 'expired', 'sel
 
 /**
  * The ending transaction is included (its own proof) and fits the end: `cancelled` needs a
- * cancel of this order; `filled_on_arrival` the order's own transaction; `filled`,
+ * cancel of this order or a mass cancel (kind 4) of this owner in this market (its side
+ * filter is not checked: the proof does not carry the order's side); `filled_on_arrival`
+ * the order's own transaction; `filled`,
  * `expired` and `self_trade` an order in this market (the incoming order that met it).
  */
 export function checkEndedBy(
@@ -30,9 +32,22 @@ export function checkEndedBy(
   const payload = hexField(step, 'ended_by payload', v.payload);
   if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2]) throw new StepFailure(step, 'the ending transaction is not an order book transaction');
   const kind = payload[3];
-  if (kind !== (end === 'cancelled' ? 3 : 2)) throw new StepFailure(step, `an order ${end} is ended by ${end === 'cancelled' ? 'a cancel' : 'an order'}, not this transaction`);
+  const fits = end === 'cancelled' ? kind === 3 || kind === 4 : kind === 2;
+  if (!fits) {
+    const by = end === 'cancelled' ? 'a cancel or a mass cancel' : 'an order';
+    throw new StepFailure(step, `an order ${end} is ended by ${by}, not this transaction`);
+  }
   try {
     const r = new BorshReader(payload.subarray(4));
+    if (kind === 4) {
+      r.u64(); // request_id
+      const owner = r.fixed(32);
+      const marketId = r.string(64);
+      if (!bytesEqual(owner, want.owner) || marketId !== want.marketId) {
+        throw new StepFailure(step, 'the ending mass cancel names another owner or market');
+      }
+      return v;
+    }
     if (kind === 3) {
       const orderId = r.u64();
       const owner = r.fixed(32);

@@ -92,8 +92,9 @@ export interface OrderMessage {
   filled_quantity?: U64;
   fills?: ChannelFill[];
   cancelled_quantity?: U64;
-  reason?: 'cancel' | 'self_trade';
-  kind?: 'order' | 'cancel';
+  reason?: 'cancel' | 'self_trade' | 'cancel_all';
+  kind?: 'order' | 'cancel' | 'cancel_all';
+  request_id?: U64; // reason cancel_all: the mass cancel's request_id
   base_mint?: string;
   quote_mint?: string;
   code?: string;

@@ -5,6 +5,7 @@
  */
 import type { SlotOrderView } from './state-root.js';
 import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './api-json.js';
+import type { CancelAllBody, CancelAllResult } from './cancel-all.js';
 
 export class DexApiError extends Error {
   constructor(
@@ -141,5 +142,10 @@ export class DexClient {
   /** POST /orders/batch: up to 64 orders and cancels; one result per item, in order (a batch refused whole throws). */
   async placeBatch(items: BatchItemBody[]): Promise<BatchItemResult[]> {
     return (await this.call<{ results: BatchItemResult[] }>('POST', '/orders/batch', { items })).results;
+  }
+
+  /** Cancel every open order of the owner in one market (or one side): docs/dex-api.md. */
+  cancelAll(body: CancelAllBody): Promise<CancelAllResult> {
+    return this.call('POST', '/orders/cancel-all', body);
   }
 }

@@ -8,11 +8,15 @@ export * from './bytes.js';
 // The order book's signed messages and their Borsh bytes (spec/2): shared with the node, whose engine reads the same bytes.
 export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from '../core/browser-safe.js';
 export {
+  CANCEL_ALL_BOTH_SIDES,
+  CANCEL_ALL_PREFIX,
   CANCEL_PREFIX,
   ORDER_INTENT_SIZE,
   ORDER_PREFIX,
   RECEIPT_PREFIX,
+  cancelAllMessage,
   cancelMessage,
+  encodeCancelAllData,
   encodeCancelOrderData,
   encodeOrderIntent,
   encodeReceiptData,
@@ -20,6 +24,7 @@ export {
   receiptMessage,
   sideToByte,
   signingMessage,
+  type CancelAllData,
   type CancelOrderData,
   type OrderIntent,
   type ReceiptData,
@@ -29,6 +34,7 @@ export {
 export * from './keys.js';
 export { ed25519EncodingViolation, SMALL_ORDER_POINTS, type Ed25519Violation } from '../crypto/browser-safe.js';
 export * from './api-json.js';
+export * from './cancel-all.js';
 export * from './client.js';
 export { marketIdOf } from '../core/browser-safe.js';
 export * from './state-root.js';

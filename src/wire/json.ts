@@ -44,16 +44,23 @@ export function encodeJson(value: unknown): string {
 /** Keys whose values are u64 (possibly above 2^53) in the chain's records. */
 const BIG_KEYS = ['price', 'quantity', 'order_id', 'continuum_sequence', 'expiry', 'filled_quantity', 'cancelled_quantity'];
 const BIG_SCALAR = new RegExp(`"(${BIG_KEYS.join('|')})":(-?\\d+)`, 'g');
-const BIG_ARRAY = /"continuum_sequences":\[([-\d,]*)\]/g;
+/** Keys whose values are arrays of u64. */
+const BIG_ARRAY_KEYS = ['continuum_sequences', 'cancelled_order_ids'];
+const BIG_ARRAY = new RegExp(`"(${BIG_ARRAY_KEYS.join('|')})":\\[([-\\d,]*)\\]`, 'g');
 
 /** Parse a record this module wrote, with its u64 fields as bigint. */
 export function parseRecordJson<T>(text: string): T {
   const quoted = text
     .replace(BIG_SCALAR, '"$1":"$2"')
-    .replace(BIG_ARRAY, (_m, list: string) => `"continuum_sequences":[${list === '' ? '' : list.split(',').map((d) => `"${d}"`).join(',')}]`);
+    .replace(BIG_ARRAY, (_m, key: string, list: string) => `"${key}":[${quoteAll(list)}]`);
   return JSON.parse(quoted, (key: string, v: unknown) => {
     if (typeof v === 'string' && BIG_KEYS.includes(key)) return BigInt(v);
-    if (key === 'continuum_sequences' && Array.isArray(v)) return v.map((d) => BigInt(d as string));
+    if (BIG_ARRAY_KEYS.includes(key) && Array.isArray(v)) return v.map((d) => BigInt(d as string));
     return v;
   }) as T;
+}
+
+/** `1,2,3` -> `"1","2","3"` (empty stays empty). */
+function quoteAll(list: string): string {
+  return list === '' ? '' : list.split(',').map((d) => `"${d}"`).join(',');
 }

@@ -75,6 +75,31 @@ describe('svc keygen / market / order / receipt (CLI against a real server)', fu
     expect(bad.err).to.match(/batch\.jsonl:1: "price" is missing|batch\.jsonl:1: "side" must be/);
   });
 
+  it('svc order cancel-all: one side, then the rest with a chosen request id; that id again is 409; a bad side is a usage error', async () => {
+    const key = join(t.dir, 'mass.json');
+    expect((await svc('keygen', '--out', key)).code).to.equal(0);
+    const m = await svc('market', 'create', '--base', toBase58(mint(45)), '--quote', toBase58(mint(46)), '--name', 'MASS/USD', '--url', t.url);
+    expect(m.code, m.err).to.equal(0);
+    const market = (JSON.parse(m.out) as { market_id: string }).market_id;
+    for (const [id, side, price] of [['8', 'sell', '120'], ['9', 'buy', '80']] as const) {
+      const p = await svc('order', 'place', '--key', key, '--market', market, '--side', side, '--price', price, '--quantity', '2', '--order-id', id, '--url', t.url);
+      expect(p.code, p.err).to.equal(0);
+    }
+    const sells = await svc('order', 'cancel-all', '--key', key, '--market', market, '--side', 'sell', '--url', t.url);
+    expect(sells.code, sells.err).to.equal(0);
+    const a = JSON.parse(sells.out) as { side: string; cancelled: Array<{ order_id: string }>; receipt: { order_id: string } };
+    expect([a.side, a.cancelled.map((c) => c.order_id)]).to.deep.equal(['Sell', ['8']]);
+    const rest = await svc('order', 'cancel-all', '--key', key, '--market', market, '--request-id', '5', '--url', t.url);
+    expect(rest.code, rest.err).to.equal(0);
+    expect(JSON.parse(rest.out)).to.deep.include({ request_id: '5', side: 'Both', cancelled: [{ order_id: '9', side: 'Buy', price: '80', cancelled_quantity: '2' }] });
+    const again = await svc('order', 'cancel-all', '--key', key, '--market', market, '--request-id', '5', '--url', t.url);
+    expect(again.code).to.equal(1);
+    expect(again.err).to.match(/409 CANCEL_ALL_REPLAYED/);
+    const bad = await svc('order', 'cancel-all', '--key', key, '--market', market, '--side', 'both', '--url', t.url);
+    expect(bad.code).to.equal(2);
+    expect(bad.err).to.match(/--side must be buy or sell/);
+  });
+
   it('refuses bad arguments with a message', async () => {
     const r = await svc('order', 'place', '--key', '/nonexistent.json', '--market', 'x', '--url', t.url);
     expect(r.code).to.equal(2);

@@ -23,7 +23,7 @@ describe('dex OpenAPI document', () => {
     expect(r.status).to.equal(200);
     expect(r.json.openapi).to.match(/^3\./);
     const paths = Object.keys(r.json.paths as object).sort();
-    expect(paths).to.deep.equal(['/health', '/markets', '/markets/{market_id}/orderbook', '/markets/{market_id}/trades', '/openapi.json', '/orders', '/orders/batch', '/orders/cancel']);
+    expect(paths).to.deep.equal(['/health', '/markets', '/markets/{market_id}/orderbook', '/markets/{market_id}/trades', '/openapi.json', '/orders', '/orders/batch', '/orders/cancel', '/orders/cancel-all']);
     // Each documented GET route exists (no 404 NOT_FOUND from the router).
     for (const p of paths) {
       const doc = (openApiDocument.paths as Record<string, Record<string, unknown>>)[p]!;

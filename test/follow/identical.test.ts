@@ -1,6 +1,6 @@
 /**
  * Full nodes end to end (issue 9): a real leader process and two real follower processes
- * (`svc node --follow`). Under a flow of orders, cancels, bad signatures and replays
+ * (`svc node --follow`). Under a flow of orders, cancels, mass cancels, bad signatures and replays
  * submitted to the leader (and some through a follower, which forwards them), every
  * block's detail (record, ids, events, state_root), each market's book and the chain
  * status are byte for byte the leader's. One follower runs from the start (live), the
@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Transaction } from '../../src/core/types.js';
-import { makeTicks } from '../chain/support/flow.js';
+import { cancelAllTx, keyOf, makeTicks } from '../chain/support/flow.js';
 import { SequencerClient, type WireTransaction } from '../support/grpc-client.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { FLOW_BASE, FLOW_QUOTE, flowMarket } from '../support/order-flow.js';
@@ -105,6 +105,13 @@ describe('full node (svc node --follow) against a real leader', function () {
       const c = i % 5 === 4 ? viaFollower : client;
       await c.submitBatch(g.map(wire)).catch(() => undefined); // replays are refused item by item
     }
+    // Mass cancels: per owner, one side or both, in both markets; then the same signed mass
+    // cancel under another nonce (the sequencer takes it, the state machine refuses it).
+    const owners = [1, 2, 3, 4, 5, 6].map(keyOf);
+    const masses = owners.map((k, i) => cancelAllTx(k, 1, i % 2 ? 11 : 21, i % 2 ? 12 : 22, i % 3 === 0 ? 'Buy' : undefined));
+    await client.submitBatch(masses.map(wire));
+    const replayed = cancelAllTx(owners[1]!, 1, 11, 12, undefined, 7n);
+    await client.submitBatch([replayed, cancelAllTx(owners[1]!, 2, 11, 12)].map(wire));
     client.close();
     viaFollower.close();
 

@@ -72,6 +72,15 @@ describe('indexer: reads from PostgreSQL', function () {
       ['2', 'maker', 'Buy', '6', '1'],
       ['4', 'maker', 'Buy', '20', '3'],
     ]);
+    // Owner B's mass cancel (Sell side) ended its sells 2 and 3, each ended_by it; its bid rests.
+    const massed = (await getJson<{ orders: Array<Record<string, string | null>> }>(`${base}/owners/${fx.massOwner}/orders`)).orders;
+    const b = new Map(massed.map((o) => [o.order_id, o]));
+    expect(b.get('2')).to.include({ status: 'cancelled', filled_quantity: '0', remaining: '0' });
+    expect(b.get('3')).to.include({ status: 'cancelled', filled_quantity: '0', remaining: '0' });
+    expect(b.get('4')).to.include({ status: 'open', remaining: '1' });
+    const massTx = await getJson<{ kind: string; cancelled_order_ids: number[] }>(`${base}/transactions/${b.get('2')!.ended_by}`);
+    expect(massTx).to.deep.include({ kind: 'cancel_all', cancelled_order_ids: [2, 3] });
+    expect(b.get('3')!.ended_by).to.equal(b.get('2')!.ended_by);
     // The node's open orders of A are the indexer's open ones.
     const open = await getJson<{ orders: Array<{ order_id: number; remaining: number }> }>(`${fx.rpc}/orders/user/${fx.owner}`);
     expect(open.orders.map((o) => [String(o.order_id), String(o.remaining)])).to.deep.equal(orders.filter((o) => o.status === 'open').map((o) => [o.order_id, o.remaining]));

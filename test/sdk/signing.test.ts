@@ -4,6 +4,12 @@ import { serialize } from 'borsh';
 import { sign as nodeSign, createPrivateKey } from 'node:crypto';
 import { verifyOne } from '../../src/crypto/ed25519.js';
 import {
+  buildCancelAllBody,
+  cancelAllMessage,
+  CANCEL_PREFIX,
+  encodeCancelAllData,
+  signingMessage,
+  type CancelAllData,
   encodeCancelOrderData,
   encodeOrderIntent,
   encodeReceiptData,
@@ -113,6 +119,16 @@ describe('sdk signing: Borsh layouts', () => {
     expect(toHex(encodeReceiptData(r))).to.equal(toHex(rref));
   });
 
+  it('CancelAllData encodes exactly like the borsh package, side 0/1/2', () => {
+    const schema = { struct: { request_id: 'u64', owner: key32, market_id: 'string', side: 'u8' } } as const;
+    const marketId = '0d2a5c3e-1111-8222-9333-444455556666';
+    for (const [side, byte] of [['Buy', 0], ['Sell', 1], [undefined, 2]] as const) {
+      const c: CancelAllData = { requestId: (1n << 64n) - 1n, owner: kp.publicKey, marketId, ...(side ? { side } : {}) };
+      const ref = serialize(schema, { request_id: c.requestId, owner: Array.from(kp.publicKey), market_id: marketId, side: byte });
+      expect(toHex(encodeCancelAllData(c))).to.equal(toHex(ref));
+    }
+  });
+
   it('refuses out-of-range integers and wrong-size keys instead of truncating', () => {
     expect(() => encodeOrderIntent({ ...intent, price: 1n << 64n })).to.throw(RangeError);
     expect(() => encodeOrderIntent({ ...intent, quantity: -1n })).to.throw(RangeError);
@@ -126,6 +142,7 @@ interface Vectors {
   cancel: { data: { order_id: string; owner: string; market_id: string }; borsh: string; message_utf8: string; signature: string };
   market: { base_mint: string; quote_mint: string; market_id: string };
   receipt: { sequencer_public_key: string; json: Receipt; borsh: string; message_utf8: string };
+  cancel_all: Array<{ data: { request_id: string; owner: string; market_id: string; side?: 'Buy' | 'Sell' }; side_byte: number; borsh: string; message_utf8: string; signature: string }>;
 }
 
 describe('sdk signing: docs/dex-vectors.json', () => {
@@ -159,6 +176,23 @@ describe('sdk signing: docs/dex-vectors.json', () => {
     const msg = cancelMessage(c);
     expect(new TextDecoder().decode(msg)).to.equal(v.cancel.message_utf8);
     expect(verifyOne({ publicKey: owner, message: msg, signature: fromHex(v.cancel.signature) })).to.equal(true);
+  });
+
+  it('rebuilds each mass cancel (CancelAllData) byte for byte: Borsh, message, signature, the SDK body', () => {
+    expect(v.cancel_all.map((c) => c.side_byte)).to.deep.equal([2, 1]);
+    for (const c of v.cancel_all) {
+      const data: CancelAllData = { requestId: BigInt(c.data.request_id), owner: fromBase58Key(c.data.owner), marketId: c.data.market_id };
+      if (c.data.side !== undefined) data.side = c.data.side;
+      expect(toHex(encodeCancelAllData(data))).to.equal(c.borsh);
+      expect(fromHex(c.borsh).at(-1)).to.equal(c.side_byte);
+      const msg = cancelAllMessage(data);
+      expect(new TextDecoder().decode(msg)).to.equal(c.message_utf8);
+      expect(toHex(sign(msg, fromHex(v.owner.secret_key_seed)))).to.equal(c.signature);
+      expect(verifyOne({ publicKey: owner, message: msg, signature: fromHex(c.signature) })).to.equal(true);
+      // Its own domain: the same bytes under the cancel prefix sign something else.
+      expect(new TextDecoder().decode(signingMessage(CANCEL_PREFIX, fromHex(c.borsh)))).to.not.equal(c.message_utf8);
+      expect(buildCancelAllBody(data, fromHex(v.owner.secret_key_seed))).to.deep.equal({ ...c.data, signature: c.signature });
+    }
   });
 
   it('verifies the receipt, and refuses it when any signed field or the key changes', () => {

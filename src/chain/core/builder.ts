@@ -3,7 +3,7 @@
  * (no clock, no I/O): every node that applies the same ticks builds the same blocks.
  *
  * Rule (docs/chain.md "Blocks"): a batch is the order book entries of one tick that
- * changed the state: accepted orders and successful cancels (the batch's
+ * changed the state: accepted orders, successful cancels and mass cancels (the batch's
  * ExplorerTransactions) and created markets (its MarketCreations). Entries are numbered
  * together in tick order; that index is the last group of their ids.
  * Time is cut into windows of `blockMs` on the ticks' own timestamps:
@@ -17,7 +17,7 @@
  * Events: one per (batch, market) touched by the batch, in order of first touch. Each
  * event also gets a global ordinal and a per-market ordinal (from 1) for paging.
  */
-import type { AppliedTick, AppliedTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
+import type { AppliedTick, AppliedTx, CancelAllTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
 import { bytesToHex, sha256 } from '../../crypto/index.js';
 import { toBase58Key } from '../../sdk/index.js';
 import { formatId } from './ids.js';
@@ -387,6 +387,30 @@ export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex:
       tx_hash: txHash,
       cancelled_quantity: o.cancelled,
     };
+  }
+  if (o.kind === 'cancel_all') {
+    const tx = a.tx as CancelAllTx;
+    const t: ExplorerTransaction = {
+      id,
+      block_height: height,
+      batch_index: batchIndex,
+      kind: 'cancel_all',
+      market_id: info.marketId,
+      market_name: info.name,
+      market_kind: info.kind,
+      owner: b58(tx.owner),
+      order_id: tx.requestId,
+      timestamp_ms: timestampMs,
+      continuum_sequence: a.continuumSequence,
+      signature: bytesToHex(tx.signature),
+      tick_number: tickNumber,
+      sequence_number: a.otx.sequenceNumber,
+      tx_hash: txHash,
+      cancelled_quantity: o.ended.reduce((sum, e) => sum + e.cancelled, 0n),
+      cancelled_order_ids: o.ended.map((e) => e.order.orderId),
+    };
+    if (tx.side !== undefined) t.side = tx.side;
+    return t;
   }
   return {
     id,

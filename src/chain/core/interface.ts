@@ -61,17 +61,17 @@ export interface ExplorerTransaction {
   id: string; // {height:016x}-{batch:04x}-{index:04x}
   block_height: number;
   batch_index: number;
-  kind: 'order' | 'cancel';
+  kind: 'order' | 'cancel' | 'cancel_all'; // cancel_all: an extension (docs/chain.md)
   market_id: string;
   market_name: string;
   market_kind: MarketKind;
   owner: string; // Base58
-  side?: 'Buy' | 'Sell'; // orders
+  side?: 'Buy' | 'Sell'; // orders; a mass cancel limited to one side
   price?: bigint; // orders
   quantity?: bigint; // orders
   base_mint?: string; // orders (Base58)
   quote_mint?: string; // orders (Base58)
-  order_id: bigint;
+  order_id: bigint; // a mass cancel: its request_id
   timestamp_ms: number; // the sequencer transaction's submission timestamp, ms
   continuum_sequence: bigint;
   signature: string; // owner's ed25519 signature, hex
@@ -82,7 +82,8 @@ export interface ExplorerTransaction {
   expiry?: bigint; // orders: unix seconds, 0 = none
   status?: 'resting' | 'partially_filled' | 'filled'; // orders: right after matching
   filled_quantity?: bigint; // orders: filled on arrival
-  cancelled_quantity?: bigint; // cancels: quantity that was still resting
+  cancelled_quantity?: bigint; // cancels: quantity that was still resting (mass cancels: the sum)
+  cancelled_order_ids?: bigint[]; // mass cancels: the orders it ended, in continuum_sequence order
 }
 
 /**

@@ -159,6 +159,7 @@ export class OrderRecords {
       const out = a.outcome;
       if (!out.ok) continue;
       if (out.kind === 'cancel') ending(out.order, 'cancelled', a.continuumSequence);
+      if (out.kind === 'cancel_all') for (const e of out.ended) ending(e.order, 'cancelled', a.continuumSequence);
       if (out.kind !== 'order') continue;
       const o = out.order;
       const v = new Uint8Array(12);

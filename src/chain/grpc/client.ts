@@ -7,6 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { sign } from '../../sdk/index.js';
 import { cancelMessage, encodeCancelOrderData, encodeOrderIntent, orderMessage, type CancelOrderData, type OrderIntent } from '../../sdk/index.js';
+import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../sdk/index.js';
 import { loadChainPackage } from './proto.js';
 
 export interface WireExplorerTransaction {
@@ -34,6 +35,7 @@ export interface WireExplorerTransaction {
   status: string;
   filled_quantity: string;
   cancelled_quantity: string;
+  cancelled_order_ids: string[]; // mass cancels: the orders it ended
 }
 
 export interface WireSubmitTxResponse {
@@ -83,7 +85,8 @@ export interface WireSubmitTxBatchResult {
 export type SubmitTxRequest =
   | { order: { intent: Uint8Array; signature: Uint8Array } }
   | { cancel: { data: Uint8Array; signature: Uint8Array } }
-  | { market: { base_mint: Uint8Array; quote_mint: Uint8Array; name: string; kind?: string } };
+  | { market: { base_mint: Uint8Array; quote_mint: Uint8Array; name: string; kind?: string } }
+  | { cancel_all: { data: Uint8Array; signature: Uint8Array } };
 
 /** The SubmitTx request of an order signed with `secretKey` (docs/signing.md). */
 export function signedOrderRequest(intent: OrderIntent, secretKey: Uint8Array): SubmitTxRequest {
@@ -92,6 +95,11 @@ export function signedOrderRequest(intent: OrderIntent, secretKey: Uint8Array): 
 
 export function signedCancelRequest(data: CancelOrderData, secretKey: Uint8Array): SubmitTxRequest {
   return { cancel: { data: encodeCancelOrderData(data), signature: sign(cancelMessage(data), secretKey) } };
+}
+
+/** The SubmitTx request of a mass cancel signed with `secretKey` (docs/signing.md "CancelAllData"). */
+export function signedCancelAllRequest(data: CancelAllData, secretKey: Uint8Array): SubmitTxRequest {
+  return { cancel_all: { data: encodeCancelAllData(data), signature: sign(cancelAllMessage(data), secretKey) } };
 }
 
 type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
@@ -138,5 +146,8 @@ function toWire(req: SubmitTxRequest): object {
   const b = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
   if ('order' in req) return { order: { intent: b(req.order.intent), signature: b(req.order.signature) } };
   if ('cancel' in req) return { cancel: { data: b(req.cancel.data), signature: b(req.cancel.signature) } };
+  if ('cancel_all' in req) {
+    return { cancel_all: { data: b(req.cancel_all.data), signature: b(req.cancel_all.signature) } };
+  }
   return { market: { base_mint: b(req.market.base_mint), quote_mint: b(req.market.quote_mint), name: req.market.name, kind: req.market.kind ?? '' } };
 }

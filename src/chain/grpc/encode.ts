@@ -14,6 +14,8 @@ export function writeExplorerTransaction(w: Writer, t: ExplorerTransaction): voi
   w.uint64(14, t.order_id).uint(15, t.timestamp_ms).uint64(16, t.continuum_sequence).string(17, t.signature);
   w.uint(18, t.tick_number).uint(19, t.sequence_number).string(20, t.tx_hash).uint64(21, t.expiry ?? 0n);
   w.string(22, t.status ?? '').uint64(23, t.filled_quantity ?? 0n).uint64(24, t.cancelled_quantity ?? 0n);
+  // repeated uint64, unpacked: every id written, 0 included
+  for (const id of t.cancelled_order_ids ?? []) w.varint(25 << 3).varint64(id);
 }
 
 const batchScratch = new ScratchWriter();
@@ -32,7 +34,10 @@ export function writeMarketCreation(w: Writer, m: MarketCreation): void {
   w.uint(11, m.tick_number).uint(12, m.sequence_number).string(13, m.tx_hash);
 }
 
-/** SubmitTxResponse: the stored record in `transaction` (an order or a cancel) or `market` (a market creation). */
+/**
+ * SubmitTxResponse: the stored record in `transaction` (an order, a cancel or a mass
+ * cancel) or `market` (a market creation).
+ */
 export function encodeSubmitTxResponse(t: ExplorerTransaction | MarketCreation): Buffer {
   const w = new Writer(512);
   w.uint(1, t.sequence_number).uint(2, t.tick_number).string(3, t.id).uint64(4, t.continuum_sequence).uint(5, t.block_height).string(6, t.tx_hash);

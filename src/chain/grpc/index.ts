@@ -5,4 +5,5 @@ export { PeerRateLimiter } from './rate-limit.js';
 export { TxFeed, DEFAULT_TX_FEED } from './tx-feed.js';
 export { serveTxStream, TX_STREAM_QUEUE } from './stream-tx.js';
 export { encodeTxBatch, encodeSubmitTxResponse } from './encode.js';
+export { signedCancelAllRequest } from './client.js';
 export { ChainClient, signedOrderRequest, signedCancelRequest, type SubmitTxRequest, type WireSubmitTxResponse, type WireSubmitTxBatchResult, type WireTxBatch, type WireExplorerTransaction } from './client.js';

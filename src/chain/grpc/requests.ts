@@ -10,6 +10,10 @@ import { LEN, VARINT, type MessageSchema } from '../../wire/index.js';
 
 const SIGNED_ORDER: MessageSchema = { 1: { name: 'order.intent', wireType: LEN }, 2: { name: 'order.signature', wireType: LEN } };
 const SIGNED_CANCEL: MessageSchema = { 1: { name: 'cancel.data', wireType: LEN }, 2: { name: 'cancel.signature', wireType: LEN } };
+const SIGNED_CANCEL_ALL: MessageSchema = {
+  1: { name: 'cancel_all.data', wireType: LEN },
+  2: { name: 'cancel_all.signature', wireType: LEN },
+};
 const CREATE_MARKET: MessageSchema = {
   1: { name: 'market.base_mint', wireType: LEN },
   2: { name: 'market.quote_mint', wireType: LEN },
@@ -24,7 +28,12 @@ const SUBMIT_TX: MessageSchema = {
 };
 
 export const CHAIN_REQUEST_SCHEMAS: Record<string, MessageSchema> = {
-  SubmitTx: SUBMIT_TX,
+  SubmitTx: {
+    1: { name: 'order', wireType: LEN, message: SIGNED_ORDER },
+    2: { name: 'cancel', wireType: LEN, message: SIGNED_CANCEL },
+    3: { name: 'market', wireType: LEN, message: CREATE_MARKET },
+    4: { name: 'cancel_all', wireType: LEN, message: SIGNED_CANCEL_ALL },
+  },
   SubmitTxBatch: { 1: { name: 'items', wireType: LEN, message: SUBMIT_TX } },
   StreamTx: { 1: { name: 'from_sequence', wireType: VARINT } },
 };

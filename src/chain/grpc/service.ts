@@ -69,6 +69,7 @@ const CODES: Partial<Record<ApiErrorCode, grpcStatus>> = {
   UNKNOWN_MARKET: grpcStatus.NOT_FOUND,
   UNKNOWN_ORDER: grpcStatus.NOT_FOUND,
   ORDER_NOT_OPEN: grpcStatus.FAILED_PRECONDITION,
+  CANCEL_ALL_REPLAYED: grpcStatus.ALREADY_EXISTS,
   QUEUE_FULL: grpcStatus.RESOURCE_EXHAUSTED,
   UNAVAILABLE: grpcStatus.UNAVAILABLE,
   TIMEOUT: grpcStatus.DEADLINE_EXCEEDED,
@@ -180,6 +181,7 @@ export function createChainHandlers(options: ChainServiceOptions): ChainServiceH
 function callFor(c: CheckedSubmitTx, gateway: OrderEntry, from: string): Applied {
   if (c.tx === 'order') return gateway.placeOrder(c.intent, c.signature, { from });
   if (c.tx === 'cancel') return gateway.cancelOrder(c.orderId, c.owner, c.marketId, c.signature, { from });
+  if (c.tx === 'cancel_all') return gateway.cancelAll(c.data, c.signature, { from });
   return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
 }
 
@@ -187,6 +189,7 @@ function callFor(c: CheckedSubmitTx, gateway: OrderEntry, from: string): Applied
 function callForSigned(c: SignedOff, gateway: OrderEntry, from: string): Applied {
   if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid, { from });
   if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid, { from });
+  if (c.tx === 'cancel_all') return gateway.cancelAllChecked(c.data, c.payload, c.nonce, c.signatureValid, { from });
   return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
 }
 

@@ -106,13 +106,10 @@ const ITEM_REFUSED = new ApiError(400, 'BAD_REQUEST', 'refused by its checks');
 function checkItem(item: SubmitTxRequest): Item {
   const c = checkSubmitTx(item);
   if (isRefusal(c)) return { refused: c.refused as Status };
-  if (c.tx === 'market')
-    return {
-      refused: {
-        code: grpcStatus.INVALID_ARGUMENT,
-        details: 'a batch holds orders and cancels only: create a market with SubmitTx',
-      },
-    };
+  if (c.tx === 'market' || c.tx === 'cancel_all') {
+    const what = c.tx === 'market' ? 'create a market' : 'send a mass cancel';
+    return { refused: { code: grpcStatus.INVALID_ARGUMENT, details: `a batch holds orders and cancels only: ${what} with SubmitTx` } };
+  }
   return { checked: c };
 }
 

@@ -7,9 +7,10 @@
  *                                  market_kind u8 (0 Spot, 1 Perp) }
  *     kind 2 PlaceOrder:   Borsh OrderIntent (129 bytes) || signature [u8;64]
  *     kind 3 CancelOrder:  Borsh CancelOrderData || signature [u8;64]
+ *     kind 4 CancelAll:    Borsh CancelAllData || signature [u8;64]
  *
  *   Transaction { tx_id: "dex-<kind>-<random uuid>", payload, signature: the owner's
- *                 ed25519 signature (orders, cancels; empty for markets),
+ *                 ed25519 signature (orders, cancels, mass cancels; empty for markets),
  *                 public_key: the owner (empty for markets), nonce: the first 8 bytes of the
  *                 signing digest for orders and cancels (service.ts digestNonce), 0 for markets,
  *                 timestamp: the node's clock in microseconds at submission }
@@ -21,6 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { BorshReader, BorshWriter } from '../../core/index.js';
 import { encodeCancelOrderData, encodeOrderIntent, ORDER_INTENT_SIZE, type OrderIntent } from '../../core/index.js';
+import { CANCEL_ALL_BOTH_SIDES, type Side } from '../../core/index.js';
 import type { Transaction } from '../../core/index.js';
 import type { MarketKind } from './interface.js';
 
@@ -30,6 +32,7 @@ export const WIRE_VERSION = 1;
 export const KIND_MARKET = 1;
 export const KIND_ORDER = 2;
 export const KIND_CANCEL = 3;
+export const KIND_CANCEL_ALL = 4;
 const HEADER = 4;
 export const MAX_MARKET_NAME_BYTES = 64;
 
@@ -58,7 +61,18 @@ export interface CancelOrderTx {
   signature: Uint8Array;
 }
 
-export type DexTx = CreateMarketTx | PlaceOrderTx | CancelOrderTx;
+/** Cancel every open order of `owner` in `marketId` (one side, or both when `side` is undefined). */
+export interface CancelAllTx {
+  kind: 'cancel_all';
+  requestId: bigint;
+  owner: Uint8Array;
+  marketId: string;
+  side: Side | undefined;
+  borsh: Uint8Array;
+  signature: Uint8Array;
+}
+
+export type DexTx = CreateMarketTx | PlaceOrderTx | CancelOrderTx | CancelAllTx;
 export type Decoded = DexTx | { kind: 'malformed'; reason: string } | undefined;
 
 function header(kind: number): BorshWriter {
@@ -90,13 +104,22 @@ export function encodePlaceOrderIntent(intent: OrderIntent, signature: Uint8Arra
 }
 
 export function encodeCancelOrder(cancelBorsh: Uint8Array, signature: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HEADER + cancelBorsh.length + 64);
+  return signedPayload(KIND_CANCEL, cancelBorsh, signature);
+}
+
+/** A mass cancel's payload: its CancelAllData's Borsh bytes and the owner's signature. */
+export function encodeCancelAll(cancelAllBorsh: Uint8Array, signature: Uint8Array): Uint8Array {
+  return signedPayload(KIND_CANCEL_ALL, cancelAllBorsh, signature);
+}
+
+function signedPayload(kind: number, borsh: Uint8Array, signature: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER + borsh.length + 64);
   out[0] = MAGIC0;
   out[1] = MAGIC1;
   out[2] = WIRE_VERSION;
-  out[3] = KIND_CANCEL;
-  out.set(cancelBorsh, HEADER);
-  out.set(signature, HEADER + cancelBorsh.length);
+  out[3] = kind;
+  out.set(borsh, HEADER);
+  out.set(signature, HEADER + borsh.length);
   return out;
 }
 
@@ -143,6 +166,7 @@ export function decodePayload(p: Uint8Array): Decoded {
       if (r.remaining !== 0) return { kind: 'malformed', reason: 'trailing bytes' };
       return { kind: 'cancel', orderId, owner, marketId, borsh: body.subarray(0, end), signature };
     }
+    if (kind === KIND_CANCEL_ALL) return decodeCancelAll(body);
     if (kind === KIND_MARKET) {
       const r = new BorshReader(body);
       const baseMint = r.fixed(32);
@@ -159,10 +183,27 @@ export function decodePayload(p: Uint8Array): Decoded {
   }
 }
 
+/** CancelAllData || signature; the side byte is 0 Buy, 1 Sell, 2 both. */
+function decodeCancelAll(body: Uint8Array): Decoded {
+  const r = new BorshReader(body);
+  const requestId = r.u64();
+  const owner = r.fixed(32);
+  const marketId = r.string(64);
+  const sideByte = r.u8();
+  if (sideByte > CANCEL_ALL_BOTH_SIDES) return { kind: 'malformed', reason: 'side' };
+  const end = r.offset;
+  const signature = r.fixed(64);
+  if (r.remaining !== 0) return { kind: 'malformed', reason: 'trailing bytes' };
+  const side: Side | undefined = sideByte === 0 ? 'Buy' : sideByte === 1 ? 'Sell' : undefined;
+  return { kind: 'cancel_all', requestId, owner, marketId, side, borsh: body.subarray(0, end), signature };
+}
+
 const EMPTY = new Uint8Array(0);
 
 /** Wrap a payload in a sequencer Transaction (see the header comment for each field). */
-export function toTransaction(kind: 'market' | 'order' | 'cancel', payload: Uint8Array, owner?: Uint8Array, signature?: Uint8Array, nonce = 0n): Transaction {
+export type TxIdKind = 'market' | 'order' | 'cancel' | 'cancel-all';
+
+export function toTransaction(kind: TxIdKind, payload: Uint8Array, owner?: Uint8Array, signature?: Uint8Array, nonce = 0n): Transaction {
   return {
     txId: `dex-${kind}-${randomUUID()}`,
     payload,

@@ -15,7 +15,7 @@
  * read them when the record is delivered, before the next tick is applied.
  */
 import { sha256 } from '../../crypto/index.js';
-import { CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../core/index.js';
+import { CANCEL_ALL_PREFIX, CANCEL_PREFIX, ORDER_PREFIX, signingMessage } from '../../core/index.js';
 import type { OrderedTransaction, Tick } from '../../core/index.js';
 import { DexState, type Market, type Outcome } from './state.js';
 import { decodePayload, type DexTx } from './codec.js';
@@ -61,7 +61,7 @@ export interface MarketActivity {
   market: Market;
   created: boolean; // the market was created in this tick
   orders: number; // accepted orders
-  cancels: number; // successful cancels
+  cancels: number; // successful cancels and mass cancels
   matchedOrders: number; // accepted orders that traded on arrival
   trades: number;
 }
@@ -104,7 +104,8 @@ export function prepareTick(tick: Tick, isVerified: (otx: OrderedTransaction) =>
       items.push({ index: i, otx, tx: d, verified: true }); // markets are unsigned
       continue;
     }
-    const message = signingMessage(d.kind === 'order' ? ORDER_PREFIX : CANCEL_PREFIX, d.borsh, sha256);
+    const prefix = d.kind === 'order' ? ORDER_PREFIX : d.kind === 'cancel' ? CANCEL_PREFIX : CANCEL_ALL_PREFIX;
+    const message = signingMessage(prefix, d.borsh, sha256);
     toVerify.push({ publicKey: d.kind === 'order' ? d.intent.owner : d.owner, message, signature: d.signature });
     verifyAt.push(items.length);
     items.push({ index: i, otx, tx: d, verified: false });
@@ -163,6 +164,7 @@ export class OrderBookEngine {
         }
         if (outcome.kind === 'market') a.created = true;
         else if (outcome.kind === 'cancel') a.cancels++;
+        else if (outcome.kind === 'cancel_all') a.cancels++;
         else {
           a.orders++;
           const n = outcome.result.trades.length;

@@ -6,6 +6,7 @@
  */
 export * from './interface.js';
 export { OrderBook, type Level } from './book.js';
+export type { CancelledOrder } from './state.js';
 export { DexState, ownerKeyOf, cancelledTagOf, closedEntry, TRADE_HISTORY, type DexErrorCode, type Outcome, type Market, type OwnerState } from './state.js';
 export { SlotTree, type LeafEncoder } from './slot-tree.js';
 export { encodeLeaf, LEAF_SIZE } from './leaf.js';

@@ -18,6 +18,8 @@
  *   per owner (same order as above): u32 closed_count, per closed id (ascending order_id):
  *     u64 order_id | u32 market_index | u8 cancelled (1: a cancel closed it)
  *   u64 used_count | u32 frontier_count | [u8;32] frontier[frontier_count]
+ *   (version 2) per owner (same order): u32 cancel_all_count, u64 request_id (ascending)
+ *     the request ids of the owner's applied mass cancels; a version 1 snapshot has none
  *
  * A state restored from its snapshot applies every later tick exactly as the original
  * (same outcomes, trades, slots and roots): test/dex/snapshot.test.ts checks it.
@@ -29,7 +31,7 @@ import { encodeLeaf } from './leaf.js';
 import { DexState, cancelledTagOf, closedEntry, ownerKeyOf, type Market, type OwnerState } from './state.js';
 
 const MAGIC = new TextEncoder().encode('SVCDEX');
-const VERSION = 1;
+const VERSION = 2;
 
 export function encodeSnapshot(state: DexState): Uint8Array {
   const parts = state.snapshotParts();
@@ -83,6 +85,11 @@ export function encodeSnapshot(state: DexState): Uint8Array {
   }
   w.u64(BigInt(parts.usedCount)).u32(parts.usedFrontier.length);
   for (const f of parts.usedFrontier) w.fixed(f, 32);
+  for (const o of parts.owners.values()) {
+    const ids = [...(o.cancelAllIds ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    w.u32(ids.length);
+    for (const id of ids) w.u64(id);
+  }
   return w.toBytes();
 }
 
@@ -91,7 +98,9 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
   const magic = r.fixed(MAGIC.length);
   if (!magic.every((b, i) => b === MAGIC[i])) throw new Error('not an order book snapshot');
   const version = r.u8() | (r.u8() << 8);
-  if (version !== VERSION) throw new Error(`order book snapshot version ${version} is not supported (expected ${VERSION})`);
+  if (version !== VERSION && version !== 1) {
+    throw new Error(`order book snapshot version ${version} is not supported (expected 1 or ${VERSION})`);
+  }
   const lastTick = Number(r.u64());
   const lastSeq = r.u64();
   const ownerCount = r.u32();
@@ -181,6 +190,15 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
   const usedCount = Number(r.u64());
   const frontier: Uint8Array[] = new Array(r.u32());
   for (let i = 0; i < frontier.length; i++) frontier[i] = r.fixed(32).slice();
+  if (version >= 2) {
+    for (const mine of owners) {
+      const n = r.u32();
+      if (n === 0) continue;
+      const ids = new Set<bigint>();
+      for (let k = 0; k < n; k++) ids.add(r.u64());
+      mine.cancelAllIds = ids;
+    }
+  }
   if (r.remaining !== 0) throw new Error('snapshot: trailing bytes');
   const ownerMap = new Map<string, OwnerState>();
   owners.forEach((o, i) => ownerMap.set(ownerKeys[i]!, o));

@@ -17,7 +17,7 @@ import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf 
 import { encodeLeaf } from './leaf.js';
 import { SlotTree } from './slot-tree.js';
 import { BUY, SELL, type BookOrder, type MarketInfo, type PlaceResult, type TickContext, type Trade } from './interface.js';
-import type { CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './codec.js';
+import type { CancelAllTx, CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './codec.js';
 
 export type DexErrorCode =
   | 'MALFORMED'
@@ -29,7 +29,8 @@ export type DexErrorCode =
   | 'ORDER_REPLAYED'
   | 'BAD_SIGNATURE'
   | 'UNKNOWN_ORDER'
-  | 'ORDER_NOT_OPEN';
+  | 'ORDER_NOT_OPEN'
+  | 'CANCEL_ALL_REPLAYED';
 
 export interface Market {
   index: number; // creation order, from 0: the market's slot in the markets tree
@@ -43,7 +44,14 @@ export type Outcome =
   | { ok: true; kind: 'market'; market: Market }
   | { ok: true; kind: 'order'; market: Market; order: BookOrder; result: PlaceResult }
   | { ok: true; kind: 'cancel'; market: Market; order: BookOrder; cancelled: bigint }
+  | { ok: true; kind: 'cancel_all'; market: Market; ended: CancelledOrder[] }
   | { ok: false; code: DexErrorCode; message: string };
+
+/** An order a mass cancel ended, with the quantity that was still resting. */
+export interface CancelledOrder {
+  order: BookOrder;
+  cancelled: bigint;
+}
 
 export const TRADE_HISTORY = 1000;
 
@@ -56,6 +64,8 @@ export interface OwnerState {
   orders: Map<bigint, BookOrder | string>;
   /** The owner's resting orders (for /orders/user/:owner without scanning every used id). */
   open: Set<BookOrder>;
+  /** The request ids of this owner's applied mass cancels: each usable once, ever (absent: none yet). */
+  cancelAllIds?: Set<bigint>;
 }
 
 export function ownerKeyOf(owner: Uint8Array): string {
@@ -161,6 +171,9 @@ export class DexState {
       case 'cancel':
         if (!verified) return fail('BAD_SIGNATURE', 'cancel signature does not verify for its owner');
         return this.cancelOrder(tx, seq, ctx);
+      case 'cancel_all':
+        if (!verified) return fail('BAD_SIGNATURE', 'mass cancel signature does not verify for its owner');
+        return this.cancelAll(tx, seq, ctx);
     }
   }
 
@@ -289,6 +302,43 @@ export class DexState {
     const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
     this.retire(order, true);
     return { ok: true, kind: 'cancel', market, order, cancelled };
+  }
+
+  /** Whether this owner's mass cancel `requestId` was already applied (each id is usable once, ever). */
+  cancelAllUsed(owner: Uint8Array, requestId: bigint): boolean {
+    return this.owners.get(ownerKeyOf(owner))?.cancelAllIds?.has(requestId) ?? false;
+  }
+
+  /**
+   * A mass cancel: every order of the owner in the market (on one side, or both) that is
+   * open at this point of the sequence, in continuum_sequence order. None open is a valid
+   * outcome (an empty list); the request id is spent either way. Refusals change nothing.
+   */
+  private cancelAll(tx: CancelAllTx, seq: bigint, ctx: TickContext): Outcome {
+    const market = this.markets.get(tx.marketId);
+    if (!market) return fail('UNKNOWN_MARKET', 'unknown market_id');
+    const ownerKey = ownerKeyOf(tx.owner);
+    let mine = this.owners.get(ownerKey);
+    if (mine?.cancelAllIds?.has(tx.requestId)) {
+      return fail('CANCEL_ALL_REPLAYED', 'request_id already used by this owner');
+    }
+    if (mine === undefined) {
+      mine = { owner: tx.owner.slice(), orders: new Map(), open: new Set() };
+      this.owners.set(ownerKey, mine);
+    }
+    (mine.cancelAllIds ??= new Set()).add(tx.requestId);
+    const side = tx.side === undefined ? -1 : tx.side === 'Buy' ? BUY : SELL;
+    const hit: BookOrder[] = [];
+    for (const o of mine.open) if (o.marketId === tx.marketId && (side < 0 || o.side === side)) hit.push(o);
+    hit.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+    const ended: CancelledOrder[] = new Array(hit.length);
+    for (let i = 0; i < hit.length; i++) {
+      const order = hit[i]!;
+      ended[i] = { order, cancelled: market.book.cancel(order, seq, ctx.tickNumber) };
+      this.retire(order, true);
+    }
+    if (hit.length > 0) this.dirtyMarkets.add(market);
+    return { ok: true, kind: 'cancel_all', market, ended };
   }
 
   /** For proofs (docs/proofs.md): market `index`'s leaf (a copy) and its path to the current markets root. */

@@ -4,11 +4,13 @@
  * apply ticks to an engine + block builder in process.
  */
 import { OrderBookEngine, prepareTick, type AppliedTick, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from '../../../src/dex/engine/index.js';
+import { encodeCancelAll } from '../../../src/dex/engine/index.js';
 import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
 import { verifyOne } from '../../../src/crypto/ed25519.js';
 import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
+import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../../src/core/order-messages.js';
 import { marketIdOf } from '../../../src/core/market-id.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';
 import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
@@ -40,6 +42,15 @@ export function cancelTx(key: KeyPair, orderId: number | bigint, base: number, q
   const message = cancelMessage({ orderId: BigInt(orderId), owner: key.publicKey, marketId });
   const signature = signInline(key.secretKey, message);
   return toTransaction('cancel', encodeCancelPayload(BigInt(orderId), key.publicKey, marketId, signature), key.publicKey, signature, digestNonce(message));
+}
+
+/** A signed mass cancel; `nonce` overrides the digest nonce (a replay the sequencer does not recognise). */
+export function cancelAllTx(key: KeyPair, requestId: number | bigint, base: number, quote: number, side?: Side, nonce?: bigint): Transaction {
+  const data: CancelAllData = { requestId: BigInt(requestId), owner: key.publicKey, marketId: marketIdOf(mintOf(base), mintOf(quote)) };
+  if (side !== undefined) data.side = side;
+  const message = cancelAllMessage(data);
+  const signature = signInline(key.secretKey, message);
+  return toTransaction('cancel-all', encodeCancelAll(encodeCancelAllData(data), signature), key.publicKey, signature, nonce ?? digestNonce(message));
 }
 
 let sequence = 0;

@@ -1,7 +1,7 @@
 /** Test helpers: deterministic keys and mints, and decoded order book transactions. */
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
-import { encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
-import type { CancelOrderTx, CreateMarketTx, PlaceOrderTx } from '../../../src/dex/engine/index.js';
+import { encodeCancelAllData, encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
+import type { CancelAllTx, CancelOrderTx, CreateMarketTx, PlaceOrderTx } from '../../../src/dex/engine/index.js';
 
 export function seeded(n: number): KeyPair {
   const seed = new Uint8Array(32);
@@ -31,4 +31,10 @@ export function orderTx(owner: Uint8Array, orderId: number | bigint, side: Side,
 export function cancelTx(owner: Uint8Array, orderId: number | bigint, marketId: string): CancelOrderTx {
   const borsh = encodeCancelOrderData({ orderId: BigInt(orderId), owner, marketId });
   return { kind: 'cancel', orderId: BigInt(orderId), owner, marketId, borsh, signature: new Uint8Array(64) };
+}
+
+/** A mass cancel of `owner` in `marketId` (one side, or both when `side` is undefined). */
+export function cancelAllTx(owner: Uint8Array, requestId: number | bigint, marketId: string, side?: Side): CancelAllTx {
+  const data = { requestId: BigInt(requestId), owner, marketId, ...(side !== undefined ? { side } : {}) };
+  return { kind: 'cancel_all', requestId: BigInt(requestId), owner, marketId, side, borsh: encodeCancelAllData(data), signature: new Uint8Array(64) };
 }

@@ -2,13 +2,13 @@
  * What the indexer tests run against, all real: a nats-server with JetStream, a throwaway
  * PostgreSQL server, and the real `svc node` publishing its chain to the stream while a
  * flow of crossing orders trades, plus a few orders of our own that rest, get cancelled
- * and meet the self-trade rule. `settle()` waits until the stream ends with the node's
+ * (one by one and by a mass cancel) and meet the self-trade rule. `settle()` waits until the stream ends with the node's
  * latest block and the flow is over: then the stream is the node's whole chain.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCancelBody, buildOrderBody, DexClient, keyPairFromSeed, toBase58, type OrderIntent } from '../../../src/sdk/index.js';
+import { buildCancelAllBody, buildCancelBody, buildOrderBody, DexClient, keyPairFromSeed, toBase58, type OrderIntent } from '../../../src/sdk/index.js';
 import { readStream, streamLastSeq } from '../../support/jetstream.js';
 import { natsServer, type NatsServer } from '../../support/nats-server.js';
 import { spawnNode, type NodeProcess } from '../../support/node-process.js';
@@ -25,6 +25,8 @@ export interface Fixture {
   /** The market of our own orders and their owner A (Base58). */
   ownMarketId: string;
   owner: string;
+  /** Owner B (Base58): its sells 2 and 3 ended by its mass cancel (Sell side), its bid 4 open. */
+  massOwner: string;
   /** The stream's last sequence once settled. */
   lastSeq: number;
   close(): Promise<void>;
@@ -67,7 +69,7 @@ export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer
     await new Promise((r) => setTimeout(r, flowMs));
     await flow.stop();
     const lastSeq = await settle(rpc, nats);
-    return { nats, pg, node, rpc, dex, marketId: flow.marketId, ownMarketId: own.marketId, owner: own.owner, lastSeq, close };
+    return { nats, pg, node, rpc, dex, marketId: flow.marketId, ownMarketId: own.marketId, owner: own.owner, massOwner: own.massOwner, lastSeq, close };
   } catch (err) {
     await close();
     throw err;
@@ -77,9 +79,10 @@ export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer
 /**
  * In a market of their own: owner A rests two bids (cancels one), rests an ask and then
  * bids into it (the self-trade rule takes the ask away, the bid rests); owner B sells into
- * A's bids (two trades, one order partly filled). Returns A (Base58).
+ * A's bids (two trades, one order partly filled), then rests two asks and a bid and
+ * mass-cancels its sells. Returns A and B (Base58).
  */
-async function ownOrders(dexUrl: string): Promise<{ owner: string; marketId: string }> {
+async function ownOrders(dexUrl: string): Promise<{ owner: string; massOwner: string; marketId: string }> {
   const dex = new DexClient(dexUrl);
   const base = new Uint8Array(32).fill(9);
   const quote = new Uint8Array(32).fill(10);
@@ -96,7 +99,11 @@ async function ownOrders(dexUrl: string): Promise<{ owner: string; marketId: str
   await place(a, 3n, 'Sell', 20n, 2n);
   await place(a, 4n, 'Buy', 20n, 3n);
   await place(b, 1n, 'Sell', 6n, 4n);
-  return { owner: toBase58(a.publicKey), marketId };
+  await place(b, 2n, 'Sell', 30n, 2n);
+  await place(b, 3n, 'Sell', 31n, 1n);
+  await place(b, 4n, 'Buy', 1n, 1n);
+  await dex.cancelAll(buildCancelAllBody({ requestId: 1n, owner: b.publicKey, marketId, side: 'Sell' }, b.secretKey));
+  return { owner: toBase58(a.publicKey), massOwner: toBase58(b.publicKey), marketId };
 }
 
 /** Wait until the stream ends with the node's latest block and stops moving; its last sequence. */

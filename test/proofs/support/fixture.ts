@@ -12,6 +12,9 @@
  *   tick 4 (5): dave #2..#6 Buy 60..64x1, resting in slots 6..10
  *   tick 5 (0): an empty tick one second later, which closes block 1
  *
+ * With `massCancel`, tick 4 also carries dave's mass cancel of his buys (index 5), which
+ * ends all six of his orders (a variant for the ended_by of a mass cancel; not the vectors).
+ *
  * The chain's block builder (--block-ms 1000) runs beside the engine: every tick 1..4 is in
  * the window of block 1, which tick 5 closes; its BlockRecord and ExplorerTransactions are
  * the trusted block and the explorer ids of the vectors.
@@ -27,7 +30,7 @@ import { GENESIS_OUTPUT, referenceVdfEngine } from '../../../src/vdf/index.js';
 import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
 import { usedIdLeaf } from '../../../src/proofs/index.js';
 import type { KeyPair } from '../../../src/sdk/keys.js';
-import { cancelTx, keyOf, marketTx, mintOf, orderTx } from '../../chain/support/flow.js';
+import { cancelAllTx, cancelTx, keyOf, marketTx, mintOf, orderTx } from '../../chain/support/flow.js';
 import { BlockBuilder } from '../../../src/chain/core/builder.js';
 import type { BlockRecord, ExplorerTransaction } from '../../../src/chain/core/interface.js';
 
@@ -65,17 +68,17 @@ function fixed(tx: Transaction, tickNumber: number, index: number): Transaction 
   return { ...tx, txId: `${tx.txId.split('-').slice(0, 2).join('-')}-vector-${tickNumber}-${index}`, timestamp: BigInt(EPOCH_US + tickNumber * 200_000 - 1000 + index) };
 }
 
-function plan(): Transaction[][] {
+function plan(massCancel: boolean): Transaction[][] {
   const o = (k: KeyPair, id: number, side: 'Buy' | 'Sell', price: number, qty: number): Transaction => orderTx(k, id, side, price, qty, 1, 2);
   return [
     [marketTx(1, 2, 'BASE/QUOTE'), o(alice, 1, 'Sell', 100, 5), o(alice, 2, 'Sell', 101, 5), o(bob, 1, 'Buy', 90, 5), o(bob, 2, 'Buy', 91, 3), o(carol, 1, 'Sell', 105, 2), o(carol, 2, 'Buy', 80, 1)],
     [cancelTx(alice, 2, 1, 2), o(bob, 3, 'Buy', 100, 5), o(carol, 3, 'Sell', 110, 4)],
     [o(dave, 1, 'Buy', 95, 1)],
-    [60, 61, 62, 63, 64].map((p, i) => o(dave, 2 + i, 'Buy', p, 1)),
+    [...[60, 61, 62, 63, 64].map((p, i) => o(dave, 2 + i, 'Buy', p, 1)), ...(massCancel ? [cancelAllTx(dave, 1, 1, 2, 'Buy')] : [])],
   ];
 }
 
-export function makeFixture(): Fixture {
+export function makeFixture(massCancel = false): Fixture {
   const vdf = referenceVdfEngine();
   const engine = new OrderBookEngine();
   const builder = new BlockBuilder(BLOCK_MS);
@@ -106,7 +109,7 @@ export function makeFixture(): Fixture {
     for (const t of step.batch?.transactions ?? []) explorer.set(t.continuum_sequence, t);
     return tick;
   };
-  plan().forEach((txs, i) => {
+  plan(massCancel).forEach((txs, i) => {
     const n = i + 1;
     const timestamp = EPOCH_US + n * 200_000;
     const transactions: OrderedTransaction[] = txs.map((t, j) => {

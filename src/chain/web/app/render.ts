@@ -144,10 +144,11 @@ export function txView(t: ExplorerTransaction): HTMLElement {
     ['Market', el('span', {}, marketLink(t.market_id, t.market_name), ` (${t.market_kind})`)],
   ];
   if (t.owner) pairs.push(['Owner', el('a', { href: `#/owner/${t.owner}` }, mono(t.owner))]);
-  if (t.side) pairs.push(['Side', t.side], ['Price', opt(t.price)], ['Quantity', opt(t.quantity)]);
+  if (t.kind === 'cancel_all') pairs.push(['Side', t.side ?? 'both'], ['Cancelled orders', (t.cancelled_order_ids ?? []).join(', ') || 'none']);
+  else if (t.side) pairs.push(['Side', t.side], ['Price', opt(t.price)], ['Quantity', opt(t.quantity)]);
   if (t.status) pairs.push(['On arrival', `${t.status}, filled ${opt(t.filled_quantity)}`]);
   if (t.cancelled_quantity !== undefined) pairs.push(['Cancelled quantity', t.cancelled_quantity]);
-  if (t.order_id !== undefined) pairs.push(['Order id', t.order_id]);
+  if (t.order_id !== undefined) pairs.push([t.kind === 'cancel_all' ? 'Request id' : 'Order id', t.order_id]);
   if (t.base_mint) pairs.push(['Base mint', mono(t.base_mint)], ['Quote mint', mono(t.quote_mint ?? '')]);
   pairs.push(
     ['Continuum sequence', `${t.continuum_sequence} (tick ${t.tick_number})`],
