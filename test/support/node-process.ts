@@ -58,7 +58,12 @@ export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFo
   const addresses: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`node did not print its addresses in ${timeoutMs / 1000} s; stderr:\n${err}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A node that never said it listens is killed, not left behind: an orphan's clock
+      // thread would take a core from every test after it.
+      child.kill('SIGKILL');
+      reject(new Error(`node did not print its addresses in ${timeoutMs / 1000} s; stderr:\n${err}`));
+    }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
       let nl: number;
