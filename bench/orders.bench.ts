@@ -1,7 +1,9 @@
 /**
  * `npm run bench:orders` (issue 28 point 4): what an order costs, single or in batches.
  * One real node (`svc node --gateways 2`, its other flags the defaults but a larger
- * --max-pending and --queue-capacity, so the client's in-flight orders are not shed),
+ * --max-pending and --queue-capacity, so the client's in-flight orders are not shed, and
+ * `--submit-tx-rate 0`: the one loopback client would otherwise meet SubmitTx's per-address
+ * rate limit, 1,000/s, on a quiet machine),
  * one market, and in turn, each from a client in its own process (support/orders-client.ts:
  * orders signed before the window, 16 owners, nothing crosses):
  *   http         single POST /orders through the 2 gateways, DEX_ORDERS_INFLIGHT (64) in flight
@@ -80,7 +82,7 @@ function round(x: number, d = 1): number {
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-orders-'));
-  const args = ['--gateways', '2', '--max-pending', '100000', '--queue-capacity', '100000', ...benchNodeArgs()];
+  const args = ['--gateways', '2', '--max-pending', '100000', '--queue-capacity', '100000', '--submit-tx-rate', '0', ...benchNodeArgs()];
   const prof = process.env.DEX_BENCH_PROFILE; // a directory: the node and its gateways write V8 CPU profiles there
   if (prof) process.env.SVC_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${prof}`; // spawnNode's Node flags (the gateways inherit them)
   const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc']);
