@@ -26,7 +26,8 @@ export async function benchE2e(orders: number, concurrency: number): Promise<Rec
   const pool = createPool();
   const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
   await sequencer.start();
-  const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0' });
+  // Its one load process holds up to 512 in flight: above the default per-address share (128).
+  const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', maxPending: 100_000 });
   try {
     const url = `http://${dex.address}`;
     const base = toBase58(new Uint8Array(32).fill(0xb1));

@@ -155,7 +155,7 @@ export async function benchGateways(orders: number, concurrency: number, gateway
 export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000), seconds = 5): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-submittx-'));
   const intakeThreads = Number(process.env.DEX_INTAKE_THREADS ?? defaultIntakeThreads());
-  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS), '--intake-threads', String(intakeThreads)]);
+  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--max-pending', '100000', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS), '--intake-threads', String(intakeThreads)]);
   const node = await startNode(config, { faces: [grpcFace], print: () => undefined });
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));

@@ -47,6 +47,7 @@ export async function startDex(deps: DexDeps): Promise<DexHandle & { service: De
       pool: deps.pool,
       dbPath: deps.dbPath,
       ...(deps.signatureThreads !== undefined ? { signatureThreads: deps.signatureThreads } : {}),
+      ...(deps.maxPending !== undefined ? { maxPending: deps.maxPending } : {}),
       ...(deps.logger ? { logger: deps.logger } : {}),
     }));
   const service = new DexService(book);

@@ -104,6 +104,8 @@ export interface DexDeps {
    * signatures (default DEFAULT_SIGNATURE_THREADS); 0 runs them in `pool`.
    */
   signatureThreads?: number;
+  /** Without `book`: the order entry's --max-pending (default DEFAULT_MAX_PENDING). */
+  maxPending?: number;
   /** A full node's hooks (src/follow): writes relayed to the leader, the leader's identity on /health. */
   follow?: DexFollowHooks;
   /**
