@@ -136,7 +136,7 @@ describe('hostile: StreamTicks clients (real node)', function () {
     const child = fork(fileURLToPath(new URL('./leaky-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const exited = new Promise((r) => child.once('exit', r));
     try {
-      const report = new Promise<{ done: number; refused: number; cancelled: number }>((resolve) => child.once('message', resolve));
+      const report = new Promise<{ done: number; refused: number; cancelled: number; stalled: number }>((resolve) => child.once('message', resolve));
       child.send({ address: node.addresses.grpc!, pairs: 1000 });
       let maxOpen = 0;
       let finished = false;
@@ -150,6 +150,10 @@ describe('hostile: StreamTicks clients (real node)', function () {
       }
       const r = await report;
       expect(r.done).to.equal(1000);
+      // A call grpc-js left without an answer is the client's (it was cancelled after 5 s):
+      // shown, and bounded, while its cause is open (the closing note of 2026-11-28).
+      if (r.stalled > 0) process.stderr.write(`      leaky client: ${r.stalled} of 1000 calls got neither a tick nor an error in 5 s\n`);
+      expect(r.stalled, 'calls left without an answer').to.be.at.most(3);
       // What that client leaked counts against its own connection only.
       expect(maxOpen, 'open streams during the run').to.be.at.most(16 + 1);
       expect(await metric(rest, 'svc_stream_clients')).to.be.at.most(16);
