@@ -9,7 +9,6 @@
  */
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -19,6 +18,7 @@ import type { BookLevels, BookMessage, ChannelDial, ChannelError } from '../../s
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { orderFlow } from './support/order-flow.js';
+import { freePort, waitUntil } from './support/wait.js';
 
 const FACES = ['grpc', 'dex', 'rpc'];
 const BASE = 91;
@@ -46,22 +46,6 @@ function raiseOneQuantity(text: string): string | undefined {
   if (row === null) return undefined;
   const at = text.indexOf('"bids":') + row.index;
   return `${text.slice(0, at)}[${row[1]},${BigInt(row[2]!) + 1n},${row[3]}]${text.slice(at + row[0].length)}`;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
-
-async function waitUntil(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('book checksum: a corrupted delta between the real node and the SDK client', function () {

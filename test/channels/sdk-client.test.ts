@@ -8,7 +8,6 @@
  */
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -17,6 +16,7 @@ import { orderFlow } from './support/order-flow.js';
 import { ChannelClient, marketIdOf, toBase58, type BlockMessage, type BookLevels, type ChannelDial, type OrderMessage } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
+import { freePort, waitUntil } from './support/wait.js';
 
 const FACES = ['grpc', 'rest', 'dex', 'rpc'];
 const BASE = 71;
@@ -32,22 +32,6 @@ const wsDial: ChannelDial = (url, events) => {
   ws.on('error', () => undefined);
   return { send: (text) => ws.send(text), close: () => ws.terminate() };
 };
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
-
-async function waitUntil(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('sdk ChannelClient: automatic resume against the real node (socket drop, kill -9 and restart)', function () {
   this.timeout(180_000);
