@@ -17,7 +17,10 @@ import { grpcFace } from '../support/front-ends.js';
 import { SequencerClient, wireTx } from '../support/grpc-client.js';
 import type { ChurnJob, ChurnReport } from './churn-client.js';
 import type { PausedJob } from './paused-clients.js';
-import { ANSWER_BOUND_MS, http, rawStream, splitAddress, startHostileNode, stillServes, type HostileNode } from './support.js';
+import { ANSWER_BOUND_MS, describeProcess, http, rawStream, splitAddress, startHostileNode, stillServes, within, type HostileNode } from './support.js';
+
+/** The file's node, for describeProcess when it stops answering. */
+let current: HostileNode | undefined;
 
 const STREAM_TICKS = '/svc.sequencer.v1.SequencerService/StreamTicks';
 
@@ -48,8 +51,18 @@ function openRaw(session: ClientHttp2Session): ClientHttp2Stream {
   return session.request({ ':method': 'POST', ':path': STREAM_TICKS, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false });
 }
 
+/** `work`, or after 15 s a failure that describes the node's threads (a node that stopped answering). */
+async function answered<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await within(what, 15_000, work);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n${current ? await describeProcess(current) : ''}`);
+  }
+}
+
+/** A metric's value from GET /metrics. */
 async function metric(rest: string, name: string): Promise<number> {
-  const text = (await http(rest, 'GET', '/metrics')).text;
+  const text = (await answered('GET /metrics', http(rest, 'GET', '/metrics'))).text;
   return Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 }
 
@@ -66,7 +79,7 @@ describe('hostile: StreamTicks clients (real node)', function () {
   let node: HostileNode;
   let rest: string;
   before(async () => {
-    node = await startHostileNode();
+    node = current = await startHostileNode();
     rest = node.addresses.rest!;
     await until('first ticks', 10_000, async () => (await metric(rest, 'svc_current_tick')) >= 3);
   });
@@ -144,7 +157,7 @@ describe('hostile: StreamTicks clients (real node)', function () {
       while (!finished) {
         maxOpen = Math.max(maxOpen, await metric(rest, 'svc_stream_clients'));
         // Another client, on its own connection, is never refused whatever this one leaks.
-        const o = await rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0));
+        const o = await answered('StreamTicks of another client', rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0)));
         expect(o.code, o.details).to.equal(0);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -7,7 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
@@ -107,7 +107,7 @@ export function rawStreamOf(address: string, path: string, body: Buffer, take = 
   });
 }
 
-async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+export async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)));
   try {
@@ -135,4 +135,32 @@ export async function timeGet(address: string, path: string): Promise<number> {
   const res = await http(address, 'GET', path);
   expect(res.status).to.equal(200);
   return performance.now() - t0;
+}
+
+/**
+ * What a process's threads are doing, for a test whose node stopped answering: each
+ * thread's name, state, kernel wait channel and CPU over one second (Linux /proc), and the
+ * node's own stderr. A frozen event loop shows as a `node` thread at 100 (a busy loop) or
+ * asleep with its wait channel (a blocking call).
+ */
+export async function describeProcess(node: HostileNode): Promise<string> {
+  const pid = node.child.pid;
+  if (pid === undefined) return 'no pid';
+  const sample = async () => {
+    const out = new Map<string, { name: string; state: string; cpu: number; wchan: string }>();
+    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+      const m = /^\d+ \((.*)\) (\S) (.*)$/.exec(stat.trim());
+      if (!m) continue;
+      const rest = m[3]!.split(' ');
+      const wchan = await readFile(`/proc/${pid}/task/${tid}/wchan`, 'utf8').catch(() => '?');
+      out.set(tid, { name: m[1]!, state: m[2]!, cpu: Number(rest[11]) + Number(rest[12]), wchan });
+    }
+    return out;
+  };
+  const a = await sample();
+  await new Promise((r) => setTimeout(r, 1000));
+  const b = await sample();
+  const lines = [...b].map(([tid, t]) => `  ${tid} ${t.name} ${t.state} cpu ${t.cpu - (a.get(tid)?.cpu ?? t.cpu)}/100 wchan ${t.wchan}`);
+  return `node pid ${pid}, threads (CPU ticks in 1 s):\n${lines.join('\n')}\nstderr (tail):\n${node.stderr().slice(-4000)}`;
 }

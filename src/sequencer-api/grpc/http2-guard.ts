@@ -9,12 +9,21 @@
  *   every request in flight on it without an answer and without a word in the node's log
  *   (Node 20 cannot change that limit). This guard counts the streams each connection's
  *   client reset with the same budget, and before the budget runs out closes the connection
- *   gracefully: GOAWAY NO_ERROR, so the requests in flight are answered, new ones go to a
- *   new connection (grpc-js clients reconnect by themselves), and it says so in the log.
- *   Its server streams (StreamTicks, StreamTx), which never end by themselves, are reset at
- *   once (their clients resume on a new connection), and a connection still open
- *   CLOSE_GRACE_MS later is cut. Once a graceful GOAWAY is sent nghttp2's own limit no
- *   longer applies to the connection.
+ *   gracefully: GOAWAY NO_ERROR with the highest stream id (RFC 9113 section 6.8's notice of
+ *   a graceful shutdown), so every request the client sent before it read the GOAWAY is
+ *   served and answered, new ones go to a new connection (grpc-js clients reconnect by
+ *   themselves), and it says so in the log. Its server streams (StreamTicks, StreamTx),
+ *   which never end by themselves, are reset at once (their clients resume on a new
+ *   connection); the client closes the connection once its calls are answered, and one
+ *   still open CLOSE_GRACE_MS later is cut.
+ *   Once a GOAWAY is submitted nghttp2's own limit no longer applies to the connection.
+ *
+ *   Why not `session.close()`: it marks the session closed in Node's JavaScript, and Node
+ *   (20 and 24) then refuses each stream the client opens before it reads the GOAWAY with
+ *   RST_STREAM REFUSED_STREAM from inside nghttp2's receive callback, a re-entrant send that
+ *   can free the stream under nghttp2 (a use after free; seen as a node whose event loop
+ *   stopped for minutes under exactly this client, one full test run in three). A GOAWAY
+ *   alone leaves the session open in JavaScript, so no stream takes that path.
  *
  * grpc-js does not expose its HTTP/2 sessions: the guard reaches them through the server's
  * `http2Servers` map (grpc-js 1.14) and says so in the log if that is gone.
@@ -94,17 +103,21 @@ function watch(session: Http2Session, logger: Logger): void {
       closing = true;
       const peer = `${session.socket?.remoteAddress ?? '?'}:${session.socket?.remotePort ?? '?'}`;
       logger.warn({ peer, resets, inFlight: open }, 'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection');
-      session.close();
+      if (!session.destroyed) session.goaway(constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID);
       // Its streams would hold the connection open for ever: they end now (the client
       // resumes on a new connection from its last tick or sequence), and whatever is still
       // open after the grace is cut with the connection.
       for (const s of streams) s.close(constants.NGHTTP2_CANCEL);
-      setTimeout(() => {
-        if (!session.destroyed) session.destroy();
-      }, CLOSE_GRACE_MS).unref();
+      setTimeout(cut, CLOSE_GRACE_MS).unref();
     });
   });
+  const cut = (): void => {
+    if (!session.destroyed) session.destroy();
+  };
 }
+
+/** The highest HTTP/2 stream id: a GOAWAY carrying it announces the close and refuses nothing. */
+const LAST_STREAM_ID = 2 ** 31 - 1;
 
 function nowS(): number {
   return Math.floor(performance.now() / 1000);
