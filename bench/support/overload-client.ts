@@ -31,6 +31,7 @@ export interface OverloadJob {
   seconds?: number;
   connections?: number; // open (default 4)
   closed?: boolean; // open: at most one call pending (a polite client), still at most `rate` per second
+  window?: number; // open: at most this many calls pending, sending stops after `seconds` (a capacity probe)
   maxDelayMs?: number; // cancels (default 50)
   resets?: number; // resets
   keepEvery?: number; // resets (default 25)
@@ -109,17 +110,24 @@ async function openLoop(job: OverloadJob): Promise<OpenReport> {
   const pending: Array<Promise<void>> = [];
   const start = performance.now();
   let busy: Promise<void> = Promise.resolve();
+  let inFlight = 0;
   await new Promise<void>((resolve) => {
     const step = (): void => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate!));
-      while (r.sent < due) {
+      const elapsed = performance.now() - start;
+      const due = Math.min(total, Math.floor((elapsed / 1000) * job.rate!));
+      while (r.sent < due && (job.window === undefined || inFlight < job.window)) {
         const i = r.sent++;
         const c = pickUsable(conns, i);
-        const call = (): Promise<void> => c.then((conn) => conn.call(SUBMIT_TX, bodies[i]!)).then((a) => note(r, a, i, refusedIdx));
+        inFlight++;
+        const call = (): Promise<void> =>
+          c
+            .then((conn) => conn.call(SUBMIT_TX, bodies[i]!))
+            .then((a) => note(r, a, i, refusedIdx))
+            .finally(() => inFlight--);
         busy = job.closed ? busy.then(call) : call();
         pending.push(busy);
       }
-      if (r.sent >= total) resolve();
+      if (r.sent >= total || (job.window !== undefined && elapsed >= job.seconds! * 1000)) resolve();
       else setTimeout(step, 1);
     };
     step();
