@@ -137,8 +137,8 @@ describe('hostile: overload, fair share and answers in sequence order (real node
       await own.stop();
     }
     expect(r.goaway, JSON.stringify(r)).to.not.equal(2); // never GOAWAY INTERNAL_ERROR
-    // -1: lost without an answer; -2 (REFUSED_STREAM after the graceful GOAWAY) is allowed:
-    // the node says it never processed those, so the client may send them again.
+    // -1: lost without an answer; -2 (REFUSED_STREAM: never processed, safe to send again) is
+    // allowed: a call still waiting for a stream slot when the GOAWAY came.
     expect(r.keptCodes['-1'] ?? 0, JSON.stringify(r)).to.equal(0);
     expect(r.kept, JSON.stringify(r)).to.be.greaterThan(0);
   });
