@@ -103,7 +103,7 @@ function watch(session: Http2Session, logger: Logger): void {
       closing = true;
       const peer = `${session.socket?.remoteAddress ?? '?'}:${session.socket?.remotePort ?? '?'}`;
       logger.warn({ peer, resets, inFlight: open }, 'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection');
-      if (!session.destroyed) session.goaway(constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID);
+      announceClose(session);
       // Its streams would hold the connection open for ever: they end now (the client
       // resumes on a new connection from its last tick or sequence), and whatever is still
       // open after the grace is cut with the connection.
@@ -116,7 +116,17 @@ function watch(session: Http2Session, logger: Logger): void {
   };
 }
 
-/** The highest HTTP/2 stream id: a GOAWAY carrying it announces the close and refuses nothing. */
+/**
+ * Tell the client of a server session to take new calls elsewhere: GOAWAY NO_ERROR with the
+ * highest stream id, which refuses nothing it already sent. Unlike `session.close()` it
+ * leaves the session open in Node's JavaScript (see the file's docblock for why that
+ * matters); the caller cuts the connection later.
+ */
+export function announceClose(session: Http2Session): void {
+  if (!session.destroyed) session.goaway(constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID);
+}
+
+/** The highest HTTP/2 stream id. */
 const LAST_STREAM_ID = 2 ** 31 - 1;
 
 function nowS(): number {
