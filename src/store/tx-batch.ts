@@ -62,14 +62,15 @@ export class TxOpsBuilder {
       if (mine) for (let j = 0; j < n; j++) size += storedTxLength(mine[j]!);
     }
     if (size === 0) return;
-    const buf = Buffer.allocUnsafe(size); // every byte is written below
-    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    // A plain Uint8Array: its subarray() is cheaper than a Buffer's, and LevelDB copies the bytes.
+    const buf = new Uint8Array(size);
+    const view = new DataView(buf.buffer);
     let at = 0;
     for (let i = 0; i < ticks.length; i++) {
       const t = ticks[i]!;
       if (t.transactions.length === 0) continue;
       const tickAt = at;
-      at += buf.write(String(t.tickNumber), at, 'latin1');
+      at = writeAscii(buf, at, String(t.tickNumber));
       const tickText = buf.subarray(tickAt, at);
       const mine = bodies?.[i];
       for (let j = 0; j < t.transactions.length; j++) {
@@ -97,6 +98,11 @@ export class TxOpsBuilder {
 
 function put(key: Uint8Array, value: Uint8Array): RootPut {
   return { type: 'put', key, value, keyEncoding: 'view', valueEncoding: 'view' };
+}
+
+function writeAscii(buf: Uint8Array, at: number, text: string): number {
+  for (let k = 0; k < text.length; k++) buf[at + k] = text.charCodeAt(k);
+  return at + text.length;
 }
 
 /**
