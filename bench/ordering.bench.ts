@@ -14,7 +14,8 @@
  * CPU is the main thread's own counter (/proc/self/task/<pid>/schedstat, nanoseconds), so
  * time spent waiting for a core on a loaded machine does not count; per ticked
  * transaction, each window drained (every acknowledged transaction in a shown tick), median
- * over the rounds. `node --cpu-prof
+ * over the rounds. Then the account: each step alone (bench/support/ordering-steps.ts),
+ * BENCH_STEP_REQUESTS (default 100) requests of 1,000, median of BENCH_ROUNDS. `node --cpu-prof
  * dist/bench/ordering.bench.js` profiles the same loop. The last line is one JSON object.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,12 +27,14 @@ import { TickSequencer } from '../src/sequencer/sequencer.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
 import { SubmitError } from '../src/sequencer/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../src/vdf/index.js';
+import { measureSteps, type StepCosts } from './support/ordering-steps.js';
 import { benchTransaction } from './support/requests.js';
 import { median, round } from './support/stats.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const STEP_REQUESTS = Number(process.env.BENCH_STEP_REQUESTS ?? 100);
 const BATCH = 1000;
 /** Requests prepared ahead: enough for every round at well above this machine's rate. */
 const PREPARED = Number(process.env.BENCH_PREPARED ?? Math.ceil(((1 + SECONDS * ROUNDS) * 60_000) / BATCH));
@@ -91,6 +94,15 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   if (next >= batches.length) console.log(`ran out of prepared requests (${PREPARED}): raise BENCH_PREPARED`);
+  batches.length = 0;
+  const stepRounds: StepCosts[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    stepRounds.push(await measureSteps(STEP_REQUESTS, mainCpuNs));
+    console.log(`steps round ${r} (us CPU per tx): ${JSON.stringify(stepRounds[r - 1])}`);
+  }
+  const steps = Object.fromEntries(
+    Object.keys(stepRounds[0]!).map((k) => [k, round(median(stepRounds.map((s) => s[k as keyof StepCosts])), 2)]),
+  );
   console.log(
     JSON.stringify({
       bench: 'ordering',
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
       main_cpu_us_per_tx: round(median(rounds.map((r) => r.us_per_tx)), 2),
       ticked_tx_s: Math.round(median(rounds.map((r) => r.ticked_tx_s))),
       refused,
+      steps_us_per_tx: steps,
       target_main_cpu_us_per_tx: 3,
     }),
   );
