@@ -87,7 +87,8 @@ export class DiskTickStore {
     this.txs = binarySublevel(db, 'txs');
     this.txindex = textSublevel(db, 'txindex');
     this.meta = textSublevel(db, 'seqmeta');
-    this.txOps = new TxOpsBuilder(this.txs.prefix, this.txindex.prefix);
+    // Prefixes relative to `db`, the database the batch goes to (local: not doubled if db is itself a sublevel).
+    this.txOps = new TxOpsBuilder(this.txs.prefixKey('', 'utf8', true), this.txindex.prefixKey('', 'utf8', true));
   }
 
   /**
