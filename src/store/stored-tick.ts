@@ -54,11 +54,29 @@ export function encodeStoredTx(tickNumber: number, o: OrderedTransaction, body?:
   const bodyLength = body ? body.length : txBodyLength(o.transaction, idBytes!.length);
   const buf = new Uint8Array(TX_PREFIX + bodyLength);
   const view = new DataView(buf.buffer);
-  view.setFloat64(0, tickNumber, true);
-  view.setFloat64(8, o.ingestionTimestamp, true);
-  if (body) buf.set(body, TX_PREFIX);
-  else writeTxBody(buf, view, TX_PREFIX, o.transaction, idBytes!, o.txHash);
+  if (body) writeStoredTx(buf, view, 0, tickNumber, o, body);
+  else {
+    writeStoredTxPrefix(view, 0, tickNumber, o);
+    writeTxBody(buf, view, TX_PREFIX, o.transaction, idBytes!, o.txHash);
+  }
   return buf;
+}
+
+/** Bytes of the `txs` value of a transaction whose body intake wrote. */
+export function storedTxLength(body: Uint8Array): number {
+  return TX_PREFIX + body.length;
+}
+
+/** The `txs` value of a transaction whose body intake wrote, into `buf` at `at`; returns the offset after it. */
+export function writeStoredTx(buf: Uint8Array, view: DataView, at: number, tickNumber: number, o: OrderedTransaction, body: Uint8Array): number {
+  writeStoredTxPrefix(view, at, tickNumber, o);
+  buf.set(body, at + TX_PREFIX);
+  return at + TX_PREFIX + body.length;
+}
+
+function writeStoredTxPrefix(view: DataView, at: number, tickNumber: number, o: OrderedTransaction): void {
+  view.setFloat64(at, tickNumber, true);
+  view.setFloat64(at + 8, o.ingestionTimestamp, true);
 }
 
 /** Decode a `txs` value (the sequence number is its key). */
