@@ -11,6 +11,9 @@
  * It reports, per kind, the milliseconds from connect() to the whole answer, the statuses,
  * and the requests with no answer within `giveUpMs` (or a connection error).
  *
+ * With `burst` set it instead opens that many connections at once, each with the `gateway`
+ * request (a crowd of clients reconnecting together), and reports them under `gateway`.
+ *
  * It does not measure the time to the TCP handshake alone: the kernel completes that for a
  * listening socket whoever accepts, so only an answer shows that a process took the connection.
  */
@@ -29,6 +32,7 @@ export interface AcceptProbeJob {
   baseMint?: string;
   quoteMint?: string;
   seed?: number;
+  burst?: number;
 }
 
 export interface KindReport {
@@ -46,6 +50,18 @@ async function run(job: AcceptProbeJob): Promise<AcceptProbeReport> {
   let orderId = 1n;
   const pending: Array<Promise<void>> = [];
   const end = Date.now() + job.seconds * 1000;
+  if (job.burst !== undefined) {
+    const r = report.gateway;
+    const all = Array.from({ length: job.burst }, () => once(job.dex, 'POST', '/orders', '{not json', job.giveUpMs).then(
+      (a) => void r.ms.push(a.ms),
+      (err: Error) => {
+        r.failed++;
+        if (r.errors.length < 5 && !r.errors.includes(err.message)) r.errors.push(err.message);
+      },
+    ));
+    await Promise.all(all);
+    return report;
+  }
   while (Date.now() < end) {
     for (const kind of job.kinds) {
       const r = report[kind];
