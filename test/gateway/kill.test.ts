@@ -34,8 +34,8 @@ function post(address: string, agent: Agent, path: string, body: unknown): Promi
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'] }));
       res.on('error', reject);
     });
-    // A connection the cluster primary was handing to the gateway at the moment it was
-    // killed can stay unanswered: the client gives up (not acknowledged, so not accepted).
+    // A bound all the same: a request on the killed gateway's connection is not
+    // acknowledged, and the client must not wait for ever if it is never answered.
     req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
     req.on('error', reject);
     req.end(text);
