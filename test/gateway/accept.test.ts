@@ -25,10 +25,12 @@ const QUOTE = new Uint8Array(32).fill(62);
  * A gateway's own answer on a fresh connection (loaded 2-core CI box, the node saturated):
  * the median, and every one. With node:cluster's round-robin (the node process accepting
  * and handing over each connection) the median was 1.3-2.1 s and the slowest 2.8 s on a
- * box at load 13-17; with the gateways accepting, 21 ms and 167-247 ms.
+ * box at load 13-17; with the gateways accepting, 21-34 ms and 167-247 ms, once 1,095 ms
+ * (a handshake packet lost on the loaded box and retried by TCP after 1 s): the bound on
+ * every answer leaves room for one such retry, the median is the sharp test.
  */
 const GATEWAY_P50_MS = 100;
-const GATEWAY_BOUND_MS = 1_000;
+const GATEWAY_BOUND_MS = 1_500;
 /** An answer that needs the node process's main thread, while it is saturated. */
 const NODE_BOUND_MS = 5_000;
 
