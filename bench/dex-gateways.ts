@@ -115,7 +115,8 @@ export async function benchGateways(orders: number, concurrency: number, gateway
     const pids = face.gateways.pids();
     const t0 = threadsCpuMs();
     const perGateway0 = pids.map((p) => cpuMsOfStat(`/proc/${p}/stat`));
-    const spread = startChild<SpreadJob, SpreadResult>('gateway-spread.js', { pids, port: Number(face.address.split(':').pop()), everyMs: 250 });
+    const port = Number(face.address.split(':').pop());
+    const spread = startChild<SpreadJob, SpreadResult>('gateway-spread.js', { pids, port, everyMs: 250 });
     await spread.ready;
     const max = await runLoad(url, orders, concurrency, base, quote);
     const t1 = threadsCpuMs();
@@ -155,7 +156,11 @@ export async function benchGateways(orders: number, concurrency: number, gateway
       sequencer_workers_cpu_us_per_order_without_clock: Math.round((workers * 1000) / max.ok),
       gateway_cpu_us_per_order: Math.round((g1 * 1000) / max.ok),
       // How the closed-loop run's connections and work spread over the gateways (docs/architecture.md "Gateways").
-      spread: { connections_max: connections.max, connections_mean: connections.mean, cpu_share: perGateway.map((ms) => Number((ms / g1).toFixed(2))) },
+      spread: {
+        connections_max: connections.max,
+        connections_mean: connections.mean,
+        cpu_share: perGateway.map((ms) => Number((ms / g1).toFixed(2))),
+      },
       gateway_restarts: face.gateways.restarts,
     };
   } finally {

@@ -45,39 +45,22 @@ export interface KindReport {
 export type AcceptProbeReport = Record<ProbeKind, KindReport>;
 
 async function run(job: AcceptProbeJob): Promise<AcceptProbeReport> {
-  const report = Object.fromEntries(job.kinds.map((k) => [k, { ms: [], statuses: {}, failed: 0, errors: [] }])) as unknown as AcceptProbeReport;
+  const report = {} as AcceptProbeReport;
+  for (const k of job.kinds) report[k] = { ms: [], statuses: {}, failed: 0, errors: [] };
   const key = keyPairFromSeed(new Uint8Array(32).fill(job.seed ?? 7));
+  if (job.burst !== undefined) {
+    const body = bodyOf('gateway', job, key, 0n);
+    const one = () => record(report.gateway, once(job.dex, 'POST', '/orders', body, job.giveUpMs));
+    await Promise.all(Array.from({ length: job.burst }, one));
+    return report;
+  }
   let orderId = 1n;
   const pending: Array<Promise<void>> = [];
   const end = Date.now() + job.seconds * 1000;
-  if (job.burst !== undefined) {
-    const r = report.gateway;
-    const all = Array.from({ length: job.burst }, () => once(job.dex, 'POST', '/orders', '{not json', job.giveUpMs).then(
-      (a) => void r.ms.push(a.ms),
-      (err: Error) => {
-        r.failed++;
-        if (r.errors.length < 5 && !r.errors.includes(err.message)) r.errors.push(err.message);
-      },
-    ));
-    await Promise.all(all);
-    return report;
-  }
   while (Date.now() < end) {
     for (const kind of job.kinds) {
-      const r = report[kind];
-      const body = bodyOf(kind, job, key, orderId++);
-      pending.push(
-        once(job.dex, kind === 'health' ? 'GET' : 'POST', kind === 'health' ? '/health' : '/orders', body, job.giveUpMs).then(
-          (a) => {
-            r.ms.push(a.ms);
-            r.statuses[a.status] = (r.statuses[a.status] ?? 0) + 1;
-          },
-          (err: Error) => {
-            r.failed++;
-            if (r.errors.length < 5 && !r.errors.includes(err.message)) r.errors.push(err.message);
-          },
-        ),
-      );
+      const [method, path] = kind === 'health' ? ['GET', '/health'] : ['POST', '/orders'];
+      pending.push(record(report[kind], once(job.dex, method, path, bodyOf(kind, job, key, orderId++), job.giveUpMs)));
     }
     await new Promise((resolve) => setTimeout(resolve, job.everyMs));
   }
@@ -85,7 +68,23 @@ async function run(job: AcceptProbeJob): Promise<AcceptProbeReport> {
   return report;
 }
 
-function bodyOf(kind: ProbeKind, job: AcceptProbeJob, key: ReturnType<typeof keyPairFromSeed>, orderId: bigint): string | undefined {
+/** Adds one request's outcome to its kind's report. */
+function record(r: KindReport, answer: Promise<{ status: number; ms: number }>): Promise<void> {
+  return answer.then(
+    (a) => {
+      r.ms.push(a.ms);
+      r.statuses[a.status] = (r.statuses[a.status] ?? 0) + 1;
+    },
+    (err: Error) => {
+      r.failed++;
+      if (r.errors.length < 5 && !r.errors.includes(err.message)) r.errors.push(err.message);
+    },
+  );
+}
+
+type Keys = ReturnType<typeof keyPairFromSeed>;
+
+function bodyOf(kind: ProbeKind, job: AcceptProbeJob, key: Keys, orderId: bigint): string | undefined {
   if (kind === 'health') return undefined;
   if (kind === 'gateway') return '{not json';
   const intent = {
@@ -102,8 +101,15 @@ function bodyOf(kind: ProbeKind, job: AcceptProbeJob, key: ReturnType<typeof key
 }
 
 /** One request on a connection of its own; resolves with its status and duration. */
-function once(address: string, method: string, path: string, body: string | undefined, giveUpMs: number): Promise<{ status: number; ms: number }> {
+function once(
+  address: string,
+  method: string,
+  path: string,
+  body: string | undefined,
+  giveUpMs: number,
+): Promise<{ status: number; ms: number }> {
   const i = address.lastIndexOf(':');
+  const [host, port] = [address.slice(0, i), Number(address.slice(i + 1))];
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { connection: 'close' };
@@ -111,7 +117,7 @@ function once(address: string, method: string, path: string, body: string | unde
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(body));
     }
-    const req = request({ host: address.slice(0, i), port: Number(address.slice(i + 1)), method, path, agent: false, headers }, (res) => {
+    const req = request({ host, port, method, path, agent: false, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - t0 }));
       res.on('error', reject);
