@@ -53,11 +53,11 @@ describe('gateway: connections are accepted by the gateways, not by the ordering
   });
 
   it('with the main thread saturated by a SubmitBatch flood, a gateway answers fresh connections at once', async () => {
-    // 4 calls of 2,000 transactions in flight, for 8 s at most (150 distinct calls).
+    // 4 calls of 2,000 transactions in flight, for 7 s at most (150 distinct calls).
     const floodJob: IngestJob = {
       kind: 'batch',
       address: node.addresses.grpc!,
-      seconds: 8,
+      seconds: 7,
       inFlight: 4,
       batchSize: 2_000,
       prepare: 150,
