@@ -2,8 +2,8 @@
  * Forks and watches the gateway processes (node:cluster workers running process.ts) that
  * share the order book port. The gateways accept connections themselves from the one shared
  * listening socket (node:cluster's SCHED_NONE): this process (the primary, whose main thread
- * orders) only binds the socket once per gateway start and never touches a connection, so a
- * busy ordering thread delays no accept and a burst of connections costs it nothing.
+ * orders) only binds the socket and passes it to each gateway as it starts; it never touches
+ * a connection, so a busy ordering thread delays no accept and a burst costs it nothing.
  * node:cluster's default on Linux (round-robin: the primary accepts every connection and
  * passes it to a gateway over IPC) is not used. The price, uneven spreading of connections
  * between gateways, is measured in docs/architecture.md "Gateways".
