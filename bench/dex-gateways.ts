@@ -6,7 +6,9 @@
  *      `gateways` gateway processes (src/gateway): max orders/s (closed loop), then open
  *      loop at 50% and 90% of that rate: p50/p99;
  *   3. CPU per order over the closed-loop run: this process's main thread (the sequencer
- *      thread), its worker threads without the clock, and the gateway processes.
+ *      thread), its worker threads without the clock, and the gateway processes; how the
+ *      run's connections and CPU spread over the gateways (support/gateway-spread.ts); then
+ *      a crowd of fresh connections at once (freshConnections, below).
  *   4. gRPC SubmitTx (the node process; its stateless checks on DEX_INTAKE_THREADS intake
  *      threads, default --intake-threads's, docs/architecture.md "Gateways"): a node
  *      in this process, open-loop SubmitTx load from a child (bench/support/chain-load.ts)
@@ -32,6 +34,10 @@ import { fork } from 'node:child_process';
 import { defaultIntakeThreads, nodeConfig } from '../src/config/index.js';
 import { grpcFace, startNode } from '../src/node/index.js';
 import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
+import { runChild, startChild } from './support/processes.js';
+import { percentile } from './support/stats.js';
+import type { AcceptProbeJob, AcceptProbeReport } from './support/accept-probe.js';
+import type { SpreadJob, SpreadResult } from './support/gateway-spread.js';
 
 const log = (msg: string) => process.stderr.write(msg + '\n');
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
@@ -108,10 +114,16 @@ export async function benchGateways(orders: number, concurrency: number, gateway
     log(`gateways: ${gateways} processes, ${orders} orders closed loop, ${concurrency} in flight`);
     const pids = face.gateways.pids();
     const t0 = threadsCpuMs();
-    const g0 = pids.reduce((a, p) => a + cpuMsOfStat(`/proc/${p}/stat`), 0);
+    const perGateway0 = pids.map((p) => cpuMsOfStat(`/proc/${p}/stat`));
+    const port = Number(face.address.split(':').pop());
+    const spread = startChild<SpreadJob, SpreadResult>('gateway-spread.js', { pids, port, everyMs: 250 });
+    await spread.ready;
     const max = await runLoad(url, orders, concurrency, base, quote);
     const t1 = threadsCpuMs();
-    const g1 = pids.reduce((a, p) => a + cpuMsOfStat(`/proc/${p}/stat`), 0);
+    spread.stop();
+    const perGateway = pids.map((p, i) => cpuMsOfStat(`/proc/${p}/stat`) - perGateway0[i]!);
+    const g1 = perGateway.reduce((a, b) => a + b, 0);
+    const connections = await spread.result;
     log(JSON.stringify(max));
     const used = [...t1].map(([tid, ms]) => ({ tid, ms: ms - (t0.get(tid) ?? 0) })).sort((a, b) => b.ms - a.ms);
     const main = used.find((u) => u.tid === String(process.pid))?.ms ?? 0;
@@ -127,6 +139,8 @@ export async function benchGateways(orders: number, concurrency: number, gateway
     };
     const at50 = await atRate(0.5);
     const at90 = await atRate(0.9);
+    const fresh = await freshConnections(face.address, pids);
+    log(JSON.stringify(fresh));
     return {
       gateways,
       load_average,
@@ -135,11 +149,18 @@ export async function benchGateways(orders: number, concurrency: number, gateway
       max,
       at50,
       at90,
+      fresh_connections: fresh,
       ratio_to_noop_multi: Number((max.orders_per_s / noopMulti.orders_per_s).toFixed(2)),
       ratio_to_noop_single: Number((max.orders_per_s / noopSingle.orders_per_s).toFixed(2)),
       sequencer_thread_cpu_us_per_order: Math.round((main * 1000) / max.ok),
       sequencer_workers_cpu_us_per_order_without_clock: Math.round((workers * 1000) / max.ok),
-      gateway_cpu_us_per_order: Math.round(((g1 - g0) * 1000) / max.ok),
+      gateway_cpu_us_per_order: Math.round((g1 * 1000) / max.ok),
+      // How the closed-loop run's connections and work spread over the gateways (docs/architecture.md "Gateways").
+      spread: {
+        connections_max: connections.max,
+        connections_mean: connections.mean,
+        cpu_share: perGateway.map((ms) => Number((ms / g1).toFixed(2))),
+      },
       gateway_restarts: face.gateways.restarts,
     };
   } finally {
@@ -149,6 +170,38 @@ export async function benchGateways(orders: number, concurrency: number, gateway
     await db.close().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A crowd reconnecting at once: DEX_FRESH_CONNECTIONS (2,000) connections opened together from
+ * a child process (support/accept-probe.ts), one request each that a gateway answers alone
+ * (400); answer percentiles, and what each connection cost this process's main thread (the
+ * sequencer thread; its idle rate, measured just before, taken off) and the gateways.
+ */
+async function freshConnections(address: string, pids: number[]): Promise<Record<string, number>> {
+  const n = Number(process.env.DEX_FRESH_CONNECTIONS ?? 2000);
+  const main = () => cpuMsOfStat(`/proc/self/task/${process.pid}/stat`);
+  const gateways = () => pids.reduce((a, p) => a + cpuMsOfStat(`/proc/${p}/stat`), 0);
+  const i0 = main();
+  const ti = performance.now();
+  await new Promise((r) => setTimeout(r, 2_000));
+  const idlePerMs = (main() - i0) / (performance.now() - ti);
+  log(`gateways: ${n} fresh connections at once`);
+  const [m0, g0, t0] = [main(), gateways(), performance.now()];
+  const job: AcceptProbeJob = { dex: address, seconds: 0, everyMs: 0, kinds: ['gateway'], giveUpMs: 30_000, burst: n };
+  const r = (await runChild<AcceptProbeJob, AcceptProbeReport>('accept-probe.js', job)).gateway;
+  const [m1, g1, t1] = [main(), gateways(), performance.now()];
+  const s = [...r.ms].sort((a, b) => a - b);
+  return {
+    connections: n,
+    answered: s.length,
+    failed: r.failed,
+    p50_ms: Math.round(percentile(s, 50)),
+    p99_ms: Math.round(percentile(s, 99)),
+    max_ms: Math.round(s[s.length - 1] ?? NaN),
+    sequencer_thread_cpu_us_per_connection: Math.round((Math.max(0, m1 - m0 - idlePerMs * (t1 - t0)) * 1000) / n),
+    gateway_cpu_us_per_connection: Math.round(((g1 - g0) * 1000) / n),
+  };
 }
 
 /** SubmitTx through the node's one gRPC server: answered/s and the main thread's CPU per answer. */

@@ -1,9 +1,12 @@
 /**
  * Forks and watches the gateway processes (node:cluster workers running process.ts) that
- * share the order book port. node:cluster's primary (this, the sequencer process) holds the
- * listening socket and hands each new connection to a gateway in turn (its default
- * round-robin on Linux): a cost per connection, not per request, so keep-alive clients cost
- * the sequencer process nothing per order.
+ * share the order book port. The gateways accept connections themselves from the one shared
+ * listening socket (node:cluster's SCHED_NONE): this process (the primary, whose main thread
+ * orders) only binds the socket and passes it to each gateway as it starts; it never touches
+ * a connection, so a busy ordering thread delays no accept and a burst costs it nothing.
+ * node:cluster's default on Linux (round-robin: the primary accepts every connection and
+ * passes it to a gateway over IPC) is not used. The price, uneven spreading of connections
+ * between gateways, is measured in docs/architecture.md "Gateways".
  *
  * A gateway that dies (kill -9, crash) is forked again (after a second if it died young, so
  * a gateway that cannot start does not spin); the others keep serving meanwhile.
@@ -24,6 +27,8 @@ const STOP_GRACE_MS = 10_000;
 
 export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, released: Promise<void>, logger?: Logger, onClientGone?: () => void): Promise<GatewaySet> {
   if (!cluster.isPrimary) throw new Error('gateways are forked by the primary process only');
+  // Read by node:cluster at its first setupPrimary (then frozen): set before it, every time.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: PROCESS_FILE, args: [], silent: false });
   const workers = new Set<Worker>();
   let closing = false;

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_BODY_LIMIT } from '../dex/index.js';
 import { startGatewaySet } from './cluster.js';
 import { startHub, type GatewayHub } from './hub.js';
-import type { GatewaySet } from './interface.js';
+import { ORDER_BOOK_BACKLOG, type GatewaySet } from './interface.js';
 
 export type { GatewayProcessConfig, GatewaySet } from './interface.js';
 export { SequencerChannel } from './channel.js';
@@ -67,7 +67,17 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
     refuse = reject;
   });
   const at = listenAddress(opts.addr);
-  const cfg = { host: at.host, port: at.port, channelPath, httpPath, dbPath: opts.dbPath, bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT, maxInflight: opts.maxInflight, logLevel: opts.logLevel };
+  const cfg = {
+    host: at.host,
+    port: at.port,
+    channelPath,
+    httpPath,
+    dbPath: opts.dbPath,
+    bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    maxInflight: opts.maxInflight,
+    backlog: ORDER_BOOK_BACKLOG,
+    logLevel: opts.logLevel,
+  };
   const set = startGatewaySet(opts.gateways, cfg, released, opts.logger, opts.onClientGone);
   set.catch(() => undefined); // surfaces in start(); after abort() nobody waits for it
   let used = false;

@@ -25,6 +25,13 @@ export const BOOTED = 'svc-gateway:booted';
 /** IPC message of a gateway that could not listen: `{ type: LISTEN_FAILED, code, message }`. */
 export const LISTEN_FAILED = 'svc-gateway:listen-failed';
 
+/**
+ * The order book port's listen backlog: connections the kernel completes and holds until a
+ * gateway accepts one (docs/dex-api.md "Overload" gives the reasoning and the figures).
+ * Linux caps it at net.core.somaxconn (4,096 by default since 5.4).
+ */
+export const ORDER_BOOK_BACKLOG = 511;
+
 export interface ListenFailed {
   type: typeof LISTEN_FAILED;
   code?: string;
@@ -40,6 +47,7 @@ export interface GatewayProcessConfig {
   dbPath: string; // the node key: <dbPath>/node-key.json
   bodyLimit: number;
   maxInflight: number; // requests one gateway lets wait for the sequencer before 503 QUEUE_FULL
+  backlog: number; // the order book port's listen backlog (ORDER_BOOK_BACKLOG)
   logLevel: LogLevel;
 }
 

@@ -3,7 +3,8 @@
  * by hand). Its settings come in the SVC_GATEWAY environment variable (GatewayProcessConfig
  * as JSON). Once the primary says GO (interface.ts) it loads the node key (receipts),
  * connects to the sequencer process's channel, and listens on the order book port, which
- * node:cluster shares between the gateways.
+ * node:cluster shares between the gateways: each gateway accepts connections itself from
+ * the one socket (cluster.ts), with the listen backlog it is given.
  *
  * It exits when the channel closes (the sequencer process stopped or died) and, on SIGTERM
  * (sent by the node process when it stops), once it stopped accepting and answered the
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
     if (process.send) process.send(m, () => process.exit(1));
     else process.exit(1);
   });
-  server.listen(cfg.port, cfg.host, () => server.removeAllListeners('error'));
+  server.listen({ port: cfg.port, host: cfg.host, backlog: cfg.backlog }, () => server.removeAllListeners('error'));
 }
 
 if (cluster.isWorker || process.env.SVC_GATEWAY !== undefined) {
