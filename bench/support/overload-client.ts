@@ -65,6 +65,7 @@ export interface ResetsReport {
   resetCalls: number;
   kept: number;
   keptCodes: Record<string, number>;
+  lost: string[]; // how the first calls answered with neither a status nor a refusal ended
   goaway: number | null;
 }
 
@@ -218,13 +219,17 @@ async function resets(job: OverloadJob): Promise<ResetsReport> {
     const body = orderRequest(intentOf(job, i, key.publicKey), key.secretKey);
     if (i % keepEvery === 0) kept.push(conn.call(SUBMIT_TX, body));
     else cancelled.push(conn.call(SUBMIT_TX, body, 0));
-    if (i % 20 === 19) await sleep(10); // ~2,000 calls a second: in flight when cancelled, under the pending bound
+    if (i % 10 === 9) await sleep(10); // ~1,000 calls a second: in flight when cancelled, under the pending bound
   }
   const answers = await Promise.all(kept);
   await Promise.all(cancelled);
   const keptCodes: Record<string, number> = {};
-  for (const a of answers) keptCodes[String(a.code)] = (keptCodes[String(a.code)] ?? 0) + 1;
-  const report: ResetsReport = { resetCalls: cancelled.length, kept: answers.length, keptCodes, goaway: conn.goaway ?? null };
+  const lost: string[] = [];
+  for (const a of answers) {
+    keptCodes[String(a.code)] = (keptCodes[String(a.code)] ?? 0) + 1;
+    if (a.code === -1 && lost.length < 5) lost.push(`${Math.round(a.ms)} ms: ${a.details || 'no status, no error'}`);
+  }
+  const report: ResetsReport = { resetCalls: cancelled.length, kept: answers.length, keptCodes, lost, goaway: conn.goaway ?? null };
   conn.close();
   return report;
 }
