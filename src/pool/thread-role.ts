@@ -52,16 +52,17 @@ export function threadName(role: ThreadRole): string {
 export function takeThreadRole(role: ThreadRole): number | undefined {
   const tid = ownThreadId();
   if (tid === undefined) return undefined;
-  try {
-    writeFileSync('/proc/thread-self/comm', threadName(role));
-  } catch {
-    // a read-only /proc: the thread keeps its name
-  }
+  // Priority first, name last: a thread seen under its role's name already has its priority.
   try {
     if (!niced.has(tid)) setPriority(tid, Math.min(19, getPriority(tid) + THREAD_NICE[role]));
     niced.add(tid);
   } catch {
     // refused: the thread keeps the process's priority (scheduling only)
+  }
+  try {
+    writeFileSync('/proc/thread-self/comm', threadName(role));
+  } catch {
+    // a read-only /proc: the thread keeps its name
   }
   return tid;
 }
