@@ -48,11 +48,11 @@ export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: numb
     'the stream to hold the whole chain',
     async () => {
       try {
-        const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
+        const { block_height, total_transactions } = await getJson<{ block_height: number; total_transactions: number }>(`${rpc}/status`);
         const messages = await readStream(natsUrl);
         const last = messages.at(-1);
         const txs = messages.filter(isTx).length;
-        seen = `${messages.length} messages, seq ${messages[0]?.seq}..${last?.seq}, ${txs} tx (want ${minTx}), last ${last?.subject} ${last?.msgId}, node at block ${block_height}`;
+        seen = `${messages.length} messages, seq ${messages[0]?.seq}..${last?.seq}, ${txs} tx (want ${minTx}), last ${last?.subject} ${last?.msgId}, node at block ${block_height} with ${total_transactions} tx in its blocks`;
         const done = txs >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
         return done ? messages : undefined;
       } catch (err) {
