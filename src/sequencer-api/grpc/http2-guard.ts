@@ -15,14 +15,17 @@
  *   themselves), and it says so in the log. Its server streams (StreamTicks, StreamTx),
  *   which never end by themselves, are reset at once (their clients resume on a new
  *   connection); the client closes the connection once its calls are answered, and one
- *   still open CLOSE_GRACE_MS later is cut.
- *   Once a GOAWAY is submitted nghttp2's own limit no longer applies to the connection.
+ *   still open CLOSE_GRACE_MS later is cut. Node 20's nghttp2 (1.61) stops counting resets
+ *   once a GOAWAY is submitted; Node 24's (1.70) goes on, so there a client that resets
+ *   very fast can still reach nghttp2's limit before this guard, which counts a read behind
+ *   (docs/api.md gives the figures).
  *
  *   Why not `session.close()`: it marks the session closed in Node's JavaScript, and Node
- *   (20 and 24) then refuses each stream the client opens before it reads the GOAWAY with
- *   RST_STREAM REFUSED_STREAM from inside nghttp2's receive callback, a re-entrant send that
- *   can free the stream under nghttp2 (a use after free; seen as a node whose event loop
- *   stopped for minutes under exactly this client, one full test run in three). A GOAWAY
+ *   then refuses each stream the client opens before it reads the GOAWAY with RST_STREAM
+ *   REFUSED_STREAM from inside nghttp2's receive callback, a re-entrant send that can free
+ *   the stream under nghttp2. On Node 20.20 a server doing so under such a client aborted
+ *   with a corrupted heap within seconds (test/hostile/goaway.test.ts), and the node, which
+ *   did so until 2026-11-28, stopped answering for minutes in some full test runs. A GOAWAY
  *   alone leaves the session open in JavaScript, so no stream takes that path.
  *
  * grpc-js does not expose its HTTP/2 sessions: the guard reaches them through the server's
