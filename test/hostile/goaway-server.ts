@@ -1,14 +1,13 @@
 /**
  * Child process for test/hostile/goaway.test.ts: a bare node:http2 server that closes each
  * connection after its 300th stream the way the gRPC port's reset guard does
- * (`announceClose`), or with `session.close()` when started with argument `close` (the way
- * the guard did before, kept to show the difference), and cuts it 2 s later. Sends its port,
+ * (`announceClose`; replacing it with `session.close()`, the guard's way before 2026-11-28,
+ * makes the test fail on Node 20), and cuts it 2 s later. Sends its port,
  * then a heartbeat every 100 ms over IPC: a heartbeat that stops means a frozen event loop.
  */
 import { createServer } from 'node:http2';
 import { announceClose } from '../../src/sequencer-api/grpc/http2-guard.js';
 
-const useClose = process.argv[2] === 'close';
 const server = createServer({ settings: { maxConcurrentStreams: 1000 } });
 server.on('session', (session) => {
   session.on('error', () => undefined);
@@ -18,8 +17,7 @@ server.on('session', (session) => {
     stream.respond({ ':status': 200 });
     stream.end('x');
     if (++streams !== 300) return;
-    if (useClose) session.close();
-    else announceClose(session);
+    announceClose(session);
     setTimeout(() => session.destroyed || session.destroy(), 2_000).unref();
   });
 });
