@@ -208,6 +208,7 @@ export class TickSequencer implements Sequencer {
     }
     await clock.stop(); // the clock ticks out what it holds, then exits
     await this.pumpDone; // every tick it produced is stored and published
+    if (!this.failure) await this.wal.dropTicked(this.log.head.lastSequence);
     if (this.state === 'stopping') this.state = 'stopped';
   }
 

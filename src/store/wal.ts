@@ -172,6 +172,16 @@ export class WriteAheadLog {
   }
 
   /**
+   * Delete, now, the groups `takeDeletable` would hand out (on stop: a group whose write
+   * finished after the tick that holds its transactions was committed has no later tick
+   * commit to ride with).
+   */
+  async dropTicked(lastSequence: number): Promise<void> {
+    const keys = this.takeDeletable(lastSequence).map((op) => op.key);
+    if (keys.length > 0) await this.sublevel.batch(keys.map((key) => ({ type: 'del' as const, key })));
+  }
+
+  /**
    * On start: logged transactions with a sequence number above `lastSequence` (not in a
    * durable tick), in order; deletes groups that are wholly ticked. Also returns the
    * highest sequence number ever logged.

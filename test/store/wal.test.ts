@@ -1,7 +1,8 @@
 /**
  * The write-ahead log on a real LevelDB: group commit (appends that arrive while a write
  * is in flight share one record), exact recovery of transactions not yet ticked in
- * sequence order, deletion only of groups that are fully ticked and written.
+ * sequence order, deletion only of groups that are fully ticked and written (with the
+ * tick commit, or on stop for one written after its tick).
  */
 import { expect } from 'chai';
 import { DiskTickStore } from '../../src/store/disk-store.js';
@@ -73,6 +74,18 @@ describe('store/wal', () => {
     await disk.writeTicks([], [], { tick: 0, lastSequence: 2 }, ops);
     expect((await new WriteAheadLog(t.db).recover(2)).entries.map((e) => e.sequence)).to.deep.equal([3]);
     expect(wal.takeDeletable(10).map((o) => o.key)).to.deep.equal(['0000000000000003']);
+  });
+
+  it('a group written after the tick that holds it was committed is deleted by dropTicked (the stop path)', async () => {
+    const wal = new WriteAheadLog(t.db);
+    const written = wal.append(entry(1));
+    await Promise.resolve(); // its write is in flight
+    expect(wal.takeDeletable(1)).to.deep.equal([]); // the tick commit that holds 1 cannot take it yet
+    await written;
+    await wal.dropTicked(1);
+    expect(await wal.sublevel.keys().all()).to.deep.equal([]);
+    await wal.dropTicked(1); // nothing left: a no-op
+    expect(wal.takeDeletable(10)).to.deep.equal([]);
   });
 
   it('flushed() waits for every pending write', async () => {
