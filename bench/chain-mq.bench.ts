@@ -5,7 +5,7 @@
  * machine, in interleaved rounds (medians).
  *
  *   producer    startMqPublisher over chainSource (src/chain/mq/source.ts, as in the node)
- *               over the chain's own LevelDB store (src/chain/store.ts) holding the
+ *               over the chain's own LevelDB store (src/chain/core/store.ts) holding the
  *               records: it reads them back in pages, picks the fields it needs out of the
  *               stored JSON, publishes with Nats-Msg-Id and Nats-Expected-Last-Sequence,
  *               and waits for every ack: the path of a node catching the stream up
@@ -93,7 +93,7 @@ export class MemoryChain {
   }
 }
 
-/** The records written as the chain writes them (src/chain/chain.ts), and read back through chainSource. */
+/** The records written as the chain writes them (src/chain/core/chain.ts), and read back through chainSource. */
 export async function storeChain(chain: MemoryChain, db: Database): Promise<StoredChain> {
   const store = new ChainStore(db);
   for (const d of chain.blocks) {

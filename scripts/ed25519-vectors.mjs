@@ -90,8 +90,9 @@ const doc = {
   description:
     'ed25519 vectors of docs/signing.md "Which signatures verify": RFC 8032 strict verification (canonical S, A and R; ' +
     'cofactorless equation) plus no small-order A or R. Hex byte strings. `rule` names the first rule an invalid vector ' +
-    'breaks (ed25519EncodingViolation in src/sdk/ed25519-rules.ts), or "equation" when the encodings pass and the ' +
-    'cofactorless equation fails. `zip215_accepts`: what a ZIP-215 (cofactored, permissive) verifier says, for contrast.',
+    'breaks, by the numbered rules of that section: public_key_length or signature_length (1), non_canonical_s (2), ' +
+    'non_canonical_public_key or non_canonical_r (3), small_order_public_key or small_order_r (4), or "equation" (5) when ' +
+    'the encodings pass and the cofactorless equation fails. `zip215_accepts`: what a ZIP-215 (cofactored, permissive) verifier says, for contrast.',
   small_order_points: SMALL_ORDER,
   valid: [
     ...RFC.map(([seed, msg, sig], i) => v(`rfc8032_test_${i + 1}`, 'RFC 8032 section 7.1', ed.getPublicKey(unhex(seed)), unhex(msg), unhex(sig))),

@@ -1,5 +1,5 @@
 /**
- * Child process (child_process.fork) for bench:readers and test/chain/readers-load.test.ts:
+ * Child process (child_process.fork) for bench:readers:
  * `perAddress` ChainService StreamTx{from_sequence} calls from each of the given loopback
  * source addresses (127.0.0.1, 127.0.0.2: two client addresses on one machine), each on its
  * own raw HTTP/2 connection (node:http2, no gRPC library), paused at once: the stream never

@@ -5,7 +5,7 @@
  * wrapped as DER SPKI (fixed 12-byte prefix || 32-byte key) and cached as KeyObjects
  * (per thread), since traders sign many orders with one key.
  *
- * Verification applies svc's rules (src/sdk/ed25519-rules.ts): the byte checks first (canonical
+ * Verification applies svc's rules (src/crypto/ed25519-rules.ts): the byte checks first (canonical
  * S, A and R; no small-order A or R), which OpenSSL alone does not make, then OpenSSL's
  * cofactorless equation. The SDK's `verify` applies the same rules with @noble/ed25519.
  * Pool tasks run these in workers/ed25519.worker.ts; the main thread calls them directly.

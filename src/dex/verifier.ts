@@ -19,7 +19,7 @@ export class BatchVerifier {
 
   constructor(private readonly pool: Piscina) {}
 
-  /** svc's rules (src/sdk/ed25519-rules.ts): byte checks here, the equation in the pool. */
+  /** svc's rules (src/crypto/ed25519-rules.ts): byte checks here, the equation in the pool. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
     if (ed25519EncodingViolation(publicKey, signature) !== undefined) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {

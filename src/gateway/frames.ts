@@ -8,7 +8,7 @@
  *   request (gateway -> sequencer), one per order, cancel or mass cancel:
  *     id u32 || kind u8 (1 order, 2 cancel, 4 mass cancel) || signature_valid u8 (0/1) || nonce u64
  *     || from_len u8 || from (ASCII: the client's IP address, for the node's fair share)
- *     || payload (the order book wire payload, src/dex/wire.ts: "DX" 01 kind Borsh || sig)
+ *     || payload (the order book wire payload, src/dex/engine/codec.ts: "DX" 01 kind Borsh || sig)
  *
  *   reply (sequencer -> gateway), one per request, same id:
  *     id u32 || type u8

@@ -5,12 +5,12 @@
 import bs58 from 'bs58';
 import { bytesToHex, decodeHex } from '../crypto/browser-safe.js';
 
-/** Joining and constant-time comparing byte arrays (src/core/bytes.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
+/** Joining and constant-time comparing byte arrays (src/crypto/browser-safe.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
 export { bytesEqual as equalBytes, concatBytes } from '../crypto/browser-safe.js';
 
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
-/** Lowercase hex (src/core/hex.ts, the one hex encoder of the tree). */
+/** Lowercase hex (src/crypto/hex.ts, the one hex encoder of the tree). */
 export const toHex = bytesToHex;
 
 /** Strict hex decoding: even length, hex digits only (no 0x prefix); throws on anything else. */

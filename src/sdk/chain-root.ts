@@ -3,7 +3,7 @@
  * hold: every market (its creation, its book listing with slots, its next trade id) and
  * every (owner, order_id) used, in the order first used (the chain's order transactions,
  * oldest first). Browser-safe (@noble/hashes), written apart from the node's incremental
- * code (src/dex/commitment.ts) so each checks the other; docs/chain-vectors.json has vectors.
+ * code (src/dex/engine/commitment.ts) so each checks the other; docs/chain-vectors.json has vectors.
  *
  *   market leaf   Borsh { market_id String, base_mint [u8;32], quote_mint [u8;32], name String,
  *                         kind u8, created_seq u64, book_root [u8;32], book_size u32, next_trade_id u64 }

@@ -7,7 +7,7 @@ import { bytesToHex, hexDigit } from '../crypto/browser-safe.js';
 import { VdfError } from './errors.js';
 
 export { bytesToHex };
-/** Byte equality (src/core/bytes.ts), re-exported for the VDF code and its public surface. */
+/** Byte equality (src/crypto/browser-safe.ts), re-exported for the VDF code and its public surface. */
 export { bytesEqual } from '../crypto/browser-safe.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The block builder (src/chain/builder.ts): the cutting rule on tick timestamps, no empty
+ * The block builder (src/chain/core/builder.ts): the cutting rule on tick timestamps, no empty
  * blocks, heights from 1, ids, counts, events per (batch, market), produced_at, the
  * state root of the block's last batch and the anchor (its last tick's output hash); a builder restored from its exported state goes
  * on identically; and the id format's bad inputs.

@@ -1,5 +1,5 @@
 /**
- * The order book engine (src/dex/engine.ts): same ticks in, same applied-tick records
+ * The order book engine (src/dex/engine/engine.ts): same ticks in, same applied-tick records
  * out; a state restored from a snapshot goes on exactly like the original; the
  * incremental state root equals an independent recomputation from client-visible views
  * (src/sdk/chain-root.ts) at every tick.

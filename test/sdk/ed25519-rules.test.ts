@@ -1,5 +1,5 @@
 /**
- * svc's ed25519 rules (docs/signing.md "Which signatures verify", src/sdk/ed25519-rules.ts)
+ * svc's ed25519 rules (docs/signing.md "Which signatures verify", src/crypto/ed25519-rules.ts)
  * against docs/ed25519-vectors.json: the node's verifier (node:crypto in the worker) and the
  * SDK's (@noble/ed25519) accept exactly the valid vectors and refuse every invalid one, for
  * the documented reason; a ZIP-215 verifier is asked too, to show what the rules add.

@@ -212,7 +212,7 @@ export class OrderBook {
   }
 
   /**
-   * Rebuild from a snapshot (src/dex/snapshot.ts): `resting` are the open orders with their
+   * Rebuild from a snapshot (snapshot.ts): `resting` are the open orders with their
    * slots, in continuum_sequence order (which is each level's FIFO order: orders join a
    * level's tail in that order and a partial fill keeps its place).
    */
