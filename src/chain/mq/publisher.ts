@@ -48,7 +48,7 @@ const CREATE_TIMEOUT_MS = 10_000; // adding a replicated stream: placement and i
 interface Session {
   js: JetStreamClient;
   cursor: MqCursor;
-  lastSeq: number; // the stream's last sequence when the session began
+  lastSeq: number; // the stream sequence the session's first publish follows (resume.ts)
   maxPayload: number;
 }
 
@@ -283,7 +283,7 @@ class Producer implements MqPublisher {
       kind: 'resume',
       js: jetstream(nc, { timeout: this.ackTimeoutMs }),
       cursor: point.cursor,
-      lastSeq: info.state.last_seq,
+      lastSeq: point.lastSeq,
       maxPayload: nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD,
     };
   }
