@@ -5,7 +5,8 @@
  * It never queues in memory: it walks the node's stored chain from a cursor, and the cursor
  * comes from the stream itself. Each (re)start of a session reads the stream's last
  * message back (resume.ts) and continues after it. Each publish carries
- * Nats-Expected-Last-Sequence = the stream sequence it must follow, so a lost publish makes
+ * Nats-Expected-Last-Sequence = the stream sequence it must follow (counted from that last
+ * message's own sequence, resume.ts says why), so a lost publish makes
  * every later one in the window fail instead of leaving a gap, and Nats-Msg-Id, so a retried
  * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation,
  * a leader election) ends the session and the producer resynchronises from the stream.
