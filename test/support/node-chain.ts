@@ -74,9 +74,11 @@ async function missingFromStream(rpc: string, natsUrl: string): Promise<string> 
     const messages = await readStream(natsUrl);
     const seqOf = new Map(messages.map((m) => [m.msgId, m.seq]));
     const want = expectedIds(await nodeChain(rpc));
-    const missing = want.flatMap((id, k) => (seqOf.has(id) ? [] : [`${id} (after seq ${seqOf.get(want[k - 1] ?? '') ?? '?'})`]));
+    const after = (k: number) => seqOf.get(want[k - 1] ?? '') ?? '?';
+    const missing = want.flatMap((id, k) => (seqOf.has(id) ? [] : [`${id} (after seq ${after(k)})`]));
     if (missing.length === 0) return 'the stream lacks none of the messages of the node\'s blocks';
-    return `the stream lacks ${missing.length} of the node's ${want.length} messages: ${missing.slice(0, 20).join(', ')}`;
+    const list = missing.slice(0, 20).join(', ');
+    return `the stream lacks ${missing.length} of the node's ${want.length} messages: ${list}`;
   } catch (err) {
     return `(could not compare the stream with the node's blocks: ${(err as Error).message})`;
   }

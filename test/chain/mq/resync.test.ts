@@ -37,7 +37,7 @@ describe('chain/mq: resync while the stream moves (real nats-server)', function 
   });
 
   for (const late of [1, 3]) {
-    it(`${late} publish(es) of a failed session landing between the stream info and the last message: no hole`, async () => {
+    it(`${late} publish(es) of a failed session landing between stream info and last message: no hole`, async () => {
       nats = await natsServer();
       const chain = new FakeChain();
       chain.grow(3, 2, 2); // 12 transactions and 3 blocks: 15 messages
@@ -55,7 +55,8 @@ describe('chain/mq: resync while the stream moves (real nats-server)', function 
         try {
           const js = jetstream(nc);
           for (const [k, tx] of pending.entries()) {
-            await js.publish(subjects().tx(tx.marketId), tx.body, { msgID: tx.id, expect: { lastSequence: before + k } });
+            const expected = { lastSequence: before + k };
+            await js.publish(subjects().tx(tx.marketId), tx.body, { msgID: tx.id, expect: expected });
           }
         } finally {
           await nc.close();
