@@ -4,7 +4,7 @@
  * stream ends with the node's latest block.
  */
 import { expect } from 'chai';
-import { isBlock, isTx, readStream, type ExpectedBlock, type StreamMessage } from './jetstream.js';
+import { expectedIds, isBlock, isTx, readStream, type ExpectedBlock, type StreamMessage } from './jetstream.js';
 import { until } from './until.js';
 
 export async function getJson<T>(url: string): Promise<T> {
@@ -41,6 +41,7 @@ export async function metric(rest: string, name: string): Promise<number | undef
 /**
  * Wait until the stream (at `natsUrl`, comma-separated for a cluster) ends with the node's
  * latest block and holds at least `minTx` transactions: once the flow of orders is over.
+ * On a timeout it says which of the node's messages the stream lacks, and where.
  */
 export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: number, ms = 60_000): Promise<StreamMessage[]> {
   let seen = 'nothing read';
@@ -62,7 +63,23 @@ export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: numb
     },
     ms,
     200,
-  ).catch((err: Error) => {
-    throw new Error(`${err.message}; last seen: ${seen}`);
+  ).catch(async (err: Error) => {
+    throw new Error(`${err.message}; last seen: ${seen}; ${await missingFromStream(rpc, natsUrl)}`);
   });
+}
+
+/** The node's transaction and block ids that the stream lacks, each with the stream sequence it should follow. */
+async function missingFromStream(rpc: string, natsUrl: string): Promise<string> {
+  try {
+    const messages = await readStream(natsUrl);
+    const seqOf = new Map(messages.map((m) => [m.msgId, m.seq]));
+    const want = expectedIds(await nodeChain(rpc));
+    const after = (k: number) => seqOf.get(want[k - 1] ?? '') ?? '?';
+    const missing = want.flatMap((id, k) => (seqOf.has(id) ? [] : [`${id} (after seq ${after(k)})`]));
+    if (missing.length === 0) return 'the stream lacks none of the messages of the node\'s blocks';
+    const list = missing.slice(0, 20).join(', ');
+    return `the stream lacks ${missing.length} of the node's ${want.length} messages: ${list}`;
+  } catch (err) {
+    return `(could not compare the stream with the node's blocks: ${(err as Error).message})`;
+  }
 }

@@ -5,7 +5,8 @@
  * It never queues in memory: it walks the node's stored chain from a cursor, and the cursor
  * comes from the stream itself. Each (re)start of a session reads the stream's last
  * message back (resume.ts) and continues after it. Each publish carries
- * Nats-Expected-Last-Sequence = the stream sequence it must follow, so a lost publish makes
+ * Nats-Expected-Last-Sequence = the stream sequence it must follow (counted from that last
+ * message's own sequence, resume.ts says why), so a lost publish makes
  * every later one in the window fail instead of leaving a gap, and Nats-Msg-Id, so a retried
  * one is never stored twice. Any failure (NATS down, ack timeout, a rejected expectation,
  * a leader election) ends the session and the producer resynchronises from the stream.
@@ -48,7 +49,7 @@ const CREATE_TIMEOUT_MS = 10_000; // adding a replicated stream: placement and i
 interface Session {
   js: JetStreamClient;
   cursor: MqCursor;
-  lastSeq: number; // the stream's last sequence when the session began
+  lastSeq: number; // the stream sequence the session's first publish follows (resume.ts)
   maxPayload: number;
 }
 
@@ -283,7 +284,7 @@ class Producer implements MqPublisher {
       kind: 'resume',
       js: jetstream(nc, { timeout: this.ackTimeoutMs }),
       cursor: point.cursor,
-      lastSeq: info.state.last_seq,
+      lastSeq: point.lastSeq,
       maxPayload: nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD,
     };
   }

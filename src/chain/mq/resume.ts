@@ -9,6 +9,17 @@
  *   last message is transaction t    -> after t (its block comes next once it is complete)
  *   it is beyond the node's chain    -> wait: the node has not stored that far yet
  *   stream held messages, none left  -> (all expired or purged) after the node's latest block
+ *
+ * A resume point also says which stream sequence the first publish must follow
+ * (`lastSeq`): the sequence of the message it resumes after, never lower. The stream's
+ * info and its last message are two answers; publishes of a failed session can land
+ * between them (late acks, a new leader applying what the old one proposed), so the info's
+ * last sequence may be older than the message read after it. Numbered from the older
+ * figure, the session's first publishes are refused, but a later one of the same window
+ * expects exactly the stream's real last sequence and lands after a hole. Numbered from
+ * the message itself, every publish either fits its one place or is refused (a duplicate
+ * Nats-Msg-Id, a wrong last sequence). A higher info figure (messages of other subjects
+ * after the node's last one) is kept: the node's next message goes after them.
  */
 import { parseRecordJson } from '../../wire/index.js';
 import type { MqCursor, MqSource } from './interface.js';
@@ -22,7 +33,8 @@ export interface LastMessage {
 }
 
 export type ResumePoint =
-  | { kind: 'resume'; cursor: MqCursor; note?: string }
+  /** `lastSeq`: the stream sequence the first publish must follow (Nats-Expected-Last-Sequence). */
+  | { kind: 'resume'; cursor: MqCursor; lastSeq: number; note?: string }
   /** `streamHeight`: the last block the stream holds (what svc_mq_published_height reports meanwhile). */
   | { kind: 'wait'; reason: string; streamHeight: number }
   | { kind: 'diverged'; reason: string };
@@ -48,15 +60,17 @@ function read(kind: 'tx' | 'block', data: Uint8Array): { height: number; sequenc
 
 export async function resumePoint(source: MqSource, names: Subjects, last: LastMessage | undefined, streamLastSeq: number): Promise<ResumePoint> {
   if (!last) {
-    if (streamLastSeq === 0) return { kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 } };
+    if (streamLastSeq === 0) return { kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 }, lastSeq: 0 };
     const latest = source.latestHeight();
     const block = latest > 0 ? await source.block(latest) : undefined;
     return {
       kind: 'resume',
       cursor: { lastTx: block?.lastContinuumSequence ?? 0n, nextHeight: latest + 1 },
+      lastSeq: streamLastSeq,
       note: `the stream held ${streamLastSeq} messages and none is left (expired or purged): resuming after block ${latest}`,
     };
   }
+  const lastSeq = Math.max(last.seq, streamLastSeq);
   const kind = names.kindOf(last.subject);
   const fields = kind && read(kind, last.data);
   if (!kind || !fields) {
@@ -69,7 +83,7 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
     if (block.stateRoot !== fields.root) {
       return { kind: 'diverged', reason: `block ${fields.height} in the stream has state root ${fields.root}, this node's is ${block.stateRoot}` };
     }
-    return { kind: 'resume', cursor: { lastTx: block.lastContinuumSequence, nextHeight: fields.height + 1 } };
+    return { kind: 'resume', cursor: { lastTx: block.lastContinuumSequence, nextHeight: fields.height + 1 }, lastSeq };
   }
 
   const sequence = fields.sequence!;
@@ -79,7 +93,7 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
   if (tx.continuumSequence !== sequence || !sameBytes(tx.body, last.data)) {
     return { kind: 'diverged', reason: `the transaction with continuum_sequence ${sequence} in the stream differs from this node's` };
   }
-  return { kind: 'resume', cursor: { lastTx: sequence, nextHeight: tx.height } };
+  return { kind: 'resume', cursor: { lastTx: sequence, nextHeight: tx.height }, lastSeq };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

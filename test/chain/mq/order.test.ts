@@ -77,20 +77,36 @@ describe('chain/mq: publication order', () => {
     const chain = new FakeChain();
     chain.grow(3, 2, 2);
     const { messages } = await walk(chain, 1000);
-    expect(await resumePoint(chain, names, undefined, 0)).to.deep.equal({ kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 } });
+    expect(await resumePoint(chain, names, undefined, 0)).to.deep.equal({
+      kind: 'resume',
+      cursor: { lastTx: 0n, nextHeight: 1 },
+      lastSeq: 0,
+    });
     for (let i = 0; i < messages.length; i++) {
       const point = await resumePoint(chain, names, lastOf(messages[i]!, i + 1), i + 1);
-      expect(point.kind).to.equal('resume');
+      expect(point).to.deep.include({ kind: 'resume', lastSeq: i + 1 });
       const rest = await walk(chain, 1000, (point as { cursor: MqCursor }).cursor);
       expect(rest.messages.map((m) => m.msgId), `after message ${i}`).to.deep.equal(messages.slice(i + 1).map((m) => m.msgId));
     }
+  });
+
+  it('numbers the next publish after the message it resumes from, or after later ones of other subjects', async () => {
+    const chain = new FakeChain();
+    chain.grow(3, 2, 2);
+    const { messages } = await walk(chain, 1000);
+    // The info said 9, the last message read after it is the 12th: late publishes of a failed session.
+    const late = await resumePoint(chain, names, lastOf(messages[11]!, 12), 9);
+    expect(late).to.deep.include({ kind: 'resume', lastSeq: 12 });
+    // Messages 6..9 of other subjects after the node's 5th: its next one goes after them.
+    expect(await resumePoint(chain, names, lastOf(messages[4]!, 5), 9)).to.deep.include({ kind: 'resume', lastSeq: 9 });
   });
 
   it('resumes after the latest block when the stream held messages and none is left', async () => {
     const chain = new FakeChain();
     chain.grow(2);
     const point = await resumePoint(chain, names, undefined, 99);
-    expect(point).to.deep.include({ kind: 'resume', cursor: { lastTx: chain.blocks[1]!.txs.at(-1)!.continuumSequence, nextHeight: 3 } });
+    const lastTx = chain.blocks[1]!.txs.at(-1)!.continuumSequence;
+    expect(point).to.deep.include({ kind: 'resume', cursor: { lastTx, nextHeight: 3 }, lastSeq: 99 });
   });
 
   it('waits when the stream is ahead of the node, refuses another chain or a foreign message', async () => {
