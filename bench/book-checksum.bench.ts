@@ -41,7 +41,7 @@ function main(): void {
 
   // Ticks of PER_TICK orders near the top of the book: new levels, added orders, trades.
   let seed = 7;
-  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const ticks: PlaceOrderTx[][] = [];
   for (let t = 0; t < TICKS; t++) {
     const txs: PlaceOrderTx[] = [];

@@ -18,7 +18,14 @@ import { Chain } from '../src/chain/core/chain.js';
 import { ChainStore } from '../src/chain/core/store.js';
 import { openDatabase } from '../src/db/index.js';
 import { TickApplier, type TickSource } from '../src/dex/applier.js';
-import { OrderBookEngine, prepareTick, encodeSnapshot, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent } from '../src/dex/engine/index.js';
+import {
+  OrderBookEngine,
+  prepareTick,
+  encodeSnapshot,
+  encodeCancelPayload,
+  encodeCreateMarket,
+  encodePlaceOrderIntent,
+} from '../src/dex/engine/index.js';
 import { marketIdOf } from '../src/core/market-id.js';
 import type { OrderIntent } from '../src/core/order-messages.js';
 import type { SequencerStatus, Tick, Transaction } from '../src/core/types.js';
@@ -39,7 +46,12 @@ function mint(n: number): Uint8Array {
  * transactions: limit orders around a mid price (about half cross), 10% cancels of
  * earlier orders. At 1 ms and 3 per tick: about 3,000 transactions/s, 600 per 200 ms block.
  */
-export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs = 1000): { ticks: Tick[]; orders: number; transactions: number } {
+export function recordedFlow(
+  ticks: number,
+  perTick: number,
+  seed = 42,
+  tickUs = 1000,
+): { ticks: Tick[]; orders: number; transactions: number } {
   const rnd = xorshift32(seed);
   const owners = Array.from({ length: OWNERS }, (_, i) => {
     const o = new Uint8Array(32);
@@ -54,10 +66,28 @@ export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs =
   let transactions = 0;
   let seq = 0;
   const t0 = 1_700_000_000_000_000;
-  const tx = (payload: Uint8Array, owner?: Uint8Array): Transaction => ({ txId: `b${seq}`, payload, signature: SIG, publicKey: owner ?? new Uint8Array(0), nonce: BigInt(seq), timestamp: BigInt(t0) });
+  const tx = (payload: Uint8Array, owner?: Uint8Array): Transaction => ({
+    txId: `b${seq}`,
+    payload,
+    signature: SIG,
+    publicKey: owner ?? new Uint8Array(0),
+    nonce: BigInt(seq),
+    timestamp: BigInt(t0),
+  });
   for (let t = 1; t <= ticks; t++) {
     const txs: Transaction[] = [];
-    if (t === 1) for (let m = 0; m < MARKETS; m++) txs.push(tx(encodeCreateMarket({ baseMint: mint(10 + m), quoteMint: mint(100), name: `M${m}/Q`, marketKind: m % 2 ? 'Perp' : 'Spot' })));
+    if (t === 1)
+      for (let m = 0; m < MARKETS; m++)
+        txs.push(
+          tx(
+            encodeCreateMarket({
+              baseMint: mint(10 + m),
+              quoteMint: mint(100),
+              name: `M${m}/Q`,
+              marketKind: m % 2 ? 'Perp' : 'Spot',
+            }),
+          ),
+        );
     else {
       const k = Math.floor(rnd() * (2 * perTick + 1));
       for (let i = 0; i < k; i++) {
@@ -69,7 +99,16 @@ export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs =
         }
         const w = Math.floor(rnd() * OWNERS);
         const id = ++nextId[w]!;
-        const intent: OrderIntent = { orderId: id, owner: owners[w]!, side: rnd() < 0.5 ? 'Buy' : 'Sell', price: BigInt(10_000 + Math.floor(rnd() * 201) - 100), quantity: BigInt(1 + Math.floor(rnd() * 100)), expiry: 0n, baseMint: mint(10 + m), quoteMint: mint(100) };
+        const intent: OrderIntent = {
+          orderId: id,
+          owner: owners[w]!,
+          side: rnd() < 0.5 ? 'Buy' : 'Sell',
+          price: BigInt(10_000 + Math.floor(rnd() * 201) - 100),
+          quantity: BigInt(1 + Math.floor(rnd() * 100)),
+          expiry: 0n,
+          baseMint: mint(10 + m),
+          quoteMint: mint(100),
+        };
         txs.push(tx(encodePlaceOrderIntent(intent, SIG), owners[w]));
         placed.push({ owner: owners[w]!, id, m });
         if (placed.length > 5000) placed.splice(0, 1000);
@@ -80,7 +119,12 @@ export function recordedFlow(ticks: number, perTick: number, seed = 42, tickUs =
     out.push({
       tickNumber: t,
       vdfProof: { input: new Uint8Array(0), output: new Uint8Array(0), proof: new Uint8Array(0), iterations: 20 },
-      transactions: txs.map((transaction) => ({ transaction, sequenceNumber: ++seq, txHash: SIG.subarray(0, 32), ingestionTimestamp: t0 })),
+      transactions: txs.map((transaction) => ({
+        transaction,
+        sequenceNumber: ++seq,
+        txHash: SIG.subarray(0, 32),
+        ingestionTimestamp: t0,
+      })),
       batchHash: SIG.subarray(0, 32),
       timestamp: t0 + t * tickUs,
       previousOutput: new Uint8Array(0),
@@ -142,7 +186,12 @@ async function runChain(ticks: Tick[]): Promise<Run & { blocks: number }> {
     const store = new ChainStore(db);
     const engine = new OrderBookEngine();
     const chain = new Chain({ store, engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
-    const applier = new TickApplier(source, engine, { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain.flushed(), rootBefore: chain.closesBlock });
+    const applier = new TickApplier(
+      source,
+      engine,
+      { verifyMany: async (items) => items.map(() => true) },
+      { throttle: () => chain.flushed(), rootBefore: chain.closesBlock },
+    );
     applier.onApplied(chain.applied);
     const run = await timedAsync(async () => {
       await applier.start();

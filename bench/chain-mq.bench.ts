@@ -37,9 +37,13 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { natsServer, type NatsServer } from '../test/support/nats-server.js';
 import { median, round } from './support/stats.js';
 
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-const MARKETS = ['6f1c0e2a-1b2c-4d3e-8f40-5a6b7c8d9e01', '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d', '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a99'];
+const MARKETS = [
+  '6f1c0e2a-1b2c-4d3e-8f40-5a6b7c8d9e01',
+  '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d',
+  '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a99',
+];
 const OWNER = '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi';
 const MINT_A = 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx';
 const MINT_B = 'YMN9Qj5jPNp7j14VPcML1B6xGgcPWVZUGLFU3Mnyfaf';
@@ -116,7 +120,9 @@ export async function storeChain(chain: MemoryChain, db: Database): Promise<Stor
     readTransactionJsons: (from, limit) => store.transactionJsonsFrom(from, last, limit),
     readBlockJsons: async (height) => {
       const block = await store.blockJson(height);
-      return block === undefined ? undefined : { block, events: await store.blockEventJsons(height), markets: await store.blockMarketJsons(height) };
+      return block === undefined
+        ? undefined
+        : { block, events: await store.blockEventJsons(height), markets: await store.blockMarketJsons(height) };
     },
     onTransactions: () => () => {},
     onBlock: () => () => {},
@@ -203,7 +209,11 @@ async function timed(nats: NatsServer, messages: number, txs: number, work: () =
 }
 
 /** Publish `messages` with at most `window` awaiting their ack. */
-async function publishWindowed(js: JetStreamClient, messages: { subject: string; data: Uint8Array; msgId?: string }[], window: number): Promise<void> {
+async function publishWindowed(
+  js: JetStreamClient,
+  messages: { subject: string; data: Uint8Array; msgId?: string }[],
+  window: number,
+): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     let next = 0;
     let done = 0;
@@ -247,7 +257,9 @@ export interface MqBenchResult {
   loadavg_after: number[];
 }
 
-export async function benchMq(options: { txs?: number; rounds?: number; window?: number } = {}): Promise<MqBenchResult> {
+export async function benchMq(
+  options: { txs?: number; rounds?: number; window?: number } = {},
+): Promise<MqBenchResult> {
   const txCount = options.txs ?? Number(process.env.MQ_BENCH_TXS ?? 50_000);
   const rounds = options.rounds ?? Number(process.env.MQ_BENCH_ROUNDS ?? 5);
   const window = options.window ?? Number(process.env.MQ_BENCH_WINDOW ?? 512);
@@ -264,8 +276,11 @@ export async function benchMq(options: { txs?: number; rounds?: number; window?:
     plain.push({ subject: names.blocks, data: mqBlock(b).body(1 << 20), msgId: String(b.block.height) });
   }
   const txBytes = plain.filter((m) => m.subject !== names.blocks).reduce((s, m) => s + m.data.length, 0) / txCount;
-  const blockBytes = plain.filter((m) => m.subject === names.blocks).reduce((s, m) => s + m.data.length, 0) / chain.blocks.length;
-  log(`JetStream: ${txCount} transactions in ${chain.blocks.length} blocks (${plain.length} messages, tx ${Math.round(txBytes)} B, block ${Math.round(blockBytes)} B), window ${window}, ${rounds} rounds`);
+  const blockBytes =
+    plain.filter((m) => m.subject === names.blocks).reduce((s, m) => s + m.data.length, 0) / chain.blocks.length;
+  log(
+    `JetStream: ${txCount} transactions in ${chain.blocks.length} blocks (${plain.length} messages, tx ${Math.round(txBytes)} B, block ${Math.round(blockBytes)} B), window ${window}, ${rounds} rounds`,
+  );
 
   const dir = await mkdtemp(join(tmpdir(), 'svc-mq-bench-'));
   const db = await openDatabase(dir);
@@ -289,7 +304,8 @@ export async function benchMq(options: { txs?: number; rounds?: number; window?:
       const p = startMqPublisher({ url: nats.url, source, window, ackTimeoutMs: 10_000 });
       try {
         await p.caughtUp(300_000);
-        if (p.status().publishedTx !== txCount) throw new Error(`producer published ${p.status().publishedTx} of ${txCount}`);
+        if (p.status().publishedTx !== txCount)
+          throw new Error(`producer published ${p.status().publishedTx} of ${txCount}`);
       } finally {
         await p.close();
       }
@@ -307,7 +323,8 @@ export async function benchMq(options: { txs?: number; rounds?: number; window?:
         runs[v].push(await timed(nats, plain.length, txCount, runOne[v]));
       }
       const si = await jsm.streams.info('SVC').catch(() => undefined);
-      if (order.at(-1) === 'producer' && si?.state.messages !== plain.length) throw new Error(`stream SVC holds ${si?.state.messages} messages, expected ${plain.length}`);
+      if (order.at(-1) === 'producer' && si?.state.messages !== plain.length)
+        throw new Error(`stream SVC holds ${si?.state.messages} messages, expected ${plain.length}`);
       ratios.push(runs.producer[r]!.tx_per_s / runs.bare_tuned[r]!.tx_per_s);
       log(`round ${r + 1}: ${VARIANTS.map((v) => `${v} ${runs[v][r]!.tx_per_s}`).join(', ')} tx/s`);
     }

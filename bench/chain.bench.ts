@@ -58,9 +58,31 @@ const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 const ms = (us: number) => Number((us / 1000).toFixed(2));
 
 /** A whole node in this process, and its chain runtime (for the node-side timestamps). */
-async function startBenchNode(dir: string): Promise<{ close(): Promise<void>; addresses: Record<string, string>; runtime: ChainRuntime; sequencer: NodeHandle['sequencer'] }> {
+async function startBenchNode(dir: string): Promise<{
+  close(): Promise<void>;
+  addresses: Record<string, string>;
+  runtime: ChainRuntime;
+  sequencer: NodeHandle['sequencer'];
+}> {
   const probe = runtimeProbe();
-  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--stream-tx-rate', '0', '--log-level', 'warn']);
+  const config = nodeConfig([
+    '--grpc-addr',
+    '127.0.0.1:0',
+    '--rest-addr',
+    '127.0.0.1:0',
+    '--dex-addr',
+    '127.0.0.1:0',
+    '--rpc-addr',
+    '127.0.0.1:0',
+    '--db-path',
+    dir,
+    '--submit-tx-rate',
+    '0',
+    '--stream-tx-rate',
+    '0',
+    '--log-level',
+    'warn',
+  ]);
   const node = await startNode(config, { faces: [...defaultFaces(), probe.face], print: () => undefined });
   return { close: () => node.close(), addresses: node.addresses, runtime: probe.runtime(), sequencer: node.sequencer };
 }
@@ -75,7 +97,9 @@ async function benchStream(rates: number[]): Promise<Record<string, unknown>> {
   try {
     const { ChainClient } = await import('../src/chain/grpc/client.js');
     const c = new ChainClient(node.addresses.grpc!);
-    await c.submit({ market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },
+    });
     c.close();
     const closed = new Map<number, number>(); // tick -> closed (µs, the tick's timestamp)
     const published = new Map<number, number>(); // tick -> durable and published by the sequencer (µs)
@@ -88,11 +112,21 @@ async function benchStream(rates: number[]): Promise<Record<string, unknown>> {
     let firstId = 1;
     for (const rate of rates) {
       log(`StreamTx: ${rate} orders/s for ${SECONDS} s (load ${load().join(' ')})`);
-      const consumer = startChild<StreamJob, StreamSample[]>('chain-stream-client.js', { grpc: node.addresses.grpc!, seconds: SECONDS + 4 });
+      const consumer = startChild<StreamJob, StreamSample[]>('chain-stream-client.js', {
+        grpc: node.addresses.grpc!,
+        seconds: SECONDS + 4,
+      });
       await consumer.ready;
       await new Promise((r) => setTimeout(r, 500));
       const loadAvg = load();
-      const loaded = await runChild<LoadJob, LoadResult>('chain-load.js', { grpc: node.addresses.grpc!, rate, seconds: SECONDS, base: MINT_A, quote: MINT_B, firstOrderId: firstId });
+      const loaded = await runChild<LoadJob, LoadResult>('chain-load.js', {
+        grpc: node.addresses.grpc!,
+        rate,
+        seconds: SECONDS,
+        base: MINT_A,
+        quote: MINT_B,
+        firstOrderId: firstId,
+      });
       firstId += Math.ceil(rate * SECONDS) + 1;
       const samples = await consumer.result;
       if (samples.length === 0) log('StreamTx consumer received nothing');
@@ -151,20 +185,40 @@ async function benchWs(clients: number): Promise<Record<string, unknown>> {
   try {
     const { ChainClient } = await import('../src/chain/grpc/client.js');
     const c = new ChainClient(node.addresses.grpc!);
-    await c.submit({ market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },
+    });
     c.close();
     const emitted = new Map<number, number>();
     const off = node.runtime.chain.onBlock((d) => emitted.set(d.block.height, nowUs()));
     log(`WS: ${clients} clients, blocks from 1,000 orders/s for ${SECONDS} s (load ${load().join(' ')})`);
-    const ws = startChild<WsJob, WsSample[]>('ws-clients.js', { url: `ws://${node.addresses.rpc}/ws/blocks`, clients, seconds: SECONDS + 4 });
+    const ws = startChild<WsJob, WsSample[]>('ws-clients.js', {
+      url: `ws://${node.addresses.rpc}/ws/blocks`,
+      clients,
+      seconds: SECONDS + 4,
+    });
     await ws.ready;
     const loadAvg = load();
-    await runChild<LoadJob, LoadResult>('chain-load.js', { grpc: node.addresses.grpc!, rate: 1000, seconds: SECONDS, base: MINT_A, quote: MINT_B, firstOrderId: 1 });
+    await runChild<LoadJob, LoadResult>('chain-load.js', {
+      grpc: node.addresses.grpc!,
+      rate: 1000,
+      seconds: SECONDS,
+      base: MINT_A,
+      quote: MINT_B,
+      firstOrderId: 1,
+    });
     const samples = await ws.result;
     off();
     const lat = samples.flatMap(([h, recv]) => (emitted.has(h) ? [recv - emitted.get(h)!] : [])).sort((a, b) => a - b);
     const blocks = new Set(samples.map(([h]) => h)).size;
-    const r = { clients, blocks, deliveries: lat.length, produced_to_received_p50_ms: ms(percentile(lat, 50)), produced_to_received_p99_ms: ms(percentile(lat, 99)), load_avg: loadAvg };
+    const r = {
+      clients,
+      blocks,
+      deliveries: lat.length,
+      produced_to_received_p50_ms: ms(percentile(lat, 50)),
+      produced_to_received_p99_ms: ms(percentile(lat, 99)),
+      load_avg: loadAvg,
+    };
     log(JSON.stringify(r));
     return r;
   } finally {
@@ -189,8 +243,19 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
       },
     };
     const engine = new OrderBookEngine();
-    const chain = new Chain({ store: new ChainStore(db), engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });
-    const applier = new TickApplier(source, engine, { verifyMany: async (items) => items.map(() => true) }, { throttle: () => chain.flushed(), rootBefore: chain.closesBlock });
+    const chain = new Chain({
+      store: new ChainStore(db),
+      engine,
+      builder: new BlockBuilder(200),
+      snapshotTxs: 1e12,
+      snapshotTicks: 1e12,
+    });
+    const applier = new TickApplier(
+      source,
+      engine,
+      { verifyMany: async (items) => items.map(() => true) },
+      { throttle: () => chain.flushed(), rootBefore: chain.closesBlock },
+    );
     applier.onApplied(chain.applied);
     const ids: string[] = [];
     let k = 0;
@@ -202,15 +267,37 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
     await applier.start();
     await chain.flushed();
     const stored = chain.status().total_transactions;
-    log(`stored ${stored} transactions in ${chain.latestHeight()} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const face = await startRpcFace({ chain, state: () => applier.engine.state, sequencer: { getTick: async () => undefined }, addr: { host: '127.0.0.1', port: 0 }, logger: silentLogger() });
+    log(
+      `stored ${stored} transactions in ${chain.latestHeight()} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const face = await startRpcFace({
+      chain,
+      state: () => applier.engine.state,
+      sequencer: { getTick: async () => undefined },
+      addr: { host: '127.0.0.1', port: 0 },
+      logger: silentLogger(),
+    });
     const base = `http://${face.address}`;
     const latest: HttpResult[] = [];
     const byId: HttpResult[] = [];
     const loadAvg = load();
     for (let round = 0; round < 3; round++) {
-      latest.push(await runChild<HttpJob, HttpResult>('http-gen.js', { base, paths: ['/blocks/latest'], seconds: 3, inFlight: 16 }));
-      byId.push(await runChild<HttpJob, HttpResult>('http-gen.js', { base, paths: ids.map((id) => `/transactions/${id}`), seconds: 3, inFlight: 16 }));
+      latest.push(
+        await runChild<HttpJob, HttpResult>('http-gen.js', {
+          base,
+          paths: ['/blocks/latest'],
+          seconds: 3,
+          inFlight: 16,
+        }),
+      );
+      byId.push(
+        await runChild<HttpJob, HttpResult>('http-gen.js', {
+          base,
+          paths: ids.map((id) => `/transactions/${id}`),
+          seconds: 3,
+          inFlight: 16,
+        }),
+      );
     }
     await face.close();
     await applier.stop();

@@ -59,7 +59,8 @@ function treeCpuMs(root: number): number {
     }
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === root) return true;
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   let ms = 0;
@@ -79,24 +80,45 @@ const quote = new Uint8Array(32).fill(0xb2);
 
 /** Open-loop SubmitTx load from a child (bench/support/chain-load.ts); its result as JSON. */
 async function submitTxLoad(): Promise<string> {
-  const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: Array.from(base), quote: Array.from(quote), firstOrderId: 1 };
+  const job: LoadJob = {
+    grpc: node.addresses.grpc!,
+    rate,
+    seconds,
+    base: Array.from(base),
+    quote: Array.from(quote),
+    firstOrderId: 1,
+  };
   return JSON.stringify(await runChild<LoadJob, LoadResult>('chain-load.js', job));
 }
 
 /** Open-loop POST /orders load from a child (bench/dex-load.ts); its JSON line. */
 function postOrdersLoad(): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const args = [fileURLToPath(new URL('./dex-load.js', import.meta.url)), `http://${node.addresses.dex}`, String(rate * seconds), '256', toBase58(base), toBase58(quote), String(rate)];
+    const args = [
+      fileURLToPath(new URL('./dex-load.js', import.meta.url)),
+      `http://${node.addresses.dex}`,
+      String(rate * seconds),
+      '256',
+      toBase58(base),
+      toBase58(quote),
+      String(rate),
+    ];
     const loader = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     loader.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    loader.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`dex-load exited with ${code}`))));
+    loader.once('exit', (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`dex-load exited with ${code}`)),
+    );
   });
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-channels-'));
 const extra = benchNodeArgs();
-const nodeArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), ...(via === 'submittx' ? ['--submit-tx-rate', '0'] : []), ...extra];
+const nodeArgs = [
+  ...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]),
+  ...(via === 'submittx' ? ['--submit-tx-rate', '0'] : []),
+  ...extra,
+];
 const node = await spawnNode(dir, nodeArgs, ['grpc', 'rest', 'dex', 'rpc']);
 const nodePid = node.child.pid!;
 try {
@@ -112,7 +134,9 @@ try {
     return startChild<BookClientsJob, BookClientsResult>('book-clients.js', job);
   });
   await Promise.all(children.map((c) => c.ready));
-  console.log(`bench:channels: ${clients} clients in ${procs} processes on one book channel of the real node (${nodeArgs.join(' ')}); ${rate} orders/s over ${via === 'submittx' ? 'gRPC SubmitTx' : 'POST /orders'} for ${seconds} s`);
+  console.log(
+    `bench:channels: ${clients} clients in ${procs} processes on one book channel of the real node (${nodeArgs.join(' ')}); ${rate} orders/s over ${via === 'submittx' ? 'gRPC SubmitTx' : 'POST /orders'} for ${seconds} s`,
+  );
 
   const load0 = loadavg()[0]!;
   const cpu0 = treeCpuMs(nodePid);
@@ -174,10 +198,18 @@ try {
     ticks_with_deltas: ticks.size,
     deltas_delivered: deltas,
     deltas_per_client_per_s: round(deltas / clients / (wallMs / 1000)),
-    latency_from_tick_timestamp_ms: { p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2), max: round(latencies[latencies.length - 1] ?? NaN, 2), samples: latencies.length },
+    latency_from_tick_timestamp_ms: {
+      p50: round(percentile(latencies, 50), 2),
+      p99: round(percentile(latencies, 99), 2),
+      max: round(latencies[latencies.length - 1] ?? NaN, 2),
+      samples: latencies.length,
+    },
     tick_to_first_client_ms: { p50: round(percentile(firstMs, 50), 2), p99: round(percentile(firstMs, 99), 2) },
     tick_length_ms: { p50: round(percentile(lengthMs, 50), 2), p99: round(percentile(lengthMs, 99), 2) },
-    tick_close_to_first_client_ms: { p50: round(percentile(closeToFirstMs, 50), 2), p99: round(percentile(closeToFirstMs, 99), 2) },
+    tick_close_to_first_client_ms: {
+      p50: round(percentile(closeToFirstMs, 50), 2),
+      p99: round(percentile(closeToFirstMs, 99), 2),
+    },
     first_to_last_client_ms: { p50: round(percentile(spreadMs, 50), 2), p99: round(percentile(spreadMs, 99), 2) },
     gaps,
     closed_by_node: closed,

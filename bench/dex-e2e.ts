@@ -17,14 +17,22 @@ import { createSequencer } from '../src/sequencer/index.js';
 import { startDex } from '../src/dex/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
 
 export async function benchE2e(orders: number, concurrency: number): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
+  const sequencer = createSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: VDF_ITERATIONS,
+    idleTickMs: 100,
+    queueCapacity: 100_000,
+    onError: (e) => log(`sequencer failed: ${e.message}`),
+  });
   await sequencer.start();
   // Its one load process holds up to 512 in flight: above the default per-address share (128).
   const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', maxPending: 100_000 });
@@ -34,13 +42,18 @@ export async function benchE2e(orders: number, concurrency: number): Promise<Rec
     const quote = toBase58(new Uint8Array(32).fill(0xb2));
     await new DexClient(url).createMarket({ base_mint: base, quote_mint: quote, name: 'BENCH/USD' });
     const script = fileURLToPath(new URL('./dex-load.js', import.meta.url));
-    const child = spawn(process.execPath, [script, url, String(orders), String(concurrency), base, quote], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, url, String(orders), String(concurrency), base, quote], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
     if (code !== 0) throw new Error(`load process exited with ${code}`);
     const lines = out.trim().split('\n');
-    return { ...(JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>), ticks: sequencer.status().currentTick };
+    return {
+      ...(JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>),
+      ticks: sequencer.status().currentTick,
+    };
   } finally {
     await dex.close();
     await sequencer.stop();
@@ -75,7 +88,11 @@ export async function benchE2eWithCpu(orders: number, concurrency: number): Prom
   const main = used.find((u) => u.tid === String(process.pid))?.ms ?? 0;
   const others = used.filter((u) => u.tid !== String(process.pid));
   const rest = others.slice(1).reduce((a, u) => a + u.ms, 0);
-  return { ...e2e, main_thread_cpu_us_per_order: Math.round((main * 1000) / orders), workers_cpu_us_per_order_without_clock: Math.round((rest * 1000) / orders) };
+  return {
+    ...e2e,
+    main_thread_cpu_us_per_order: Math.round((main * 1000) / orders),
+    workers_cpu_us_per_order_without_clock: Math.round((rest * 1000) / orders),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -37,7 +37,10 @@ function runNob(flow: FlowOrder[]): number {
 }
 
 /** rootEvery: 0 = one root at the end; n = a root after every n-th order. */
-function runOurs(flow: FlowOrder[], rootEvery: number): { rate: number; rateWithRoot: number; trades: number; root: string } {
+function runOurs(
+  flow: FlowOrder[],
+  rootEvery: number,
+): { rate: number; rateWithRoot: number; trades: number; root: string } {
   const book = new OrderBook(encodeLeaf);
   let trades = 0;
   const t0 = performance.now();
@@ -45,7 +48,20 @@ function runOurs(flow: FlowOrder[], rootEvery: number): { rate: number; rateWith
     const f = flow[i]!;
     const ow = owners[f.owner]!;
     const q = BigInt(f.size);
-    const o: BookOrder = { seq: BigInt(i), marketId: 'bench', orderId: BigInt(i), owner: ow.bytes, ownerKey: ow.key, side: f.side, price: BigInt(f.price), quantity: q, remaining: q, expiry: 0n, slot: -1, open: false };
+    const o: BookOrder = {
+      seq: BigInt(i),
+      marketId: 'bench',
+      orderId: BigInt(i),
+      owner: ow.bytes,
+      ownerKey: ow.key,
+      side: f.side,
+      price: BigInt(f.price),
+      quantity: q,
+      remaining: q,
+      expiry: 0n,
+      slot: -1,
+      open: false,
+    };
     trades += book.place(o, 1, 0).trades.length;
     if (rootEvery > 0 && i % rootEvery === rootEvery - 1) book.root();
   }
@@ -60,7 +76,24 @@ function restingAfter(flow: FlowOrder[]): number {
   flow.forEach((f, i) => {
     const ow = owners[f.owner]!;
     const q = BigInt(f.size);
-    book.place({ seq: BigInt(i), marketId: 'bench', orderId: BigInt(i), owner: ow.bytes, ownerKey: ow.key, side: f.side, price: BigInt(f.price), quantity: q, remaining: q, expiry: 0n, slot: -1, open: false }, 1, 0);
+    book.place(
+      {
+        seq: BigInt(i),
+        marketId: 'bench',
+        orderId: BigInt(i),
+        owner: ow.bytes,
+        ownerKey: ow.key,
+        side: f.side,
+        price: BigInt(f.price),
+        quantity: q,
+        remaining: q,
+        expiry: 0n,
+        slot: -1,
+        open: false,
+      },
+      1,
+      0,
+    );
   });
   return book.restingOrders().length;
 }

@@ -29,7 +29,12 @@ export function makeFlow(n: number, seed = 42, mid = 10_000, spread = 100, owner
     const side = rnd() < 0.5 ? 0 : 1;
     // Uniform around mid on both sides: about half of the orders cross on arrival.
     const offset = Math.floor(rnd() * (2 * spread + 1)) - spread;
-    flow[i] = { side, price: mid + Math.round(offset), size: 1 + Math.floor(rnd() * 100), owner: Math.floor(rnd() * owners) };
+    flow[i] = {
+      side,
+      price: mid + Math.round(offset),
+      size: 1 + Math.floor(rnd() * 100),
+      owner: Math.floor(rnd() * owners),
+    };
   }
   return flow;
 }

@@ -39,7 +39,7 @@ import { percentile } from './support/stats.js';
 import type { AcceptProbeJob, AcceptProbeReport } from './support/accept-probe.js';
 import type { SpreadJob, SpreadResult } from './support/gateway-spread.js';
 
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
 const LOAD = fileURLToPath(new URL('./dex-load.js', import.meta.url));
 const NOOP = fileURLToPath(new URL('./dex-noop.js', import.meta.url));
@@ -53,8 +53,19 @@ export interface LoadResult {
   error_samples?: string[];
 }
 
-async function runLoad(url: string, orders: number, concurrency: number, base: string, quote: string, rate = 0, env: Record<string, string> = {}): Promise<LoadResult> {
-  const child = spawn(process.execPath, [LOAD, url, String(orders), String(concurrency), base, quote, String(rate)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+async function runLoad(
+  url: string,
+  orders: number,
+  concurrency: number,
+  base: string,
+  quote: string,
+  rate = 0,
+  env: Record<string, string> = {},
+): Promise<LoadResult> {
+  const child = spawn(process.execPath, [LOAD, url, String(orders), String(concurrency), base, quote, String(rate)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
@@ -63,14 +74,19 @@ async function runLoad(url: string, orders: number, concurrency: number, base: s
   return JSON.parse(lines[lines.length - 1]!) as LoadResult;
 }
 
-
 function threadsCpuMs(): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync('/proc/self/task')) out.set(tid, cpuMsOfStat(`/proc/self/task/${tid}/stat`));
   return out;
 }
 
-async function noop(processes: number, orders: number, concurrency: number, base: string, quote: string): Promise<LoadResult & { cpu_us_per_order: number }> {
+async function noop(
+  processes: number,
+  orders: number,
+  concurrency: number,
+  base: string,
+  quote: string,
+): Promise<LoadResult & { cpu_us_per_order: number }> {
   const child = spawn(process.execPath, [NOOP, String(processes)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -82,16 +98,22 @@ async function noop(processes: number, orders: number, concurrency: number, base
     child.once('exit', (c) => reject(new Error(`no-op server exited (${c})`)));
   });
   const r = await runLoad(`http://127.0.0.1:${port}`, orders, concurrency, base, quote, 0, { SVC_LOAD_ANY_200: '1' });
-  const cpu = new Promise<number>((resolve) => child.stdout.on('data', () => {
-    const m = /cpu ([\d.]+)/.exec(out);
-    if (m) resolve(Number(m[1]));
-  }));
+  const cpu = new Promise<number>((resolve) =>
+    child.stdout.on('data', () => {
+      const m = /cpu ([\d.]+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    }),
+  );
   child.stdin.end();
   const ms = await cpu;
   return { ...r, cpu_us_per_order: Math.round((ms * 1000) / orders) };
 }
 
-export async function benchGateways(orders: number, concurrency: number, gateways = Number(process.env.DEX_GATEWAYS ?? availableParallelism())): Promise<Record<string, unknown>> {
+export async function benchGateways(
+  orders: number,
+  concurrency: number,
+  gateways = Number(process.env.DEX_GATEWAYS ?? availableParallelism()),
+): Promise<Record<string, unknown>> {
   const base = toBase58(new Uint8Array(32).fill(0xb1));
   const quote = toBase58(new Uint8Array(32).fill(0xb2));
   const load_average = loadavg().map((x) => Number(x.toFixed(2)));
@@ -105,9 +127,26 @@ export async function benchGateways(orders: number, concurrency: number, gateway
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-gw-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
+  const sequencer = createSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: VDF_ITERATIONS,
+    idleTickMs: 100,
+    queueCapacity: 100_000,
+    onError: (e) => log(`sequencer failed: ${e.message}`),
+  });
   await sequencer.start();
-  const face = await startGatewayFace({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', gateways, maxInflight: Math.floor(100_000 / gateways), logLevel: 'warn' });
+  const face = await startGatewayFace({
+    db,
+    pool,
+    sequencer,
+    dbPath: dir,
+    addr: '127.0.0.1:0',
+    gateways,
+    maxInflight: Math.floor(100_000 / gateways),
+    logLevel: 'warn',
+  });
   try {
     const url = `http://${face.address}`;
     await new DexClient(url).createMarket({ base_mint: base, quote_mint: quote, name: 'BENCH/USD' });
@@ -205,22 +244,46 @@ async function freshConnections(address: string, pids: number[]): Promise<Record
 }
 
 /** SubmitTx through the node's one gRPC server: answered/s and the main thread's CPU per answer. */
-export async function benchSubmitTx(rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000), seconds = 5): Promise<Record<string, unknown>> {
+export async function benchSubmitTx(
+  rate = Number(process.env.DEX_SUBMITTX_RATE ?? 3000),
+  seconds = 5,
+): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-submittx-'));
   const intakeThreads = Number(process.env.DEX_INTAKE_THREADS ?? defaultIntakeThreads());
-  const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--db-path', dir, '--submit-tx-rate', '0', '--max-pending', '100000', '--log-level', 'warn', '--vdf-iterations', String(VDF_ITERATIONS), '--intake-threads', String(intakeThreads)]);
+  const config = nodeConfig([
+    '--grpc-addr',
+    '127.0.0.1:0',
+    '--db-path',
+    dir,
+    '--submit-tx-rate',
+    '0',
+    '--max-pending',
+    '100000',
+    '--log-level',
+    'warn',
+    '--vdf-iterations',
+    String(VDF_ITERATIONS),
+    '--intake-threads',
+    String(intakeThreads),
+  ]);
   const node = await startNode(config, { faces: [grpcFace], print: () => undefined });
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));
     const mintB = Array.from(new Uint8Array(32).fill(0xc2));
     const { ChainClient } = await import('../src/chain/grpc/client.js');
     const c = new ChainClient(node.addresses.grpc!);
-    await c.submit({ market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' },
+    });
     c.close();
     const before = cpuMsOfStat(`/proc/self/task/${process.pid}/stat`);
-    const child = fork(fileURLToPath(new URL('./support/chain-load.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./support/chain-load.js', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const result = await new Promise<SubmitLoadResult>((resolve, reject) => {
-      child.on('message', (m: { result?: SubmitLoadResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
+      child.on('message', (m: { result?: SubmitLoadResult; error?: string }) =>
+        m.result ? resolve(m.result) : reject(new Error(m.error)),
+      );
       child.once('exit', (code) => code !== 0 && reject(new Error(`chain-load exited with ${code}`)));
       const job: LoadJob = { grpc: node.addresses.grpc!, rate, seconds, base: mintA, quote: mintB, firstOrderId: 1 };
       child.send(job);
@@ -250,5 +313,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   log('SubmitTx over gRPC (node process)');
   const submitTx = parts.includes('submittx') ? await benchSubmitTx() : undefined;
   log(JSON.stringify(submitTx));
-  console.log(JSON.stringify({ bench: 'dex-gateways', ...gateways, submit_tx: submitTx, vdf_iterations: VDF_ITERATIONS }));
+  console.log(
+    JSON.stringify({ bench: 'dex-gateways', ...gateways, submit_tx: submitTx, vdf_iterations: VDF_ITERATIONS }),
+  );
 }

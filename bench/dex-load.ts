@@ -36,7 +36,16 @@ for (let i = 0; i < 100; i++) {
 const flow = makeFlow(n, 7, 10_000, 50, owners.length);
 const bodies: string[] = flow.map((f, i) => {
   const o = owners[f.owner]!;
-  const intent: OrderIntent = { orderId: BigInt(i + 1), owner: o.pub, side: f.side === 0 ? 'Buy' : 'Sell', price: BigInt(f.price), quantity: BigInt(f.size), expiry: 0n, baseMint, quoteMint };
+  const intent: OrderIntent = {
+    orderId: BigInt(i + 1),
+    owner: o.pub,
+    side: f.side === 0 ? 'Buy' : 'Sell',
+    price: BigInt(f.price),
+    quantity: BigInt(f.size),
+    expiry: 0n,
+    baseMint,
+    quoteMint,
+  };
   const signature = sign(null, orderMessage(intent), o.key);
   return JSON.stringify({
     order_id: intent.orderId.toString(),
@@ -61,7 +70,14 @@ const errorSamples: string[] = [];
 function post(body: string, t0 = performance.now()): Promise<void> {
   return new Promise((resolve) => {
     const req = request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -114,6 +130,20 @@ if (rate > 0) {
 }
 const seconds = (performance.now() - t0) / 1000;
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(1));
+const pct = (p: number) =>
+  Number((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(1));
 agent.destroy();
-console.log(JSON.stringify({ orders: n, ok, errors, concurrency, ...(rate > 0 ? { rate } : {}), seconds: Number(seconds.toFixed(2)), orders_per_s: Math.round(ok / seconds), p50_ms: pct(0.5), p99_ms: pct(0.99), error_samples: errorSamples }));
+console.log(
+  JSON.stringify({
+    orders: n,
+    ok,
+    errors,
+    concurrency,
+    ...(rate > 0 ? { rate } : {}),
+    seconds: Number(seconds.toFixed(2)),
+    orders_per_s: Math.round(ok / seconds),
+    p50_ms: pct(0.5),
+    p99_ms: pct(0.99),
+    error_samples: errorSamples,
+  }),
+);

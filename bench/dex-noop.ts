@@ -38,7 +38,10 @@ function serve(): void {
     req.on('end', () => {
       try {
         JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(FIXED) });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(FIXED),
+        });
         res.end(FIXED);
       } catch {
         res.writeHead(400).end();
@@ -50,7 +53,6 @@ function serve(): void {
     if (!cluster.isWorker) process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`);
   });
 }
-
 
 const procs = Number(process.argv[2] ?? 1);
 if (cluster.isWorker) serve();

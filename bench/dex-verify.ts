@@ -19,7 +19,16 @@ export interface VerifyFigures {
 
 export async function benchVerify(pool: Piscina): Promise<VerifyFigures> {
   const kp = keyPairFromSeed(new Uint8Array(32).fill(3));
-  const message = orderMessage({ orderId: 1n, owner: kp.publicKey, side: 'Buy', price: 1n, quantity: 1n, expiry: 0n, baseMint: new Uint8Array(32), quoteMint: new Uint8Array(32).fill(1) });
+  const message = orderMessage({
+    orderId: 1n,
+    owner: kp.publicKey,
+    side: 'Buy',
+    price: 1n,
+    quantity: 1n,
+    expiry: 0n,
+    baseMint: new Uint8Array(32),
+    quoteMint: new Uint8Array(32).fill(1),
+  });
   const signature = sign(message, kp.secretKey);
   const item = { publicKey: kp.publicKey, message, signature };
 
@@ -35,9 +44,13 @@ export async function benchVerify(pool: Piscina): Promise<VerifyFigures> {
   const items = Array.from({ length: 64 }, () => item);
   const filename = workerFile('ed25519');
   const poolRun = async (name: string, tasks: number): Promise<number> => {
-    await Promise.all(Array.from({ length: pool.threads.length }, () => pool.run({ items: items.slice(0, 4) }, { filename, name })));
+    await Promise.all(
+      Array.from({ length: pool.threads.length }, () => pool.run({ items: items.slice(0, 4) }, { filename, name })),
+    );
     const t0 = performance.now();
-    const results = (await Promise.all(Array.from({ length: tasks }, () => pool.run({ items }, { filename, name })))) as Uint8Array[];
+    const results = (await Promise.all(
+      Array.from({ length: tasks }, () => pool.run({ items }, { filename, name })),
+    )) as Uint8Array[];
     const rate = (tasks * 64) / ((performance.now() - t0) / 1000);
     if (!results.every((r) => r.every((v) => v === 1))) throw new Error(`${name}: a valid signature failed`);
     return rate;

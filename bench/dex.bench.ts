@@ -26,7 +26,7 @@ import { benchVerify } from './dex-verify.js';
 import { benchE2eWithCpu } from './dex-e2e.js';
 import { benchGateways, benchSubmitTx } from './dex-gateways.js';
 
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const VDF_ITERATIONS = Number(process.env.DEX_E2E_VDF_ITERATIONS ?? 2000);
 
 /**
@@ -38,7 +38,15 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
   const dir = await mkdtemp(join(tmpdir(), 'svc-dex-bench-seq-'));
   const db = await openDatabase(dir);
   const pool = createPool();
-  const sequencer = createSequencer({ db, pool, retainTicks: 100_000, vdfIterations: VDF_ITERATIONS, idleTickMs: 100, queueCapacity: 100_000, onError: (e) => log(`sequencer failed: ${e.message}`) });
+  const sequencer = createSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: VDF_ITERATIONS,
+    idleTickMs: 100,
+    queueCapacity: 100_000,
+    onError: (e) => log(`sequencer failed: ${e.message}`),
+  });
   await sequencer.start();
   const waiters = new Map<string, () => void>();
   const off = sequencer.onTick((t) => {
@@ -49,7 +57,10 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
   const t0 = performance.now();
   // Keeps the event loop alive and reports progress should the run stall.
   const progress = setInterval(() => {
-    if (performance.now() - t0 > 60_000) log(`sequencer alone: ${lat.length}/${count} after ${Math.round((performance.now() - t0) / 1000)} s, tick ${sequencer.status().currentTick}, pending ${sequencer.status().pendingTransactions}`);
+    if (performance.now() - t0 > 60_000)
+      log(
+        `sequencer alone: ${lat.length}/${count} after ${Math.round((performance.now() - t0) / 1000)} s, tick ${sequencer.status().currentTick}, pending ${sequencer.status().pendingTransactions}`,
+      );
   }, 5_000);
   try {
     await Promise.all(
@@ -61,7 +72,14 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
           const owner = new Uint8Array(32);
           owner[0] = i & 0xff;
           owner[1] = (i >> 8) & 0xff;
-          await sequencer.submit({ txId: `s${i}`, payload: new Uint8Array(197), signature: new Uint8Array(64), publicKey: owner, nonce: BigInt(i), timestamp: 0n });
+          await sequencer.submit({
+            txId: `s${i}`,
+            payload: new Uint8Array(197),
+            signature: new Uint8Array(64),
+            publicKey: owner,
+            nonce: BigInt(i),
+            timestamp: 0n,
+          });
           await done;
           waiters.delete(`s${i}`);
           lat.push(performance.now() - a);
@@ -77,7 +95,10 @@ async function benchSequencerOnly(count: number, concurrency: number): Promise<{
     await rm(dir, { recursive: true, force: true });
   }
   lat.sort((x, y) => x - y);
-  return { tx_per_s: Math.round(count / ((performance.now() - t0) / 1000)), p50_ms: Number(lat[lat.length >> 1]!.toFixed(1)) };
+  return {
+    tx_per_s: Math.round(count / ((performance.now() - t0) / 1000)),
+    p50_ms: Number(lat[lat.length >> 1]!.toFixed(1)),
+  };
 }
 
 const n = Number(process.env.DEX_BENCH_ORDERS ?? 300_000);
@@ -96,10 +117,16 @@ const e2eConc = Number(process.env.DEX_E2E_CONCURRENCY ?? 512);
 log(`end to end: ${e2eOrders} signed orders, ${e2eConc} in flight, from a separate load process`);
 const e2e = await benchE2eWithCpu(e2eOrders, e2eConc);
 log(JSON.stringify(e2e));
-log(`sequencer alone (the ceiling): ${e2eOrders} transactions, ${e2eConc} in flight, submit until the tick is delivered`);
+log(
+  `sequencer alone (the ceiling): ${e2eOrders} transactions, ${e2eConc} in flight, submit until the tick is delivered`,
+);
 const sequencerOnly = await benchSequencerOnly(e2eOrders, e2eConc);
 log(JSON.stringify(sequencerOnly));
-Object.assign(e2e, { sequencer_only_tx_per_s: sequencerOnly.tx_per_s, sequencer_only_p50_ms: sequencerOnly.p50_ms, vdf_iterations: VDF_ITERATIONS });
+Object.assign(e2e, {
+  sequencer_only_tx_per_s: sequencerOnly.tx_per_s,
+  sequencer_only_p50_ms: sequencerOnly.p50_ms,
+  vdf_iterations: VDF_ITERATIONS,
+});
 
 log(`gateways: ${e2eOrders} signed orders, ${e2eConc} in flight, beside the no-op server`);
 const gateways = await benchGateways(e2eOrders, e2eConc);

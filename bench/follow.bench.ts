@@ -56,12 +56,28 @@ const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 5);
 const LAG_VDF_ITERATIONS = process.env.BENCH_LAG_VDF_ITERATIONS ?? '200';
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 1000);
 const RESTART_GATEWAYS = (process.env.BENCH_RESTART_GATEWAYS ?? `0,${availableParallelism()},0`).split(',').map(Number);
-const RESTART_AT = [...new Set((process.env.BENCH_RESTART_AT ?? '10000,100000,1000000').split(',').filter((x) => x.trim() !== '').map(Number))]
+const RESTART_AT = [
+  ...new Set(
+    (process.env.BENCH_RESTART_AT ?? '10000,100000,1000000')
+      .split(',')
+      .filter((x) => x.trim() !== '')
+      .map(Number),
+  ),
+]
   .filter((n) => Number.isSafeInteger(n) && n > 0 && n <= TICKS)
   .sort((a, b) => a - b);
 const ALL = ['grpc', 'rest', 'dex', 'rpc'];
 const CORES = availableParallelism();
-const LEADER = ['--idle-tick-ms', String(IDLE_TICK_MS), '--vdf-iterations', String(VDF_ITERATIONS), '--queue-capacity', '1000000', '--gateways', '0'];
+const LEADER = [
+  '--idle-tick-ms',
+  String(IDLE_TICK_MS),
+  '--vdf-iterations',
+  String(VDF_ITERATIONS),
+  '--queue-capacity',
+  '1000000',
+  '--gateways',
+  '0',
+];
 const NO_SNAPSHOTS = ['--snapshot-ticks', '1000000000'];
 /** A restart without snapshots replays the whole chain before `listening`: allow it time. */
 const RESTART_TIMEOUT_MS = 60 * 60_000;
@@ -72,13 +88,23 @@ const stamp = () => new Date().toISOString().slice(11, 19);
 const say = (line: string) => console.log(`${stamp()} ${line} (load ${load3().join(' ')})`);
 
 async function status(n: NodeProcess): Promise<{ latest_tick: number; total_transactions: number }> {
-  return (await (await fetch(`http://${n.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; total_transactions: number };
+  return (await (await fetch(`http://${n.addresses.rest}/api/v1/status`)).json()) as {
+    latest_tick: number;
+    total_transactions: number;
+  };
 }
 
 let txCounter = 0;
 function tx(): object {
   txCounter++;
-  return { tx_id: `bench-${txCounter}`, payload: Buffer.alloc(100, txCounter & 0xff), signature: Buffer.alloc(64), public_key: Buffer.alloc(32), nonce: String(txCounter), timestamp: String(Date.now() * 1000) };
+  return {
+    tx_id: `bench-${txCounter}`,
+    payload: Buffer.alloc(100, txCounter & 0xff),
+    signature: Buffer.alloc(64),
+    public_key: Buffer.alloc(32),
+    nonce: String(txCounter),
+    timestamp: String(Date.now() * 1000),
+  };
 }
 
 /** Submit at `rate` tx/s in batches every 10 ms until stopped. */
@@ -125,7 +151,9 @@ async function composition(n: NodeProcess, last: number, count: number): Promise
   const step = Math.max(1, last / count);
   for (let x = step / 2; x <= last && busyT.length + emptyT.length < count; x += step) {
     const t = Math.max(1, Math.round(x));
-    const j = (await (await fetch(`http://${n.addresses.rest}/api/v1/tick/${t}`)).json()) as { tick?: { transaction_count: number; vdf_iterations: number } };
+    const j = (await (await fetch(`http://${n.addresses.rest}/api/v1/tick/${t}`)).json()) as {
+      tick?: { transaction_count: number; vdf_iterations: number };
+    };
     if (!j.tick) continue;
     if (j.tick.transaction_count > 0) {
       busyT.push(j.tick.vdf_iterations);
@@ -185,7 +213,10 @@ async function main(): Promise<void> {
   const live: Live[] = [];
   try {
     // 1. Record, two followers following live (with and without snapshots).
-    for (const [name, snapshots] of [['follower_snapshots', true], ['follower_no_snapshots', false]] as const) {
+    for (const [name, snapshots] of [
+      ['follower_snapshots', true],
+      ['follower_no_snapshots', false],
+    ] as const) {
       const db = await dir();
       const args = ['--follow', grpcAddr, '--gateways', '0', ...(snapshots ? [] : NO_SNAPSHOTS)];
       const node = await spawnNode(db, args, ALL);
@@ -210,7 +241,13 @@ async function main(): Promise<void> {
     const progress = async (what: string) => {
       if (performance.now() - lastSay < 30_000) return;
       lastSay = performance.now();
-      const figures = await Promise.all([leader, ...live.map((l) => l.node)].map((n) => status(n).then((x) => x.latest_tick).catch(() => -1)));
+      const figures = await Promise.all(
+        [leader, ...live.map((l) => l.node)].map((n) =>
+          status(n)
+            .then((x) => x.latest_tick)
+            .catch(() => -1),
+        ),
+      );
       say(`${what}: leader ${figures[0]}, followers ${figures.slice(1).join(' / ')}`);
     };
     /** Until the node has stored `tick` (polled every `ms`). */
@@ -236,7 +273,10 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - r0) / 1000;
       procs.push(node);
       const after = (await status(node)).latest_tick;
-      return { node, m: { seconds_to_listening: round(seconds, 2), stored_before_kill: before, stored_ticks: after, loadavg: la } };
+      return {
+        node,
+        m: { seconds_to_listening: round(seconds, 2), stored_before_kill: before, stored_ticks: after, loadavg: la },
+      };
     };
 
     loadOn();
@@ -251,11 +291,17 @@ async function main(): Promise<void> {
         pause(l.node, 'SIGSTOP');
         try {
           for (const gateways of RESTART_GATEWAYS) {
-            const args = [...l.args.filter((_, i, a) => a[i] !== '--gateways' && a[i - 1] !== '--gateways'), '--gateways', String(gateways)];
+            const args = [
+              ...l.args.filter((_, i, a) => a[i] !== '--gateways' && a[i - 1] !== '--gateways'),
+              '--gateways',
+              String(gateways),
+            ];
             const { node, m } = await killAndStart(l.node, l.db, args);
             l.node = node;
             restarts.push({ node: 'follower', snapshots: l.snapshots, at: size, gateways, ...m });
-            say(`restart ${l.name} at ${m.stored_ticks} stored ticks, --gateways ${gateways}: ${m.seconds_to_listening} s to listening (load before ${m.loadavg.join(' ')})`);
+            say(
+              `restart ${l.name} at ${m.stored_ticks} stored ticks, --gateways ${gateways}: ${m.seconds_to_listening} s to listening (load before ${m.loadavg.join(' ')})`,
+            );
           }
         } finally {
           pause(l.node, 'SIGCONT');
@@ -267,7 +313,9 @@ async function main(): Promise<void> {
         const { node, m } = await killAndStart(leader, leaderDb, [...LEADER, '--grpc-addr', grpcAddr]);
         leader = node;
         restarts.push({ node: 'leader', snapshots: true, at: size, gateways: 0, ...m });
-        say(`restart leader at ${m.stored_ticks} stored ticks, --gateways 0: ${m.seconds_to_listening} s to listening (load before ${m.loadavg.join(' ')})`);
+        say(
+          `restart leader at ${m.stored_ticks} stored ticks, --gateways 0: ${m.seconds_to_listening} s to listening (load before ${m.loadavg.join(' ')})`,
+        );
       } finally {
         pause(undefined, 'SIGCONT');
       }
@@ -288,7 +336,9 @@ async function main(): Promise<void> {
         ticks_per_s_under_load: Math.round(rec.latest_tick / loadSeconds),
         note: `leader ${LEADER.join(' ')}, ${RECORD_TPS} tx/s while recording; two followers following live; the load stopped for the restarts at ${RESTART_AT.join(', ') || 'no size'}`,
       };
-      say(`recorded ${rec.latest_tick} ticks, ${rec.total_transactions} transactions in ${round(seconds, 1)} s (${round(loadSeconds, 1)} s under load)`);
+      say(
+        `recorded ${rec.latest_tick} ticks, ${rec.total_transactions} transactions in ${round(seconds, 1)} s (${round(loadSeconds, 1)} s under load)`,
+      );
     }
     for (const l of live) {
       l.node.child.kill('SIGKILL');
@@ -302,7 +352,11 @@ async function main(): Promise<void> {
     client.close();
     leader.child.kill('SIGTERM');
     await leader.exited;
-    leader = await spawnNode(leaderDb, ['--vdf-iterations', LAG_VDF_ITERATIONS, '--queue-capacity', '1000000', '--grpc-addr', grpcAddr], ALL);
+    leader = await spawnNode(
+      leaderDb,
+      ['--vdf-iterations', LAG_VDF_ITERATIONS, '--queue-capacity', '1000000', '--grpc-addr', grpcAddr],
+      ALL,
+    );
     procs.push(leader);
     client = new SequencerClient(leader.addresses.grpc!);
 
@@ -338,7 +392,9 @@ async function main(): Promise<void> {
       loadavg_after: load3(),
       note: 'from process start (includes start-up) to the target tick stored; the leader at its default 100 ms heartbeat meanwhile',
     };
-    say(`catch-up: ${target} ticks in ${round(secs, 2)} s (${Math.round(target / secs)} ticks/s), CPU ${round((cpu * 1000) / target, 1)} µs/tick`);
+    say(
+      `catch-up: ${target} ticks in ${round(secs, 2)} s (${Math.round(target / secs)} ticks/s), CPU ${round((cpu * 1000) / target, 1)} µs/tick`,
+    );
     out.chain = await composition(leader, target, SAMPLE);
     say(`chain: ${JSON.stringify(out.chain)}`);
 
@@ -346,7 +402,12 @@ async function main(): Promise<void> {
     {
       const { node, m } = await killAndStart(follower, fdb, ['--follow', leader.addresses.grpc!]);
       follower = node;
-      out.restart = { seconds_to_listening: m.seconds_to_listening, stored_ticks: m.stored_ticks, gateways: 1, loadavg: m.loadavg };
+      out.restart = {
+        seconds_to_listening: m.seconds_to_listening,
+        stored_ticks: m.stored_ticks,
+        gateways: 1,
+        loadavg: m.loadavg,
+      };
       say(`restart after kill -9 at ${m.stored_ticks} ticks: serving in ${m.seconds_to_listening} s`);
     }
     const caughtUp = (await status(leader)).latest_tick;
@@ -377,8 +438,16 @@ async function main(): Promise<void> {
       fstream.cancel();
       fc.close();
       lags.sort((a, b) => a - b);
-      out[`lag_r${rate}`] = { ticks: lags.length, p50_ms: round(percentile(lags, 50), 2), p99_ms: round(percentile(lags, 99), 2), max_ms: round(lags.at(-1) ?? 0, 1), loadavg: la };
-      say(`lag at ${rate} tx/s: p50 ${round(percentile(lags, 50), 2)} ms, p99 ${round(percentile(lags, 99), 2)} ms over ${lags.length} ticks`);
+      out[`lag_r${rate}`] = {
+        ticks: lags.length,
+        p50_ms: round(percentile(lags, 50), 2),
+        p99_ms: round(percentile(lags, 99), 2),
+        max_ms: round(lags.at(-1) ?? 0, 1),
+        loadavg: la,
+      };
+      say(
+        `lag at ${rate} tx/s: p50 ${round(percentile(lags, 50), 2)} ms, p99 ${round(percentile(lags, 99), 2)} ms over ${lags.length} ticks`,
+      );
     }
   } catch (err) {
     out.error = (err as Error).message.slice(0, 2000);

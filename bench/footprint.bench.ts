@@ -81,7 +81,13 @@ function line(name: string, p: PhaseFigures): string {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-footprint-'));
   const nodeArgs = benchNodeArgs();
-  const out: Record<string, unknown> = { bench: 'footprint', node_args: nodeArgs, phase_seconds: PHASE_SECONDS, trickle_tx_per_s: TRICKLE, load_avg_start: loadAverage() };
+  const out: Record<string, unknown> = {
+    bench: 'footprint',
+    node_args: nodeArgs,
+    phase_seconds: PHASE_SECONDS,
+    trickle_tx_per_s: TRICKLE,
+    load_avg_start: loadAverage(),
+  };
   const node = await spawnDefaultNode(dir, nodeArgs);
   try {
     await sleep(3000); // start-up settles (first heartbeats, LevelDB files created)
@@ -89,7 +95,12 @@ async function main(): Promise<void> {
     const idle = await measure(node, dir, () => sleep(PHASE_SECONDS * 1000));
     log(line('idle', idle));
 
-    const trickleLoad = startChild<PacedJob, PacedResult>('paced-submit.js', { address: node.addresses.grpc!, txPerSecond: TRICKLE, batchSize: 1, tag: 'trickle' });
+    const trickleLoad = startChild<PacedJob, PacedResult>('paced-submit.js', {
+      address: node.addresses.grpc!,
+      txPerSecond: TRICKLE,
+      batchSize: 1,
+      tag: 'trickle',
+    });
     await trickleLoad.ready;
     let sent: PacedResult | undefined;
     const trickle = await measure(node, dir, async () => {
@@ -109,7 +120,9 @@ async function main(): Promise<void> {
       ticks_per_tx_beyond_idle: round((trickle.ticks - idle.ticks_per_s * trickle.seconds) / txs, 2),
       bytes_per_tx: Math.round(trickle.disk_bytes / txs),
     };
-    log(`${line('trickle', trickle)}; ${trickleOut.tx_per_s} tx/s accepted, ${trickleOut.ticks_per_tx} ticks/tx, ${trickleOut.bytes_per_tx} bytes/tx`);
+    log(
+      `${line('trickle', trickle)}; ${trickleOut.tx_per_s} tx/s accepted, ${trickleOut.ticks_per_tx} ticks/tx, ${trickleOut.bytes_per_tx} bytes/tx`,
+    );
 
     const again = await measure(node, dir, () => sleep(PHASE_SECONDS * 1000));
     log(line('idle_again', again));

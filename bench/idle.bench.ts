@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
     // 2. Isolated transactions.
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const phaseFrom = performance.now();
     const phaseTicks0 = ticks.length;
     for (let i = 0; i < TXS; i++) {
@@ -73,7 +73,9 @@ async function main(): Promise<void> {
       const body = encodeSubmitRequest(tx);
       sentAt.set(shortHash(transactionHash(tx)), performance.now());
       await new Promise<void>((resolve, reject) =>
-        client.makeUnaryRequest(`${SERVICE}/SubmitTransaction`, identity, identity, body, (err) => (err ? reject(err) : resolve())),
+        client.makeUnaryRequest(`${SERVICE}/SubmitTransaction`, identity, identity, body, (err) =>
+          err ? reject(err) : resolve(),
+        ),
       );
     }
     const until = performance.now() + 5000;

@@ -59,14 +59,47 @@ class Chain {
     const cs = (BigInt(this.tick) << 32n) | BigInt(this.inBlock.length);
     if (this.inBlock.length % 50 === 49) this.tick++;
     const ts = this.started + Math.floor(i / 10);
-    const order: BookOrder = { seq: cs, marketId: MARKET, orderId: BigInt(i + 1), owner: new Uint8Array(32), ownerKey: owner, side: side === 'Buy' ? BUY : SELL, price, quantity, remaining: quantity, expiry: 0n, slot: -1, open: false };
+    const order: BookOrder = {
+      seq: cs,
+      marketId: MARKET,
+      orderId: BigInt(i + 1),
+      owner: new Uint8Array(32),
+      ownerKey: owner,
+      side: side === 'Buy' ? BUY : SELL,
+      price,
+      quantity,
+      remaining: quantity,
+      expiry: 0n,
+      slot: -1,
+      open: false,
+    };
     const r = this.book.place(order, Number(cs >> 32n), ts);
     const id = `${this.height.toString(16).padStart(16, '0')}-0000-${this.inBlock.length.toString(16).padStart(4, '0')}`;
     this.inBlock.push(id);
     const tx = {
-      id, block_height: this.height, batch_index: 0, kind: 'order', market_id: MARKET, market_name: 'A/B', market_kind: 'Spot', owner, side, price, quantity,
-      base_mint: MINT_A, quote_mint: MINT_B, order_id: BigInt(i + 1), timestamp_ms: ts, continuum_sequence: cs, signature: '00'.repeat(64), tick_number: Number(cs >> 32n),
-      sequence_number: i + 1, tx_hash: '00'.repeat(32), expiry: 0n, status: r.status, filled_quantity: r.filled,
+      id,
+      block_height: this.height,
+      batch_index: 0,
+      kind: 'order',
+      market_id: MARKET,
+      market_name: 'A/B',
+      market_kind: 'Spot',
+      owner,
+      side,
+      price,
+      quantity,
+      base_mint: MINT_A,
+      quote_mint: MINT_B,
+      order_id: BigInt(i + 1),
+      timestamp_ms: ts,
+      continuum_sequence: cs,
+      signature: '00'.repeat(64),
+      tick_number: Number(cs >> 32n),
+      sequence_number: i + 1,
+      tx_hash: '00'.repeat(32),
+      expiry: 0n,
+      status: r.status,
+      filled_quantity: r.filled,
     };
     return { subject: `svc.tx.${MARKET}`, id, data: new TextEncoder().encode(encodeJson(tx)) };
   }
@@ -74,14 +107,49 @@ class Chain {
   /** The block of the transactions since the last one. */
   block(): { subject: string; id: string; data: Uint8Array } {
     const h = this.height++;
-    const markets = h === 1 ? [{ id: '0000000000000001-0000-ffff', block_height: 1, batch_index: 0, market_id: MARKET, market_name: 'A/B', market_kind: 'Spot', base_mint: MINT_A, quote_mint: MINT_B, timestamp_ms: this.started, continuum_sequence: 0n, tick_number: 0, sequence_number: 0, tx_hash: '00'.repeat(32) }] : [];
+    const markets =
+      h === 1
+        ? [
+            {
+              id: '0000000000000001-0000-ffff',
+              block_height: 1,
+              batch_index: 0,
+              market_id: MARKET,
+              market_name: 'A/B',
+              market_kind: 'Spot',
+              base_mint: MINT_A,
+              quote_mint: MINT_B,
+              timestamp_ms: this.started,
+              continuum_sequence: 0n,
+              tick_number: 0,
+              sequence_number: 0,
+              tx_hash: '00'.repeat(32),
+            },
+          ]
+        : [];
     const block = {
-      height: h, state_root: new Array(32).fill(0), applied_batches: h, applied_orders: 0, produced_at: Math.floor(Date.now() / 1000), total_orders: this.inBlock.length, total_cancels: 0,
-      batch_summaries: [], transaction_ids: this.inBlock, event_ids: [], total_markets: markets.length, first_tick: this.tick, last_tick: this.tick, trade_count: 0,
+      height: h,
+      state_root: new Array(32).fill(0),
+      applied_batches: h,
+      applied_orders: 0,
+      produced_at: Math.floor(Date.now() / 1000),
+      total_orders: this.inBlock.length,
+      total_cancels: 0,
+      batch_summaries: [],
+      transaction_ids: this.inBlock,
+      event_ids: [],
+      total_markets: markets.length,
+      first_tick: this.tick,
+      last_tick: this.tick,
+      trade_count: 0,
     };
     this.inBlock = [];
     this.tick++;
-    return { subject: 'svc.blocks', id: String(h), data: new TextEncoder().encode(encodeJson({ block, events: [], markets })) };
+    return {
+      subject: 'svc.blocks',
+      id: String(h),
+      data: new TextEncoder().encode(encodeJson({ block, events: [], markets })),
+    };
   }
 }
 
@@ -118,7 +186,15 @@ async function main(): Promise<void> {
 
   const url = await server.createDatabase('bench');
   const t0 = performance.now();
-  const ix = await startIndexer({ pgUrl: url, mqUrl: nats.url, mqStream: 'SVC', indexerConsumer: 'bench', indexerAddr: { host: '127.0.0.1', port: 0 }, indexerBatch: 1000, logger: silentLogger() });
+  const ix = await startIndexer({
+    pgUrl: url,
+    mqUrl: nats.url,
+    mqStream: 'SVC',
+    indexerConsumer: 'bench',
+    indexerAddr: { host: '127.0.0.1', port: 0 },
+    indexerBatch: 1000,
+    logger: silentLogger(),
+  });
   await ix.reached(backlog, 600_000);
   const catchUp = TXS / ((performance.now() - t0) / 1000);
 
@@ -177,7 +253,10 @@ async function main(): Promise<void> {
     [owner, market, OWNERS[1], SEED_TRADES],
   );
   const day = 1700006400;
-  await db.query(`INSERT INTO candles SELECT $1, 60, $2 + g * 60, 100, 105, 95, 101, 1000, 10 FROM generate_series(0, 1439) g`, [market, day]);
+  await db.query(
+    `INSERT INTO candles SELECT $1, 60, $2 + g * 60, 100, 105, 95, 101, 1000, 10 FROM generate_series(0, 1439) g`,
+    [market, day],
+  );
   await db.query('ANALYZE');
   await db.end();
   const base = `http://127.0.0.1:${ix.address.port}`;

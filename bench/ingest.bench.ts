@@ -32,11 +32,17 @@ const BATCH = 1000;
 /** Intake threads of the second node measured beside the first (which has none). */
 const INTAKE_THREADS = Number(process.env.BENCH_INTAKE_THREADS ?? 1);
 
-
 async function measure(address: string, kind: IngestJob['kind']): Promise<IngestResult> {
   const job: IngestJob =
     kind === 'batch'
-      ? { kind, address, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((250_000 * SECONDS) / BATCH) }
+      ? {
+          kind,
+          address,
+          seconds: SECONDS,
+          inFlight: 4,
+          batchSize: BATCH,
+          prepare: Math.ceil((250_000 * SECONDS) / BATCH),
+        }
       : { kind, address, seconds: SECONDS, inFlight: 128, batchSize: 1, prepare: 20_000 * SECONDS };
   return runChild<IngestJob, IngestResult>('load-gen.js', job);
 }
@@ -47,9 +53,22 @@ async function main(): Promise<void> {
   const frontend = await spawnNoopServer('frontend-server.js');
   const node = await spawnNode(dir, ['--queue-capacity', '1000000', '--intake-threads', '0']);
   const intakeDir = await mkdtemp(join(tmpdir(), 'svc-bench-ingest-intake-'));
-  const intakeNode = await spawnNode(intakeDir, ['--queue-capacity', '1000000', '--intake-threads', String(INTAKE_THREADS)]);
-  const intakeRows = { node: [] as number[], ratio: [] as number[], mainUs: [] as number[], plainMainUs: [] as number[] };
-  const rows: Record<string, { node: number[]; noop: number[]; frontend: number[]; rejected: number[]; ratio: number[]; frontendRatio: number[] }> = {
+  const intakeNode = await spawnNode(intakeDir, [
+    '--queue-capacity',
+    '1000000',
+    '--intake-threads',
+    String(INTAKE_THREADS),
+  ]);
+  const intakeRows = {
+    node: [] as number[],
+    ratio: [] as number[],
+    mainUs: [] as number[],
+    plainMainUs: [] as number[],
+  };
+  const rows: Record<
+    string,
+    { node: number[]; noop: number[]; frontend: number[]; rejected: number[]; ratio: number[]; frontendRatio: number[] }
+  > = {
     batch: { node: [], noop: [], frontend: [], rejected: [], ratio: [], frontendRatio: [] },
     unary: { node: [], noop: [], frontend: [], rejected: [], ratio: [], frontendRatio: [] },
   };

@@ -68,7 +68,14 @@ function transactions(): Transaction[] {
 
 function encode(txs: Transaction[]): Uint8Array {
   return SubmitBatchRequest.encode({
-    transactions: txs.map((t) => ({ tx_id: t.txId, payload: t.payload, signature: t.signature, public_key: t.publicKey, nonce: t.nonce.toString(), timestamp: t.timestamp.toString() })),
+    transactions: txs.map((t) => ({
+      tx_id: t.txId,
+      payload: t.payload,
+      signature: t.signature,
+      public_key: t.publicKey,
+      nonce: t.nonce.toString(),
+      timestamp: t.timestamp.toString(),
+    })),
   }).finish();
 }
 
@@ -83,7 +90,14 @@ async function measure(way: Way): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-intake-'));
   const db = await openDatabase(dir);
   const pool = createPool({ threads: 1 });
-  const seq = new TickSequencer({ db, pool, retainTicks: 100_000, vdfIterations: DEFAULT_BUSY_ITERATIONS, idleTickMs: 100, queueCapacity: 10_000_000 });
+  const seq = new TickSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: DEFAULT_BUSY_ITERATIONS,
+    idleTickMs: 100,
+    queueCapacity: 10_000_000,
+  });
   const intake = way === 'threads' ? new IntakeThreads(THREADS) : undefined;
   await seq.start();
   const objects: Transaction[][] = [];
@@ -109,7 +123,8 @@ async function measure(way: Way): Promise<Result> {
   let acked = 0;
   let at: { t: number; acked: number; main: number; all: number } | undefined;
   const mark = (): void => {
-    if (!at && performance.now() >= warmEnd) at = { t: performance.now(), acked, main: threadCpuMs(), all: processCpuMs() };
+    if (!at && performance.now() >= warmEnd)
+      at = { t: performance.now(), acked, main: threadCpuMs(), all: processCpuMs() };
   };
   const count = (rs: Array<SubmitResult | SubmitError>): void => {
     for (const r of rs) if (!(r instanceof SubmitError)) acked++;
@@ -147,7 +162,12 @@ async function measure(way: Way): Promise<Result> {
   await db.close();
   await pool.destroy();
   rmSync(dir, { recursive: true, force: true });
-  return { way, acked_tx_s: Math.round(n / seconds), main_cpu_us_per_tx: round((main * 1000) / n, 2), process_cpu_us_per_tx: round((all * 1000) / n, 2) };
+  return {
+    way,
+    acked_tx_s: Math.round(n / seconds),
+    main_cpu_us_per_tx: round((main * 1000) / n, 2),
+    process_cpu_us_per_tx: round((all * 1000) / n, 2),
+  };
 }
 
 const ways = (process.env.BENCH_WAYS ?? 'objects,bytes,threads').split(',') as Way[];
@@ -157,7 +177,9 @@ for (let r = 1; r <= ROUNDS; r++) {
   for (const way of ways) {
     const res = await measure(way);
     runs[way].push(res);
-    console.log(`round ${r} ${way.padEnd(7)}: ${res.acked_tx_s} tx/s acked, main thread ${res.main_cpu_us_per_tx} us CPU per tx, whole process ${res.process_cpu_us_per_tx} us`);
+    console.log(
+      `round ${r} ${way.padEnd(7)}: ${res.acked_tx_s} tx/s acked, main thread ${res.main_cpu_us_per_tx} us CPU per tx, whole process ${res.process_cpu_us_per_tx} us`,
+    );
   }
 }
 const summary = Object.fromEntries(

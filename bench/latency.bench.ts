@@ -27,11 +27,27 @@ async function main(): Promise<void> {
   const out: Record<string, unknown> = { bench: 'latency', seconds_per_rate: SECONDS };
   try {
     for (const rate of RATES) {
-      const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', { address: node.addresses.grpc!, rate, seconds: SECONDS });
+      const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', {
+        address: node.addresses.grpc!,
+        rate,
+        seconds: SECONDS,
+      });
       console.log(
         `${rate} tx/s target (achieved ${r.achievedRate}): p50 ${round(r.p50Ms, 2)} ms, p99 ${round(r.p99Ms, 2)} ms, max ${round(r.maxMs, 1)} ms; ${r.measured}/${r.accepted} accepted measured; ack p50 ${round(r.ackP50Ms, 2)} ms, p99 ${round(r.ackP99Ms, 2)} ms`,
       );
-      out[`r${rate}`] = { achieved_tx_per_s: r.achievedRate, accepted: r.accepted, measured: r.measured, p50_ms: round(r.p50Ms, 2), p99_ms: round(r.p99Ms, 2), max_ms: round(r.maxMs, 1), ack_p50_ms: round(r.ackP50Ms, 2), ack_p99_ms: round(r.ackP99Ms, 2), close_to_arrival_p50_ms: round(r.closeToArrivalP50Ms, 2), close_to_arrival_p99_ms: round(r.closeToArrivalP99Ms, 2), ...(r.streamError ? { stream_error: r.streamError } : {}) };
+      out[`r${rate}`] = {
+        achieved_tx_per_s: r.achievedRate,
+        accepted: r.accepted,
+        measured: r.measured,
+        p50_ms: round(r.p50Ms, 2),
+        p99_ms: round(r.p99Ms, 2),
+        max_ms: round(r.maxMs, 1),
+        ack_p50_ms: round(r.ackP50Ms, 2),
+        ack_p99_ms: round(r.ackP99Ms, 2),
+        close_to_arrival_p50_ms: round(r.closeToArrivalP50Ms, 2),
+        close_to_arrival_p99_ms: round(r.closeToArrivalP99Ms, 2),
+        ...(r.streamError ? { stream_error: r.streamError } : {}),
+      };
     }
   } finally {
     node.child.kill('SIGTERM');

@@ -59,11 +59,23 @@ interface RowFigures {
 
 function figures(values: number[], failed: number): RowFigures {
   const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, failed, p50_ms: round(percentile(s, 50), 2), p90_ms: round(percentile(s, 90), 2), p99_ms: round(percentile(s, 99), 2), max_ms: round(s[s.length - 1] ?? NaN, 2) };
+  return {
+    n: s.length,
+    failed,
+    p50_ms: round(percentile(s, 50), 2),
+    p90_ms: round(percentile(s, 90), 2),
+    p99_ms: round(percentile(s, 99), 2),
+    max_ms: round(s[s.length - 1] ?? NaN, 2),
+  };
 }
 
 /** One phase: the lone client's run, with the load average, ticks/s and node CPU around it. */
-async function phase(node: NodeProcess, samples: number, seed: number, firstOrderId: number): Promise<Record<string, unknown>> {
+async function phase(
+  node: NodeProcess,
+  samples: number,
+  seed: number,
+  firstOrderId: number,
+): Promise<Record<string, unknown>> {
   const load_avg_start = loadAverage();
   const height0 = await chainHeight(node.addresses.rest!);
   const cpu0 = treeCpuMs(node.child.pid!);
@@ -91,7 +103,11 @@ async function phase(node: NodeProcess, samples: number, seed: number, firstOrde
   out.send_to_tick_start = figures(r.sendToTickStartMs, 0);
   out.tick_start_to_arrival = figures(r.tickStartToArrivalMs, 0);
   const its = [...r.tickIterations].sort((a, b) => a - b);
-  out.carrying_tick_iterations = { p50: percentile(its, 50), p90: percentile(its, 90), max: its[its.length - 1] ?? NaN };
+  out.carrying_tick_iterations = {
+    p50: percentile(its, 50),
+    p90: percentile(its, 90),
+    max: its[its.length - 1] ?? NaN,
+  };
   out.node_ticks_per_s = round((height1 - height0) / seconds, 1);
   out.node_cores = round(cpu / 1000 / seconds, 2);
   if (r.firstError) out.first_error = r.firstError;
@@ -110,13 +126,29 @@ function summary(name: string, p: Record<string, unknown>): string {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-lone-'));
   const nodeArgs = benchNodeArgs();
-  const out: Record<string, unknown> = { bench: 'latency', node_args: nodeArgs, samples_per_row: SAMPLES, pause_ms: [PAUSE_MIN, PAUSE_MAX], load_avg_start: loadAverage() };
+  const out: Record<string, unknown> = {
+    bench: 'latency',
+    node_args: nodeArgs,
+    samples_per_row: SAMPLES,
+    pause_ms: [PAUSE_MIN, PAUSE_MAX],
+    load_avg_start: loadAverage(),
+  };
   const node = await spawnDefaultNode(dir, nodeArgs);
   try {
     const chain = new ChainClient(node.addresses.grpc!);
-    await chain.submit({ market: { base_mint: Uint8Array.from(CHAIN_MINTS[0]), quote_mint: Uint8Array.from(CHAIN_MINTS[1]), name: 'LONE/CHAIN' } });
+    await chain.submit({
+      market: {
+        base_mint: Uint8Array.from(CHAIN_MINTS[0]),
+        quote_mint: Uint8Array.from(CHAIN_MINTS[1]),
+        name: 'LONE/CHAIN',
+      },
+    });
     chain.close();
-    await new DexClient(`http://${node.addresses.dex}`).createMarket({ base_mint: toBase58(Uint8Array.from(DEX_MINTS[0])), quote_mint: toBase58(Uint8Array.from(DEX_MINTS[1])), name: 'LONE/DEX' });
+    await new DexClient(`http://${node.addresses.dex}`).createMarket({
+      base_mint: toBase58(Uint8Array.from(DEX_MINTS[0])),
+      quote_mint: toBase58(Uint8Array.from(DEX_MINTS[1])),
+      name: 'LONE/DEX',
+    });
     await sleep(1000); // start-up and market creation settle
 
     log(`idle node: ${SAMPLES} samples per row (load ${loadAverage().join(' ')})`);
@@ -126,13 +158,24 @@ async function main(): Promise<void> {
 
     if (LOAD_TX_PER_S > 0 && LOAD_SAMPLES > 0) {
       log(`under load: ${LOAD_TX_PER_S} tx/s SubmitBatch of 10 from another process, ${LOAD_SAMPLES} samples per row`);
-      const load = startChild<PacedJob, PacedResult>('paced-submit.js', { address: node.addresses.grpc!, txPerSecond: LOAD_TX_PER_S, batchSize: 10, tag: 'bg' });
+      const load = startChild<PacedJob, PacedResult>('paced-submit.js', {
+        address: node.addresses.grpc!,
+        txPerSecond: LOAD_TX_PER_S,
+        batchSize: 10,
+        tag: 'bg',
+      });
       await load.ready;
       await sleep(1000);
       const loaded = await phase(node, LOAD_SAMPLES, 54321, 1_000_001);
       load.stop();
       const l = await load.result;
-      out.loaded = { ...loaded, load_tx_per_s: LOAD_TX_PER_S, load_accepted_per_s: Math.round(l.accepted / l.seconds), load_errors: l.errors, ...(l.firstError ? { load_first_error: l.firstError } : {}) };
+      out.loaded = {
+        ...loaded,
+        load_tx_per_s: LOAD_TX_PER_S,
+        load_accepted_per_s: Math.round(l.accepted / l.seconds),
+        load_errors: l.errors,
+        ...(l.firstError ? { load_first_error: l.firstError } : {}),
+      };
       log(summary('loaded', loaded));
     }
   } finally {

@@ -80,7 +80,12 @@ function child(kind: 'packed' | 'naive', txs: number, count: number): void {
     for (let n = 1; n <= count; n++) {
       list.push({
         tick_number: n,
-        vdf_proof: { input: hex(tick.vdfProof.input), output: hex(tick.vdfProof.output), proof: hex(tick.vdfProof.proof), iterations: 20 },
+        vdf_proof: {
+          input: hex(tick.vdfProof.input),
+          output: hex(tick.vdfProof.output),
+          proof: hex(tick.vdfProof.proof),
+          iterations: 20,
+        },
         transactions: tick.transactions.map((o) => ({
           tx_id: o.transaction.txId,
           tx_hash: hex(o.txHash),
@@ -103,7 +108,9 @@ function child(kind: 'packed' | 'naive', txs: number, count: number): void {
   gc();
   const after = process.memoryUsage().rss;
   if (!keep) throw new Error('unreachable');
-  process.stdout.write(JSON.stringify({ rss_before: before, rss_after: after, allocated, fill_ms: Math.round(fillMs) }) + '\n');
+  process.stdout.write(
+    `${JSON.stringify({ rss_before: before, rss_after: after, allocated, fill_ms: Math.round(fillMs) })}\n`,
+  );
 }
 
 interface Scenario {
@@ -114,12 +121,21 @@ interface Scenario {
 }
 
 function run(kind: 'packed' | 'naive', txs: number, count: number): Scenario {
-  const res = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', kind, String(txs), String(count)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const res = spawnSync(
+    process.execPath,
+    ['--expose-gc', fileURLToPath(import.meta.url), 'child', kind, String(txs), String(count)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (res.status !== 0) throw new Error(`child failed: ${res.stderr}`);
-  const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as { rss_before: number; rss_after: number; allocated: number; fill_ms: number };
+  const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
+    rss_before: number;
+    rss_after: number;
+    allocated: number;
+    fill_ms: number;
+  };
   const grown = r.rss_after - r.rss_before;
   return {
     rss_mb: Math.round(r.rss_after / 1e6),
@@ -133,19 +149,29 @@ if (process.argv[2] === 'child') {
   child(process.argv[3] as 'packed' | 'naive', Number(process.argv[4]), Number(process.argv[5]));
 } else {
   const empty = run('packed', 0, TICKS);
-  console.log(`${TICKS} empty ticks: RSS ${empty.rss_mb} MB, ${empty.bytes_per_tick} B/tick (packed ${empty.packed_bytes_per_tick})`);
+  console.log(
+    `${TICKS} empty ticks: RSS ${empty.rss_mb} MB, ${empty.bytes_per_tick} B/tick (packed ${empty.packed_bytes_per_tick})`,
+  );
   const ten = run('packed', 10, TICKS);
-  console.log(`${TICKS} ticks x 10 tx: RSS ${ten.rss_mb} MB, ${ten.bytes_per_tick} B/tick (packed ${ten.packed_bytes_per_tick})`);
+  console.log(
+    `${TICKS} ticks x 10 tx: RSS ${ten.rss_mb} MB, ${ten.bytes_per_tick} B/tick (packed ${ten.packed_bytes_per_tick})`,
+  );
   const naiveEmpty = run('naive', 0, NAIVE_TICKS);
   const naiveTen = run('naive', 10, NAIVE_TICKS);
-  console.log(`naive objects (${NAIVE_TICKS} ticks): empty ${naiveEmpty.bytes_per_tick} B/tick, 10 tx ${naiveTen.bytes_per_tick} B/tick`);
+  console.log(
+    `naive objects (${NAIVE_TICKS} ticks): empty ${naiveEmpty.bytes_per_tick} B/tick, 10 tx ${naiveTen.bytes_per_tick} B/tick`,
+  );
   console.log(
     JSON.stringify({
       bench: 'memory',
       ticks: TICKS,
       empty: empty,
       with_10_tx: ten,
-      naive_bytes_per_tick: { empty: naiveEmpty.bytes_per_tick, with_10_tx: naiveTen.bytes_per_tick, measured_on: NAIVE_TICKS },
+      naive_bytes_per_tick: {
+        empty: naiveEmpty.bytes_per_tick,
+        with_10_tx: naiveTen.bytes_per_tick,
+        measured_on: NAIVE_TICKS,
+      },
       naive_over_packed: {
         empty: Math.round((naiveEmpty.bytes_per_tick / empty.bytes_per_tick) * 100) / 100,
         with_10_tx: Math.round((naiveTen.bytes_per_tick / ten.bytes_per_tick) * 100) / 100,

@@ -31,7 +31,7 @@ import { startOrderFlow } from '../test/support/order-flow.js';
 import { until } from '../test/support/until.js';
 import { median } from './support/stats.js';
 
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const ROUNDS = Number(process.env.MQ_FAILOVER_ROUNDS ?? 3);
 const KINDS = ['leader', 'follower', 'node-server', 'meta-leader'] as const;
 type Kind = (typeof KINDS)[number];
@@ -56,7 +56,22 @@ async function target(cluster: NatsCluster, kind: Kind): Promise<number> {
 async function main(): Promise<void> {
   const cluster = await natsCluster();
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-mq-failover-'));
-  const node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '100', '--log-level', 'debug', '--mq-url', cluster.urls, '--mq-replicas', '3'], ['grpc', 'rest', 'dex', 'rpc']);
+  const node = await spawnNode(
+    dir,
+    [
+      '--idle-tick-ms',
+      '20',
+      '--block-ms',
+      '100',
+      '--log-level',
+      'debug',
+      '--mq-url',
+      cluster.urls,
+      '--mq-replicas',
+      '3',
+    ],
+    ['grpc', 'rest', 'dex', 'rpc'],
+  );
   const rest = `http://${node.addresses.rest}`;
   const rpc = `http://${node.addresses.rpc}`;
   const rows: (Failover & { kind: Kind; shortReplicas: string[] })[] = [];
@@ -68,13 +83,21 @@ async function main(): Promise<void> {
         const r = await measureFailover(cluster, await target(cluster, kind), rest);
         // Each replica's own copy, once the restarted one has caught up (or not).
         const last = (await cluster.replicaStates()).get(await cluster.streamReady())!.last_seq;
-        const states = await until('replicas at the leader', async () => {
-          const s = await cluster.replicaStates();
-          return [...s.values()].every((x) => x.last_seq >= last) ? s : undefined;
-        }, 30_000).catch(() => cluster.replicaStates());
-        const shortReplicas = [...states].filter(([, s]) => s.first_seq !== 1 || s.messages !== s.last_seq).map(([i, s]) => `n${i} ${JSON.stringify(s)}`);
+        const states = await until(
+          'replicas at the leader',
+          async () => {
+            const s = await cluster.replicaStates();
+            return [...s.values()].every((x) => x.last_seq >= last) ? s : undefined;
+          },
+          30_000,
+        ).catch(() => cluster.replicaStates());
+        const shortReplicas = [...states]
+          .filter(([, s]) => s.first_seq !== 1 || s.messages !== s.last_seq)
+          .map(([i, s]) => `n${i} ${JSON.stringify(s)}`);
         rows.push({ ...r, kind, shortReplicas });
-        log(`round ${round} ${describeFailover(kind, r)}${shortReplicas.length ? `; SHORT replicas: ${shortReplicas.join(', ')}` : ''}`);
+        log(
+          `round ${round} ${describeFailover(kind, r)}${shortReplicas.length ? `; SHORT replicas: ${shortReplicas.join(', ')}` : ''}`,
+        );
       }
     }
     const placed = await flow.stop();
@@ -83,7 +106,9 @@ async function main(): Promise<void> {
       throw new Error(`${err.message}\n${mq.join('\n')}\nnode log:\n${node.stderr().slice(-4_000)}`);
     });
     checkStream(messages, await nodeChain(rpc));
-    log(`stream checked: the node's whole chain once, in order (${placed} orders); svc_mq_outages_total ${await metric(rest, 'svc_mq_outages_total')}`);
+    log(
+      `stream checked: the node's whole chain once, in order (${placed} orders); svc_mq_outages_total ${await metric(rest, 'svc_mq_outages_total')}`,
+    );
   } finally {
     node.child.kill('SIGKILL');
     await node.exited;
@@ -109,7 +134,14 @@ async function main(): Promise<void> {
     }),
   );
   for (const [kind, s] of Object.entries(summary)) log(`${kind}: ${JSON.stringify(s)}`);
-  console.log(JSON.stringify({ bench: 'mq-failover', rounds: ROUNDS, loadavg: loadavg().map((l) => Math.round(l * 10) / 10), summary }));
+  console.log(
+    JSON.stringify({
+      bench: 'mq-failover',
+      rounds: ROUNDS,
+      loadavg: loadavg().map((l) => Math.round(l * 10) / 10),
+      summary,
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

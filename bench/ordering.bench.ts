@@ -55,7 +55,14 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ordering-'));
   const db = await openDatabase(dir);
   const pool = createPool({ threads: 1 });
-  const seq = new TickSequencer({ db, pool, retainTicks: 100_000, vdfIterations: DEFAULT_BUSY_ITERATIONS, idleTickMs: 100, queueCapacity: 1_000_000 });
+  const seq = new TickSequencer({
+    db,
+    pool,
+    retainTicks: 100_000,
+    vdfIterations: DEFAULT_BUSY_ITERATIONS,
+    idleTickMs: 100,
+    queueCapacity: 1_000_000,
+  });
   await seq.start();
   let next = 0;
   let refused = 0;

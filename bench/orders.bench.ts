@@ -33,7 +33,7 @@ const ORDERS = Number(process.env.DEX_BENCH_ORDERS ?? 12_800);
 const SINGLE_INFLIGHT = Number(process.env.DEX_ORDERS_INFLIGHT ?? 64);
 const BATCH_INFLIGHT = Number(process.env.DEX_BATCHES_INFLIGHT ?? 8);
 const MODES = (process.env.DEX_BENCH_MODES ?? 'http,http-batch,grpc,grpc-batch').split(',') as Array<OrdersJob['mode']>;
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /** Busy and total jiffies of the whole machine (/proc/stat's first line). */
 function machineJiffies(): { busy: number; total: number } {
@@ -82,7 +82,17 @@ function round(x: number, d = 1): number {
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-orders-'));
-  const args = ['--gateways', '2', '--max-pending', '100000', '--queue-capacity', '100000', '--submit-tx-rate', '0', ...benchNodeArgs()];
+  const args = [
+    '--gateways',
+    '2',
+    '--max-pending',
+    '100000',
+    '--queue-capacity',
+    '100000',
+    '--submit-tx-rate',
+    '0',
+    ...benchNodeArgs(),
+  ];
   const prof = process.env.DEX_BENCH_PROFILE; // a directory: the node and its gateways write V8 CPU profiles there
   if (prof) process.env.SVC_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${prof}`; // spawnNode's Node flags (the gateways inherit them)
   const node = await spawnNode(dir, args, ['grpc', 'rest', 'dex', 'rpc']);
@@ -126,7 +136,7 @@ async function main(): Promise<void> {
     await node.exited;
     await rm(dir, { recursive: true, force: true });
   }
-  process.stdout.write(JSON.stringify(out) + '\n');
+  process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
 async function runMode(job: OrdersJob, pid: number): Promise<Record<string, unknown>> {

@@ -49,7 +49,19 @@ function client(job: OverloadJob): Promise<Report> {
 }
 
 function merge(rs: Report[]): Report {
-  const out: Report = { sent: 0, accepted: [], refused: [], other: {}, unanswered: 0, goaways: [], resent: 0, executedAnyway: 0, resendOther: {}, refusalDetails: [], cpuMs: 0 };
+  const out: Report = {
+    sent: 0,
+    accepted: [],
+    refused: [],
+    other: {},
+    unanswered: 0,
+    goaways: [],
+    resent: 0,
+    executedAnyway: 0,
+    resendOther: {},
+    refusalDetails: [],
+    cpuMs: 0,
+  };
   for (const r of rs) {
     out.sent += r.sent;
     out.accepted.push(...r.accepted);
@@ -64,7 +76,12 @@ function merge(rs: Report[]): Report {
 }
 
 function pct(xs: number[], p: number): number {
-  return round(percentile([...xs].sort((a, b) => a - b), p));
+  return round(
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      p,
+    ),
+  );
 }
 
 /** Calls each probe address keeps pending: enough to keep 2 cores busy, under the default share of 128. */
@@ -79,17 +96,32 @@ async function main(): Promise<void> {
   const grpc = node.addresses.grpc!;
   try {
     const c = new ChainClient(grpc);
-    await c.submit({ market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'BENCH/OVERLOAD' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'BENCH/OVERLOAD' },
+    });
     const idle: number[] = [];
     let nextId = 1;
     const job = (localAddress: string, seed: number, extra: Partial<OverloadJob>): OverloadJob => {
-      const j: OverloadJob = { role: 'open', grpc, localAddress, base: BASE, quote: QUOTE, marketId: '', seed, firstOrderId: nextId, ...extra };
+      const j: OverloadJob = {
+        role: 'open',
+        grpc,
+        localAddress,
+        base: BASE,
+        quote: QUOTE,
+        marketId: '',
+        seed,
+        firstOrderId: nextId,
+        ...extra,
+      };
       nextId += Math.ceil((extra.rate ?? 0) * (extra.seconds ?? 0)) + 1;
       return j;
     };
     const lone = async (): Promise<number> => {
       const r = await client(job('127.0.0.250', 200, { rate: 10, seconds: 1, connections: 1, closed: true }));
-      return percentile([...r.accepted].sort((a, b) => a - b), 50);
+      return percentile(
+        [...r.accepted].sort((a, b) => a - b),
+        50,
+      );
     };
     idle.push(await lone());
 
@@ -97,7 +129,13 @@ async function main(): Promise<void> {
     // address keeping PROBE_WINDOW calls pending (under its fair share, so none is refused
     // for the share: an open loop would measure the share over the latency, not capacity).
     const probeSeconds = Math.min(5, seconds);
-    const probeJob = (k: number): OverloadJob => job(`127.0.1.${k + 2}`, 10 + 8 * k, { rate: probeRate / addresses, seconds: probeSeconds, connections: 4, window: PROBE_WINDOW });
+    const probeJob = (k: number): OverloadJob =>
+      job(`127.0.1.${k + 2}`, 10 + 8 * k, {
+        rate: probeRate / addresses,
+        seconds: probeSeconds,
+        connections: 4,
+        window: PROBE_WINDOW,
+      });
     // Twice: the first run warms the node up (JIT, pool, caches) and is not counted.
     let sustainable = 0;
     for (let round = 0; round < 2; round++) {
@@ -112,7 +150,11 @@ async function main(): Promise<void> {
     const load0 = loadavg()[0]!;
     const t0 = performance.now();
     const [burst, polite, flooder] = await Promise.all([
-      Promise.all(Array.from({ length: addresses }, (_, k) => client(job(`127.0.2.${k + 2}`, 50 + 8 * k, { rate: part, seconds, connections: 4 })))).then(merge),
+      Promise.all(
+        Array.from({ length: addresses }, (_, k) =>
+          client(job(`127.0.2.${k + 2}`, 50 + 8 * k, { rate: part, seconds, connections: 4 })),
+        ),
+      ).then(merge),
       client(job('127.0.3.2', 120, { rate: 20, seconds, connections: 1, closed: true })),
       client(job('127.0.4.2', 130, { rate: Math.min(990, 10 * part), seconds, connections: 4 })),
     ]);
@@ -146,7 +188,10 @@ async function main(): Promise<void> {
         idle_p50_ms_before: round(idle[0]!),
         idle_p50_ms_1s_after: round(after),
         node_cpu_ms_per_thread: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(v)])),
-        node_cpu_ms_per_accepted_order: round(totalMs(cpu) / Math.max(1, all.accepted.length + polite.accepted.length), 3),
+        node_cpu_ms_per_accepted_order: round(
+          totalMs(cpu) / Math.max(1, all.accepted.length + polite.accepted.length),
+          3,
+        ),
         burst_wall_s: round(wallS),
         clients_cpu_ms: round(burst.cpuMs + polite.cpuMs + flooder.cpuMs),
         loadavg_1m: round(load0, 2),

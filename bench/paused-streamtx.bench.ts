@@ -30,22 +30,42 @@ const RATE = Number(process.env.BENCH_RATE ?? 3000);
 const MINT_A = Array.from(new Uint8Array(32).fill(211));
 const MINT_B = Array.from(new Uint8Array(32).fill(212));
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-paused-streamtx-'));
-  const node = await spawnNode(dir, ['--gateways', '1', '--submit-tx-rate', '0', '--stream-tx-rate', '0'], ['grpc', 'rest', 'dex', 'rpc']);
+  const node = await spawnNode(
+    dir,
+    ['--gateways', '1', '--submit-tx-rate', '0', '--stream-tx-rate', '0'],
+    ['grpc', 'rest', 'dex', 'rpc'],
+  );
   const grpc = node.addresses.grpc!;
-  const out: Record<string, unknown> = { bench: 'paused-streamtx', streams: STREAMS, rate: RATE, seconds: SECONDS, load_avg_start: loadavg().map((x) => round(x, 2)) };
+  const out: Record<string, unknown> = {
+    bench: 'paused-streamtx',
+    streams: STREAMS,
+    rate: RATE,
+    seconds: SECONDS,
+    load_avg_start: loadavg().map((x) => round(x, 2)),
+  };
   try {
     const { ChainClient } = await import('../src/chain/grpc/client.js');
     const c = new ChainClient(grpc);
-    await c.submit({ market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'PAUSED' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'PAUSED' },
+    });
     c.close();
     let firstId = 1;
     const measure = async (): Promise<number> => {
-      const r = await runChild<LoadJob, LoadResult>('chain-load.js', { grpc, rate: RATE, seconds: SECONDS, base: MINT_A, quote: MINT_B, firstOrderId: firstId });
+      const r = await runChild<LoadJob, LoadResult>('chain-load.js', {
+        grpc,
+        rate: RATE,
+        seconds: SECONDS,
+        base: MINT_A,
+        quote: MINT_B,
+        firstOrderId: firstId,
+      });
       firstId += Math.ceil(RATE * SECONDS) + 1;
       return r.ok / r.seconds;
     };
@@ -55,7 +75,13 @@ async function main(): Promise<void> {
     const rows: Array<Record<string, number>> = [];
     for (let r = 0; r < ROUNDS; r++) {
       const before = await measure();
-      const clients = startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', { address: grpc, count: STREAMS, startTick: 1, mode: 'paused', method: 'StreamTx' });
+      const clients = startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', {
+        address: grpc,
+        count: STREAMS,
+        startTick: 1,
+        mode: 'paused',
+        method: 'StreamTx',
+      });
       await clients.ready;
       const paused = await measure();
       const rss = rssMb(node.child.pid!);
@@ -64,10 +90,25 @@ async function main(): Promise<void> {
       const after = await measure();
       const ratio = paused / ((before + after) / 2);
       ratios.push(ratio);
-      rows.push({ none_before: round(before, 0), paused: round(paused, 0), none_after: round(after, 0), ratio: round(ratio, 3), rss_mb_paused: round(rss, 0), streams_opened: ended.opened });
-      console.log(`round ${r + 1}: none ${round(before, 0)}/s, ${STREAMS} paused StreamTx ${round(paused, 0)}/s, none ${round(after, 0)}/s: ratio ${round(ratio, 3)}; RSS ${round(rss, 0)} MB with them open; ${ended.opened} opened${ended.errors.length ? `; ended: ${ended.errors.join('; ')}` : ''}`);
+      rows.push({
+        none_before: round(before, 0),
+        paused: round(paused, 0),
+        none_after: round(after, 0),
+        ratio: round(ratio, 3),
+        rss_mb_paused: round(rss, 0),
+        streams_opened: ended.opened,
+      });
+      console.log(
+        `round ${r + 1}: none ${round(before, 0)}/s, ${STREAMS} paused StreamTx ${round(paused, 0)}/s, none ${round(after, 0)}/s: ratio ${round(ratio, 3)}; RSS ${round(rss, 0)} MB with them open; ${ended.opened} opened${ended.errors.length ? `; ended: ${ended.errors.join('; ')}` : ''}`,
+      );
     }
-    Object.assign(out, { rounds: rows, ratio_median: round(median(ratios), 3), rss_mb_start: round(rssStart, 0), rss_mb_end: round(rssMb(node.child.pid!), 0), load_avg_end: loadavg().map((x) => round(x, 2)) });
+    Object.assign(out, {
+      rounds: rows,
+      ratio_median: round(median(ratios), 3),
+      rss_mb_start: round(rssStart, 0),
+      rss_mb_end: round(rssMb(node.child.pid!), 0),
+      load_avg_end: loadavg().map((x) => round(x, 2)),
+    });
   } finally {
     node.child.kill('SIGTERM');
     await node.exited;

@@ -60,14 +60,23 @@ interface Measured {
   clientErrors: string[];
 }
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Start the scenario's readers; resolves to a stop function giving their CPU and errors. */
-async function startReaders(scenario: Scenario, grpc: string): Promise<() => Promise<{ cpuMs: number; errors: string[] }>> {
+async function startReaders(
+  scenario: Scenario,
+  grpc: string,
+): Promise<() => Promise<{ cpuMs: number; errors: string[] }>> {
   if (scenario === 'none') return async () => ({ cpuMs: 0, errors: [] });
   if (scenario === 'paused-tx') {
     const half = Math.ceil(TX_STREAMS / 2);
-    const job: RawStreamTxJob = { address: grpc, sources: ['127.0.0.1', '127.0.0.2'], perAddress: half, fromSequence: 1 };
+    const job: RawStreamTxJob = {
+      address: grpc,
+      sources: ['127.0.0.1', '127.0.0.2'],
+      perAddress: half,
+      fromSequence: 1,
+    };
     const child = startChild<RawStreamTxJob, RawStreamTxResult>('raw-streamtx-clients.js', job);
     await child.ready;
     return async () => {
@@ -79,7 +88,12 @@ async function startReaders(scenario: Scenario, grpc: string): Promise<() => Pro
   const mode = scenario === 'fast' ? 'fast' : 'paused';
   const half = Math.ceil(READERS / 2);
   const children: Array<StartedChild<StreamClientsResult>> = [0, 1].map((startTick) =>
-    startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', { address: grpc, count: half, startTick, mode }),
+    startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', {
+      address: grpc,
+      count: half,
+      startTick,
+      mode,
+    }),
   );
   await Promise.all(children.map((c) => c.ready));
   await new Promise((r) => setTimeout(r, 500)); // paused readers fill their windows and stall
@@ -93,38 +107,90 @@ async function startReaders(scenario: Scenario, grpc: string): Promise<() => Pro
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-readers-'));
   // Readers must stay open through a measurement (no stall resets, no StreamTx rate limit).
-  const node = await spawnNode(dir, ['--gateways', '1', '--queue-capacity', '1000000', '--stream-stall-ms', '3600000', '--submit-tx-rate', '0', '--stream-tx-rate', '0'], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
+  const node = await spawnNode(
+    dir,
+    [
+      '--gateways',
+      '1',
+      '--queue-capacity',
+      '1000000',
+      '--stream-stall-ms',
+      '3600000',
+      '--submit-tx-rate',
+      '0',
+      '--stream-tx-rate',
+      '0',
+    ],
+    ['grpc', 'rest', 'dex', 'rpc'],
+    { timeoutMs: 120_000 },
+  );
   const grpc = node.addresses.grpc!;
   const pid = node.child.pid!;
-  const out: Record<string, unknown> = { bench: 'readers', seconds: SECONDS, rounds: ROUNDS, readers: READERS, tx_streams: TX_STREAMS, load_avg_start: loadavg().map((x) => round(x, 2)) };
+  const out: Record<string, unknown> = {
+    bench: 'readers',
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    readers: READERS,
+    tx_streams: TX_STREAMS,
+    load_avg_start: loadavg().map((x) => round(x, 2)),
+  };
   let firstId = 1;
   const ingest = async (): Promise<{ rate: number; accepted: number }> => {
-    const job: IngestJob = { kind: 'batch', address: grpc, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((PREPARE_PER_S * SECONDS) / BATCH) };
+    const job: IngestJob = {
+      kind: 'batch',
+      address: grpc,
+      seconds: SECONDS,
+      inFlight: 4,
+      batchSize: BATCH,
+      prepare: Math.ceil((PREPARE_PER_S * SECONDS) / BATCH),
+    };
     const r = await runChild<IngestJob, IngestResult>('load-gen.js', job);
     return { rate: r.perSecond, accepted: r.accepted };
   };
   const orders = async (): Promise<{ rate: number; accepted: number }> => {
-    const r = await runChild<LoadJob, LoadResult>('chain-load.js', { grpc, rate: RATE, seconds: SECONDS, base: MINT_A, quote: MINT_B, firstOrderId: firstId });
+    const r = await runChild<LoadJob, LoadResult>('chain-load.js', {
+      grpc,
+      rate: RATE,
+      seconds: SECONDS,
+      base: MINT_A,
+      quote: MINT_B,
+      firstOrderId: firstId,
+    });
     firstId += Math.ceil(RATE * SECONDS) + 1;
-    if (r.ok === 0) console.log(`SubmitTx load: none of ${r.sent} answered OK (${r.errors} errors; first: ${r.firstError})`);
+    if (r.ok === 0)
+      console.log(`SubmitTx load: none of ${r.sent} answered OK (${r.errors} errors; first: ${r.firstError})`);
     return { rate: r.ok / r.seconds, accepted: r.ok };
   };
-  const measure = async (scenario: Scenario, load: () => Promise<{ rate: number; accepted: number }>): Promise<Measured> => {
+  const measure = async (
+    scenario: Scenario,
+    load: () => Promise<{ rate: number; accepted: number }>,
+  ): Promise<Measured> => {
     const stop = await startReaders(scenario, grpc);
     const t0 = sampleThreads(pid);
     const r = await load();
     const delta = cpuDelta(t0, sampleThreads(pid));
     const rss = rssMb(pid);
     const clients = await stop();
-    const perTx = Object.fromEntries(Object.entries(delta).map(([k, ms]) => [k, round((ms * 1000) / Math.max(1, r.accepted), 2)]));
+    const perTx = Object.fromEntries(
+      Object.entries(delta).map(([k, ms]) => [k, round((ms * 1000) / Math.max(1, r.accepted), 2)]),
+    );
     perTx.total_without_clock = round((totalMs(delta, ['svc-clock']) * 1000) / Math.max(1, r.accepted), 2);
     await new Promise((res) => setTimeout(res, 300));
-    return { scenario, rate: r.rate, cpuUsPerTx: perTx, rssMb: rss, clientCpuMs: clients.cpuMs, clientErrors: clients.errors };
+    return {
+      scenario,
+      rate: r.rate,
+      cpuUsPerTx: perTx,
+      rssMb: rss,
+      clientCpuMs: clients.cpuMs,
+      clientErrors: clients.errors,
+    };
   };
   try {
     const { ChainClient } = await import('../src/chain/grpc/client.js');
     const c = new ChainClient(grpc);
-    await c.submit({ market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'READERS' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'READERS' },
+    });
     c.close();
     const rssStart = rssMb(pid);
     if (PART !== '2') {
@@ -135,7 +201,11 @@ async function main(): Promise<void> {
       await orders(); // warm-up and a history of orders for the replays
       out.order_flow = await rounds(['none', 'paused-tx', 'none'], (s) => measure(s, orders), 'orders/s');
     }
-    Object.assign(out, { rss_mb_start: round(rssStart, 0), rss_mb_end: round(rssMb(pid), 0), load_avg_end: loadavg().map((x) => round(x, 2)) });
+    Object.assign(out, {
+      rss_mb_start: round(rssStart, 0),
+      rss_mb_end: round(rssMb(pid), 0),
+      load_avg_end: loadavg().map((x) => round(x, 2)),
+    });
   } finally {
     node.child.kill('SIGTERM');
     await node.exited;
@@ -145,7 +215,11 @@ async function main(): Promise<void> {
 }
 
 /** Rounds of `order` (none first and last); per scenario: medians of rate, ratio to the mean none, CPU, RSS. */
-async function rounds(order: Scenario[], run: (s: Scenario) => Promise<Measured>, unit: string): Promise<Record<string, unknown>> {
+async function rounds(
+  order: Scenario[],
+  run: (s: Scenario) => Promise<Measured>,
+  unit: string,
+): Promise<Record<string, unknown>> {
   const rows = new Map<Scenario, Array<Measured & { ratio: number }>>();
   const errors = new Set<string>();
   for (let r = 1; r <= ROUNDS; r++) {
@@ -170,7 +244,9 @@ async function rounds(order: Scenario[], run: (s: Scenario) => Promise<Measured>
       rate: Math.round(median(ms.map((m) => m.rate))),
       ratio_to_none: round(median(ms.map((m) => m.ratio)), 3),
       ratios: ms.map((m) => round(m.ratio, 3)),
-      cpu_us_per_tx: Object.fromEntries([...threads].map((t) => [t, round(median(ms.map((m) => m.cpuUsPerTx[t] ?? 0)), 2)])),
+      cpu_us_per_tx: Object.fromEntries(
+        [...threads].map((t) => [t, round(median(ms.map((m) => m.cpuUsPerTx[t] ?? 0)), 2)]),
+      ),
       rss_mb: Math.round(median(ms.map((m) => m.rssMb))),
       client_cpu_ms_per_s: Math.round(median(ms.map((m) => m.clientCpuMs)) / SECONDS),
     };

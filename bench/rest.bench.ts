@@ -22,7 +22,12 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-rest-'));
   const node = await spawnNode(dir, ['--retain-ticks', String(RETAIN), '--idle-tick-ms', '2']);
   const base = `http://${node.addresses.rest}`;
-  const out: Record<string, unknown> = { bench: 'rest', seconds_per_case: SECONDS, rounds: ROUNDS, retain_ticks: RETAIN };
+  const out: Record<string, unknown> = {
+    bench: 'rest',
+    seconds_per_case: SECONDS,
+    rounds: ROUNDS,
+    retain_ticks: RETAIN,
+  };
   try {
     // Fill the chain: ticks with a few transactions each, more than --retain-ticks of them.
     const client = new SequencerClient(node.addresses.grpc!);
@@ -37,8 +42,18 @@ async function main(): Promise<void> {
     const mem: HttpResult[] = [];
     const disk: HttpResult[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const m = await runChild<HttpJob, HttpResult>('http-gen.js', { base, paths: memTicks, seconds: SECONDS, inFlight: 16 });
-      const d = await runChild<HttpJob, HttpResult>('http-gen.js', { base, paths: diskTicks, seconds: SECONDS, inFlight: 16 });
+      const m = await runChild<HttpJob, HttpResult>('http-gen.js', {
+        base,
+        paths: memTicks,
+        seconds: SECONDS,
+        inFlight: 16,
+      });
+      const d = await runChild<HttpJob, HttpResult>('http-gen.js', {
+        base,
+        paths: diskTicks,
+        seconds: SECONDS,
+        inFlight: 16,
+      });
       mem.push(m);
       disk.push(d);
       console.log(

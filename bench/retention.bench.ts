@@ -55,11 +55,21 @@ function bytesPerTick(txPerTick: number, heartbeat: boolean): number {
     const k = Math.floor(n * txPerTick) - Math.floor((n - 1) * txPerTick);
     const transactions = Array.from({ length: k }, () => {
       const tx = benchTransaction('ret');
-      return { transaction: tx, sequenceNumber: seq++, txHash: transactionHash(tx), ingestionTimestamp: 1_700_000_000_000_000 + n };
+      return {
+        transaction: tx,
+        sequenceNumber: seq++,
+        txHash: transactionHash(tx),
+        ingestionTimestamp: 1_700_000_000_000_000 + n,
+      };
     });
     const tick: Tick = {
       tickNumber: n,
-      vdfProof: { input: element(`in${n % 7}`), output: out, proof: heartbeat ? element('proof') : one, iterations: heartbeat ? 2_000_000 : 20 },
+      vdfProof: {
+        input: element(`in${n % 7}`),
+        output: out,
+        proof: heartbeat ? element('proof') : one,
+        iterations: heartbeat ? 2_000_000 : 20,
+      },
       transactions,
       batchHash: out.subarray(0, 32),
       timestamp: 1_700_000_000_000_000 + n,
@@ -109,7 +119,11 @@ async function rssUnderLoad(args: string[]): Promise<{ rss_mb: number[]; tx_per_
   const samples = [await rss()];
   const timer = setInterval(() => void rss().then((m) => samples.push(m)), 10_000);
   try {
-    const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', { address: node.addresses.grpc!, rate: RSS_RATE, seconds: RSS_SECONDS });
+    const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', {
+      address: node.addresses.grpc!,
+      rate: RSS_RATE,
+      seconds: RSS_SECONDS,
+    });
     samples.push(await rss());
     return { rss_mb: samples, tx_per_s: r.achievedRate };
   } finally {
@@ -139,7 +153,11 @@ async function main(): Promise<void> {
     out.idle = idle;
     for (const rate of RATES) {
       a = await status();
-      const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', { address: node.addresses.grpc!, rate, seconds: SECONDS });
+      const r = await runChild<LatencyJob, LatencyResult>('latency-gen.js', {
+        address: node.addresses.grpc!,
+        rate,
+        seconds: SECONDS,
+      });
       b = await status();
       const secs = (b.at - a.at) / 1000;
       const busy = row((b.tx - a.tx) / secs, (b.tick - a.tick) / secs, false);
@@ -156,7 +174,10 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   if (RSS_SECONDS > 0) {
-    for (const [name, args] of [['defaults', []], ['retain_bytes_64mib', ['--retain-bytes', '64MiB']]] as const) {
+    for (const [name, args] of [
+      ['defaults', []],
+      ['retain_bytes_64mib', ['--retain-bytes', '64MiB']],
+    ] as const) {
       const r = await rssUnderLoad([...args]);
       console.log(`RSS under ${RSS_RATE} tx/s (${r.tx_per_s} sent), ${name}: ${r.rss_mb.join(' -> ')} MB`);
       out[`rss_${name}`] = { rate: RSS_RATE, seconds: RSS_SECONDS, ...r };

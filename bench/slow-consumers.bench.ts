@@ -58,14 +58,18 @@ interface Holder {
 
 /** Open the scenario's streams in a child process; resolves once they are all open. */
 function holdStreams(job: StreamClientsJob): Promise<Holder> {
-  const child = fork(fileURLToPath(new URL('./support/stream-clients.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./support/stream-clients.js', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { ready?: boolean; error?: string }) => {
       if (m.error) return reject(new Error(m.error));
       resolve({
         stop: () =>
           new Promise<StreamClientsResult>((done, fail) => {
-            child.once('message', (r: { result?: StreamClientsResult; error?: string }) => (r.result ? done(r.result) : fail(new Error(r.error))));
+            child.once('message', (r: { result?: StreamClientsResult; error?: string }) =>
+              r.result ? done(r.result) : fail(new Error(r.error)),
+            );
             child.send('stop');
           }),
       });
@@ -97,9 +101,15 @@ interface FaceCost {
 }
 
 /** Part 1, one measurement: CPU of this process per tick closed, with the given streams open on an in-process face. */
-async function faceCostOnce(scenario: 'none' | 'paused-0' | 'reading-1'): Promise<{ perTick: number; encoded: number; received?: number }> {
+async function faceCostOnce(
+  scenario: 'none' | 'paused-0' | 'reading-1',
+): Promise<{ perTick: number; encoded: number; received?: number }> {
   const fake = new FakeSequencer({ queueCapacity: 10_000_000 });
-  const face: GrpcFace & { feed?: { encodedCount: number } } = await startGrpcFace(fake, { host: '127.0.0.1', port: 0 }, { logger: silentLogger(), shutdownGraceMs: 200 });
+  const face: GrpcFace & { feed?: { encodedCount: number } } = await startGrpcFace(
+    fake,
+    { host: '127.0.0.1', port: 0 },
+    { logger: silentLogger(), shutdownGraceMs: 200 },
+  );
   const closeTick = async () => {
     fake.closeTick(); // an empty tick: the double's own work stays small next to what streams cost
     await new Promise((r) => setImmediate(r));
@@ -143,14 +153,21 @@ async function faceCost(): Promise<Record<string, FaceCost>> {
   return Object.fromEntries(
     Object.entries(rows).map(([k, row]) => [
       k,
-      { cpu_us_per_tick: round(median(row.perTick), 2), extra_us_per_tick: round(median(row.extra), 2), ...(row.encoded.some(Number.isNaN) ? {} : { encoded_ticks: median(row.encoded) }) },
+      {
+        cpu_us_per_tick: round(median(row.perTick), 2),
+        extra_us_per_tick: round(median(row.extra), 2),
+        ...(row.encoded.some(Number.isNaN) ? {} : { encoded_ticks: median(row.encoded) }),
+      },
     ]),
   );
 }
 
 async function main(): Promise<void> {
   const face = process.env.BENCH_PART === '2' ? {} : await faceCost();
-  if (process.env.BENCH_PART === '1') return void console.log(JSON.stringify({ bench: 'slow-consumers', in_process: { ticks: TICKS, rounds: FACE_ROUNDS, ...face } }));
+  if (process.env.BENCH_PART === '1')
+    return void console.log(
+      JSON.stringify({ bench: 'slow-consumers', in_process: { ticks: TICKS, rounds: FACE_ROUNDS, ...face } }),
+    );
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-slow-'));
   // Paused streams must stay open through a whole measurement (the load generator prepares its
   // requests first, which can take a while on a loaded machine): no stall resets here.
@@ -159,25 +176,61 @@ async function main(): Promise<void> {
   const rest = node.addresses.rest!;
   const pid = node.child.pid!;
   const rows = Object.fromEntries(
-    SCENARIOS.map((s) => [s, { rate: [] as number[], ratio: [] as number[], cpuUs: [] as number[], cpuRatio: [] as number[], rssMb: [] as number[], streams: [] as number[] }]),
+    SCENARIOS.map((s) => [
+      s,
+      {
+        rate: [] as number[],
+        ratio: [] as number[],
+        cpuUs: [] as number[],
+        cpuRatio: [] as number[],
+        rssMb: [] as number[],
+        streams: [] as number[],
+      },
+    ]),
   );
   const errors = new Set<string>();
   try {
     // Warm-up (JIT, LevelDB), not counted.
-    await runChild<IngestJob, IngestResult>('load-gen.js', { kind: 'batch', address: grpcAddr, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((250_000 * SECONDS) / BATCH) });
+    await runChild<IngestJob, IngestResult>('load-gen.js', {
+      kind: 'batch',
+      address: grpcAddr,
+      seconds: SECONDS,
+      inFlight: 4,
+      batchSize: BATCH,
+      prepare: Math.ceil((250_000 * SECONDS) / BATCH),
+    });
     for (let round_ = 1; round_ <= ROUNDS; round_++) {
       // Each round is bracketed by two `none` runs and the scenarios are compared with their
       // mean: the node's memory and stores grow through the run, so a single `none` taken
       // first would bias every later scenario down.
-      const measured: { scenario: Scenario; rate: number; cpuUs: number; rssMb: number; streams: number; received?: number }[] = [];
+      const measured: {
+        scenario: Scenario;
+        rate: number;
+        cpuUs: number;
+        rssMb: number;
+        streams: number;
+        received?: number;
+      }[] = [];
       for (const scenario of [...SCENARIOS, 'none'] as Scenario[]) {
         let holder: Holder | undefined;
         if (scenario !== 'none') {
           const [mode, start] = scenario.split('-') as ['paused' | 'reading', string];
-          holder = await holdStreams({ address: grpcAddr, count: mode === 'paused' ? STREAMS : 1, startTick: Number(start), mode });
+          holder = await holdStreams({
+            address: grpcAddr,
+            count: mode === 'paused' ? STREAMS : 1,
+            startTick: Number(start),
+            mode,
+          });
           await new Promise((r) => setTimeout(r, 1000)); // paused streams fill their windows and stall
         }
-        const job: IngestJob = { kind: 'batch', address: grpcAddr, seconds: SECONDS, inFlight: 4, batchSize: BATCH, prepare: Math.ceil((250_000 * SECONDS) / BATCH) };
+        const job: IngestJob = {
+          kind: 'batch',
+          address: grpcAddr,
+          seconds: SECONDS,
+          inFlight: 4,
+          batchSize: BATCH,
+          prepare: Math.ceil((250_000 * SECONDS) / BATCH),
+        };
         const cpu0 = mainThreadCpuSeconds(pid);
         const r = await runChild<IngestJob, IngestResult>('load-gen.js', job);
         const cpuUs = ((mainThreadCpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.accepted);
@@ -211,7 +264,14 @@ async function main(): Promise<void> {
     await node.exited;
     await rm(dir, { recursive: true, force: true });
   }
-  const out: Record<string, unknown> = { bench: 'slow-consumers', in_process: { ticks: TICKS, rounds: FACE_ROUNDS, ...face }, seconds: SECONDS, rounds: ROUNDS, paused_streams: STREAMS, batch_size: BATCH };
+  const out: Record<string, unknown> = {
+    bench: 'slow-consumers',
+    in_process: { ticks: TICKS, rounds: FACE_ROUNDS, ...face },
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    paused_streams: STREAMS,
+    batch_size: BATCH,
+  };
   for (const s of SCENARIOS) {
     const row = rows[s]!;
     out[s] = {

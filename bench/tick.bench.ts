@@ -51,7 +51,10 @@ const r1 = (x: number): number => Math.round(x * 10) / 10;
  * are measured side by side. Beside it the batcher's cost to form each batch (leaf
  * hashes + Merkle root), which runs on its own thread while the clock squares.
  */
-function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: number; batcher_us_p50: number; batcher_us_per_tx: number }> {
+function clockCost(): Record<
+  string,
+  { clock_us_p50: number; clock_us_p99: number; batcher_us_p50: number; batcher_us_per_tx: number }
+> {
   const engine = loadVdfEngine();
   const sizes = [1, 25, 100];
   const txRing = RingQueue.create(1024, TX_SLOT_BYTES);
@@ -64,7 +67,9 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
     idleTickMs: 1000,
     lastTimestamp: 0,
     maxTxPerTick: 8192,
-    trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    bridgeGapMs: 0,
+    bridgeSpan: 0,
   });
   const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);
@@ -92,7 +97,12 @@ function clockCost(): Record<string, { clock_us_p50: number; clock_us_p99: numbe
   for (const n of sizes) {
     const c = clock.get(n)!.sort((a, b) => a - b);
     const b = batcher.get(n)!.sort((a, b) => a - b);
-    out[`tx_per_tick_${n}`] = { clock_us_p50: r1(percentile(c, 50)), clock_us_p99: r1(percentile(c, 99)), batcher_us_p50: r1(percentile(b, 50)), batcher_us_per_tx: Math.round((percentile(b, 50) / n) * 100) / 100 };
+    out[`tx_per_tick_${n}`] = {
+      clock_us_p50: r1(percentile(c, 50)),
+      clock_us_p99: r1(percentile(c, 99)),
+      batcher_us_p50: r1(percentile(b, 50)),
+      batcher_us_per_tx: Math.round((percentile(b, 50) / n) * 100) / 100,
+    };
   }
   return out;
 }
@@ -202,11 +212,12 @@ async function runRate(rate: number): Promise<RateResult> {
     all_tick_time_us_p50: percentile(deltas, 50),
     all_tick_time_us_p99: percentile(deltas, 99),
     tx_per_tick_mean: r1(txs / Math.max(1, window.length)),
-    trivial_ticks_pct: r1((100 * window.filter((t) => t.it <= TRIVIAL_PROOF_MAX_T).length) / Math.max(1, window.length)),
+    trivial_ticks_pct: r1(
+      (100 * window.filter((t) => t.it <= TRIVIAL_PROOF_MAX_T).length) / Math.max(1, window.length),
+    ),
     refused,
   };
 }
-
 
 interface CeilingResult {
   in_flight: number;

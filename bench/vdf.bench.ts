@@ -50,7 +50,7 @@ const pct = (xs: number[], p: number): number => {
 };
 const round = (x: number, d = 2): number => Number(x.toFixed(d));
 const log = (s: string): void => {
-  process.stderr.write(s + '\n');
+  process.stderr.write(`${s}\n`);
 };
 
 function randomBatchHash(i: number): Uint8Array {
@@ -82,7 +82,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < K; i++) v = (v * v) % N;
     bigUs.push(((cpuNow() - t) * 1000) / K);
   }
-  const sqr = { wasm_us: round(median(wasmUs), 3), bigint_us: round(median(bigUs), 3), ratio: round(median(bigUs) / median(wasmUs)) };
+  const sqr = {
+    wasm_us: round(median(wasmUs), 3),
+    bigint_us: round(median(bigUs), 3),
+    ratio: round(median(bigUs) / median(wasmUs)),
+  };
   log(`squaring: WASM ${sqr.wasm_us} us, BigInt ${sqr.bigint_us} us, BigInt/WASM ${sqr.ratio}x`);
 
   // 2. Tick VDF time as the clock does it: hash-to-group, evaluator start + square(T) + output + prove.
@@ -109,9 +113,16 @@ async function main(): Promise<void> {
   const tick: Record<string, { p50_us: number; p99_us: number; wall_p50_us: number; wall_p99_us: number }> = {};
   for (const t of [10, DEFAULT_BUSY_ITERATIONS, 30, 40, 128, 1000]) {
     const ts = tickTimes(t, t >= 128 ? 200 : 3000);
-    const r = { p50_us: round(pct(ts.cpu, 50), 1), p99_us: round(pct(ts.cpu, 99), 1), wall_p50_us: round(pct(ts.wall, 50), 1), wall_p99_us: round(pct(ts.wall, 99), 1) };
+    const r = {
+      p50_us: round(pct(ts.cpu, 50), 1),
+      p99_us: round(pct(ts.cpu, 99), 1),
+      wall_p50_us: round(pct(ts.wall, 50), 1),
+      wall_p99_us: round(pct(ts.wall, 99), 1),
+    };
     tick[`T=${t}`] = r;
-    log(`tick VDF time T=${t}: CPU p50 ${r.p50_us} us, p99 ${r.p99_us} us (wall p50 ${r.wall_p50_us}, p99 ${r.wall_p99_us})`);
+    log(
+      `tick VDF time T=${t}: CPU p50 ${r.p50_us} us, p99 ${r.p99_us} us (wall p50 ${r.wall_p50_us}, p99 ${r.wall_p99_us})`,
+    );
   }
 
   // 3. Verification throughput.
@@ -126,7 +137,12 @@ async function main(): Promise<void> {
       ev.start(input);
       ev.square(DEFAULT_BUSY_ITERATIONS);
       const output = ev.output();
-      out.push({ tickNumber: i, previousOutput: prev, header: batchHash, claim: { input, output, proof: ev.prove(), iterations: DEFAULT_BUSY_ITERATIONS } });
+      out.push({
+        tickNumber: i,
+        previousOutput: prev,
+        header: batchHash,
+        claim: { input, output, proof: ev.prove(), iterations: DEFAULT_BUSY_ITERATIONS },
+      });
       prev = output;
     }
     return out;
@@ -144,7 +160,14 @@ async function main(): Promise<void> {
       inputs.push({ tickNumber: i, prev, batchHash, input: engine.hashToGroup(i, prev, batchHash) });
     }
     const claims = await Promise.all(inputs.map((p) => evaluateAndProveOnPool(pool, p.input, heartbeatT)));
-    claims.forEach((c, i) => hb.push({ tickNumber: inputs[i].tickNumber, previousOutput: inputs[i].prev, header: inputs[i].batchHash, claim: c }));
+    claims.forEach((c, i) =>
+      hb.push({
+        tickNumber: inputs[i].tickNumber,
+        previousOutput: inputs[i].prev,
+        header: inputs[i].batchHash,
+        claim: c,
+      }),
+    );
     prev = claims[0].output;
   }
   // Warm-up: a long-running node's pool threads and main thread have run these paths before.
@@ -182,7 +205,9 @@ async function main(): Promise<void> {
         batch_pool_speedup_wall: round(indivWall / batchPool),
       };
       verify[`${kind}_${n}`] = r;
-      log(`verify ${n} ${kind} ticks (T=${r.T}): individual ${r.individual_ticks_per_s}/s, batch ${r.batch_1thread_ticks_per_s}/s (${r.batch_1thread_speedup}x, CPU time), pool ${r.batch_pool_ticks_per_s}/s wall (${r.batch_pool_speedup_wall}x vs individual wall ${r.individual_wall_ticks_per_s}/s)`);
+      log(
+        `verify ${n} ${kind} ticks (T=${r.T}): individual ${r.individual_ticks_per_s}/s, batch ${r.batch_1thread_ticks_per_s}/s (${r.batch_1thread_speedup}x, CPU time), pool ${r.batch_pool_ticks_per_s}/s wall (${r.batch_pool_speedup_wall}x vs individual wall ${r.individual_wall_ticks_per_s}/s)`,
+      );
     }
   }
   await pool.destroy();
@@ -202,12 +227,14 @@ async function main(): Promise<void> {
       const indiv = verify[`${kind}_${n}`]!.individual_ticks_per_s!;
       const r = { threads, ticks_per_s: round(n / wall, 0), vs_individual_1thread: round(n / wall / indiv) };
       scaling[`${kind}_${threads}`] = r;
-      log(`scaling: ${n} ${kind} ticks on ${threads} pool thread(s): ${r.ticks_per_s}/s wall, ${r.vs_individual_1thread}x individual on one thread`);
+      log(
+        `scaling: ${n} ${kind} ticks on ${threads} pool thread(s): ${r.ticks_per_s}/s wall, ${r.vs_individual_1thread}x individual on one thread`,
+      );
     }
     await p.destroy();
   }
   process.stdout.write(
-    JSON.stringify({
+    `${JSON.stringify({
       bench: 'vdf',
       loadavg_1m: round(loadavg()[0], 1),
       squaring: sqr,
@@ -218,7 +245,7 @@ async function main(): Promise<void> {
       pool_threads: THREADS,
       verify,
       scaling,
-    }) + '\n',
+    })}\n`,
   );
 }
 

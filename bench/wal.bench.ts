@@ -32,8 +32,21 @@ const ROUNDS = Number(process.env.WAL_BENCH_ROUNDS ?? 5);
 function entries(first: number): WalEntry[] {
   return Array.from({ length: GROUP }, (_, i) => {
     const txId = `wal-bench-${first + i}`;
-    const p = prepareOne({ txId, payload: new Uint8Array(70).fill(i & 0xff), signature: new Uint8Array(64).fill(5), publicKey: new Uint8Array(32).fill(6), nonce: BigInt(first + i), timestamp: 1n });
-    return { sequence: first + i, ingestionTimestamp: 1_767_225_600_000_000 + first + i, tx: p.tx, fullHash: p.fullHash, body: p.body };
+    const p = prepareOne({
+      txId,
+      payload: new Uint8Array(70).fill(i & 0xff),
+      signature: new Uint8Array(64).fill(5),
+      publicKey: new Uint8Array(32).fill(6),
+      nonce: BigInt(first + i),
+      timestamp: 1n,
+    });
+    return {
+      sequence: first + i,
+      ingestionTimestamp: 1_767_225_600_000_000 + first + i,
+      tx: p.tx,
+      fullHash: p.fullHash,
+      body: p.body,
+    };
   });
 }
 
@@ -44,7 +57,10 @@ async function main(): Promise<void> {
   const file = await open(join(dir, 'wal.log'), 'a');
   const groups = Array.from({ length: GROUPS }, (_, g) => entries(g * GROUP + 1));
   let seq = 0;
-  const runs: Record<'leveldb' | 'file', { cpu: number[]; wall: number[] }> = { leveldb: { cpu: [], wall: [] }, file: { cpu: [], wall: [] } };
+  const runs: Record<'leveldb' | 'file', { cpu: number[]; wall: number[] }> = {
+    leveldb: { cpu: [], wall: [] },
+    file: { cpu: [], wall: [] },
+  };
   const once = async (kind: 'leveldb' | 'file'): Promise<void> => {
     const c0 = mainThreadCpuMs();
     const t0 = performance.now();
@@ -69,17 +85,37 @@ async function main(): Promise<void> {
     runs.leveldb = { cpu: [], wall: [] };
     runs.file = { cpu: [], wall: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      for (const kind of r % 2 === 0 ? (['leveldb', 'file'] as const) : (['file', 'leveldb'] as const)) await once(kind);
-      console.log(`round ${r + 1}: leveldb ${round(runs.leveldb.cpu.at(-1)!, 2)} us CPU/tx, file ${round(runs.file.cpu.at(-1)!, 2)} us CPU/tx (main thread)`);
+      for (const kind of r % 2 === 0 ? (['leveldb', 'file'] as const) : (['file', 'leveldb'] as const))
+        await once(kind);
+      console.log(
+        `round ${r + 1}: leveldb ${round(runs.leveldb.cpu.at(-1)!, 2)} us CPU/tx, file ${round(runs.file.cpu.at(-1)!, 2)} us CPU/tx (main thread)`,
+      );
     }
   } finally {
     await file.close();
     await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const m = (k: 'leveldb' | 'file') => ({ main_cpu_us_per_tx: round(median(runs[k].cpu), 3), wall_us_per_tx: round(median(runs[k].wall), 3) });
-  const out = { bench: 'wal', group: GROUP, groups_per_round: GROUPS, rounds: ROUNDS, load_avg: loadavg().map((x) => round(x, 1)), leveldb: m('leveldb'), file: m('file') };
-  console.log(JSON.stringify({ ...out, file_vs_leveldb_cpu: round(out.file.main_cpu_us_per_tx / out.leveldb.main_cpu_us_per_tx, 3), file_vs_leveldb_wall: round(out.file.wall_us_per_tx / out.leveldb.wall_us_per_tx, 3) }));
+  const m = (k: 'leveldb' | 'file') => ({
+    main_cpu_us_per_tx: round(median(runs[k].cpu), 3),
+    wall_us_per_tx: round(median(runs[k].wall), 3),
+  });
+  const out = {
+    bench: 'wal',
+    group: GROUP,
+    groups_per_round: GROUPS,
+    rounds: ROUNDS,
+    load_avg: loadavg().map((x) => round(x, 1)),
+    leveldb: m('leveldb'),
+    file: m('file'),
+  };
+  console.log(
+    JSON.stringify({
+      ...out,
+      file_vs_leveldb_cpu: round(out.file.main_cpu_us_per_tx / out.leveldb.main_cpu_us_per_tx, 3),
+      file_vs_leveldb_wall: round(out.file.wall_us_per_tx / out.leveldb.wall_us_per_tx, 3),
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -23,7 +23,9 @@ function input(market, side, price, quantity, orders) {
 }
 
 function hash(market, side, price, quantity, orders) {
-  const d = createHash('sha256').update(input(market, side, price, quantity, orders)).digest();
+  const d = createHash('sha256')
+    .update(input(market, side, price, quantity, orders))
+    .digest();
   return d.readBigUInt64LE(0);
 }
 
@@ -31,7 +33,10 @@ const hex = (v) => v.toString(16).padStart(16, '0');
 
 function checksum(market, bids, asks) {
   let sum = 0n;
-  for (const [side, rows] of [[0, bids], [1, asks]]) {
+  for (const [side, rows] of [
+    [0, bids],
+    [1, asks],
+  ]) {
     for (const [p, q, n] of rows) sum = (sum + hash(market, side, BigInt(p), BigInt(q), BigInt(n))) & M64;
   }
   return hex(sum);
@@ -64,14 +69,29 @@ const books = [
   {
     what: 'two levels a side',
     market_id: MARKET,
-    bids: [['99', '7', 2], ['98', '1', 1]],
-    asks: [['101', '3', 1], ['103', '18446744073709551615', 4]],
+    bids: [
+      ['99', '7', 2],
+      ['98', '1', 1],
+    ],
+    asks: [
+      ['101', '3', 1],
+      ['103', '18446744073709551615', 4],
+    ],
   },
 ].map((b) => ({ ...b, checksum: checksum(b.market_id, b.bids, b.asks) }));
 
 // A client folding these messages in order holds the book whose checksum each one carries.
 const messages = [
-  { type: 'snapshot', seq: 4, tick: 10, bids: [['99', '7', 2], ['98', '1', 1]], asks: [['101', '3', 1]] },
+  {
+    type: 'snapshot',
+    seq: 4,
+    tick: 10,
+    bids: [
+      ['99', '7', 2],
+      ['98', '1', 1],
+    ],
+    asks: [['101', '3', 1]],
+  },
   { type: 'delta', seq: 5, tick: 11, bids: [['99', '4', 1]], asks: [] }, // a level changed
   { type: 'delta', seq: 6, tick: 12, bids: [['100', '2', 1]], asks: [['101', '0', 0]] }, // a new best bid, an ask gone
   // folded 7..9
@@ -81,22 +101,34 @@ const messages = [
     first_seq: 7,
     tick: 15,
     bids: [['98', '0', 0]],
-    asks: [['102', '18446744073709551615', 1], ['104', '6', 2]],
+    asks: [
+      ['102', '18446744073709551615', 1],
+      ['104', '6', 2],
+    ],
   },
   // the book emptied
   {
     type: 'delta',
     seq: 10,
     tick: 16,
-    bids: [['100', '0', 0], ['99', '0', 0]],
-    asks: [['102', '0', 0], ['104', '0', 0]],
+    bids: [
+      ['100', '0', 0],
+      ['99', '0', 0],
+    ],
+    asks: [
+      ['102', '0', 0],
+      ['104', '0', 0],
+    ],
   },
   { type: 'delta', seq: 11, tick: 17, bids: [], asks: [['105', '1', 1]] },
 ];
 const held = [new Map(), new Map()];
 const sequence = messages.map((m) => {
   if (m.type === 'snapshot') for (const side of held) side.clear();
-  for (const [side, rows] of [[0, m.bids], [1, m.asks]]) {
+  for (const [side, rows] of [
+    [0, m.bids],
+    [1, m.asks],
+  ]) {
     for (const row of rows) {
       if (row[1] === '0' && row[2] === 0) held[side].delete(row[0]);
       else held[side].set(row[0], row);
@@ -121,5 +153,5 @@ const vectors = {
   books,
   sequence: { market_id: MARKET, messages: sequence },
 };
-writeFileSync(new URL('../docs/book-checksum-vectors.json', import.meta.url), JSON.stringify(vectors, null, 1) + '\n');
+writeFileSync(new URL('../docs/book-checksum-vectors.json', import.meta.url), `${JSON.stringify(vectors, null, 1)}\n`);
 console.log('book-checksum-vectors: docs/book-checksum-vectors.json');

@@ -51,7 +51,11 @@ for (const { entry, outfile } of bundles) {
 }
 // The charting library, as the few names the page uses (tree-shaken, minified: ~160 KB).
 await build({
-  stdin: { contents: "export { createChart, CandlestickSeries, HistogramSeries } from 'lightweight-charts';", resolveDir: '.', loader: 'js' },
+  stdin: {
+    contents: "export { createChart, CandlestickSeries, HistogramSeries } from 'lightweight-charts';",
+    resolveDir: '.',
+    loader: 'js',
+  },
   bundle: true,
   minify: true,
   format: 'esm',
@@ -62,4 +66,6 @@ await build({
   plugins: [noNodeBuiltins],
 });
 copyFileSync(wasm, 'dist/browser/svc-vdf.wasm');
-console.log(`build-browser: ${bundles.map((b) => b.outfile).join(', ')}, dist/browser/svc-charts.js, dist/browser/svc-vdf.wasm`);
+console.log(
+  `build-browser: ${bundles.map((b) => b.outfile).join(', ')}, dist/browser/svc-charts.js, dist/browser/svc-vdf.wasm`,
+);

@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** What the node needs at run time, each written by every `npm run build`. */
-export const OUTPUTS = ['build/vdf.wasm', 'dist/src/cli/main.js', 'dist/workers/vdf.worker.js', 'dist/browser/svc-vdf.js'];
+export const OUTPUTS = [
+  'build/vdf.wasm',
+  'dist/src/cli/main.js',
+  'dist/workers/vdf.worker.js',
+  'dist/browser/svc-vdf.js',
+];
 /** What those outputs are built from. */
 export const INPUTS = ['src', 'assembly', 'workers', 'scripts/build-browser.mjs', 'tsconfig.json', 'asconfig.json'];
 

@@ -31,13 +31,26 @@ const SMALL_ORDER = [
 // The table is the torsion subgroup: the 8 multiples of one order-8 point.
 const T8 = Point.fromBytes(unhex(SMALL_ORDER[4]));
 const multiples = new Set(Array.from({ length: 8 }, (_, k) => T8.multiply(BigInt(k), false).toHex()));
-if ([...multiples].sort().join() !== [...SMALL_ORDER].sort().join()) throw new Error('small-order table is not the torsion subgroup');
+if ([...multiples].sort().join() !== [...SMALL_ORDER].sort().join())
+  throw new Error('small-order table is not the torsion subgroup');
 
 // RFC 8032 section 7.1, tests 1-3.
 const RFC = [
-  ['9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', '', 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b'],
-  ['4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb', '72', '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00'],
-  ['c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7', 'af82', '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a'],
+  [
+    '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+    '',
+    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+  ],
+  [
+    '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
+    '72',
+    '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  ],
+  [
+    'c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7',
+    'af82',
+    '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
+  ],
 ];
 const pk1 = ed.getPublicKey(unhex(RFC[0][0]));
 const sig1 = unhex(RFC[0][2]);
@@ -95,22 +108,83 @@ const doc = {
     'the encodings pass and the cofactorless equation fails. `zip215_accepts`: what a ZIP-215 (cofactored, permissive) verifier says, for contrast.',
   small_order_points: SMALL_ORDER,
   valid: [
-    ...RFC.map(([seed, msg, sig], i) => v(`rfc8032_test_${i + 1}`, 'RFC 8032 section 7.1', ed.getPublicKey(unhex(seed)), unhex(msg), unhex(sig))),
-    v('mixed_order_key_k_divisible_by_8', 'key = RFC test 1 key + an order-8 point; k = 0 mod 8, so the cofactorless equation holds', mixedKey, mixedValid.message, mixedValid.signature),
+    ...RFC.map(([seed, msg, sig], i) =>
+      v(`rfc8032_test_${i + 1}`, 'RFC 8032 section 7.1', ed.getPublicKey(unhex(seed)), unhex(msg), unhex(sig)),
+    ),
+    v(
+      'mixed_order_key_k_divisible_by_8',
+      'key = RFC test 1 key + an order-8 point; k = 0 mod 8, so the cofactorless equation holds',
+      mixedKey,
+      mixedValid.message,
+      mixedValid.signature,
+    ),
   ],
   invalid: [
-    v('identity_key_forgery', 'the identity point as owner key, R = identity, S = 0: verifies for every message without the small-order rule (issue 11)', identity, orderMessage, cat(identity, zeroS), { rule: 'small_order_public_key', zip215_accepts: true }),
-    v('order8_key_forgery', 'an order-8 owner key, R = identity, S = 0, message chosen so k = 0 mod 8: the cofactorless equation holds', unhex(SMALL_ORDER[4]), order8Forgery, cat(identity, zeroS), { rule: 'small_order_public_key', zip215_accepts: true }),
-    v('identity_key_y_p_plus_1', 'the identity encoded with y = p + 1', pPlusOne, orderMessage, cat(identity, zeroS), { rule: 'non_canonical_public_key', zip215_accepts: true }),
-    v('identity_key_sign_bit', 'the identity encoded with the sign bit set on x = 0', identitySignBit, orderMessage, cat(identity, zeroS), { rule: 'non_canonical_public_key', zip215_accepts: true }),
-    v('s_plus_l', 'RFC 8032 test 1 with S + L: the same point equation, a second encoding of S', pk1, new Uint8Array(0), sPlusL, { rule: 'non_canonical_s', zip215_accepts: false }),
-    v('s_all_ones', 'S = 2^256 - 1', pk1, new Uint8Array(0), cat(sig1.subarray(0, 32), new Uint8Array(32).fill(255)), { rule: 'non_canonical_s', zip215_accepts: false }),
-    v('r_y_p_plus_1', 'R encoded with y >= p', pk1, new Uint8Array(0), cat(pPlusOne, sig1.subarray(32)), { rule: 'non_canonical_r', zip215_accepts: false }),
-    v('r_small_order', 'R = the identity point', pk1, new Uint8Array(0), cat(identity, zeroS), { rule: 'small_order_r', zip215_accepts: false }),
-    v('mixed_order_key_cofactored_only', 'key = RFC test 1 key + an order-8 point; k != 0 mod 8: only a cofactored verifier accepts', mixedKey, mixedInvalid.message, mixedInvalid.signature, { rule: 'equation', zip215_accepts: true }),
-    v('public_key_31_bytes', 'a public key one byte short', pk1.subarray(0, 31), new Uint8Array(0), sig1, { rule: 'public_key_length', zip215_accepts: false }),
-    v('signature_63_bytes', 'a signature one byte short', pk1, new Uint8Array(0), sig1.subarray(0, 63), { rule: 'signature_length', zip215_accepts: false }),
+    v(
+      'identity_key_forgery',
+      'the identity point as owner key, R = identity, S = 0: verifies for every message without the small-order rule (issue 11)',
+      identity,
+      orderMessage,
+      cat(identity, zeroS),
+      { rule: 'small_order_public_key', zip215_accepts: true },
+    ),
+    v(
+      'order8_key_forgery',
+      'an order-8 owner key, R = identity, S = 0, message chosen so k = 0 mod 8: the cofactorless equation holds',
+      unhex(SMALL_ORDER[4]),
+      order8Forgery,
+      cat(identity, zeroS),
+      { rule: 'small_order_public_key', zip215_accepts: true },
+    ),
+    v('identity_key_y_p_plus_1', 'the identity encoded with y = p + 1', pPlusOne, orderMessage, cat(identity, zeroS), {
+      rule: 'non_canonical_public_key',
+      zip215_accepts: true,
+    }),
+    v(
+      'identity_key_sign_bit',
+      'the identity encoded with the sign bit set on x = 0',
+      identitySignBit,
+      orderMessage,
+      cat(identity, zeroS),
+      { rule: 'non_canonical_public_key', zip215_accepts: true },
+    ),
+    v(
+      's_plus_l',
+      'RFC 8032 test 1 with S + L: the same point equation, a second encoding of S',
+      pk1,
+      new Uint8Array(0),
+      sPlusL,
+      { rule: 'non_canonical_s', zip215_accepts: false },
+    ),
+    v('s_all_ones', 'S = 2^256 - 1', pk1, new Uint8Array(0), cat(sig1.subarray(0, 32), new Uint8Array(32).fill(255)), {
+      rule: 'non_canonical_s',
+      zip215_accepts: false,
+    }),
+    v('r_y_p_plus_1', 'R encoded with y >= p', pk1, new Uint8Array(0), cat(pPlusOne, sig1.subarray(32)), {
+      rule: 'non_canonical_r',
+      zip215_accepts: false,
+    }),
+    v('r_small_order', 'R = the identity point', pk1, new Uint8Array(0), cat(identity, zeroS), {
+      rule: 'small_order_r',
+      zip215_accepts: false,
+    }),
+    v(
+      'mixed_order_key_cofactored_only',
+      'key = RFC test 1 key + an order-8 point; k != 0 mod 8: only a cofactored verifier accepts',
+      mixedKey,
+      mixedInvalid.message,
+      mixedInvalid.signature,
+      { rule: 'equation', zip215_accepts: true },
+    ),
+    v('public_key_31_bytes', 'a public key one byte short', pk1.subarray(0, 31), new Uint8Array(0), sig1, {
+      rule: 'public_key_length',
+      zip215_accepts: false,
+    }),
+    v('signature_63_bytes', 'a signature one byte short', pk1, new Uint8Array(0), sig1.subarray(0, 63), {
+      rule: 'signature_length',
+      zip215_accepts: false,
+    }),
   ],
 };
-writeFileSync(new URL('../docs/ed25519-vectors.json', import.meta.url), JSON.stringify(doc, null, 2) + '\n');
+writeFileSync(new URL('../docs/ed25519-vectors.json', import.meta.url), `${JSON.stringify(doc, null, 2)}\n`);
 console.log(`wrote docs/ed25519-vectors.json: ${doc.valid.length} valid, ${doc.invalid.length} invalid`);

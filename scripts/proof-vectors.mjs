@@ -5,5 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { makeProofVectors } from '../dist/test/proofs/support/vectors.js';
 
-writeFileSync(new URL('../docs/proof-vectors.json', import.meta.url), JSON.stringify(makeProofVectors(), null, 2) + '\n');
+writeFileSync(
+  new URL('../docs/proof-vectors.json', import.meta.url),
+  `${JSON.stringify(makeProofVectors(), null, 2)}\n`,
+);
 console.log('proof-vectors: docs/proof-vectors.json');

@@ -63,7 +63,8 @@ export const TOOLS = [
     ],
     caches: playwrightChromiums,
     debianPackage: 'chromium',
-    howTo: 'install Chromium (Debian: apt-get install chromium; elsewhere: npx playwright-core install chromium) or set CHROME_PATH to a Chromium or Chrome executable',
+    howTo:
+      'install Chromium (Debian: apt-get install chromium; elsewhere: npx playwright-core install chromium) or set CHROME_PATH to a Chromium or Chrome executable',
   },
   {
     name: 'nats-server',
@@ -72,7 +73,8 @@ export const TOOLS = [
     commands: ['nats-server'],
     paths: () => ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'],
     debianPackage: 'nats-server',
-    howTo: 'install nats-server (Debian: apt-get install nats-server; elsewhere a release from https://github.com/nats-io/nats-server/releases) or set NATS_SERVER_PATH to it',
+    howTo:
+      'install nats-server (Debian: apt-get install nats-server; elsewhere a release from https://github.com/nats-io/nats-server/releases) or set NATS_SERVER_PATH to it',
   },
   {
     name: 'curl',
@@ -90,7 +92,8 @@ export const TOOLS = [
     commands: ['postgres'],
     paths: debianPostgres,
     debianPackage: 'postgresql',
-    howTo: 'install PostgreSQL (Debian: apt-get install postgresql) or set POSTGRES_PATH to its postgres binary (initdb beside it)',
+    howTo:
+      'install PostgreSQL (Debian: apt-get install postgresql) or set POSTGRES_PATH to its postgres binary (initdb beside it)',
   },
 ];
 
@@ -136,7 +139,9 @@ export function findTool(name, env = process.env, { system = true } = {}) {
   if (!tool) throw new Error(`unknown test tool '${name}' (known: ${TOOLS.map((t) => t.name).join(', ')})`);
   const chosen = env[tool.env];
   if (chosen) {
-    return isExecutableFile(chosen) ? { path: chosen } : { missing: `${tool.env}=${chosen} is not an executable file: ${tool.howTo}` };
+    return isExecutableFile(chosen)
+      ? { path: chosen }
+      : { missing: `${tool.env}=${chosen} is not an executable file: ${tool.howTo}` };
   }
   if (system) for (const p of tool.paths()) if (isExecutableFile(p)) return { path: p };
   for (const c of tool.commands) {
@@ -161,7 +166,10 @@ function canApt(env) {
 
 function run(command, args, env) {
   console.error(`pretest: ${command} ${args.join(' ')}`);
-  const r = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const r = spawnSync(command, args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return r.status === 0;
 }
 
@@ -173,8 +181,11 @@ export function ensureTools(env = process.env, log = (line) => console.error(lin
   const installable = missing.filter((t) => !env[t.env]);
   if (installable.length > 0 && canApt(env)) {
     const packages = installable.map((t) => t.debianPackage);
-    log(`pretest: ${installable.map((t) => t.what).join(', ')} not found; installing Debian's ${packages.join(', ')} with apt-get (root on a Debian-family system)`);
-    if (run('apt-get', ['update', '-q'], env)) run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], env);
+    log(
+      `pretest: ${installable.map((t) => t.what).join(', ')} not found; installing Debian's ${packages.join(', ')} with apt-get (root on a Debian-family system)`,
+    );
+    if (run('apt-get', ['update', '-q'], env))
+      run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], env);
   }
   return missing.map((t) => findTool(t.name, env).missing).filter((m) => m !== undefined);
 }

@@ -34,7 +34,7 @@ interface Block {
 }
 
 /** The fenced code blocks of a Markdown text, with any `readme-test: not run` marker above each. */
-export function codeBlocks(markdown: string): Block[] {
+function codeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -43,10 +43,20 @@ export function codeBlocks(markdown: string): Block[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
-    const above = lines.slice(0, start).reverse().find((l) => l.trim() !== '') ?? '';
+    const above =
+      lines
+        .slice(0, start)
+        .reverse()
+        .find((l) => l.trim() !== '') ?? '';
     const skip = /^<!-- readme-test: not run \((.+)\) -->$/.exec(above.trim())?.[1];
     const runBy = /^<!-- readme-test: run by (test\/\S+\.test\.ts)\b.* -->$/.exec(above.trim())?.[1];
-    blocks.push({ lang: open[1]!, text: body.join('\n'), line: start + 1, ...(skip ? { skip } : {}), ...(runBy ? { runBy } : {}) });
+    blocks.push({
+      lang: open[1]!,
+      text: body.join('\n'),
+      line: start + 1,
+      ...(skip ? { skip } : {}),
+      ...(runBy ? { runBy } : {}),
+    });
   }
   return blocks;
 }
@@ -57,9 +67,17 @@ interface Run {
   err: string;
 }
 
-function run(cmd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<Run> {
+function run(
+  cmd: string,
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number },
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -88,7 +106,8 @@ describe('README.md examples, run against a real node', function () {
     dir = await mkdtemp(join(tmpdir(), 'svc-readme-'));
     node = await spawnNode(join(dir, 'db'), ['--idle-tick-ms', '50'], ['grpc', 'rest', 'dex']);
     const { grpc, rest, dex } = node.addresses;
-    at = (text) => text.replaceAll('localhost:9090', grpc!).replaceAll('localhost:8080', rest!).replaceAll('localhost:8081', dex!);
+    at = (text) =>
+      text.replaceAll('localhost:9090', grpc!).replaceAll('localhost:8080', rest!).replaceAll('localhost:8081', dex!);
   });
   after(async () => {
     await browser?.close();
@@ -104,18 +123,22 @@ describe('README.md examples, run against a real node', function () {
       const commands: string[] = [];
       for (const l of b.text.split('\n')) {
         const prev = commands.at(-1);
-        if (prev !== undefined && (prev.match(/"/g) ?? []).length % 2 === 1) commands[commands.length - 1] = `${prev}\n${l}`;
+        if (prev !== undefined && (prev.match(/"/g) ?? []).length % 2 === 1)
+          commands[commands.length - 1] = `${prev}\n${l}`;
         else commands.push(l.replace(/(^|\s+)#.*$/, '').trim());
       }
       for (const c of commands.filter(Boolean)) {
-        expect(c, `README line ${b.line}: '${c}' must be run by a test`).to.match(/^(npm (install|ci|start|test)( -- .+)?|nats-server .+ &|svc indexer .+|node --input-type=module -e "[\s\S]+")$/);
+        expect(c, `README line ${b.line}: '${c}' must be run by a test`).to.match(
+          /^(npm (install|ci|start|test)( -- .+)?|nats-server .+ &|svc indexer .+|node --input-type=module -e "[\s\S]+")$/,
+        );
       }
     }
     for (const b of blocks.filter((x) => x.runBy)) {
       const other = await readFile(join(ROOT, b.runBy!), 'utf8');
       expect(other, `${b.runBy} runs README line ${b.line}`).to.contain('README');
     }
-    for (const b of blocks) expect(['sh', 'js', 'html'], `README line ${b.line}: a block in '${b.lang}'`).to.include(b.lang);
+    for (const b of blocks)
+      expect(['sh', 'js', 'html'], `README line ${b.line}: a block in '${b.lang}'`).to.include(b.lang);
   });
 
   it('every shell example runs as written, in order, in one shell', async () => {
@@ -144,10 +167,15 @@ describe('README.md examples, run against a real node', function () {
     expect(r.out).to.match(/^127\.0\.0\.1:\d+: tick \d+, \d+ transactions in ticks/m); // svc status
     expect(r.out).to.match(/^cli-\S+ {2}tx_hash [0-9a-f]{8} {2}sequence \d+ {2}expected tick \d+ {2}in tick \d+$/m);
     expect(r.out).to.match(/^tx [0-9a-f]{8}: in tick \d+, sequence \d+$/m); // svc tx get $H
-    expect(r.out).to.match(/^verified ticks 1\.\.\d+ \(\d+ ticks, \d+ transactions\): VDF proofs, batch hashes, chained from genesis/m);
+    expect(r.out).to.match(
+      /^verified ticks 1\.\.\d+ \(\d+ ticks, \d+ transactions\): VDF proofs, batch hashes, chained from genesis/m,
+    );
     expect(r.out).to.match(/"chain_height":\d+/);
     expect(r.out).to.match(/^svc_current_tick \d+$/m);
-    expect(r.out).to.contain('"status": "filled"').and.contain('"valid": true').and.contain('"cancelled_quantity": "2"');
+    expect(r.out)
+      .to.contain('"status": "filled"')
+      .and.contain('"valid": true')
+      .and.contain('"cancelled_quantity": "2"');
     expect(r.out).to.match(/"file":"[^"]+\/keys\/alice\.json"/);
     // Keys and receipts went to the svc directory, nothing into the repository.
     expect(await readdir(join(home, 'keys'))).to.have.members(['alice.json', 'bob.json']);
@@ -174,9 +202,14 @@ describe('README.md examples, run against a real node', function () {
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => void Promise.all(m.args().map((a) => a.jsonValue())).then((v) => logged.push(v[0])));
     await page.setContent(at(html[0]!.text));
-    for (let i = 0; i < 600 && logged.length < 3 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && logged.length < 3 && errors.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(errors).to.deep.equal([]);
-    const [one, batch, gap] = logged as [{ ok: boolean; tickNumber: number }, { ok: boolean; gaps: unknown[] }, { ok: boolean; invalid: number[]; gaps: unknown[] }];
+    const [one, batch, gap] = logged as [
+      { ok: boolean; tickNumber: number },
+      { ok: boolean; gaps: unknown[] },
+      { ok: boolean; invalid: number[]; gaps: unknown[] },
+    ];
     expect(one).to.deep.equal({ ok: true, tickNumber: 2 });
     expect(batch).to.deep.include({ ok: true, invalid: [], gaps: [] });
     expect(gap).to.deep.include({ ok: false, invalid: [1], gaps: [{ from: 2, to: 2 }] });

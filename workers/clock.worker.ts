@@ -27,10 +27,10 @@ export interface ClockWorkerData {
 
 async function loadEngine(kind: ClockWorkerData['engine']): Promise<{ engine: VdfEngine; name: string }> {
   const vdf = (await import('../src/vdf/index.js')) as unknown as Record<string, unknown>;
-  const reference = vdf['referenceVdfEngine'] as () => VdfEngine;
-  if (kind !== 'reference' && typeof vdf['loadVdfEngine'] === 'function') {
+  const reference = vdf.referenceVdfEngine as () => VdfEngine;
+  if (kind !== 'reference' && typeof vdf.loadVdfEngine === 'function') {
     try {
-      const engine = await (vdf['loadVdfEngine'] as () => VdfEngine | Promise<VdfEngine>)();
+      const engine = await (vdf.loadVdfEngine as () => VdfEngine | Promise<VdfEngine>)();
       return { engine, name: 'wasm' };
     } catch (err) {
       if (kind === 'wasm') throw err;
@@ -63,7 +63,10 @@ async function main(): Promise<void> {
     parentPort?.postMessage({ type: 'done' });
   } catch (err) {
     control.setState(CLOCK_FAILED);
-    parentPort?.postMessage({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+    parentPort?.postMessage({
+      type: 'error',
+      message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
   }
 }
 

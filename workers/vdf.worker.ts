@@ -29,14 +29,16 @@ function guard<T>(f: () => T): T {
 
 export function prove(arg: { input: Uint8Array; output: Uint8Array; iterations: number }): Uint8Array {
   return guard(() => {
-    if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'prove: expected { input, output, iterations }');
+    if (arg === null || typeof arg !== 'object')
+      throw new VdfError('BAD_TYPE', 'prove: expected { input, output, iterations }');
     return engine.prove(arg.input, arg.output, arg.iterations);
   });
 }
 
 export function evaluate(arg: { input: Uint8Array; iterations: number }): Uint8Array {
   return guard(() => {
-    if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'evaluate: expected { input, iterations }');
+    if (arg === null || typeof arg !== 'object')
+      throw new VdfError('BAD_TYPE', 'evaluate: expected { input, iterations }');
     return engine.evaluate(arg.input, arg.iterations);
   });
 }
@@ -52,16 +54,28 @@ export function verifyBatch(ticks: VdfTickInput[]): BatchVerdict {
 /** Evaluate and prove in one task: the whole claim for a segment computed off-thread. */
 export function evaluateAndProve(arg: { input: Uint8Array; iterations: number }): VdfClaim {
   return guard(() => {
-    if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'evaluateAndProve: expected { input, iterations }');
+    if (arg === null || typeof arg !== 'object')
+      throw new VdfError('BAD_TYPE', 'evaluateAndProve: expected { input, iterations }');
     const output = engine.evaluate(arg.input, arg.iterations);
-    return { input: arg.input, output, proof: engine.prove(arg.input, output, arg.iterations), iterations: arg.iterations };
+    return {
+      input: arg.input,
+      output,
+      proof: engine.prove(arg.input, output, arg.iterations),
+      iterations: arg.iterations,
+    };
   });
 }
 
 /** Prove a segment from the raw checkpoints its evaluator exported (the clock's heartbeats). */
-export function proveFromCheckpoints(arg: { input: Uint8Array; output: Uint8Array; iterations: number; checkpoints: Uint8Array }): Uint8Array {
+export function proveFromCheckpoints(arg: {
+  input: Uint8Array;
+  output: Uint8Array;
+  iterations: number;
+  checkpoints: Uint8Array;
+}): Uint8Array {
   return guard(() => {
-    if (arg === null || typeof arg !== 'object') throw new VdfError('BAD_TYPE', 'proveFromCheckpoints: expected { input, output, iterations, checkpoints }');
+    if (arg === null || typeof arg !== 'object')
+      throw new VdfError('BAD_TYPE', 'proveFromCheckpoints: expected { input, output, iterations, checkpoints }');
     return engine.proveFromCheckpoints(arg.input, arg.output, arg.iterations, arg.checkpoints);
   });
 }

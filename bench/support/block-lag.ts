@@ -50,7 +50,12 @@ process.on('message', async (job: BlockLagJob | { stop: true }) => {
     }
     for (const ws of sockets) ws.terminate();
     const cpu = process.cpuUsage(cpu0);
-    const result: BlockLagResult = { lagMs, leaderBlocks: leader.size, followerBlocks: follower.size, cpuMs: (cpu.user + cpu.system) / 1000 };
+    const result: BlockLagResult = {
+      lagMs,
+      leaderBlocks: leader.size,
+      followerBlocks: follower.size,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
     process.send!({ result }, () => process.exit(0));
   });
 });

@@ -58,7 +58,9 @@ process.on('message', async (job: BookClientsJob | { stop: true }) => {
               resolve();
             }
           });
-          ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 1, channel: 'book', market_id: job.marketId })));
+          ws.once('open', () =>
+            ws.send(JSON.stringify({ op: 'subscribe', id: 1, channel: 'book', market_id: job.marketId })),
+          );
           ws.once('error', reject);
           ws.once('close', () => closed++);
           sockets.push(ws);

@@ -20,7 +20,14 @@ const noop: Sequencer = {
   findTransactions: async () => [],
   recentTicks: () => [],
   readTicks: async function* () {},
-  status: () => ({ currentTick: 0, totalTransactions: seq, pendingTransactions: 0, uptimeSeconds: 0, transactionsPerSecond: 0, startedAt: 0 }),
+  status: () => ({
+    currentTick: 0,
+    totalTransactions: seq,
+    pendingTransactions: 0,
+    uptimeSeconds: 0,
+    transactionsPerSecond: 0,
+    startedAt: 0,
+  }),
   onTick: () => () => {},
 };
 

@@ -10,7 +10,14 @@
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { connect as netConnect } from 'node:net';
 import { signInline } from '../../src/dex/verifier.js';
-import { cancelMessage, encodeCancelOrderData, encodeOrderIntent, orderMessage, type CancelOrderData, type OrderIntent } from '../../src/core/order-messages.js';
+import {
+  cancelMessage,
+  encodeCancelOrderData,
+  encodeOrderIntent,
+  orderMessage,
+  type CancelOrderData,
+  type OrderIntent,
+} from '../../src/core/order-messages.js';
 
 export const SUBMIT_TX = '/svc.chain.v1.ChainService/SubmitTx';
 
@@ -37,7 +44,9 @@ export class H2Unary {
   static open(address: string, localAddress?: string): Promise<H2Unary> {
     const i = address.lastIndexOf(':');
     const [host, port] = [address.slice(0, i), Number(address.slice(i + 1))];
-    const session = connect(`http://${address}`, { createConnection: () => netConnect({ host, port, ...(localAddress ? { localAddress } : {}) }) });
+    const session = connect(`http://${address}`, {
+      createConnection: () => netConnect({ host, port, ...(localAddress ? { localAddress } : {}) }),
+    });
     return new Promise((resolve, reject) => {
       session.once('connect', () => resolve(new H2Unary(session)));
       session.once('error', reject);
@@ -68,7 +77,12 @@ export class H2Unary {
       };
       let stream;
       try {
-        stream = this.session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' });
+        stream = this.session.request({
+          ':method': 'POST',
+          ':path': path,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+        });
       } catch (err) {
         details = (err as Error).message;
         return finish();
@@ -102,13 +116,19 @@ export class H2Unary {
 
 /** SubmitTxRequest { order: SignedOrder { intent, signature } } */
 export function orderRequest(intent: OrderIntent, secretKey: Uint8Array): Buffer {
-  const signed = Buffer.concat([field(1, encodeOrderIntent(intent)), field(2, signInline(secretKey, orderMessage(intent)))]);
+  const signed = Buffer.concat([
+    field(1, encodeOrderIntent(intent)),
+    field(2, signInline(secretKey, orderMessage(intent))),
+  ]);
   return field(1, signed);
 }
 
 /** SubmitTxRequest { cancel: SignedCancel { data, signature } } */
 export function cancelRequest(data: CancelOrderData, secretKey: Uint8Array): Buffer {
-  const signed = Buffer.concat([field(1, encodeCancelOrderData(data)), field(2, signInline(secretKey, cancelMessage(data)))]);
+  const signed = Buffer.concat([
+    field(1, encodeCancelOrderData(data)),
+    field(2, signInline(secretKey, cancelMessage(data))),
+  ]);
   return field(2, signed);
 }
 

@@ -51,7 +51,13 @@ async function run(job: HttpJob): Promise<HttpResult> {
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, perSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  return {
+    requests: latencies.length,
+    errors,
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
 }
 
 process.on('message', (job: HttpJob) => {

@@ -43,7 +43,9 @@ async function run(job: LatencyJob): Promise<LatencyResult> {
     // round trip; a stream client following ~1,000+ ticks/s needs a larger one (docs/api.md).
     'grpc-node.flow_control_window': 16 * 1024 * 1024,
   });
-  await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+  );
   const perStep = Math.max(1, Math.round((job.rate * STEP_MS) / 1000));
   const steps = Math.ceil((job.seconds * 1000) / STEP_MS);
   // Hashes are computed here, before sending: a tick can reach the stream before the
@@ -108,7 +110,8 @@ async function run(job: LatencyJob): Promise<LatencyResult> {
   await Promise.all(pending);
   // let the last ticks arrive (transactions not ticked by then are reported as unmeasured)
   const until = performance.now() + 10_000;
-  while (latencies.length < accepted && !streamError && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while (latencies.length < accepted && !streamError && performance.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
   stream.cancel();
   client.close();
   latencies.sort((a, b) => a - b);

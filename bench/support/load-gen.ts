@@ -53,14 +53,18 @@ function countAccepted(buf: Buffer): { ok: number; failed: number } {
 }
 
 async function run(job: IngestJob): Promise<IngestResult> {
-  const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
+  const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), {
+    'grpc.max_send_message_length': -1,
+  });
   const method = job.kind === 'batch' ? `${SERVICE}/SubmitBatch` : `${SERVICE}/SubmitTransaction`;
   const requests =
     job.kind === 'batch'
       ? batchRequests(job.prepare, job.batchSize, 'bench')
       : Array.from({ length: job.prepare }, () => encodeSubmitRequest(benchTransaction('bench')));
   // warm-up connection
-  await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+  );
   let next = 0;
   let calls = 0;
   let accepted = 0;
@@ -87,7 +91,14 @@ async function run(job: IngestJob): Promise<IngestResult> {
   await Promise.all(Array.from({ length: job.inFlight }, worker));
   const seconds = (performance.now() - start) / 1000;
   client.close();
-  return { kind: job.kind, seconds, calls, accepted, rejected, perSecond: (job.kind === 'batch' ? accepted : accepted) / seconds };
+  return {
+    kind: job.kind,
+    seconds,
+    calls,
+    accepted,
+    rejected,
+    perSecond: (job.kind === 'batch' ? accepted : accepted) / seconds,
+  };
 }
 
 process.on('message', (job: IngestJob) => {

@@ -93,7 +93,16 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   const seconds = (performance.now() - start) / 1000;
   client.close();
   const cpu = process.cpuUsage(cpu0);
-  return { sent, ok, errors, firstError, latenciesMs, ticks: [...ticks], cpuMs: (cpu.user + cpu.system) / 1000, seconds };
+  return {
+    sent,
+    ok,
+    errors,
+    firstError,
+    latenciesMs,
+    ticks: [...ticks],
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    seconds,
+  };
 }
 
 process.once('message', (job: LoadedOrdersJob) => {

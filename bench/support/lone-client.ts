@@ -60,7 +60,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms)));
+  const limit = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms)),
+  );
   return Promise.race([p, limit]).finally(() => clearTimeout(timer));
 }
 
@@ -102,8 +104,12 @@ async function run(job: LoneJob): Promise<LoneResult> {
     });
   });
 
-  const seqClient = new grpc.Client(job.grpc, grpc.credentials.createInsecure(), { 'grpc-node.flow_control_window': 16 * 1024 * 1024 });
-  await new Promise<void>((resolve, reject) => seqClient.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+  const seqClient = new grpc.Client(job.grpc, grpc.credentials.createInsecure(), {
+    'grpc-node.flow_control_window': 16 * 1024 * 1024,
+  });
+  await new Promise<void>((resolve, reject) =>
+    seqClient.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+  );
   const chain = new ChainClient(job.grpc);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const [dexHost, dexPort] = [job.dex.slice(0, job.dex.lastIndexOf(':')), job.dex.slice(job.dex.lastIndexOf(':') + 1)];
@@ -135,11 +141,22 @@ async function run(job: LoneJob): Promise<LoneResult> {
     const t0 = performance.now();
     const ticked = new Promise<Arrival>((resolve) => waiting.set(hash, resolve));
     const acked = new Promise<number>((resolve, reject) =>
-      seqClient.makeUnaryRequest(`${SERVICE}/SubmitTransaction`, identity, identity, body, (err) => (err ? reject(err) : resolve(performance.now()))),
+      seqClient.makeUnaryRequest(`${SERVICE}/SubmitTransaction`, identity, identity, body, (err) =>
+        err ? reject(err) : resolve(performance.now()),
+      ),
     );
     try {
-      const [arrival, ackAt] = await withTimeout(Promise.all([ticked, acked]), job.timeoutMs, 'SubmitTransaction -> tick');
-      return { tick: arrival.at - t0, ack: ackAt - t0, toStart: arrival.startUs / 1000 - t0, iterations: arrival.iterations };
+      const [arrival, ackAt] = await withTimeout(
+        Promise.all([ticked, acked]),
+        job.timeoutMs,
+        'SubmitTransaction -> tick',
+      );
+      return {
+        tick: arrival.at - t0,
+        ack: ackAt - t0,
+        toStart: arrival.startUs / 1000 - t0,
+        iterations: arrival.iterations,
+      };
     } finally {
       waiting.delete(hash);
     }
@@ -154,7 +171,14 @@ async function run(job: LoneJob): Promise<LoneResult> {
     const t0 = performance.now();
     const answered = new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: dexHost, port: dexPort, path: '/orders', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: dexHost,
+          port: dexPort,
+          path: '/orders',
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -181,7 +205,9 @@ async function run(job: LoneJob): Promise<LoneResult> {
     sendToTickStartMs: [],
     tickStartToArrivalMs: [],
     tickIterations: [],
-    failed: { submit_to_tick: 0, submit_tx: 0, post_order: 0 }, firstError: '' };
+    failed: { submit_to_tick: 0, submit_tx: 0, post_order: 0 },
+    firstError: '',
+  };
   const record = async (row: LoneRow, counted: boolean, measure: () => Promise<number>) => {
     await pause();
     try {

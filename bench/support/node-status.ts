@@ -10,6 +10,7 @@ export async function chainHeight(rest: string): Promise<number> {
   if (!res.ok) throw new Error(`GET /api/v1/status: ${res.status}`);
   const body = (await res.json()) as { chain_height?: number; data?: { chain_height?: number } };
   const h = body.chain_height ?? body.data?.chain_height;
-  if (typeof h !== 'number') throw new Error(`GET /api/v1/status: no chain_height in ${JSON.stringify(body).slice(0, 200)}`);
+  if (typeof h !== 'number')
+    throw new Error(`GET /api/v1/status: no chain_height in ${JSON.stringify(body).slice(0, 200)}`);
   return h;
 }

@@ -12,7 +12,8 @@ const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_RECEIVE_
 let seq = 0;
 const answer = () => ({ sequence_number: ++seq, expected_tick: 1, tx_hash: '00000000' });
 server.addService(service, {
-  SubmitTransaction: (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => cb(null, answer()),
+  SubmitTransaction: (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) =>
+    cb(null, answer()),
   SubmitBatch: (call: grpc.ServerUnaryCall<{ transactions: unknown[] }, unknown>, cb: grpc.sendUnaryData<unknown>) =>
     cb(null, { responses: call.request.transactions.map(answer) }),
 });

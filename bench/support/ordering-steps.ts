@@ -17,7 +17,12 @@ import { openDatabase } from '../../src/db/index.js';
 import { Fifo } from '../../src/intake/index.js';
 import { Admission } from '../../src/sequencer/admission.js';
 import { joinTicks } from '../../src/sequencer/join.js';
-import { PreparedReader, prepareTransactions, type PreparedBatch, type PreparedTx } from '../../src/sequencer/prepare.js';
+import {
+  PreparedReader,
+  prepareTransactions,
+  type PreparedBatch,
+  type PreparedTx,
+} from '../../src/sequencer/prepare.js';
 import { ReplayGuard, type ReplayRecord } from '../../src/sequencer/replay.js';
 import { DiskTickStore, WriteAheadLog, type WalEntry } from '../../src/store/index.js';
 import { MemoryTickStore } from '../../src/store/memory-store.js';
@@ -27,13 +32,18 @@ import { round } from './stats.js';
 const BATCH = 1000;
 const WINDOW = 100_000;
 
-export type StepCosts = Record<'read_prepared' | 'replay_check_add' | 'admission' | 'join' | 'commit_batch' | 'memory_window', number>;
+export type StepCosts = Record<
+  'read_prepared' | 'replay_check_add' | 'admission' | 'join' | 'commit_batch' | 'memory_window',
+  number
+>;
 
 /** CPU µs per transaction of each step, `requests` requests of 1,000 after the window is full. */
 export async function measureSteps(requests: number, cpuNs: () => number): Promise<StepCosts> {
   const fill = WINDOW / BATCH;
   const make = (tag: string): PreparedBatch[] =>
-    Array.from({ length: fill + requests }, () => prepareTransactions(Array.from({ length: BATCH }, () => benchTransaction(tag))));
+    Array.from({ length: fill + requests }, () =>
+      prepareTransactions(Array.from({ length: BATCH }, () => benchTransaction(tag))),
+    );
   const per = (ns: number, n: number): number => round(ns / 1000 / n, 2);
   const measured = requests * BATCH;
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-steps-'));
@@ -94,7 +104,12 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
       proof: element,
     }));
     c0 = cpuNs();
-    const joined = joinTicks(raw, { previousOutput: element, head: { tick: 0, lastSequence: raw[0]!.firstSequence - 1 }, sent: queue.length, queued: (i) => queue.at(i) });
+    const joined = joinTicks(raw, {
+      previousOutput: element,
+      head: { tick: 0, lastSequence: raw[0]!.firstSequence - 1 },
+      sent: queue.length,
+      queued: (i) => queue.at(i),
+    });
     const joinUs = per(cpuNs() - c0, measured);
 
     const disk = new DiskTickStore(db);
@@ -108,10 +123,18 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
 
     const memory = new MemoryTickStore(WINDOW);
     c0 = cpuNs();
-    for (let i = 0; i < joined.ticks.length; i++) memory.append({ tick: joined.ticks[i]!, bodies: joined.entries[i]!.map((e) => e.body) });
+    for (let i = 0; i < joined.ticks.length; i++)
+      memory.append({ tick: joined.ticks[i]!, bodies: joined.entries[i]!.map((e) => e.body) });
     const window = per(cpuNs() - c0, measured);
 
-    return { read_prepared: readPrepared, replay_check_add: replay, admission: admit, join: joinUs, commit_batch: commit, memory_window: window };
+    return {
+      read_prepared: readPrepared,
+      replay_check_add: replay,
+      admission: admit,
+      join: joinUs,
+      commit_batch: commit,
+      memory_window: window,
+    };
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

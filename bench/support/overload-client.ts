@@ -104,9 +104,24 @@ function intentOf(job: OverloadJob, i: number, owner: Uint8Array, crossing = tru
 async function openLoop(job: OverloadJob): Promise<OpenReport> {
   const keys = owners(job);
   const total = Math.ceil(job.rate! * job.seconds!);
-  const bodies = Array.from({ length: total }, (_, i) => orderRequest(intentOf(job, i, keys[i % keys.length]!.publicKey), keys[i % keys.length]!.secretKey));
-  const conns = await Promise.all(Array.from({ length: job.connections ?? 4 }, () => H2Unary.open(job.grpc, job.localAddress)));
-  const r: OpenReport = { sent: 0, accepted: [], refused: [], other: {}, unanswered: 0, goaways: [], resent: 0, executedAnyway: 0, resendOther: {}, refusalDetails: [] };
+  const bodies = Array.from({ length: total }, (_, i) =>
+    orderRequest(intentOf(job, i, keys[i % keys.length]!.publicKey), keys[i % keys.length]!.secretKey),
+  );
+  const conns = await Promise.all(
+    Array.from({ length: job.connections ?? 4 }, () => H2Unary.open(job.grpc, job.localAddress)),
+  );
+  const r: OpenReport = {
+    sent: 0,
+    accepted: [],
+    refused: [],
+    other: {},
+    unanswered: 0,
+    goaways: [],
+    resent: 0,
+    executedAnyway: 0,
+    resendOther: {},
+    refusalDetails: [],
+  };
   const refusedIdx: number[] = [];
   const pending: Array<Promise<void>> = [];
   const start = performance.now();
@@ -166,7 +181,8 @@ function note(r: OpenReport, a: UnaryAnswer, i: number, refusedIdx: number[]): v
   else if (a.code === RESOURCE_EXHAUSTED) {
     r.refused.push(a.ms);
     const kind = a.details.replace(/\d+/g, 'N');
-    if (r.refusalDetails.length < 4 && !r.refusalDetails.some((d) => d.replace(/\d+/g, 'N') === kind)) r.refusalDetails.push(a.details);
+    if (r.refusalDetails.length < 4 && !r.refusalDetails.some((d) => d.replace(/\d+/g, 'N') === kind))
+      r.refusalDetails.push(a.details);
     refusedIdx.push(i);
   } else if (a.code === -1) r.unanswered++;
   else r.other[String(a.code)] = (r.other[String(a.code)] ?? 0) + 1;
@@ -174,10 +190,21 @@ function note(r: OpenReport, a: UnaryAnswer, i: number, refusedIdx: number[]): v
 
 async function cancels(job: OverloadJob): Promise<CancelsReport> {
   const keys = owners(job);
-  const [a, b] = await Promise.all([H2Unary.open(job.grpc, job.localAddress), H2Unary.open(job.grpc, job.localAddress)]);
+  const [a, b] = await Promise.all([
+    H2Unary.open(job.grpc, job.localAddress),
+    H2Unary.open(job.grpc, job.localAddress),
+  ]);
   const total = Math.ceil(job.rate! * job.seconds!);
   const maxDelay = job.maxDelayMs ?? 50;
-  const r: CancelsReport = { pairs: 0, orderAccepted: 0, cancelOk: 0, unknownAfterAccepted: 0, unknownSameConnection: 0, unknownOtherConnection: 0, codes: {} };
+  const r: CancelsReport = {
+    pairs: 0,
+    orderAccepted: 0,
+    cancelOk: 0,
+    unknownAfterAccepted: 0,
+    unknownSameConnection: 0,
+    unknownOtherConnection: 0,
+    codes: {},
+  };
   const pairs: Array<Promise<void>> = [];
   for (let i = 0; i < total; i++) {
     const key = keys[i % keys.length]!;
@@ -185,20 +212,25 @@ async function cancels(job: OverloadJob): Promise<CancelsReport> {
     const same = i % 2 === 0;
     const delay = (i * 7) % (maxDelay + 1);
     const order = a.call(SUBMIT_TX, orderRequest(intent, key.secretKey));
-    const cancelBody = cancelRequest({ orderId: intent.orderId, owner: key.publicKey, marketId: job.marketId }, key.secretKey);
-    const cancel = (delay === 0 ? Promise.resolve() : sleep(delay)).then(() => (same ? a : b).call(SUBMIT_TX, cancelBody));
+    const cancelBody = cancelRequest(
+      { orderId: intent.orderId, owner: key.publicKey, marketId: job.marketId },
+      key.secretKey,
+    );
+    const cancel = (delay === 0 ? Promise.resolve() : sleep(delay)).then(() =>
+      (same ? a : b).call(SUBMIT_TX, cancelBody),
+    );
     const pair = Promise.all([order, cancel]).then(([o, c]) => {
-        r.pairs++;
-        if (o.code === 0) r.orderAccepted++;
-        if (c.code === 0) r.cancelOk++;
-        const k = `${o.code}/${c.code}`;
-        r.codes[k] = (r.codes[k] ?? 0) + 1;
-        if (o.code === 0 && c.code === 5 && /UNKNOWN_ORDER/.test(c.details)) {
-          r.unknownAfterAccepted++;
-          if (same) r.unknownSameConnection++;
-          else r.unknownOtherConnection++;
-        }
-      });
+      r.pairs++;
+      if (o.code === 0) r.orderAccepted++;
+      if (c.code === 0) r.cancelOk++;
+      const k = `${o.code}/${c.code}`;
+      r.codes[k] = (r.codes[k] ?? 0) + 1;
+      if (o.code === 0 && c.code === 5 && /UNKNOWN_ORDER/.test(c.details)) {
+        r.unknownAfterAccepted++;
+        if (same) r.unknownSameConnection++;
+        else r.unknownOtherConnection++;
+      }
+    });
     pairs.push(pair);
     await Promise.all([pair, sleep(1000 / job.rate!)]); // one pair at a time, at most `rate` a second
   }
@@ -229,7 +261,13 @@ async function resets(job: OverloadJob): Promise<ResetsReport> {
     keptCodes[String(a.code)] = (keptCodes[String(a.code)] ?? 0) + 1;
     if (a.code === -1 && lost.length < 5) lost.push(`${Math.round(a.ms)} ms: ${a.details || 'no status, no error'}`);
   }
-  const report: ResetsReport = { resetCalls: cancelled.length, kept: answers.length, keptCodes, lost, goaway: conn.goaway ?? null };
+  const report: ResetsReport = {
+    resetCalls: cancelled.length,
+    kept: answers.length,
+    keptCodes,
+    lost,
+    goaway: conn.goaway ?? null,
+  };
   conn.close();
   return report;
 }

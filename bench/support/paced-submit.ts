@@ -31,8 +31,12 @@ const SERVICE = '/svc.sequencer.v1.SequencerService';
 const identity = (b: Buffer) => b;
 
 async function run(job: PacedJob): Promise<PacedResult> {
-  const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
-  await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+  const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), {
+    'grpc.max_send_message_length': -1,
+  });
+  await new Promise<void>((resolve, reject) =>
+    client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+  );
   let stopped = false;
   process.on('message', (msg: { stop?: boolean }) => {
     if (msg.stop) stopped = true;

@@ -32,7 +32,9 @@ const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.ur
 export function runChild<J, R>(module: string, job: J): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     const child = fork(here(module), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (msg: { result?: R; error?: string }) => (msg.error ? reject(new Error(msg.error)) : resolve(msg.result!)));
+    child.once('message', (msg: { result?: R; error?: string }) =>
+      msg.error ? reject(new Error(msg.error)) : resolve(msg.result!),
+    );
     child.once('exit', (code) => {
       if (code !== 0) reject(new Error(`${module} exited with ${code}`));
     });
@@ -73,7 +75,12 @@ export function startChild<J, R>(module: string, job: J): StartedChild<R> {
     });
   });
   child.send(job as object);
-  return { ready, result, stop: () => void (child.connected && child.send({ stop: true })), send: (m) => void (child.connected && child.send(m)) };
+  return {
+    ready,
+    result,
+    stop: () => void (child.connected && child.send({ stop: true })),
+    send: (m) => void (child.connected && child.send(m)),
+  };
 }
 
 export interface Spawned {

@@ -61,7 +61,12 @@ async function run(job: RawStreamTxJob): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   for (const s of streams) s.close();
   for (const s of sessions) s.destroy();
-  const result: RawStreamTxResult = { opened: streams.length, bytes, statuses: [...statuses], cpuMs: (cpu.user + cpu.system) / 1000 };
+  const result: RawStreamTxResult = {
+    opened: streams.length,
+    bytes,
+    statuses: [...statuses],
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
   process.send!({ result }, () => process.exit(0));
 }
 

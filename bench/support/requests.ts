@@ -36,5 +36,7 @@ export function encodeSubmitRequest(tx: Transaction): Buffer {
 }
 
 export function batchRequests(count: number, size: number, tag: string): Buffer[] {
-  return Array.from({ length: count }, () => encodeBatchRequest(Array.from({ length: size }, () => benchTransaction(tag))));
+  return Array.from({ length: count }, () =>
+    encodeBatchRequest(Array.from({ length: size }, () => benchTransaction(tag))),
+  );
 }

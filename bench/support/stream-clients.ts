@@ -51,13 +51,19 @@ async function run(job: StreamClientsJob): Promise<void> {
     const options: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.max_receive_message_length': -1 };
     if (job.mode !== 'paused') options['grpc-node.flow_control_window'] = 16 * 1024 * 1024;
     const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), options);
-    await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+    );
     const method = job.method ?? 'StreamTicks';
-    const path = method === 'StreamTx' ? '/svc.chain.v1.ChainService/StreamTx' : '/svc.sequencer.v1.SequencerService/StreamTicks';
+    const path =
+      method === 'StreamTx' ? '/svc.chain.v1.ChainService/StreamTx' : '/svc.sequencer.v1.SequencerService/StreamTicks';
     const call = client.makeServerStreamRequest(path, identity, identity, requestBody(job.startTick));
     const openedAt = performance.now();
     call.on('error', (e: grpc.ServiceError) => {
-      if (e.code !== grpc.status.CANCELLED) errors.add(`${grpc.status[e.code]}: ${e.details} (stream ${i}, after ${Math.round((performance.now() - openedAt) / 1000)} s)`);
+      if (e.code !== grpc.status.CANCELLED)
+        errors.add(
+          `${grpc.status[e.code]}: ${e.details} (stream ${i}, after ${Math.round((performance.now() - openedAt) / 1000)} s)`,
+        );
     });
     if (job.mode !== 'fast') call.on('data', () => received++);
     if (job.mode === 'paused') call.pause();
@@ -70,7 +76,12 @@ async function run(job: StreamClientsJob): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   for (const c of calls) c.cancel();
   for (const c of clients) c.close();
-  const result: StreamClientsResult = { opened: calls.length, received, errors: [...errors], cpuMs: (cpu.user + cpu.system) / 1000 };
+  const result: StreamClientsResult = {
+    opened: calls.length,
+    received,
+    errors: [...errors],
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
   process.send!({ result }, () => process.exit(0));
 }
 

@@ -79,7 +79,7 @@ function childrenOf(pid: number): number[] {
   }
   const out: number[] = [];
   const walk = (p: number): void => {
-    for (const [child, ppid] of parent) if (ppid === p) (out.push(child), walk(child));
+    for (const [child, ppid] of parent) if (ppid === p) out.push(child), walk(child);
   };
   walk(pid);
   return out;

@@ -22,7 +22,12 @@ function skip(buf: Uint8Array, pos: number, wt: number): number {
   return p + len;
 }
 
-export function parseTickHashes(buf: Uint8Array): { tickNumber: number; timestamp: number; iterations: number; hashes: string[] } {
+export function parseTickHashes(buf: Uint8Array): {
+  tickNumber: number;
+  timestamp: number;
+  iterations: number;
+  hashes: string[];
+} {
   let pos = 0;
   let tickNumber = 0;
   let timestamp = 0;

@@ -36,7 +36,12 @@ if (role === 'server') {
       cpuUs += c.user + c.system;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const result: WsAnchorServerResult = { rounds: m.rounds, clients: peers.size, cpuUsPerRound: cpuUs / m.rounds, cpuUsPerSend: cpuUs / m.rounds / Math.max(1, peers.size) };
+    const result: WsAnchorServerResult = {
+      rounds: m.rounds,
+      clients: peers.size,
+      cpuUsPerRound: cpuUs / m.rounds,
+      cpuUsPerSend: cpuUs / m.rounds / Math.max(1, peers.size),
+    };
     process.send!({ result }, () => process.exit(0));
   });
 } else if (role === 'clients') {
@@ -44,13 +49,18 @@ if (role === 'server') {
     if (job.url === undefined || job.clients === undefined) return;
     let received = 0;
     const sockets = await Promise.all(
-      Array.from({ length: job.clients }, (_, n) =>
-        new Promise<WebSocket>((resolve, reject) => {
-          const ws = new WebSocket(job.url!, { perMessageDeflate: false, localAddress: `127.0.${3 + Math.floor(n / 250)}.${2 + (n % 250)}` });
-          ws.on('message', () => void received++);
-          ws.once('open', () => resolve(ws));
-          ws.once('error', reject);
-        }),
+      Array.from(
+        { length: job.clients },
+        (_, n) =>
+          new Promise<WebSocket>((resolve, reject) => {
+            const ws = new WebSocket(job.url!, {
+              perMessageDeflate: false,
+              localAddress: `127.0.${3 + Math.floor(n / 250)}.${2 + (n % 250)}`,
+            });
+            ws.on('message', () => void received++);
+            ws.once('open', () => resolve(ws));
+            ws.once('error', reject);
+          }),
       ),
     );
     process.send!({ ready: true });

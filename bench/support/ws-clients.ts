@@ -20,19 +20,21 @@ process.on('message', async (job: WsJob) => {
   const sockets: WebSocket[] = [];
   for (let i = 0; i < job.clients; i += 100) {
     await Promise.all(
-      Array.from({ length: Math.min(100, job.clients - i) }, () =>
-        new Promise<void>((resolve, reject) => {
-          const ws = new WebSocket(job.url, { perMessageDeflate: false });
-          ws.on('message', (data: Buffer) => {
-            const t = nowUs();
-            // The height is the first number of the message: {"block":{"height":N,...
-            const m = /"height":(\d+)/.exec(data.toString('latin1', 0, 64));
-            if (m) samples.push([Number(m[1]), t]);
-          });
-          ws.once('open', () => resolve());
-          ws.once('error', reject);
-          sockets.push(ws);
-        }),
+      Array.from(
+        { length: Math.min(100, job.clients - i) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const ws = new WebSocket(job.url, { perMessageDeflate: false });
+            ws.on('message', (data: Buffer) => {
+              const t = nowUs();
+              // The height is the first number of the message: {"block":{"height":N,...
+              const m = /"height":(\d+)/.exec(data.toString('latin1', 0, 64));
+              if (m) samples.push([Number(m[1]), t]);
+            });
+            ws.once('open', () => resolve());
+            ws.once('error', reject);
+            sockets.push(ws);
+          }),
       ),
     );
   }

@@ -65,7 +65,9 @@ export interface BrowserVerifier {
   readonly engine: WasmVdfEngine;
 }
 
-async function compile(source: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module): Promise<WebAssembly.Module> {
+async function compile(
+  source: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module,
+): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer) return WebAssembly.compile(source);
   // A copy of exactly the view: a Node Buffer's .slice() is a view whose .buffer may be a larger pool.
@@ -86,7 +88,9 @@ function tickNumberOf(json: unknown): number | null {
   return typeof o.tick_number === 'number' ? o.tick_number : null;
 }
 
-export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module): Promise<BrowserVerifier> {
+export async function createVerifier(
+  wasm: string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module,
+): Promise<BrowserVerifier> {
   const engine = new WasmVdfEngine(await compile(wasm));
 
   return {
@@ -121,7 +125,8 @@ export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Arr
       });
       // Genesis, duplicates, chaining and gaps (chain.ts); a gap is judged after the proofs.
       const chain = checkChain(parsed);
-      for (const f of chain.broken) verdicts[f.index] = { ok: false, tickNumber: f.tickNumber, code: f.code, message: f.message };
+      for (const f of chain.broken)
+        verdicts[f.index] = { ok: false, tickNumber: f.tickNumber, code: f.code, message: f.message };
       const index: number[] = [];
       const batch: VdfTickInput[] = [];
       parsed.forEach((t, i) => {
@@ -135,10 +140,21 @@ export async function createVerifier(wasm: string | URL | ArrayBuffer | Uint8Arr
         const err = v.errors?.find((e) => e.index === k);
         verdicts[index[k]] = err
           ? { ok: false, tickNumber: batch[k].tickNumber, code: err.code, message: err.message }
-          : { ok: false, tickNumber: batch[k].tickNumber, code: 'INVALID_PROOF', message: 'the VDF claim does not verify' };
+          : {
+              ok: false,
+              tickNumber: batch[k].tickNumber,
+              code: 'INVALID_PROOF',
+              message: 'the VDF claim does not verify',
+            };
       }
       for (const f of options.gaps === 'report' ? [] : chain.gaps) {
-        if (verdicts[f.index].ok) verdicts[f.index] = { ok: false, tickNumber: f.tickNumber, code: f.code, message: `its proof verifies, but ${f.message}` };
+        if (verdicts[f.index].ok)
+          verdicts[f.index] = {
+            ok: false,
+            tickNumber: f.tickNumber,
+            code: f.code,
+            message: `its proof verifies, but ${f.message}`,
+          };
       }
       const invalid = verdicts.flatMap((x, i) => (x.ok ? [] : [i]));
       return { ok: invalid.length === 0, invalid, ticks: verdicts, gaps: chain.missing };

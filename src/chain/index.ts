@@ -11,7 +11,13 @@ export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
 export { explorerOpenApi } from './openapi.js';
 export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';
 export { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from './grpc/client.js';
-export { CHAIN_SERVICE, chainDefinition, createChainHandlers, loadChainPackage, type ChainBackend } from './grpc/index.js';
+export {
+  CHAIN_SERVICE,
+  chainDefinition,
+  createChainHandlers,
+  loadChainPackage,
+  type ChainBackend,
+} from './grpc/index.js';
 export { mqConsumer, natsServerOptions, redact } from './mq/index.js';
 export { parseHeight, BLOCKS_LIMIT, EVENTS_LIMIT } from './rest.js';
 export { registerChainMetrics } from './metrics.js';

@@ -58,4 +58,3 @@ export interface ChainConsumerSpec {
   /** Start; return undefined when not configured (e.g. no --mq-url). */
   start(ctx: ChainConsumerContext): Promise<{ close(): Promise<void> } | undefined>;
 }
-

@@ -15,12 +15,27 @@ import type { RouterContext } from '@koa/router';
 import type Router from '@koa/router';
 import { bytesToHex } from '../crypto/index.js';
 import type { DexState } from '../dex/engine/index.js';
-import { attachUsedId, buildChainTransactionProof, buildInclusionProof, buildOrderStateProof, type ChainTransactionProof, type OrderStateProof } from '../proofs/index.js';
+import {
+  attachUsedId,
+  buildChainTransactionProof,
+  buildInclusionProof,
+  buildOrderStateProof,
+  type ChainTransactionProof,
+  type OrderStateProof,
+} from '../proofs/index.js';
 import { fromBase58Key, toBase58Key } from '../sdk/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';
 import { encodeJson, parseRecordJson } from '../wire/index.js';
-import { formatId, parseId, recordKey, type BlockRecord, type Chain, type ExplorerTransaction, type OrderRecords } from './core/index.js';
+import {
+  formatId,
+  parseId,
+  recordKey,
+  type BlockRecord,
+  type Chain,
+  type ExplorerTransaction,
+  type OrderRecords,
+} from './core/index.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -82,18 +97,34 @@ function handler(run: (ctx: RouterContext) => Promise<unknown>): (ctx: RouterCon
 
 /** Mount both routes (before /transactions/:id so that the longer path is matched first). */
 export function mountProofRoutes(router: Router, deps: ProofRouteDeps): void {
-  router.get('/transactions/:id/proof', handler((ctx) => transactionProof(deps, ctx.params.id ?? '')));
-  router.get('/markets/:market_id/orders/:order_id/proof', handler((ctx) => orderProof(deps, ctx.params.market_id ?? '', ctx.params.order_id ?? '', ctx.query.owner, ctx.query.book)));
+  router.get(
+    '/transactions/:id/proof',
+    handler((ctx) => transactionProof(deps, ctx.params.id ?? '')),
+  );
+  router.get(
+    '/markets/:market_id/orders/:order_id/proof',
+    handler((ctx) =>
+      orderProof(deps, ctx.params.market_id ?? '', ctx.params.order_id ?? '', ctx.query.owner, ctx.query.book),
+    ),
+  );
 }
 
 // ------------------------------------------------------------------ transactions
 
-async function storedTransaction(chain: Chain, height: number, batch: number, index: number): Promise<ExplorerTransaction> {
+async function storedTransaction(
+  chain: Chain,
+  height: number,
+  batch: number,
+  index: number,
+): Promise<ExplorerTransaction> {
   const json = await chain.store.transactionJson(height, batch, index);
   if (json !== undefined) return parseRecordJson<ExplorerTransaction>(json);
   const canonical = formatId(height, batch, index);
   if ((await chain.store.markets.get(recordKey(height, batch, index))) !== undefined) {
-    refuse(404, `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${height}`);
+    refuse(
+      404,
+      `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${height}`,
+    );
   }
   return refuse(404, `transaction ${canonical} does not exist`);
 }
@@ -101,13 +132,23 @@ async function storedTransaction(chain: Chain, height: number, batch: number, in
 /** The explorer's proof of a stored chain transaction (404 pending while its tick has no stored proof). */
 async function chainTransactionProof(deps: ProofRouteDeps, t: ExplorerTransaction): Promise<ChainTransactionProof> {
   const tick = await deps.sequencer.getTick(t.tick_number);
-  if (!tick) refuse(404, `transaction ${t.id} is not yet in a proven tick; retry shortly`, { found: false, pending: true }, 1);
+  if (!tick)
+    refuse(404, `transaction ${t.id} is not yet in a proven tick; retry shortly`, { found: false, pending: true }, 1);
   const index = Number(BigInt(t.continuum_sequence) & 0xffff_ffffn);
   const served = JSON.parse(encodeJson(restTick(tick!))) as unknown;
   const proof = buildInclusionProof(tick!, index, served);
   const held = tick!.transactions[index];
-  if (!held || bytesToHex(held.txHash) !== t.tx_hash) throw new Error(`chain transaction ${t.id} is not transaction ${index} of tick ${t.tick_number}`);
-  return buildChainTransactionProof({ transactionId: t.id, blockHeight: t.block_height, batchIndex: t.batch_index, continuumSequence: BigInt(t.continuum_sequence) }, proof);
+  if (!held || bytesToHex(held.txHash) !== t.tx_hash)
+    throw new Error(`chain transaction ${t.id} is not transaction ${index} of tick ${t.tick_number}`);
+  return buildChainTransactionProof(
+    {
+      transactionId: t.id,
+      blockHeight: t.block_height,
+      batchIndex: t.batch_index,
+      continuumSequence: BigInt(t.continuum_sequence),
+    },
+    proof,
+  );
 }
 
 async function transactionProof(deps: ProofRouteDeps, text: string): Promise<ChainTransactionProof> {
@@ -119,9 +160,15 @@ async function transactionProof(deps: ProofRouteDeps, text: string): Promise<Cha
 
 // ------------------------------------------------------------------ orders
 
-function parseOrderRequest(marketId: string, orderIdText: string, ownerRaw: unknown, bookRaw: unknown): { owner: Uint8Array; orderId: bigint; whole: boolean } {
+function parseOrderRequest(
+  marketId: string,
+  orderIdText: string,
+  ownerRaw: unknown,
+  bookRaw: unknown,
+): { owner: Uint8Array; orderId: bigint; whole: boolean } {
   if (!UUID_RE.test(marketId)) refuse(400, `market_id must be a lowercase UUID, got '${clip(marketId)}'`);
-  if (!/^\d{1,20}$/.test(orderIdText) || BigInt(orderIdText) > 0xffff_ffff_ffff_ffffn) refuse(400, `order_id must be a u64 in decimal, got '${clip(orderIdText)}'`);
+  if (!/^\d{1,20}$/.test(orderIdText) || BigInt(orderIdText) > 0xffff_ffff_ffff_ffffn)
+    refuse(400, `order_id must be a u64 in decimal, got '${clip(orderIdText)}'`);
   if (ownerRaw === undefined) refuse(400, 'owner is required: ?owner=<Base58 public key>');
   if (typeof ownerRaw !== 'string') return refuse(400, 'owner is given more than once; give it once');
   let owner: Uint8Array;
@@ -146,7 +193,9 @@ function atBlockState<T>(chain: Chain, read: (height: number) => T): Promise<T> 
     let done = false;
     const timer = setTimeout(() => {
       done = true;
-      reject(new Refusal({ status: 503, body: { error: 'no block was produced in time; retry shortly' }, retryAfter: 1 }));
+      reject(
+        new Refusal({ status: 503, body: { error: 'no block was produced in time; retry shortly' }, retryAfter: 1 }),
+      );
     }, BLOCK_STATE_WAIT_MS);
     chain.atBlockState(({ height }) => {
       if (done) return;
@@ -162,9 +211,16 @@ function atBlockState<T>(chain: Chain, read: (height: number) => T): Promise<T> 
 
 let inFlight = 0;
 
-async function orderProof(deps: ProofRouteDeps, marketId: string, orderIdText: string, ownerRaw: unknown, bookRaw: unknown): Promise<OrderStateProof> {
+async function orderProof(
+  deps: ProofRouteDeps,
+  marketId: string,
+  orderIdText: string,
+  ownerRaw: unknown,
+  bookRaw: unknown,
+): Promise<OrderStateProof> {
   const request = parseOrderRequest(marketId, orderIdText, ownerRaw, bookRaw);
-  if (inFlight >= MAX_ORDER_PROOFS_IN_FLIGHT) refuse(503, `${MAX_ORDER_PROOFS_IN_FLIGHT} order proofs are being read; retry shortly`, {}, 1);
+  if (inFlight >= MAX_ORDER_PROOFS_IN_FLIGHT)
+    refuse(503, `${MAX_ORDER_PROOFS_IN_FLIGHT} order proofs are being read; retry shortly`, {}, 1);
   inFlight++;
   try {
     return await readOrderProof(deps, marketId, request);
@@ -173,9 +229,14 @@ async function orderProof(deps: ProofRouteDeps, marketId: string, orderIdText: s
   }
 }
 
-async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, orderId, whole }: ReturnType<typeof parseOrderRequest>): Promise<OrderStateProof> {
+async function readOrderProof(
+  deps: ProofRouteDeps,
+  marketId: string,
+  { owner, orderId, whole }: ReturnType<typeof parseOrderRequest>,
+): Promise<OrderStateProof> {
   const orders = deps.orders;
-  if (!orders?.enabled) return refuse(503, 'this node does not serve order state proofs (it started from another node\'s snapshot)');
+  if (!orders?.enabled)
+    return refuse(503, "this node does not serve order state proofs (it started from another node's snapshot)");
   const { chain } = deps;
   const ownerText = toBase58Key(owner);
   const known = (state: DexState): void => {
@@ -184,8 +245,10 @@ async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, o
     if (!state.knowsOwner(owner)) refuse(404, `owner ${ownerText} has never placed an order`);
     const found = state.findOrder(owner, orderId);
     if (!found) refuse(404, `order ${orderId} of owner ${ownerText} does not exist`);
-    if (found!.marketId !== marketId) refuse(404, `order ${orderId} of owner ${ownerText} is in market ${found!.marketId}, not ${marketId}`);
-    if (whole && market!.book.tree.size > MAX_WHOLE_BOOK) refuse(400, `book too large: ${market!.book.tree.size} entries (at most ${MAX_WHOLE_BOOK} with book=whole)`);
+    if (found!.marketId !== marketId)
+      refuse(404, `order ${orderId} of owner ${ownerText} is in market ${found!.marketId}, not ${marketId}`);
+    if (whole && market!.book.tree.size > MAX_WHOLE_BOOK)
+      refuse(400, `book too large: ${market!.book.tree.size} entries (at most ${MAX_WHOLE_BOOK} with book=whole)`);
   };
   known(deps.state());
   // Its placement (used-id ordinal, slot) is stored with its tick's records; a few tries
@@ -200,7 +263,17 @@ async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, o
       const resting = found.open && found.order !== undefined && found.order.slot >= 0;
       if (!resting && !placement) return undefined; // placed and ended after the read
       const restedInSlot = !resting && placement!.slot >= 0 ? placement!.slot : undefined;
-      const proof = buildOrderStateProof(state, { marketId, owner, orderId, blockHeight: height, tickNumber: 1, lastTickOutputHash: '', usedIdLater: true, wholeBook: whole && !resting, ...(restedInSlot !== undefined ? { restedInSlot } : {}) });
+      const proof = buildOrderStateProof(state, {
+        marketId,
+        owner,
+        orderId,
+        blockHeight: height,
+        tickNumber: 1,
+        lastTickOutputHash: '',
+        usedIdLater: true,
+        wholeBook: whole && !resting,
+        ...(restedInSlot !== undefined ? { restedInSlot } : {}),
+      });
       return { proof, resting };
     });
     if (captured) return complete(deps, orders, captured, placement);
@@ -209,7 +282,12 @@ async function readOrderProof(deps: ProofRouteDeps, marketId: string, { owner, o
 }
 
 /** After the block's state: its last tick (and a check of its state_root), the used-id path, how the order ended. */
-async function complete(deps: ProofRouteDeps, orders: OrderRecords, c: Captured, known: Awaited<ReturnType<OrderRecords['placement']>>): Promise<OrderStateProof> {
+async function complete(
+  deps: ProofRouteDeps,
+  orders: OrderRecords,
+  c: Captured,
+  known: Awaited<ReturnType<OrderRecords['placement']>>,
+): Promise<OrderStateProof> {
   const { chain } = deps;
   const p = c.proof;
   const owner = fromBase58Key(p.owner, 'owner');
@@ -218,7 +296,8 @@ async function complete(deps: ProofRouteDeps, orders: OrderRecords, c: Captured,
   const blockText = await chain.store.blockJson(p.block_height);
   if (blockText === undefined) throw new Error(`block ${p.block_height} is not stored after its state was read`);
   const block = parseRecordJson<BlockRecord>(blockText);
-  if (bytesToHex(Uint8Array.from(block.state_root)) !== p.state_root) throw new Error(`the state read for block ${p.block_height} is not its state_root`);
+  if (bytesToHex(Uint8Array.from(block.state_root)) !== p.state_root)
+    throw new Error(`the state read for block ${p.block_height} is not its state_root`);
   p.tick_number = block.last_tick;
   p.last_tick_output_hash = block.last_tick_output_hash;
   const placement = known ?? (await orders.placement(owner, orderId));
@@ -230,7 +309,12 @@ async function complete(deps: ProofRouteDeps, orders: OrderRecords, c: Captured,
     p.end = ending.end;
     const [key] = await chain.store.keysOfSequences([ending.sequence]);
     if (key !== undefined) {
-      const t = await storedTransaction(chain, parseInt(key.slice(0, 16), 16), parseInt(key.slice(16, 24), 16), parseInt(key.slice(24, 32), 16));
+      const t = await storedTransaction(
+        chain,
+        parseInt(key.slice(0, 16), 16),
+        parseInt(key.slice(16, 24), 16),
+        parseInt(key.slice(24, 32), 16),
+      );
       // Its tick is older than the block's state, so its proof is (nearly always) stored;
       // if not within ENDED_BY_WAIT_MS, the proof goes without ended_by.
       for (const until = Date.now() + ENDED_BY_WAIT_MS; ; ) {

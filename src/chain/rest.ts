@@ -74,7 +74,8 @@ export function parseHeight(text: string): number {
   if (!/^\d+$/.test(text)) throw new HttpError(400, `height must be a positive integer, got '${clip(text)}'`);
   const digits = text.replace(/^0+/, '');
   if (digits === '') throw new HttpError(400, 'heights start at 1');
-  if (digits.length > 16 || Number(digits) > MAX_HEIGHT) throw new HttpError(400, `height ${clip(text)} is too large (at most ${MAX_HEIGHT})`);
+  if (digits.length > 16 || Number(digits) > MAX_HEIGHT)
+    throw new HttpError(400, `height ${clip(text)} is too large (at most ${MAX_HEIGHT})`);
   return Number(digits);
 }
 
@@ -107,7 +108,12 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
   router.get('/blocks/latest', latestBlock(chain));
   router.get('/blocks/:height', blockDetail(chain));
   router.get('/blocks/:height/ticks', blockTicks(chain, options.sequencer));
-  mountProofRoutes(router, { chain, state, sequencer: options.sequencer, ...(options.orders ? { orders: options.orders } : {}) });
+  mountProofRoutes(router, {
+    chain,
+    state,
+    sequencer: options.sequencer,
+    ...(options.orders ? { orders: options.orders } : {}),
+  });
   router.get('/transactions/:id', transactionById(chain));
   router.get('/events', eventsPage(chain, state));
   router.get('/orders/user/:owner', openOrdersOf(chain, state));
@@ -132,7 +138,12 @@ function corsAndErrors(router: Router, logger: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404 && router.match(ctx.path, 'GET').path.length > 0 && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        if (
+          ctx.status === 404 &&
+          router.match(ctx.path, 'GET').path.length > 0 &&
+          ctx.method !== 'GET' &&
+          ctx.method !== 'HEAD'
+        ) {
           sendJson(ctx, 405, encodeJson({ error: `${ctx.method} is not allowed here; the explorer API is GET only` }));
         } else if (ctx.status === 404) {
           sendJson(ctx, 404, encodeJson({ error: `no such route: ${clip(ctx.path)}` }));
@@ -171,7 +182,8 @@ function latestBlock(chain: Chain): Handler {
 /** The height in a path, of a block already produced (404 otherwise). */
 function producedHeight(chain: Chain, text: string): number {
   const h = parseHeight(text);
-  if (h > chain.latestHeight()) throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
+  if (h > chain.latestHeight())
+    throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
   return h;
 }
 
@@ -214,7 +226,10 @@ function transactionById(chain: Chain): Handler {
     if (json === undefined) {
       const canonical = formatId(id.height, id.batch, id.index);
       if ((await chain.store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {
-        throw new HttpError(404, `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`);
+        throw new HttpError(
+          404,
+          `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`,
+        );
       }
       throw new HttpError(404, `transaction ${canonical} does not exist`);
     }
@@ -236,9 +251,11 @@ function eventsPage(chain: Chain, state: () => DexState): Handler {
     if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
     if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
     const produced = chain.builder.producedEventsOf(market);
-    if (produced === undefined && !state().markets.has(market)) throw new HttpError(404, `market ${market} does not exist`);
+    if (produced === undefined && !state().markets.has(market))
+      throw new HttpError(404, `market ${market} does not exist`);
     const top = (produced ?? 0) - offset;
-    const list = top >= 1 ? await chain.store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
+    const list =
+      top >= 1 ? await chain.store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
     sendJson(ctx, 200, `[${list.join(',')}]`);
   };
 }

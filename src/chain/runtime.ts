@@ -23,7 +23,17 @@ import type { Logger } from 'pino';
 import type { Tick } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { OrderBookEngine, type AppliedTick } from '../dex/engine/index.js';
-import { BlockBuilder, Chain, ChainStore, OrderRecords, ORDER_RECORDS_FORMAT, restoreSnapshot, type BuilderState, type ChainOp, type ChainTickHook, type StoredSnapshot } from './core/index.js';
+import {
+  BlockBuilder,
+  Chain,
+  ChainStore,
+  OrderRecords,
+  ORDER_RECORDS_FORMAT,
+  restoreSnapshot,
+  type BuilderState,
+  type ChainOp,
+  type ChainTickHook,
+} from './core/index.js';
 
 export interface ChainRuntimeDeps {
   db: Database;
@@ -63,7 +73,6 @@ export interface ChainRuntime {
   close(): Promise<void>;
 }
 
-
 export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRuntime> {
   const log = deps.logger;
   const store = new ChainStore(deps.db);
@@ -72,22 +81,32 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   if (storedBlockMs !== undefined) {
     const was = Number(new TextDecoder().decode(storedBlockMs));
     if (was !== deps.blockMs) {
-      throw new Error(`the chain in this --db-path was built with --block-ms ${was}; start with --block-ms ${was} (blocks must stay a function of the ticks), or use a fresh --db-path`);
+      throw new Error(
+        `the chain in this --db-path was built with --block-ms ${was}; start with --block-ms ${was} (blocks must stay a function of the ticks), or use a fresh --db-path`,
+      );
     }
   } else {
     await store.meta.put(blockMsKey, new TextEncoder().encode(String(deps.blockMs)));
   }
 
   const orders = new OrderRecords(deps.db);
-  const chainIsEmpty = (await store.loadHead()) === undefined && (await store.blocks.keys({ limit: 1 }).all()).length === 0;
+  const chainIsEmpty =
+    (await store.loadHead()) === undefined && (await store.blocks.keys({ limit: 1 }).all()).length === 0;
   const recordsCurrent = await store.recordsCurrent();
   const ordersFormat = await orders.format();
-  const ordersCurrent = ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
+  const ordersCurrent =
+    ordersFormat === ORDER_RECORDS_FORMAT || ordersFormat === 'off' || (ordersFormat === undefined && chainIsEmpty);
   // A full node started from another node's snapshot holds no blocks before it (block 1 is absent).
-  const fromForeignSnapshot = ordersFormat === undefined && !chainIsEmpty && (await store.loadSnapshot()) !== undefined && (await store.blockJson(1)) === undefined;
+  const fromForeignSnapshot =
+    ordersFormat === undefined &&
+    !chainIsEmpty &&
+    (await store.loadSnapshot()) !== undefined &&
+    (await store.blockJson(1)) === undefined;
   if (!recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
     // Its blocks cannot be derived again: the ticks before its snapshot are not here.
-    throw new Error('the chain in this --db-path started from another node\'s snapshot and its records have an older format (blocks without last_tick_output_hash), which cannot be rebuilt without the ticks before that snapshot; start again with a fresh --db-path and --follow-from snapshot');
+    throw new Error(
+      "the chain in this --db-path started from another node's snapshot and its records have an older format (blocks without last_tick_output_hash), which cannot be rebuilt without the ticks before that snapshot; start again with a fresh --db-path and --follow-from snapshot",
+    );
   }
   if (recordsCurrent && (ordersFormat === 'off' || fromForeignSnapshot)) {
     // Started from another node's snapshot (a full node): the ticks before it are not here,
@@ -112,10 +131,20 @@ export async function openChainRuntime(deps: ChainRuntimeDeps): Promise<ChainRun
   if (snap) {
     const t0 = performance.now();
     ({ engine, builderState } = restoreSnapshot(snap));
-    log?.info({ tick: snap.tick, ms: Math.round(performance.now() - t0) }, 'chain: restored the order book and the block builder from a snapshot');
+    log?.info(
+      { tick: snap.tick, ms: Math.round(performance.now() - t0) },
+      'chain: restored the order book and the block builder from a snapshot',
+    );
   }
   const builder = new BlockBuilder(deps.blockMs, builderState);
-  const chain = new Chain({ store, engine, builder, snapshotTxs: deps.snapshotTxs, snapshotTicks: deps.snapshotTicks, ...(log ? { logger: log } : {}) });
+  const chain = new Chain({
+    store,
+    engine,
+    builder,
+    snapshotTxs: deps.snapshotTxs,
+    snapshotTicks: deps.snapshotTicks,
+    ...(log ? { logger: log } : {}),
+  });
   await chain.init();
   const headTick = (await store.loadHead())?.tick ?? 0;
   for (const part of deps.parts ?? []) {

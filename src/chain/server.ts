@@ -39,7 +39,14 @@ export interface RpcFace {
 }
 
 export async function startRpcFace(options: RpcFaceOptions): Promise<RpcFace> {
-  const app = createExplorerApp({ chain: options.chain, state: options.state, sequencer: options.sequencer, logger: options.logger, hooks: options.hooks ?? [], ...(options.orders ? { orders: options.orders } : {}) });
+  const app = createExplorerApp({
+    chain: options.chain,
+    state: options.state,
+    sequencer: options.sequencer,
+    logger: options.logger,
+    hooks: options.hooks ?? [],
+    ...(options.orders ? { orders: options.orders } : {}),
+  });
   const server: Server = createServer(app.callback());
   answerClientErrors(server); // 431 reaches a client still sending a long URL
   server.keepAliveTimeout = 5000;

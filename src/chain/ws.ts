@@ -34,7 +34,11 @@ export interface BlockSocketOptions {
   pingMs: number; // default 30 s
 }
 
-export const DEFAULT_BLOCK_SOCKET: BlockSocketOptions = { maxClients: 10_000, maxQueueBytes: 4 * 1024 * 1024, pingMs: 30_000 };
+export const DEFAULT_BLOCK_SOCKET: BlockSocketOptions = {
+  maxClients: 10_000,
+  maxQueueBytes: 4 * 1024 * 1024,
+  pingMs: 30_000,
+};
 
 interface Client {
   ws: WebSocket;
@@ -61,7 +65,12 @@ export class BlockSocket {
     private readonly logger: Logger,
     private readonly options: BlockSocketOptions = DEFAULT_BLOCK_SOCKET,
   ) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, clientTracking: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: 1024,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     this.unsubscribe = chain.onBlock((d) => this.broadcast(d));
     this.pinger = setInterval(() => this.ping(), options.pingMs);
     this.pinger.unref();
@@ -81,12 +90,15 @@ export class BlockSocket {
     const path = (req.url ?? '').split('?')[0];
     const refuse = (status: number, text: string) => {
       const body = JSON.stringify({ error: text });
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Service Unavailable'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Service Unavailable'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     };
     socket.on('error', () => undefined);
     if (path !== WS_PATH) return refuse(404, `no WebSocket at ${path}; use ${WS_PATH}`);
     if (this.closing) return refuse(503, 'node is shutting down');
-    if (this.clients.size >= this.options.maxClients) return refuse(503, `too many WebSocket clients (at most ${this.options.maxClients})`);
+    if (this.clients.size >= this.options.maxClients)
+      return refuse(503, `too many WebSocket clients (at most ${this.options.maxClients})`);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws));
   }
 
@@ -94,7 +106,9 @@ export class BlockSocket {
     const client: Client = { ws, alive: true };
     this.clients.add(client);
     ws.on('pong', () => (client.alive = true));
-    ws.on('message', () => ws.close(CLOSE_UNSUPPORTED_DATA, 'this socket only sends blocks; client messages are not accepted'));
+    ws.on('message', () =>
+      ws.close(CLOSE_UNSUPPORTED_DATA, 'this socket only sends blocks; client messages are not accepted'),
+    );
     ws.on('error', () => undefined);
     ws.on('close', () => this.clients.delete(client));
     const latest = this.chain.latestDetailJson();
@@ -104,7 +118,8 @@ export class BlockSocket {
   private broadcast(detail: BlockDetail): void {
     if (this.clients.size === 0) return;
     const latest = this.chain.latestDetailJson();
-    const data = latest?.height === detail.block.height && latest.bytes ? latest.bytes : Buffer.from(encodeJson(detail));
+    const data =
+      latest?.height === detail.block.height && latest.bytes ? latest.bytes : Buffer.from(encodeJson(detail));
     for (const c of this.clients) this.send(c, data);
   }
 

@@ -27,7 +27,14 @@ export interface LevelChange {
 /** market_id -> its level changes, in order of first touch; markets created by the tick have an (empty) entry. */
 export type TickLevelChanges = Map<string, Map<string, LevelChange>>;
 
-function add(out: TickLevelChanges, marketId: string, side: SideCode, price: bigint, quantity: bigint, orders: number): void {
+function add(
+  out: TickLevelChanges,
+  marketId: string,
+  side: SideCode,
+  price: bigint,
+  quantity: bigint,
+  orders: number,
+): void {
   let levels = out.get(marketId);
   if (levels === undefined) {
     levels = new Map();

@@ -42,7 +42,9 @@ export class MarketLevels {
       l.quantity += c.quantity;
       l.orders += c.orders;
       if (l.orders < 0 || l.quantity < 0n || (l.orders === 0) !== (l.quantity === 0n)) {
-        throw new Error(`book mirror out of step at ${c.side === BUY ? 'bid' : 'ask'} ${c.price}: ${l.quantity} in ${l.orders} orders`);
+        throw new Error(
+          `book mirror out of step at ${c.side === BUY ? 'bid' : 'ask'} ${c.price}: ${l.quantity} in ${l.orders} orders`,
+        );
       }
       this.sum.remove(l.hash);
       if (l.orders === 0) side.delete(c.price);
@@ -74,14 +76,18 @@ export class MarketLevels {
   /** Every level, best first (bids descending, asks ascending). */
   rows(): { bids: LevelRow[]; asks: LevelRow[] } {
     const sorted = (side: SideCode, desc: boolean): LevelRow[] =>
-      [...this.sides[side]].map(([p, l]): LevelRow => [p, l.quantity, l.orders]).sort((a, b) => (a[0] === b[0] ? 0 : (a[0] < b[0]) === desc ? 1 : -1));
+      [...this.sides[side]]
+        .map(([p, l]): LevelRow => [p, l.quantity, l.orders])
+        .sort((a, b) => (a[0] === b[0] ? 0 : a[0] < b[0] === desc ? 1 : -1));
     return { bids: sorted(BUY, true), asks: sorted(1, false) };
   }
 }
 
 /** The levels of an engine book (every open order, expired or not), best first. */
 export function levelsOfBook(book: OrderBook): { bids: LevelRow[]; asks: LevelRow[] } {
-  const side = (levels: ReadonlyArray<{ price: bigint; orders: ReadonlyArray<{ open: boolean; remaining: bigint }>; head: number }>): LevelRow[] => {
+  const side = (
+    levels: ReadonlyArray<{ price: bigint; orders: ReadonlyArray<{ open: boolean; remaining: bigint }>; head: number }>,
+  ): LevelRow[] => {
     const rows: LevelRow[] = [];
     for (let i = levels.length - 1; i >= 0; i--) {
       const l = levels[i]!;

@@ -18,7 +18,16 @@
  *   - Heartbeats every `heartbeatMs`, one frame for all sockets.
  */
 import type { Logger } from 'pino';
-import type { ChannelItem, ChannelKind, ChannelSources, ClientRequest, Outlet, ResumableSource, SubscribeRequest, Unsubscribe } from './interface.js';
+import type {
+  ChannelItem,
+  ChannelKind,
+  ChannelSources,
+  ClientRequest,
+  Outlet,
+  ResumableSource,
+  SubscribeRequest,
+  Unsubscribe,
+} from './interface.js';
 import { errorJson, heartbeatJson, subscribedJson, unsubscribedJson, welcomeJson } from './messages.js';
 import { parseClientMessage } from './parse.js';
 import { CLOSE, DEFAULT_LIMITS, type ChannelLimits, type RefusalCode } from './protocol.js';
@@ -57,7 +66,11 @@ export class Connection {
 
 export class ChannelHub {
   private readonly conns = new Set<Connection>();
-  private readonly fanout: Record<ChannelKind, Map<string, Set<Feed>>> = { blocks: new Map(), orders: new Map(), book: new Map() };
+  private readonly fanout: Record<ChannelKind, Map<string, Set<Feed>>> = {
+    blocks: new Map(),
+    orders: new Map(),
+    book: new Map(),
+  };
   private readonly stops: Unsubscribe[];
   private readonly heartbeat: NodeJS.Timeout;
   /** Sockets closed with 4000 (for /metrics and tests). */
@@ -75,7 +88,11 @@ export class ChannelHub {
       const feeds = this.fanout[kind].get(key);
       if (feeds !== undefined) for (const f of feeds) f.offer(item);
     };
-    this.stops = [sources.blocks.onItem(route('blocks')), sources.orders.onItem(route('orders')), sources.book.onItem(route('book'))];
+    this.stops = [
+      sources.blocks.onItem(route('blocks')),
+      sources.orders.onItem(route('orders')),
+      sources.book.onItem(route('book')),
+    ];
     this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -133,30 +150,71 @@ export class ChannelHub {
   private handle(c: Connection, r: ClientRequest): void {
     if (r.op === 'unsubscribe') {
       const s = c.subs.get(r.id);
-      if (s === undefined) return this.refuse(c, r.id, 'unknown_id', `no open subscription with id ${JSON.stringify(r.id)}`);
+      if (s === undefined)
+        return this.refuse(c, r.id, 'unknown_id', `no open subscription with id ${JSON.stringify(r.id)}`);
       this.drop(s);
       c.subs.delete(r.id);
       c.keys.delete(channelKey(s.kind, s.key));
       this.send(c, textFrame(unsubscribedJson(r.id, this.sources.head.tick())));
       return;
     }
-    if (c.subs.has(r.id)) return this.refuse(c, r.id, 'duplicate_id', `a subscription with id ${JSON.stringify(r.id)} is open on this socket`);
-    if (c.subs.size >= this.limits.subscriptions) return this.end(c, CLOSE.tooManySubscriptions, `too many subscriptions (at most ${this.limits.subscriptions} per socket)`);
+    if (c.subs.has(r.id))
+      return this.refuse(
+        c,
+        r.id,
+        'duplicate_id',
+        `a subscription with id ${JSON.stringify(r.id)} is open on this socket`,
+      );
+    if (c.subs.size >= this.limits.subscriptions)
+      return this.end(
+        c,
+        CLOSE.tooManySubscriptions,
+        `too many subscriptions (at most ${this.limits.subscriptions} per socket)`,
+      );
     switch (r.channel) {
       case 'blocks':
-        return this.resumable(c, r, 'blocks', '', this.sources.blocks, r.fromHeight, { channel: 'blocks' }, 'from_height');
+        return this.resumable(
+          c,
+          r,
+          'blocks',
+          '',
+          this.sources.blocks,
+          r.fromHeight,
+          { channel: 'blocks' },
+          'from_height',
+        );
       case 'orders':
-        return this.resumable(c, r, 'orders', r.owner, this.sources.orders, r.fromSequence, { channel: 'orders', owner: r.owner }, 'from_sequence');
+        return this.resumable(
+          c,
+          r,
+          'orders',
+          r.owner,
+          this.sources.orders,
+          r.fromSequence,
+          { channel: 'orders', owner: r.owner },
+          'from_sequence',
+        );
       case 'book':
         return this.book(c, r, r.marketId);
     }
   }
 
-  private resumable(c: Connection, r: SubscribeRequest, kind: 'blocks' | 'orders', key: string, source: ResumableSource, from: number | undefined, channel: Record<string, unknown>, fromName: string): void {
+  private resumable(
+    c: Connection,
+    r: SubscribeRequest,
+    kind: 'blocks' | 'orders',
+    key: string,
+    source: ResumableSource,
+    from: number | undefined,
+    channel: Record<string, unknown>,
+    fromName: string,
+  ): void {
     const ck = channelKey(kind, key);
-    if (c.keys.has(ck)) return this.refuse(c, r.id, 'already_subscribed', `this socket already follows this ${kind} channel`);
+    if (c.keys.has(ck))
+      return this.refuse(c, r.id, 'already_subscribed', `this socket already follows this ${kind} channel`);
     const head = source.head(key);
-    if (from !== undefined && from > head + 1) return this.refuse(c, r.id, 'out_of_range', `${fromName} ${from} is beyond the channel's head ${head} + 1`);
+    if (from !== undefined && from > head + 1)
+      return this.refuse(c, r.id, 'out_of_range', `${fromName} ${from} is beyond the channel's head ${head} + 1`);
     const start = from ?? head + 1;
     const feed = this.feed(c, r.id, kind, key, start - 1);
     this.send(c, textFrame(subscribedJson(r.id, this.sources.head.tick(), { ...channel, [fromName]: start, head })));
@@ -169,18 +227,38 @@ export class ChannelHub {
 
   private book(c: Connection, r: SubscribeRequest, marketId: string): void {
     const ck = channelKey('book', marketId);
-    if (c.keys.has(ck)) return this.refuse(c, r.id, 'already_subscribed', 'this socket already follows this book channel');
+    if (c.keys.has(ck))
+      return this.refuse(c, r.id, 'already_subscribed', 'this socket already follows this book channel');
     const snap = this.sources.book.snapshot(marketId);
     if (snap === undefined) return this.refuse(c, r.id, 'unknown_market', `no market ${marketId}`);
     this.feed(c, r.id, 'book', marketId, snap.pos);
-    this.send(c, textFrame(subscribedJson(r.id, this.sources.head.tick(), { channel: 'book', market_id: marketId, seq: snap.pos })));
+    this.send(
+      c,
+      textFrame(
+        subscribedJson(r.id, this.sources.head.tick(), { channel: 'book', market_id: marketId, seq: snap.pos }),
+      ),
+    );
     this.send(c, snap.frame);
   }
 
   /** Open a subscription whose feed has delivered up to `last`. */
   private feed(c: Connection, id: string | number, kind: ChannelKind, key: string, last: number): Feed {
-    const coalescer = kind === 'book' ? new DeltaCoalescer({ queued: () => c.outlet.queuedBytes(), write: (frame) => this.send(c, frame), folded: () => void this.foldedDeltas++ }, this.limits.coalesceBytes, this.limits.coalescePollMs) : undefined;
-    const deliver = coalescer === undefined ? (item: ChannelItem) => this.send(c, item.frame) : (item: ChannelItem) => coalescer.offer(item);
+    const coalescer =
+      kind === 'book'
+        ? new DeltaCoalescer(
+            {
+              queued: () => c.outlet.queuedBytes(),
+              write: (frame) => this.send(c, frame),
+              folded: () => void this.foldedDeltas++,
+            },
+            this.limits.coalesceBytes,
+            this.limits.coalescePollMs,
+          )
+        : undefined;
+    const deliver =
+      coalescer === undefined
+        ? (item: ChannelItem) => this.send(c, item.frame)
+        : (item: ChannelItem) => coalescer.offer(item);
     const feed = new Feed({ deliver, room: () => this.room(c) }, last, this.limits.catchUpBufferBytes);
     c.subs.set(id, { id, kind, key, feed, coalescer });
     c.keys.add(channelKey(kind, key));
@@ -203,7 +281,8 @@ export class ChannelHub {
   }
 
   private refuse(c: Connection, id: string | number | null, code: RefusalCode, message: string): void {
-    if (++c.refusals > this.limits.refusals) return this.end(c, CLOSE.policy, `more than ${this.limits.refusals} refused messages`);
+    if (++c.refusals > this.limits.refusals)
+      return this.end(c, CLOSE.policy, `more than ${this.limits.refusals} refused messages`);
     this.send(c, textFrame(errorJson(id, this.sources.head.tick(), code, message)));
   }
 

@@ -16,7 +16,15 @@
  *            rpc server's 'upgrade' listener, before /ws/blocks's
  */
 export * from './interface.js';
-export { CHANNELS_PATH, CLOSE, DEFAULT_LIMITS, MAX_POSITION, REFUSAL_CODES, type ChannelLimits, type RefusalCode } from './protocol.js';
+export {
+  CHANNELS_PATH,
+  CLOSE,
+  DEFAULT_LIMITS,
+  MAX_POSITION,
+  REFUSAL_CODES,
+  type ChannelLimits,
+  type RefusalCode,
+} from './protocol.js';
 export { parseClientMessage, type Parsed } from './parse.js';
 export { ChannelHub, type Connection } from './hub.js';
 export { ChannelSocket } from './transport.js';

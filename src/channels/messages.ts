@@ -13,7 +13,12 @@ export function welcomeJson(tick: number, height: number, limits: ChannelLimits)
     tick,
     height,
     heartbeat_ms: limits.heartbeatMs,
-    limits: { subscriptions: limits.subscriptions, message_bytes: limits.messageBytes, messages_per_second: limits.messagesPerSecond, queue_bytes: limits.queueBytes },
+    limits: {
+      subscriptions: limits.subscriptions,
+      message_bytes: limits.messageBytes,
+      messages_per_second: limits.messagesPerSecond,
+      queue_bytes: limits.queueBytes,
+    },
   });
 }
 

@@ -81,12 +81,40 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       const base = { event: 'refused' as const, tick, continuum_sequence: cs };
       if (t.tx.kind === 'order') {
         const it = t.tx.intent;
-        out.push({ owner: it.owner, body: { ...base, kind: 'order', order_id: it.orderId, base_mint: toBase58Key(it.baseMint), quote_mint: toBase58Key(it.quoteMint), code: o.code, message: o.message } });
+        out.push({
+          owner: it.owner,
+          body: {
+            ...base,
+            kind: 'order',
+            order_id: it.orderId,
+            base_mint: toBase58Key(it.baseMint),
+            quote_mint: toBase58Key(it.quoteMint),
+            code: o.code,
+            message: o.message,
+          },
+        });
       } else if (t.tx.kind === 'cancel') {
-        out.push({ owner: t.tx.owner, body: { ...base, kind: 'cancel', market_id: t.tx.marketId, order_id: t.tx.orderId, code: o.code, message: o.message } });
+        out.push({
+          owner: t.tx.owner,
+          body: {
+            ...base,
+            kind: 'cancel',
+            market_id: t.tx.marketId,
+            order_id: t.tx.orderId,
+            code: o.code,
+            message: o.message,
+          },
+        });
       } else {
         const tx = t.tx;
-        const body = { ...base, kind: 'cancel_all' as const, market_id: tx.marketId, order_id: tx.requestId, code: o.code, message: o.message };
+        const body = {
+          ...base,
+          kind: 'cancel_all' as const,
+          market_id: tx.marketId,
+          order_id: tx.requestId,
+          code: o.code,
+          message: o.message,
+        };
         out.push({ owner: tx.owner, body });
       }
       continue;
@@ -95,7 +123,13 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
     if (o.kind === 'cancel_all') {
       const requestId = t.tx.kind === 'cancel_all' ? t.tx.requestId : 0n;
       for (const e of o.ended) {
-        const body: OwnerEventBody = { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(e.order), remaining: 0n };
+        const body: OwnerEventBody = {
+          event: 'cancelled',
+          tick,
+          continuum_sequence: cs,
+          ...orderFields(e.order),
+          remaining: 0n,
+        };
         body.cancelled_quantity = e.cancelled;
         body.reason = 'cancel_all';
         body.request_id = requestId;
@@ -104,12 +138,34 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       continue;
     }
     if (o.kind === 'cancel') {
-      out.push({ owner: o.order.owner, body: { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(o.order), remaining: 0n, cancelled_quantity: o.cancelled, reason: 'cancel' } });
+      out.push({
+        owner: o.order.owner,
+        body: {
+          event: 'cancelled',
+          tick,
+          continuum_sequence: cs,
+          ...orderFields(o.order),
+          remaining: 0n,
+          cancelled_quantity: o.cancelled,
+          reason: 'cancel',
+        },
+      });
       continue;
     }
     const taker = o.order;
     const r = o.result;
-    out.push({ owner: taker.owner, body: { event: 'accepted', tick, continuum_sequence: cs, ...orderFields(taker), quantity: taker.quantity, expiry: taker.expiry, remaining: taker.quantity } });
+    out.push({
+      owner: taker.owner,
+      body: {
+        event: 'accepted',
+        tick,
+        continuum_sequence: cs,
+        ...orderFields(taker),
+        quantity: taker.quantity,
+        expiry: taker.expiry,
+        remaining: taker.quantity,
+      },
+    });
     const takerFills: Fill[] = [];
     for (const tr of r.trades) {
       const left = running.traded(tr.maker, tr.quantity);
@@ -131,15 +187,38 @@ export function ownerEventsOf(applied: AppliedTick): OwnerEvent[] {
       const left = running.remaining(rm.order);
       const body: OwnerEventBody =
         rm.reason === 'expired'
-          ? { event: 'expired', tick, continuum_sequence: cs, ...orderFields(rm.order), remaining: 0n, cancelled_quantity: left }
-          : { event: 'cancelled', tick, continuum_sequence: cs, ...orderFields(rm.order), remaining: 0n, cancelled_quantity: left, reason: 'self_trade' };
+          ? {
+              event: 'expired',
+              tick,
+              continuum_sequence: cs,
+              ...orderFields(rm.order),
+              remaining: 0n,
+              cancelled_quantity: left,
+            }
+          : {
+              event: 'cancelled',
+              tick,
+              continuum_sequence: cs,
+              ...orderFields(rm.order),
+              remaining: 0n,
+              cancelled_quantity: left,
+              reason: 'self_trade',
+            };
       out.push({ owner: rm.order.owner, body });
     }
     const left = running.placed(taker, r.filled);
     if (takerFills.length > 0) {
       out.push({
         owner: taker.owner,
-        body: { event: left === 0n ? 'filled' : 'partially_filled', tick, continuum_sequence: cs, ...orderFields(taker), remaining: left, filled_quantity: r.filled, fills: takerFills },
+        body: {
+          event: left === 0n ? 'filled' : 'partially_filled',
+          tick,
+          continuum_sequence: cs,
+          ...orderFields(taker),
+          remaining: left,
+          filled_quantity: r.filled,
+          fills: takerFills,
+        },
       });
     }
   }

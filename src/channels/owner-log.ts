@@ -84,7 +84,8 @@ export class OwnerLog implements ResumableSource {
       ops.push({ type: 'put', sublevel: this.events, key: seqKey(owner, seq), value: json });
       items.push({ owner, item: { pos: seq, frame: textFrame(json) } });
     }
-    for (const owner of touched) ops.push({ type: 'put', sublevel: this.counts, key: owner, value: String(this.numbered.get(owner)) });
+    for (const owner of touched)
+      ops.push({ type: 'put', sublevel: this.counts, key: owner, value: String(this.numbered.get(owner)) });
     return { ops, items };
   }
 

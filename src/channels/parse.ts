@@ -9,7 +9,9 @@ import { UUID_RE } from '../sdk/index.js';
 import type { ClientRequest } from './interface.js';
 import { MAX_ID_CHARS, MAX_POSITION, type RefusalCode } from './protocol.js';
 
-export type Parsed = { ok: true; request: ClientRequest } | { ok: false; id: string | number | null; code: RefusalCode; message: string };
+export type Parsed =
+  | { ok: true; request: ClientRequest }
+  | { ok: false; id: string | number | null; code: RefusalCode; message: string };
 
 const ID_RE = /^[\x21-\x7e]+$/;
 const ALLOWED: Record<string, readonly string[]> = {
@@ -34,9 +36,13 @@ function idOf(v: unknown): string | number | undefined {
 }
 
 /** A position (from_height, from_sequence): a JSON integer 1..2^53-1. */
-function position(name: string, v: unknown): { ok: true; value: number } | { ok: false; code: RefusalCode; message: string } {
+function position(
+  name: string,
+  v: unknown,
+): { ok: true; value: number } | { ok: false; code: RefusalCode; message: string } {
   if (typeof v !== 'number') return { ok: false, code: 'bad_param', message: `${name} must be a JSON integer` };
-  if (!Number.isFinite(v) || v < 1 || v > MAX_POSITION) return { ok: false, code: 'out_of_range', message: `${name} must be 1..${MAX_POSITION}` };
+  if (!Number.isFinite(v) || v < 1 || v > MAX_POSITION)
+    return { ok: false, code: 'out_of_range', message: `${name} must be 1..${MAX_POSITION}` };
   if (!Number.isInteger(v)) return { ok: false, code: 'bad_param', message: `${name} must be an integer` };
   return { ok: true, value: v };
 }
@@ -54,12 +60,25 @@ export function parseClientMessage(text: string): Parsed {
   } catch {
     return refuse(null, 'malformed_json', 'the message is not JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse(null, 'bad_message', 'the message must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return refuse(null, 'bad_message', 'the message must be a JSON object');
   const obj = value as Record<string, unknown>;
   const id = idOf(obj.id);
-  if (id === undefined) return refuse(null, 'bad_message', `id must be 1..${MAX_ID_CHARS} printable ASCII characters or an integer 0..${MAX_POSITION}`);
+  if (id === undefined)
+    return refuse(
+      null,
+      'bad_message',
+      `id must be 1..${MAX_ID_CHARS} printable ASCII characters or an integer 0..${MAX_POSITION}`,
+    );
   const op = obj.op;
-  if (op !== 'subscribe' && op !== 'unsubscribe') return refuse(id, 'unknown_op', typeof op === 'string' ? `unknown op '${clip(op)}' (subscribe, unsubscribe)` : 'op must be "subscribe" or "unsubscribe"');
+  if (op !== 'subscribe' && op !== 'unsubscribe')
+    return refuse(
+      id,
+      'unknown_op',
+      typeof op === 'string'
+        ? `unknown op '${clip(op)}' (subscribe, unsubscribe)`
+        : 'op must be "subscribe" or "unsubscribe"',
+    );
   if (op === 'unsubscribe') {
     const extra = unknownField(obj, ALLOWED.unsubscribe!);
     if (extra !== undefined) return refuse(id, 'bad_message', `unknown field '${clip(extra)}'`);
@@ -67,7 +86,13 @@ export function parseClientMessage(text: string): Parsed {
   }
   const channel = obj.channel;
   if (channel !== 'blocks' && channel !== 'orders' && channel !== 'book') {
-    return refuse(id, 'unknown_channel', typeof channel === 'string' ? `unknown channel '${clip(channel)}' (blocks, orders, book)` : 'channel must be "blocks", "orders" or "book"');
+    return refuse(
+      id,
+      'unknown_channel',
+      typeof channel === 'string'
+        ? `unknown channel '${clip(channel)}' (blocks, orders, book)`
+        : 'channel must be "blocks", "orders" or "book"',
+    );
   }
   const extra = unknownField(obj, ALLOWED[channel]!);
   if (extra !== undefined) return refuse(id, 'bad_message', `unknown field '${clip(extra)}' for channel ${channel}`);
@@ -79,7 +104,8 @@ export function parseClientMessage(text: string): Parsed {
       return { ok: true, request: { op, id, channel, fromHeight: p.value } };
     }
     case 'orders': {
-      if (typeof obj.owner !== 'string') return refuse(id, 'bad_param', 'owner must be a Base58 string of a 32-byte key');
+      if (typeof obj.owner !== 'string')
+        return refuse(id, 'bad_param', 'owner must be a Base58 string of a 32-byte key');
       let owner: string;
       try {
         owner = toBase58Key(fromBase58Key(obj.owner, 'owner'));
@@ -92,7 +118,8 @@ export function parseClientMessage(text: string): Parsed {
       return { ok: true, request: { op, id, channel, owner, fromSequence: p.value } };
     }
     case 'book': {
-      if (typeof obj.market_id !== 'string' || !UUID_RE.test(obj.market_id)) return refuse(id, 'bad_param', 'market_id must be a lowercase UUID');
+      if (typeof obj.market_id !== 'string' || !UUID_RE.test(obj.market_id))
+        return refuse(id, 'bad_param', 'market_id must be a lowercase UUID');
       return { ok: true, request: { op, id, channel, marketId: obj.market_id } };
     }
   }

@@ -17,7 +17,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Connection } from './hub.js';
-import { ChannelHub } from './hub.js';
+import type { ChannelHub } from './hub.js';
 import type { Outlet } from './interface.js';
 import { CHANNELS_PATH, CLOSE } from './protocol.js';
 
@@ -52,7 +52,9 @@ class WsOutlet implements Outlet {
 function refuseUpgrade(socket: Duplex, status: 429 | 503, text: string): void {
   const body = JSON.stringify({ error: text });
   const word = status === 429 ? 'Too Many Requests' : 'Service Unavailable';
-  socket.end(`HTTP/1.1 ${status} ${word}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${word}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export class ChannelSocket {
@@ -65,7 +67,12 @@ export class ChannelSocket {
   private closing = false;
 
   constructor(readonly hub: ChannelHub) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: hub.limits.messageBytes, perMessageDeflate: false, clientTracking: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: hub.limits.messageBytes,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     this.pinger = setInterval(() => this.ping(), hub.limits.pingMs);
     this.pinger.unref();
   }
@@ -82,8 +89,10 @@ export class ChannelSocket {
     const limits = this.hub.limits;
     const address = req.socket.remoteAddress ?? '?';
     if (this.closing) refuseUpgrade(socket, 503, 'node is shutting down');
-    else if (this.counted >= limits.sockets) refuseUpgrade(socket, 503, `too many channel sockets (at most ${limits.sockets})`);
-    else if ((this.perAddress.get(address) ?? 0) >= limits.socketsPerAddress) refuseUpgrade(socket, 429, `too many channel sockets from this address (at most ${limits.socketsPerAddress})`);
+    else if (this.counted >= limits.sockets)
+      refuseUpgrade(socket, 503, `too many channel sockets (at most ${limits.sockets})`);
+    else if ((this.perAddress.get(address) ?? 0) >= limits.socketsPerAddress)
+      refuseUpgrade(socket, 429, `too many channel sockets from this address (at most ${limits.socketsPerAddress})`);
     else {
       this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
       this.counted++;

@@ -24,7 +24,13 @@ import { optional, required, UsageError, type OptionSpec, type Values } from './
 
 export const DEFAULT_GRPC = GRPC_URL_OPTION.default!;
 
-const KEY: OptionSpec = { name: 'key', short: 'k', type: 'string', value: 'NAME|FILE', help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path` };
+const KEY: OptionSpec = {
+  name: 'key',
+  short: 'k',
+  type: 'string',
+  value: 'NAME|FILE',
+  help: `key from 'svc keygen NAME' (in ${HOME_HELP}/keys), or a key file path`,
+};
 const BASE: OptionSpec = { name: 'base', type: 'string', value: 'B58', help: 'base mint, Base58 (32 bytes)' };
 const QUOTE: OptionSpec = { name: 'quote', type: 'string', value: 'B58', help: 'quote mint, Base58 (32 bytes)' };
 
@@ -48,13 +54,26 @@ const market: Subcommand = {
     name: 'chain market',
     summary: 'create a market through gRPC SubmitTx; prints the answer once its block record is stored',
     usage: '--base B58 --quote B58 --name NAME [options]',
-    options: [BASE, QUOTE, { name: 'name', type: 'string', value: 'NAME', help: 'display name, 1..64 bytes' }, { name: 'kind', type: 'string', value: 'KIND', help: 'Spot or Perp', default: 'Spot' }, GRPC_URL_OPTION],
+    options: [
+      BASE,
+      QUOTE,
+      { name: 'name', type: 'string', value: 'NAME', help: 'display name, 1..64 bytes' },
+      { name: 'kind', type: 'string', value: 'KIND', help: 'Spot or Perp', default: 'Spot' },
+      GRPC_URL_OPTION,
+    ],
   },
   run(v, positionals) {
     noPositionals(positionals);
     const kind = optional(v, 'kind');
     if (kind !== 'Spot' && kind !== 'Perp') throw new UsageError('--kind must be Spot or Perp');
-    const req = { market: { base_mint: fromBase58Key(required(v, 'base'), '--base'), quote_mint: fromBase58Key(required(v, 'quote'), '--quote'), name: required(v, 'name'), kind } };
+    const req = {
+      market: {
+        base_mint: fromBase58Key(required(v, 'base'), '--base'),
+        quote_mint: fromBase58Key(required(v, 'quote'), '--quote'),
+        name: required(v, 'name'),
+        kind,
+      },
+    };
     return withClient(v, async (client) => printJson(await client.submit(req)));
   },
 };
@@ -71,8 +90,20 @@ const order: Subcommand = {
       { name: 'side', type: 'string', value: 'SIDE', help: 'buy or sell' },
       { name: 'price', type: 'string', value: 'N', help: 'limit price, u64' },
       { name: 'quantity', type: 'string', value: 'N', help: 'quantity, u64' },
-      { name: 'order-id', type: 'string', value: 'N', help: 'order id, u64, unique per key', defaultHelp: 'time-based, new each time' },
-      { name: 'expiry', type: 'string', value: 'UNIX_SECONDS', help: 'expiry time (0 = good until cancelled)', default: '0' },
+      {
+        name: 'order-id',
+        type: 'string',
+        value: 'N',
+        help: 'order id, u64, unique per key',
+        defaultHelp: 'time-based, new each time',
+      },
+      {
+        name: 'expiry',
+        type: 'string',
+        value: 'UNIX_SECONDS',
+        help: 'expiry time (0 = good until cancelled)',
+        default: '0',
+      },
       GRPC_URL_OPTION,
     ],
   },
@@ -81,7 +112,10 @@ const order: Subcommand = {
     const kp = await readKeyFile(required(v, 'key'));
     const side = required(v, 'side').toLowerCase();
     if (side !== 'buy' && side !== 'sell') throw new UsageError('--side must be buy or sell');
-    const orderId = optional(v, 'order-id') !== undefined ? u64(optional(v, 'order-id')!, 'order-id') : BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
+    const orderId =
+      optional(v, 'order-id') !== undefined
+        ? u64(optional(v, 'order-id')!, 'order-id')
+        : BigInt(Date.now()) * 1000n + BigInt(randomInt(1000));
     const req = signedOrderRequest(
       {
         orderId,
@@ -104,12 +138,20 @@ const cancel: Subcommand = {
     name: 'chain cancel',
     summary: 'sign and submit a cancel through gRPC SubmitTx',
     usage: '--key NAME --market UUID --order-id N [options]',
-    options: [KEY, { name: 'market', short: 'm', type: 'string', value: 'UUID', help: 'market_id' }, { name: 'order-id', type: 'string', value: 'N', help: 'the order to cancel' }, GRPC_URL_OPTION],
+    options: [
+      KEY,
+      { name: 'market', short: 'm', type: 'string', value: 'UUID', help: 'market_id' },
+      { name: 'order-id', type: 'string', value: 'N', help: 'the order to cancel' },
+      GRPC_URL_OPTION,
+    ],
   },
   async run(v, positionals) {
     noPositionals(positionals);
     const kp = await readKeyFile(required(v, 'key'));
-    const req = signedCancelRequest({ orderId: u64(required(v, 'order-id'), 'order-id'), owner: kp.publicKey, marketId: required(v, 'market') }, kp.secretKey);
+    const req = signedCancelRequest(
+      { orderId: u64(required(v, 'order-id'), 'order-id'), owner: kp.publicKey, marketId: required(v, 'market') },
+      kp.secretKey,
+    );
     return withClient(v, async (client) => printJson(await client.submit(req)));
   },
 };
@@ -120,7 +162,13 @@ const stream: Subcommand = {
     summary: 'follow gRPC StreamTx: one JSON line per batch of sequenced order book transactions',
     usage: '[options]',
     options: [
-      { name: 'from', type: 'string', value: 'CONTINUUM_SEQUENCE', help: 'first continuum_sequence', defaultHelp: '0, the start' },
+      {
+        name: 'from',
+        type: 'string',
+        value: 'CONTINUUM_SEQUENCE',
+        help: 'first continuum_sequence',
+        defaultHelp: '0, the start',
+      },
       { name: 'count', short: 'n', type: 'string', value: 'N', help: 'stop after N batches', defaultHelp: 'never' },
       GRPC_URL_OPTION,
     ],
@@ -141,11 +189,17 @@ const stream: Subcommand = {
             resolve();
           }
         });
-        call.on('error', (err: ServiceError) => (err.code === grpcStatus.CANCELLED && seen >= limit ? resolve() : reject(err)));
+        call.on('error', (err: ServiceError) =>
+          err.code === grpcStatus.CANCELLED && seen >= limit ? resolve() : reject(err),
+        );
         call.on('end', () => resolve());
       });
     });
   },
 };
 
-export default group('chain', 'submit to and stream from the chain over gRPC, follow its live channels (svc chain order|cancel|market|stream|watch ...)', [market, order, cancel, stream, watch]);
+export default group(
+  'chain',
+  'submit to and stream from the chain over gRPC, follow its live channels (svc chain order|cancel|market|stream|watch ...)',
+  [market, order, cancel, stream, watch],
+);

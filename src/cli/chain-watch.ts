@@ -14,7 +14,16 @@
  * or Ctrl-C; 1 when the node refuses the subscription (its error code is printed) or
  * cannot be reached at the start; 2 for a wrong command line.
  */
-import { ChannelClient, UUID_RE, toBase58Key, type BlockMessage, type BookLevels, type BookMessage, type LevelRow, type OrderMessage } from '../sdk/index.js';
+import {
+  ChannelClient,
+  UUID_RE,
+  toBase58Key,
+  type BlockMessage,
+  type BookLevels,
+  type BookMessage,
+  type LevelRow,
+  type OrderMessage,
+} from '../sdk/index.js';
 import { encodeJson } from '../wire/index.js';
 import type { Subcommand } from './command.js';
 import { ownerKey } from './dex-common.js';
@@ -25,14 +34,26 @@ import { wsDial } from './ws-dial.js';
 type ChannelName = 'blocks' | 'orders' | 'book';
 
 /** Which of the channel options each channel takes. */
-const TAKES: Record<ChannelName, string[]> = { blocks: ['from-height'], orders: ['owner', 'from-sequence'], book: ['market'] };
+const TAKES: Record<ChannelName, string[]> = {
+  blocks: ['from-height'],
+  orders: ['owner', 'from-sequence'],
+  book: ['market'],
+};
 
 const short = (text: string): string => (text.length > 12 ? `${text.slice(0, 6)}…${text.slice(-4)}` : text);
 
 export function blockLine(m: BlockMessage): string {
-  const d = m.detail as { block?: { transaction_ids?: unknown[]; trade_count?: number }; events?: unknown[]; markets?: unknown[] };
+  const d = m.detail as {
+    block?: { transaction_ids?: unknown[]; trade_count?: number };
+    events?: unknown[];
+    markets?: unknown[];
+  };
   const txs = d.block?.transaction_ids?.length ?? 0;
-  const extra = [`${txs} transaction${txs === 1 ? '' : 's'}`, `${d.events?.length ?? 0} events`, `${d.block?.trade_count ?? 0} trades`];
+  const extra = [
+    `${txs} transaction${txs === 1 ? '' : 's'}`,
+    `${d.events?.length ?? 0} events`,
+    `${d.block?.trade_count ?? 0} trades`,
+  ];
   if (d.markets?.length) extra.push(`${d.markets.length} new market${d.markets.length === 1 ? '' : 's'}`);
   return `block ${m.height}  tick ${m.tick}  ${extra.join(', ')}`;
 }
@@ -67,12 +88,15 @@ interface WatchPlan {
 
 async function planOf(v: Values): Promise<WatchPlan> {
   const channel = optional(v, 'channel') ?? 'blocks';
-  if (channel !== 'blocks' && channel !== 'orders' && channel !== 'book') throw new UsageError(`--channel must be blocks, orders or book, got '${channel}'`);
+  if (channel !== 'blocks' && channel !== 'orders' && channel !== 'book')
+    throw new UsageError(`--channel must be blocks, orders or book, got '${channel}'`);
   for (const name of Object.values(TAKES).flat()) {
-    if (optional(v, name) !== undefined && !TAKES[channel].includes(name)) throw new UsageError(`--${name} does not go with --channel ${channel}`);
+    if (optional(v, name) !== undefined && !TAKES[channel].includes(name))
+      throw new UsageError(`--${name} does not go with --channel ${channel}`);
   }
   const plan: WatchPlan = { url: channelsUrl(rpcBase(v)), channel, count: Infinity, json: v.json === true };
-  const number = (name: string): number | undefined => (optional(v, name) === undefined ? undefined : wholeNumber(optional(v, name)!, `--${name}`, 1));
+  const number = (name: string): number | undefined =>
+    optional(v, name) === undefined ? undefined : wholeNumber(optional(v, name)!, `--${name}`, 1);
   plan.count = number('count') ?? Infinity;
   if (channel === 'blocks') plan.fromHeight = number('from-height');
   if (channel === 'orders') {
@@ -112,8 +136,16 @@ function follow(plan: WatchPlan): Promise<number> {
       },
       onError: (e) => {
         if (e.code === 'checksum_mismatch') return console.error(`svc chain watch: ${e.message}`);
-        if (e.code !== 'closed') return finish(() => reject(new CommandFailure(`the node refused the subscription: ${e.code}: ${e.message}`)));
-        if (!welcomed) return finish(() => reject(new CommandFailure(`cannot reach ${plan.url}: ${e.message || `closed (${e.closeCode})`}: is the node running?`)));
+        if (e.code !== 'closed')
+          return finish(() => reject(new CommandFailure(`the node refused the subscription: ${e.code}: ${e.message}`)));
+        if (!welcomed)
+          return finish(() =>
+            reject(
+              new CommandFailure(
+                `cannot reach ${plan.url}: ${e.message || `closed (${e.closeCode})`}: is the node running?`,
+              ),
+            ),
+          );
         if (!lost) console.error(`svc chain watch: connection lost (${e.message}); reconnecting`);
         lost = true;
       },
@@ -124,30 +156,59 @@ function follow(plan: WatchPlan): Promise<number> {
       if (++shown >= plan.count) finish(() => resolve(0));
     };
     process.once('SIGINT', interrupt);
-    if (plan.channel === 'blocks') client.blocks(plan.fromHeight === undefined ? {} : { fromHeight: plan.fromHeight }, (m) => print(plan.json ? encodeJson(m) : blockLine(m)));
-    if (plan.channel === 'orders') client.orders(plan.owner!, plan.fromSequence === undefined ? {} : { fromSequence: plan.fromSequence }, (m) => print(plan.json ? encodeJson(m) : orderLine(m)));
-    if (plan.channel === 'book') client.book(plan.market!, (levels, m) => print(plan.json ? encodeJson(m) : bookLine(levels, m)));
+    if (plan.channel === 'blocks')
+      client.blocks(plan.fromHeight === undefined ? {} : { fromHeight: plan.fromHeight }, (m) =>
+        print(plan.json ? encodeJson(m) : blockLine(m)),
+      );
+    if (plan.channel === 'orders')
+      client.orders(plan.owner!, plan.fromSequence === undefined ? {} : { fromSequence: plan.fromSequence }, (m) =>
+        print(plan.json ? encodeJson(m) : orderLine(m)),
+      );
+    if (plan.channel === 'book')
+      client.book(plan.market!, (levels, m) => print(plan.json ? encodeJson(m) : bookLine(levels, m)));
   });
 }
 
 export const watch: Subcommand = {
   spec: {
     name: 'chain watch',
-    summary: "follow a live channel of the node's WS /ws (blocks, an owner's orders, a market's book), resuming across dropped connections",
+    summary:
+      "follow a live channel of the node's WS /ws (blocks, an owner's orders, a market's book), resuming across dropped connections",
     usage: '[--channel blocks|orders|book] [options]',
     description:
-      'One line per message, or one JSON line with --json (the message as the node sent it, u64 values exact). After a dropped connection it subscribes again from the next height (blocks) or sequence (orders), or for a new snapshot (book), so nothing is printed twice or missed. Exits 1 with the node\'s error code when it refuses the subscription (e.g. out_of_range, unknown_market).',
+      "One line per message, or one JSON line with --json (the message as the node sent it, u64 values exact). After a dropped connection it subscribes again from the next height (blocks) or sequence (orders), or for a new snapshot (book), so nothing is printed twice or missed. Exits 1 with the node's error code when it refuses the subscription (e.g. out_of_range, unknown_market).",
     options: [
       { name: 'channel', short: 'c', type: 'string', value: 'NAME', help: 'blocks, orders or book', default: 'blocks' },
-      { name: 'from-height', type: 'string', value: 'N', help: 'blocks: replay the stored blocks from height N first', defaultHelp: 'the next new block' },
-      { name: 'owner', type: 'string', value: 'KEY', help: 'orders: the owner, a Base58 public key or a key NAME or file from svc keygen' },
-      { name: 'from-sequence', type: 'string', value: 'N', help: "orders: replay the owner's stored events from sequence N first", defaultHelp: 'the next new event' },
+      {
+        name: 'from-height',
+        type: 'string',
+        value: 'N',
+        help: 'blocks: replay the stored blocks from height N first',
+        defaultHelp: 'the next new block',
+      },
+      {
+        name: 'owner',
+        type: 'string',
+        value: 'KEY',
+        help: 'orders: the owner, a Base58 public key or a key NAME or file from svc keygen',
+      },
+      {
+        name: 'from-sequence',
+        type: 'string',
+        value: 'N',
+        help: "orders: replay the owner's stored events from sequence N first",
+        defaultHelp: 'the next new event',
+      },
       { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'book: the market_id (a lowercase UUID)' },
       { name: 'count', short: 'n', type: 'string', value: 'N', help: 'stop after N messages', defaultHelp: 'never' },
       { name: 'json', type: 'boolean', help: 'one JSON object per line: the message as the node sent it' },
       RPC_URL_OPTION,
     ],
-    examples: ['svc chain watch --from-height 1 --count 10', 'svc chain watch --channel orders --owner alice --from-sequence 1 --json', 'svc chain watch --channel book --market $M'],
+    examples: [
+      'svc chain watch --from-height 1 --count 10',
+      'svc chain watch --channel orders --owner alice --from-sequence 1 --json',
+      'svc chain watch --channel book --market $M',
+    ],
   },
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);

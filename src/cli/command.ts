@@ -34,8 +34,10 @@ export function describeFailure(err: unknown): { line: string; code: number } {
     return { line: `the node answered ${name}: ${err.details}`, code: 1 };
   }
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  if (e?.code === 'ENOENT' || e?.code === 'EEXIST' || e?.code === 'EISDIR' || e?.code === 'EACCES') return { line: e.message, code: 2 };
-  if (e?.cause?.code === 'ECONNREFUSED' || e?.cause?.code === 'ENOTFOUND') return { line: `cannot reach ${e.cause.message.replace(/^connect /, '')}: is the node running?`, code: 1 };
+  if (e?.code === 'ENOENT' || e?.code === 'EEXIST' || e?.code === 'EISDIR' || e?.code === 'EACCES')
+    return { line: e.message, code: 2 };
+  if (e?.cause?.code === 'ECONNREFUSED' || e?.cause?.code === 'ENOTFOUND')
+    return { line: `cannot reach ${e.cause.message.replace(/^connect /, '')}: is the node running?`, code: 1 };
   if (err instanceof SyntaxError) return { line: `not valid JSON: ${err.message}`, code: 2 };
   return { line: (err as Error)?.message ?? String(err), code: 1 };
 }
@@ -65,7 +67,13 @@ export function single(sub: Subcommand): Command {
 /** `svc <name> <sub>`: several jobs under one noun. */
 export function group(name: string, summary: string, subs: Subcommand[]): Command {
   const usage = (): string =>
-    [`usage: svc ${name} <${subs.map((s) => s.spec.name.split(' ').at(-1)).join('|')}> [options]`, '', summary, '', 'commands:']
+    [
+      `usage: svc ${name} <${subs.map((s) => s.spec.name.split(' ').at(-1)).join('|')}> [options]`,
+      '',
+      summary,
+      '',
+      'commands:',
+    ]
       .concat(subs.map((s) => `  svc ${s.spec.name.padEnd(16)} ${s.spec.summary}`))
       .concat(['', `run 'svc ${name} <command> --help' for a command's options`])
       .join('\n');

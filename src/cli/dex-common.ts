@@ -16,7 +16,14 @@ import { UsageError, type OptionSpec } from './options.js';
 
 export const DEFAULT_DEX_URL = 'http://127.0.0.1:8081';
 
-export const DEX_URL_OPTION: OptionSpec = { name: 'url', type: 'string', value: 'URL', help: "the node's order book API", default: DEFAULT_DEX_URL, env: 'SVC_DEX_URL' };
+export const DEX_URL_OPTION: OptionSpec = {
+  name: 'url',
+  type: 'string',
+  value: 'URL',
+  help: "the node's order book API",
+  default: DEFAULT_DEX_URL,
+  env: 'SVC_DEX_URL',
+};
 
 /** The directory of keys and receipts. */
 export function svcHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -34,7 +41,10 @@ export function isPath(value: string): boolean {
 /** `alice` -> <home>/keys/alice.json; a path stays a path. */
 export function resolveFile(kind: 'keys' | 'receipts', value: string): string {
   if (isPath(value)) return value;
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(value)) throw new UsageError(`'${value}' is not a ${kind === 'keys' ? 'key' : 'receipt'} name (letters, digits, . _ -; or give a path with a /)`);
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(value))
+    throw new UsageError(
+      `'${value}' is not a ${kind === 'keys' ? 'key' : 'receipt'} name (letters, digits, . _ -; or give a path with a /)`,
+    );
   return join(svcHome(), kind, `${value}.json`);
 }
 
@@ -50,7 +60,11 @@ export async function readKeyFile(value: string): Promise<KeyPair> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    throw new UsageError(isPath(value) ? `no key file ${path}` : `no key '${value}' (looked for ${path}; create it with: svc keygen ${value})`);
+    throw new UsageError(
+      isPath(value)
+        ? `no key file ${path}`
+        : `no key '${value}' (looked for ${path}; create it with: svc keygen ${value})`,
+    );
   }
   let k: Partial<KeyFile>;
   try {
@@ -58,7 +72,8 @@ export async function readKeyFile(value: string): Promise<KeyPair> {
   } catch {
     throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
   }
-  if (k.algorithm !== 'ed25519' || typeof k.secret_key !== 'string') throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
+  if (k.algorithm !== 'ed25519' || typeof k.secret_key !== 'string')
+    throw new UsageError(`${path}: not a key file written by 'svc keygen'`);
   return keyPairFromSeed(fromHex(k.secret_key));
 }
 
@@ -76,7 +91,7 @@ export function printJson(value: unknown): void {
 }
 
 export function u64(value: string, flag: string): bigint {
-  if (!/^\d{1,20}$/.test(value) || BigInt(value) >= 1n << 64n) throw new UsageError(`--${flag} must be an unsigned 64-bit integer`);
+  if (!/^\d{1,20}$/.test(value) || BigInt(value) >= 1n << 64n)
+    throw new UsageError(`--${flag} must be an unsigned 64-bit integer`);
   return BigInt(value);
 }
-

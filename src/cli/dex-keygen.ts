@@ -35,10 +35,12 @@ export default single({
     const path = out ?? resolveFile('keys', name!);
     if (out === undefined) await ensureDirFor(path, 'keys');
     try {
-      await writeFile(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600, flag: v.force ? 'w' : 'wx' });
+      await writeFile(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flag: v.force ? 'w' : 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const existing = await readFile(path, 'utf8').then((t) => (JSON.parse(t) as Partial<KeyFile>).public_key).catch(() => undefined);
+      const existing = await readFile(path, 'utf8')
+        .then((t) => (JSON.parse(t) as Partial<KeyFile>).public_key)
+        .catch(() => undefined);
       throw new UsageError(`${path} already exists${existing ? ` (public key ${existing})` : ''}; --force replaces it`);
     }
     console.log(JSON.stringify({ public_key: file.public_key, file: path }));

@@ -26,7 +26,12 @@ const create: Subcommand = {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const kind = optional(v, 'kind');
     if (kind !== 'Spot' && kind !== 'Perp') throw new UsageError('--kind must be Spot or Perp');
-    const market = await new DexClient(optional(v, 'url')!).createMarket({ base_mint: required(v, 'base'), quote_mint: required(v, 'quote'), name: required(v, 'name'), kind });
+    const market = await new DexClient(optional(v, 'url')!).createMarket({
+      base_mint: required(v, 'base'),
+      quote_mint: required(v, 'quote'),
+      name: required(v, 'name'),
+      kind,
+    });
     if (v.quiet) console.log(market.market_id);
     else printJson(market);
     return 0;
@@ -41,4 +46,7 @@ const list: Subcommand = {
   },
 };
 
-export default group('market', 'create or list markets (svc market create --base .. --quote .. --name ..)', [create, list]);
+export default group('market', 'create or list markets (svc market create --base .. --quote .. --name ..)', [
+  create,
+  list,
+]);

@@ -14,10 +14,23 @@ const verify: Subcommand = {
     name: 'receipt verify',
     summary: "check a receipt's sequencer signature",
     usage: '--receipt NAME|FILE|- [options]',
-    description: 'Takes a receipt, or a whole `svc order place` answer. Prints {"valid":...}; exits 0 when valid, 1 when not.',
+    description:
+      'Takes a receipt, or a whole `svc order place` answer. Prints {"valid":...}; exits 0 when valid, 1 when not.',
     options: [
-      { name: 'receipt', short: 'r', type: 'string', value: 'NAME|FILE|-', help: `a receipt saved with --receipt-out NAME (${HOME_HELP}/receipts), a file, or - for stdin` },
-      { name: 'public-key', type: 'string', value: 'B58', help: "the sequencer's public key", defaultHelp: "fetched from the node's GET /health" },
+      {
+        name: 'receipt',
+        short: 'r',
+        type: 'string',
+        value: 'NAME|FILE|-',
+        help: `a receipt saved with --receipt-out NAME (${HOME_HELP}/receipts), a file, or - for stdin`,
+      },
+      {
+        name: 'public-key',
+        type: 'string',
+        value: 'B58',
+        help: "the sequencer's public key",
+        defaultHelp: "fetched from the node's GET /health",
+      },
       DEX_URL_OPTION,
     ],
     examples: ['svc receipt verify --receipt alice-sell'],
@@ -25,13 +38,22 @@ const verify: Subcommand = {
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const arg = required(v, 'receipt');
-    const parsed = JSON.parse(await readFileOrStdin(arg === '-' ? '-' : resolveFile('receipts', arg))) as Receipt | { receipt: Receipt };
+    const parsed = JSON.parse(await readFileOrStdin(arg === '-' ? '-' : resolveFile('receipts', arg))) as
+      | Receipt
+      | { receipt: Receipt };
     const receipt = 'receipt' in parsed ? parsed.receipt : parsed;
     const pk = optional(v, 'public-key') ?? (await new DexClient(optional(v, 'url')!).health()).public_key;
     const verdict = verifyReceiptDetailed(receipt, fromBase58Key(pk, 'public key'));
-    printJson({ valid: verdict.valid, ...(verdict.reason ? { reason: verdict.reason } : {}), sequencer_id: receipt.sequencer_id, public_key: pk });
+    printJson({
+      valid: verdict.valid,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      sequencer_id: receipt.sequencer_id,
+      public_key: pk,
+    });
     return verdict.valid ? 0 : 1;
   },
 };
 
-export default group('receipt', "check a receipt's sequencer signature (svc receipt verify --receipt alice-sell)", [verify]);
+export default group('receipt', "check a receipt's sequencer signature (svc receipt verify --receipt alice-sell)", [
+  verify,
+]);

@@ -26,6 +26,7 @@ export function shortHex(hex: string, keep = 8): string {
 export function describeBytes(b: Uint8Array): string {
   if (b.length === 0) return '(empty)';
   const text = Buffer.from(b).toString('utf8');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
   const printable = !text.includes('\uFFFD') && !/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text);
   const size = `${b.length} byte${b.length === 1 ? '' : 's'}`;
   if (printable) return `${size} ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`;

@@ -6,7 +6,16 @@
 import { grpcTarget as parseTarget, NodeClient } from '../sequencer-api/index.js';
 import { UsageError, type OptionSpec } from './options.js';
 
-export { explain, NodeClient, type ItemError, type WireOrdered, type WireStatus, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/index.js';
+export {
+  explain,
+  NodeClient,
+  type ItemError,
+  type WireOrdered,
+  type WireStatus,
+  type WireSubmitResponse,
+  type WireTick,
+  type WireTransaction,
+} from '../sequencer-api/index.js';
 
 export const DEFAULT_GRPC_URL = '127.0.0.1:9090';
 

@@ -10,7 +10,7 @@ import { formatHostPort } from '../wire/index.js';
 import type { Command } from './command.js';
 
 const command: Command = {
-  summary: 'consume the node\'s JetStream stream into PostgreSQL and serve its history',
+  summary: "consume the node's JetStream stream into PostgreSQL and serve its history",
   async run(args: string[]): Promise<number> {
     const outcome = parseIndexerConfig(args, process.env);
     if (outcome.kind === 'help') {

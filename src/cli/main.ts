@@ -27,7 +27,9 @@ const commands: Record<string, CommandLoader> = {
 
 /** "svc 0.1.0 (node v20.19.0)". */
 export function versionLine(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return `svc ${pkg.version} (node ${process.version})`;
 }
 

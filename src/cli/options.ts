@@ -48,7 +48,9 @@ export function helpText(spec: CommandSpec): string {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
     lines.push(`  ${flag.padEnd(30)} ${o.help}`);
     const shown = o.default ?? o.defaultHelp;
-    const extra = [shown !== undefined ? `default ${shown}` : '', o.env ? `env ${o.env}` : ''].filter(Boolean).join('; ');
+    const extra = [shown !== undefined ? `default ${shown}` : '', o.env ? `env ${o.env}` : '']
+      .filter(Boolean)
+      .join('; ');
     if (extra) lines.push(`  ${''.padEnd(30)} (${extra})`);
   }
   if (spec.examples?.length) lines.push('', 'examples:', ...spec.examples.map((e) => `  ${e}`));
@@ -56,13 +58,21 @@ export function helpText(spec: CommandSpec): string {
 }
 
 /** Parse `args` for `spec`: `{ help: true }` when --help was asked, else values and positionals. */
-export function parseCommand(spec: CommandSpec, args: string[], env: NodeJS.ProcessEnv = process.env): { help: boolean; values: Values; positionals: string[] } {
+export function parseCommand(
+  spec: CommandSpec,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { help: boolean; values: Values; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const o of [...spec.options, HELP]) options[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+  for (const o of [...spec.options, HELP])
+    options[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
   let parsed: { values: Values; positionals: string[] };
   try {
     const joined = joinNegativeValues(args, (flag) => options[flag]?.type === 'string');
-    parsed = parseArgs({ args: joined, options, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+    parsed = parseArgs({ args: joined, options, allowPositionals: true, strict: true }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (err) {
     throw new UsageError(explainArgsError(err as Error, Object.keys(options)));
   }
@@ -71,7 +81,8 @@ export function parseCommand(spec: CommandSpec, args: string[], env: NodeJS.Proc
   for (const o of spec.options) {
     if (values[o.name] !== undefined) continue;
     const fromEnv = o.env ? env[o.env] : undefined;
-    if (fromEnv !== undefined && fromEnv !== '') values[o.name] = o.type === 'boolean' ? fromEnv !== '0' && fromEnv !== 'false' : fromEnv;
+    if (fromEnv !== undefined && fromEnv !== '')
+      values[o.name] = o.type === 'boolean' ? fromEnv !== '0' && fromEnv !== 'false' : fromEnv;
     else if (o.default !== undefined && o.type === 'string') values[o.name] = o.default;
   }
   return { help: false, values, positionals: parsed.positionals };
@@ -94,13 +105,15 @@ export function wholeNumber(text: string, name: string, min = 0, max = Number.MA
   const t = text.trim();
   if (!/^\d+$/.test(t)) throw new UsageError(`${name} must be a whole number, got '${text}'`);
   const n = Number(t);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max}, got ${t}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be from ${min} to ${max}, got ${t}`);
   return n;
 }
 
 /** An unsigned 64-bit integer as a decimal string (protobuf u64 on the wire). */
 export function u64Text(text: string, name: string): string {
   const t = text.trim();
-  if (!/^\d{1,20}$/.test(t) || BigInt(t) >= 1n << 64n) throw new UsageError(`${name} must be an unsigned 64-bit integer, got '${text}'`);
+  if (!/^\d{1,20}$/.test(t) || BigInt(t) >= 1n << 64n)
+    throw new UsageError(`${name} must be an unsigned 64-bit integer, got '${text}'`);
   return BigInt(t).toString();
 }

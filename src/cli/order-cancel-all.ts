@@ -25,7 +25,13 @@ export const cancelAll: Subcommand = {
       },
       { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (from svc market create or list)' },
       { name: 'side', type: 'string', value: 'SIDE', help: 'buy or sell: only that side', defaultHelp: 'both sides' },
-      { name: 'request-id', type: 'string', value: 'N', help: 'u64, usable once per key', defaultHelp: 'time-based, new each run' },
+      {
+        name: 'request-id',
+        type: 'string',
+        value: 'N',
+        help: 'u64, usable once per key',
+        defaultHelp: 'time-based, new each run',
+      },
       DEX_URL_OPTION,
     ],
     examples: [

@@ -43,7 +43,10 @@ async function fetchJson(url: string): Promise<unknown> {
   } catch {
     throw new CommandFailure(`step fetch: ${url} answered ${res.status} with no JSON`);
   }
-  if (res.status !== 200) throw new CommandFailure(`step fetch: ${url} answered ${res.status}: ${(json as { error?: string }).error ?? text}`);
+  if (res.status !== 200)
+    throw new CommandFailure(
+      `step fetch: ${url} answered ${res.status}: ${(json as { error?: string }).error ?? text}`,
+    );
   return json;
 }
 
@@ -55,8 +58,17 @@ export const prove: Subcommand = {
     options: [
       { name: 'market', short: 'm', type: 'string', value: 'ID', help: 'market_id (a lowercase UUID)' },
       { name: 'order', type: 'string', value: 'N', help: 'the order id, u64' },
-      { name: 'owner', type: 'string', value: 'KEY', help: 'the owner: a Base58 public key, or a key NAME or file from svc keygen' },
-      { name: 'whole-book', type: 'boolean', help: 'for an order no longer resting: prove it with every entry of the book (small books)' },
+      {
+        name: 'owner',
+        type: 'string',
+        value: 'KEY',
+        help: 'the owner: a Base58 public key, or a key NAME or file from svc keygen',
+      },
+      {
+        name: 'whole-book',
+        type: 'boolean',
+        help: 'for an order no longer resting: prove it with every entry of the book (small books)',
+      },
       { name: 'json', type: 'boolean', help: 'print the proof and the verdict as JSON' },
       RPC_URL_OPTION,
       { ...REST_URL_OPTION, help: "the node's REST API (/api/v1), for the ticks that chain ended_by to the block" },
@@ -71,14 +83,25 @@ export const prove: Subcommand = {
     const owner = toBase58Key(await ownerKey(required(v, 'owner')));
     const base = rpcBase(v);
     const whole = v['whole-book'] === true ? '&book=whole' : '';
-    const proof = (await fetchJson(`${base}/markets/${market}/orders/${orderId}/proof?owner=${owner}${whole}`)) as OrderStateProof;
+    const proof = (await fetchJson(
+      `${base}/markets/${market}/orders/${orderId}/proof?owner=${owner}${whole}`,
+    )) as OrderStateProof;
     const height = (proof as { block_height?: unknown }).block_height;
-    if (!Number.isSafeInteger(height) || (height as number) < 1) throw new CommandFailure('step shape: block_height: expected a positive integer');
-    const block = ((await fetchJson(`${base}/blocks/${height as number}`)) as { block?: { height: number; state_root: number[]; last_tick: number; last_tick_output_hash: string } }).block;
+    if (!Number.isSafeInteger(height) || (height as number) < 1)
+      throw new CommandFailure('step shape: block_height: expected a positive integer');
+    const block = (
+      (await fetchJson(`${base}/blocks/${height as number}`)) as {
+        block?: { height: number; state_root: number[]; last_tick: number; last_tick_output_hash: string };
+      }
+    ).block;
     if (!block) throw new CommandFailure(`step anchor: GET /blocks/${height as number} has no block`);
     const tickVerifier = await createVerifier(readFileSync(wasmPath()));
     const endedByTicks = await ticksAfterEndedBy(proof, block.last_tick, restBaseUrl(v['rest-url'] as string));
-    const verdict = verifyOrderState(proof, { trustedBlock: block, inclusion: { tickVerifier }, ...(endedByTicks ? { endedByTicks } : {}) });
+    const verdict = verifyOrderState(proof, {
+      trustedBlock: block,
+      inclusion: { tickVerifier },
+      ...(endedByTicks ? { endedByTicks } : {}),
+    });
     if (!verdict.ok) {
       if (v.json === true) printJson({ proof, verdict });
       throw new CommandFailure(`step ${verdict.step}: ${verdict.message}`);
@@ -87,9 +110,16 @@ export const prove: Subcommand = {
       printJson({ proof, verdict });
       return 0;
     }
-    const where = verdict.state === 'resting' ? `rests in slot ${proof.book!.index}` : `is not resting (${proof.end ?? 'end unknown'}; absence ${verdict.absence})`;
-    const ended = verdict.ended_by ? `, ended by the transaction at sequence ${verdict.ended_by.sequence_number} in tick ${verdict.ended_by.tick_number} (chained to the block's anchor)` : '';
-    console.log(`valid: order ${orderId} of ${owner} in market ${market} ${where} in block ${verdict.block_height} (state_root ${verdict.state_root})${ended}`);
+    const where =
+      verdict.state === 'resting'
+        ? `rests in slot ${proof.book!.index}`
+        : `is not resting (${proof.end ?? 'end unknown'}; absence ${verdict.absence})`;
+    const ended = verdict.ended_by
+      ? `, ended by the transaction at sequence ${verdict.ended_by.sequence_number} in tick ${verdict.ended_by.tick_number} (chained to the block's anchor)`
+      : '';
+    console.log(
+      `valid: order ${orderId} of ${owner} in market ${market} ${where} in block ${verdict.block_height} (state_root ${verdict.state_root})${ended}`,
+    );
     return 0;
   },
 };
@@ -107,7 +137,9 @@ async function ticksAfterEndedBy(proof: unknown, lastTick: number, rest: string)
   const numbers = Array.from({ length: lastTick - (n as number) }, (_, i) => (n as number) + 1 + i);
   const out: unknown[] = [];
   for (let i = 0; i < numbers.length; i += TICK_FETCHES) {
-    out.push(...(await Promise.all(numbers.slice(i, i + TICK_FETCHES).map((k) => fetchJson(`${rest}/api/v1/tick/${k}`)))));
+    out.push(
+      ...(await Promise.all(numbers.slice(i, i + TICK_FETCHES).map((k) => fetchJson(`${rest}/api/v1/tick/${k}`)))),
+    );
   }
   return out;
 }

@@ -22,9 +22,23 @@ export interface ProgressBar {
 const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** The bar's text for `done` of `total` after `elapsedMs`, fitted to `columns`. Pure. */
-export function renderBar(label: string, unit: string, done: number, total: number, elapsedMs: number, columns = 80): string {
+export function renderBar(
+  label: string,
+  unit: string,
+  done: number,
+  total: number,
+  elapsedMs: number,
+  columns = 80,
+): string {
   const f = progressFigures(done, total, elapsedMs);
-  const tail = [`${String(Math.floor(f.percent ?? 0)).padStart(3)}%`, `${count.format(done)}/${count.format(total)} ${unit}`, f.rate > 0 ? `${count.format(f.rate)} ${unit}/s` : '', f.etaSeconds !== undefined && done < total ? `ETA ${formatDuration(f.etaSeconds)}` : ''].filter(Boolean).join('  ');
+  const tail = [
+    `${String(Math.floor(f.percent ?? 0)).padStart(3)}%`,
+    `${count.format(done)}/${count.format(total)} ${unit}`,
+    f.rate > 0 ? `${count.format(f.rate)} ${unit}/s` : '',
+    f.etaSeconds !== undefined && done < total ? `ETA ${formatDuration(f.etaSeconds)}` : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
   const width = Math.max(10, Math.min(40, columns - label.length - tail.length - 6));
   const filled = Math.round((width * (f.percent ?? 0)) / 100);
   return `${label} [${'#'.repeat(filled)}${'·'.repeat(width - filled)}] ${tail}`;
@@ -39,7 +53,14 @@ export function progressLine(label: string, unit: string, done: number, total: n
   return parts.join(', ');
 }
 
-export function createProgressBar(options: { out: ProgressOutput; label: string; unit: string; total: number; lineEveryMs?: number; now?: () => number }): ProgressBar {
+export function createProgressBar(options: {
+  out: ProgressOutput;
+  label: string;
+  unit: string;
+  total: number;
+  lineEveryMs?: number;
+  now?: () => number;
+}): ProgressBar {
   const { out, label, unit, total } = options;
   const now = options.now ?? (() => performance.now());
   const started = now();

@@ -8,7 +8,14 @@ import { optional, UsageError, type OptionSpec, type Values } from './options.js
 
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8082';
 
-export const RPC_URL_OPTION: OptionSpec = { name: 'rpc-url', type: 'string', value: 'URL', help: "the node's chain explorer (its --rpc-addr)", default: DEFAULT_RPC_URL, env: 'SVC_RPC_URL' };
+export const RPC_URL_OPTION: OptionSpec = {
+  name: 'rpc-url',
+  type: 'string',
+  value: 'URL',
+  help: "the node's chain explorer (its --rpc-addr)",
+  default: DEFAULT_RPC_URL,
+  env: 'SVC_RPC_URL',
+};
 
 /** --rpc-url without a trailing slash. */
 export function rpcBase(v: Values): string {

@@ -39,12 +39,31 @@ export function checkBatchHash(t: WireTick): TickFailure | undefined {
   for (const [i, o] of t.transactions.entries()) {
     const tx = o.transaction;
     if (Number(o.sequence_number) !== first + i) {
-      return { tickNumber, code: 'BAD_SEQUENCE', message: `transaction ${i} (${tx.tx_id}) has sequence ${o.sequence_number}, expected ${first + i}` };
+      return {
+        tickNumber,
+        code: 'BAD_SEQUENCE',
+        message: `transaction ${i} (${tx.tx_id}) has sequence ${o.sequence_number}, expected ${first + i}`,
+      };
     }
     if (Number(o.ingestion_timestamp) > Number(t.timestamp)) {
-      return { tickNumber, code: 'BAD_TIMESTAMP', message: `transaction ${i} (${tx.tx_id}) was ingested at ${o.ingestion_timestamp}, after the tick's timestamp ${t.timestamp}` };
+      return {
+        tickNumber,
+        code: 'BAD_TIMESTAMP',
+        message: `transaction ${i} (${tx.tx_id}) was ingested at ${o.ingestion_timestamp}, after the tick's timestamp ${t.timestamp}`,
+      };
     }
-    const checked = checkServedTxHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) }, o.tx_hash, i);
+    const checked = checkServedTxHash(
+      {
+        txId: tx.tx_id,
+        payload: tx.payload,
+        signature: tx.signature,
+        publicKey: tx.public_key,
+        nonce: BigInt(tx.nonce),
+        timestamp: BigInt(tx.timestamp),
+      },
+      o.tx_hash,
+      i,
+    );
     if ('mismatch' in checked) return { tickNumber, code: 'BAD_TX_HASH', message: checked.mismatch };
     hashes.push(checked.hash);
   }
@@ -56,7 +75,11 @@ export function checkBatchHash(t: WireTick): TickFailure | undefined {
     return { tickNumber, code: e.code, message: e.message };
   }
   if (!bytesEqual(merkleRoot(hashes), claimed)) {
-    return { tickNumber, code: 'BAD_BATCH_HASH', message: `transaction_batch_hash is not the Merkle root of the tick's ${hashes.length} transaction hash${hashes.length === 1 ? '' : 'es'}` };
+    return {
+      tickNumber,
+      code: 'BAD_BATCH_HASH',
+      message: `transaction_batch_hash is not the Merkle root of the tick's ${hashes.length} transaction hash${hashes.length === 1 ? '' : 'es'}`,
+    };
   }
   return undefined;
 }

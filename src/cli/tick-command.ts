@@ -24,7 +24,9 @@ export function describeTick(t: WireTick): string {
     `  vdf proof     ${shortHex(t.vdf_proof.proof, 16)}`,
   ];
   for (const o of t.transactions) {
-    lines.push(`  ${o.tx_hash}  sequence ${o.sequence_number}  ${o.transaction.tx_id}  ${describeBytes(o.transaction.payload)}`);
+    lines.push(
+      `  ${o.tx_hash}  sequence ${o.sequence_number}  ${o.transaction.tx_id}  ${describeBytes(o.transaction.payload)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -34,7 +36,8 @@ const get: Subcommand = {
     name: 'tick get',
     summary: 'show one tick: time, transactions, VDF proof fields',
     usage: '[options] N',
-    description: 'Asks the node over gRPC (GetTick), from memory or disk alike. Exits 1 when the tick does not exist yet. --json prints the REST tick object of docs/api.md plus its transactions.',
+    description:
+      'Asks the node over gRPC (GetTick), from memory or disk alike. Exits 1 when the tick does not exist yet. --json prints the REST tick object of docs/api.md plus its transactions.',
     options: [{ name: 'json', type: 'boolean', help: 'print the tick as one JSON object' }, GRPC_URL_OPTION],
     examples: ['svc tick get 1', 'svc tick get 42 --json'],
   },
@@ -58,7 +61,8 @@ const watch: Subcommand = {
     name: 'ticks watch',
     summary: 'print a line per tick as the node makes them (StreamTicks)',
     usage: '[options]',
-    description: 'Follows the node live until Ctrl-C, --count ticks, or the node shuts down. With --from it first replays stored ticks from N, in order and without gaps.',
+    description:
+      'Follows the node live until Ctrl-C, --count ticks, or the node shuts down. With --from it first replays stored ticks from N, in order and without gaps.',
     options: [
       { name: 'from', type: 'string', value: 'N', help: 'first tick to show', defaultHelp: 'the latest' },
       { name: 'count', short: 'n', type: 'string', value: 'K', help: 'stop after K ticks', defaultHelp: 'never' },

@@ -25,14 +25,19 @@ function hexBytes(text: string, name: string): Buffer {
   try {
     return Buffer.from(fromHex(text.trim().replace(/^0x/i, '')));
   } catch {
-    throw new UsageError(`${name} must be hex (an even number of 0-9a-f), got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`);
+    throw new UsageError(
+      `${name} must be hex (an even number of 0-9a-f), got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`,
+    );
   }
 }
 
 /** A transaction from the flags of `svc tx send`. */
 async function fromFlags(v: Values): Promise<WireTransaction> {
   const payloads = ['payload', 'payload-hex', 'payload-file'].filter((k) => optional(v, k) !== undefined);
-  if (payloads.length > 1) throw new UsageError(`give one of --payload, --payload-hex, --payload-file (got ${payloads.map((p) => `--${p}`).join(' and ')})`);
+  if (payloads.length > 1)
+    throw new UsageError(
+      `give one of --payload, --payload-hex, --payload-file (got ${payloads.map((p) => `--${p}`).join(' and ')})`,
+    );
   const payload =
     optional(v, 'payload-hex') !== undefined
       ? hexBytes(optional(v, 'payload-hex')!, '--payload-hex')
@@ -49,14 +54,26 @@ async function fromFlags(v: Values): Promise<WireTransaction> {
   };
 }
 
-const FILE_FIELDS = ['tx_id', 'payload', 'payload_hex', 'payload_base64', 'signature_hex', 'public_key_hex', 'nonce', 'timestamp'];
+const FILE_FIELDS = [
+  'tx_id',
+  'payload',
+  'payload_hex',
+  'payload_base64',
+  'signature_hex',
+  'public_key_hex',
+  'nonce',
+  'timestamp',
+];
 
 /** A transaction from one JSON object of a --file. */
 export function fromJson(o: unknown, where: string): WireTransaction {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new UsageError(`${where}: expected a JSON object`);
   const r = o as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !FILE_FIELDS.includes(k));
-  if (unknown.length) throw new UsageError(`${where}: unknown field ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FILE_FIELDS.join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(
+      `${where}: unknown field ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FILE_FIELDS.join(', ')})`,
+    );
   const str = (k: string): string | undefined => {
     if (r[k] === undefined) return undefined;
     if (typeof r[k] !== 'string') throw new UsageError(`${where}: ${k} must be a string`);
@@ -99,7 +116,10 @@ export function parseTransactionsFile(text: string, name: string): WireTransacti
     }
     return (list as unknown[]).map((o, i) => fromJson(o, `${name} item ${i}`));
   }
-  const lines = t.split('\n').map((l, i) => [l.trim(), i + 1] as const).filter(([l]) => l !== '');
+  const lines = t
+    .split('\n')
+    .map((l, i) => [l.trim(), i + 1] as const)
+    .filter(([l]) => l !== '');
   return lines.map(([l, n]) => {
     let o: unknown;
     try {
@@ -136,29 +156,71 @@ const send: Subcommand = {
       '--file takes a JSON object, a JSON array or JSON lines, each object with any of:\n' +
       `${FILE_FIELDS.join(', ')} (payload is text; nonce and timestamp integers).`,
     options: [
-      { name: 'payload', short: 'p', type: 'string', value: 'TEXT', help: 'payload as UTF-8 text', defaultHelp: 'empty' },
+      {
+        name: 'payload',
+        short: 'p',
+        type: 'string',
+        value: 'TEXT',
+        help: 'payload as UTF-8 text',
+        defaultHelp: 'empty',
+      },
       { name: 'payload-hex', type: 'string', value: 'HEX', help: 'payload as hex bytes' },
       { name: 'payload-file', type: 'string', value: 'FILE', help: "payload: a file's raw bytes" },
-      { name: 'id', type: 'string', value: 'TX_ID', help: 'tx_id (1..128 bytes of UTF-8)', defaultHelp: 'cli-<time>-<random>, new each time' },
+      {
+        name: 'id',
+        type: 'string',
+        value: 'TX_ID',
+        help: 'tx_id (1..128 bytes of UTF-8)',
+        defaultHelp: 'cli-<time>-<random>, new each time',
+      },
       { name: 'nonce', type: 'string', value: 'N', help: 'u64 nonce (unique per public key)', defaultHelp: '0' },
-      { name: 'timestamp', type: 'string', value: 'MICROS', help: 'client timestamp, microseconds since the epoch', defaultHelp: 'now' },
+      {
+        name: 'timestamp',
+        type: 'string',
+        value: 'MICROS',
+        help: 'client timestamp, microseconds since the epoch',
+        defaultHelp: 'now',
+      },
       { name: 'public-key-hex', type: 'string', value: 'HEX', help: 'public_key bytes', defaultHelp: 'empty' },
       { name: 'signature-hex', type: 'string', value: 'HEX', help: 'signature bytes', defaultHelp: 'empty' },
-      { name: 'file', short: 'f', type: 'string', value: 'FILE', help: "transactions from a JSON file ('-' reads stdin) instead of the flags above" },
-      { name: 'wait', short: 'w', type: 'boolean', help: 'wait until each transaction is in a tick, and print the tick' },
+      {
+        name: 'file',
+        short: 'f',
+        type: 'string',
+        value: 'FILE',
+        help: "transactions from a JSON file ('-' reads stdin) instead of the flags above",
+      },
+      {
+        name: 'wait',
+        short: 'w',
+        type: 'boolean',
+        help: 'wait until each transaction is in a tick, and print the tick',
+      },
       { name: 'json', type: 'boolean', help: 'print one JSON object per transaction' },
       { name: 'quiet', short: 'q', type: 'boolean', help: 'print only the tx_hash (H=$(svc tx send ... -q))' },
       GRPC_URL_OPTION,
     ],
-    examples: ['svc tx send --payload hello --wait', 'H=$(svc tx send --payload hello --quiet)', 'svc tx send --file txs.jsonl --json'],
+    examples: [
+      'svc tx send --payload hello --wait',
+      'H=$(svc tx send --payload hello --quiet)',
+      'svc tx send --file txs.jsonl --json',
+    ],
   },
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const file = optional(v, 'file');
-    if (file !== undefined && ['payload', 'payload-hex', 'payload-file', 'id', 'nonce', 'timestamp', 'public-key-hex', 'signature-hex'].some((k) => optional(v, k) !== undefined)) {
+    if (
+      file !== undefined &&
+      ['payload', 'payload-hex', 'payload-file', 'id', 'nonce', 'timestamp', 'public-key-hex', 'signature-hex'].some(
+        (k) => optional(v, k) !== undefined,
+      )
+    ) {
       throw new UsageError('--file takes the transactions from the file: give no transaction flags with it');
     }
-    const txs = file !== undefined ? parseTransactionsFile(await readFileOrStdin(file), file === '-' ? 'stdin' : file) : [await fromFlags(v)];
+    const txs =
+      file !== undefined
+        ? parseTransactionsFile(await readFileOrStdin(file), file === '-' ? 'stdin' : file)
+        : [await fromFlags(v)];
     const client = nodeClient(optional(v, 'grpc-url')!);
     let failed = 0;
     try {
@@ -171,7 +233,8 @@ const send: Subcommand = {
           const { responses, itemErrors } = await client.submitBatch(chunk);
           chunk.forEach((tx, k) => {
             const e = itemErrors.find((x) => x.index === k);
-            if (responses[k]?.sequence_number && responses[k]!.sequence_number !== '0') results.push({ tx, ok: responses[k]! });
+            if (responses[k]?.sequence_number && responses[k]!.sequence_number !== '0')
+              results.push({ tx, ok: responses[k]! });
             else results.push({ tx, error: e ? `${e.code}: ${e.message}` : 'refused' });
           });
         }
@@ -184,15 +247,25 @@ const send: Subcommand = {
           continue;
         }
         const tick = v.wait ? await waitForTick(client, r.ok.tx_hash, r.tx.tx_id, 30_000) : undefined;
-        const out = { tx_id: r.tx.tx_id, tx_hash: r.ok.tx_hash, sequence_number: Number(r.ok.sequence_number), expected_tick: Number(r.ok.expected_tick), ...(tick !== undefined ? { tick } : {}) };
+        const out = {
+          tx_id: r.tx.tx_id,
+          tx_hash: r.ok.tx_hash,
+          sequence_number: Number(r.ok.sequence_number),
+          expected_tick: Number(r.ok.expected_tick),
+          ...(tick !== undefined ? { tick } : {}),
+        };
         if (v.json) console.log(JSON.stringify(out));
         else if (v.quiet) console.log(out.tx_hash);
-        else console.log(`${out.tx_id}  tx_hash ${out.tx_hash}  sequence ${out.sequence_number}  expected tick ${out.expected_tick}${tick !== undefined ? `  in tick ${tick}` : ''}`);
+        else
+          console.log(
+            `${out.tx_id}  tx_hash ${out.tx_hash}  sequence ${out.sequence_number}  expected tick ${out.expected_tick}${tick !== undefined ? `  in tick ${tick}` : ''}`,
+          );
       }
     } finally {
       client.close();
     }
-    if (failed) throw new CommandFailure(`${failed} of ${txs.length} transaction${txs.length === 1 ? '' : 's'} refused`);
+    if (failed)
+      throw new CommandFailure(`${failed} of ${txs.length} transaction${txs.length === 1 ? '' : 's'} refused`);
     return 0;
   },
 };
@@ -202,7 +275,8 @@ const get: Subcommand = {
     name: 'tx get',
     summary: 'look up a transaction by its 8-hex tx_hash: its tick, sequence number and fields',
     usage: '[options] TX_HASH',
-    description: 'Asks the node over gRPC (GetTransaction). When several transactions share the hash, the earliest is shown. Exits 1 when none is found.',
+    description:
+      'Asks the node over gRPC (GetTransaction). When several transactions share the hash, the earliest is shown. Exits 1 when none is found.',
     options: [{ name: 'json', type: 'boolean', help: 'print the answer as JSON' }, GRPC_URL_OPTION],
     examples: ['svc tx get 1a2b3c4d'],
   },
@@ -212,7 +286,8 @@ const get: Subcommand = {
     const client = nodeClient(optional(v, 'grpc-url')!);
     try {
       const r = await client.getTransaction(hash);
-      if (!r.found || !r.transaction) throw new CommandFailure(`no transaction with hash ${hash} in a tick on ${client.target} (yet)`);
+      if (!r.found || !r.transaction)
+        throw new CommandFailure(`no transaction with hash ${hash} in a tick on ${client.target} (yet)`);
       if (v.json) {
         console.log(transactionLookupJson({ tick_number: r.tick_number, transaction: r.transaction }));
         return 0;
@@ -238,4 +313,8 @@ const get: Subcommand = {
   },
 };
 
-export default group('tx', 'send transactions to the sequencer, look one up, or prove it is in a tick (svc tx send --payload hello)', [send, get, prove]);
+export default group(
+  'tx',
+  'send transactions to the sequencer, look one up, or prove it is in a tick (svc tx send --payload hello)',
+  [send, get, prove],
+);

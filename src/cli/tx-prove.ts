@@ -6,7 +6,14 @@
  * Exit 0: every step passes; 1: a step fails (named), or the node has no proof to give
  * (unknown, pending, ambiguous, unreachable); 2: the command line is wrong.
  */
-import { isProofHash, ProofApiError, TransactionProofClient, checkTransactionProof, type InclusionResult, type TransactionProofAnswer } from '../proofs/index.js';
+import {
+  isProofHash,
+  ProofApiError,
+  TransactionProofClient,
+  checkTransactionProof,
+  type InclusionResult,
+  type TransactionProofAnswer,
+} from '../proofs/index.js';
 import { createVerifier } from '../browser/index.js';
 import { vdfWasmModule } from '../vdf/index.js';
 import type { Subcommand } from './command.js';
@@ -36,7 +43,8 @@ export function restBaseUrl(text: string): string {
   } catch {
     throw new UsageError(`--rest-url must be host:port or http://host:port, got '${text}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--rest-url must be http:// or https://, got '${text}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--rest-url must be http:// or https://, got '${text}'`);
   if (url.search || url.hash) throw new UsageError(`--rest-url takes no query or fragment, got '${text}'`);
   return url.href.replace(/\/+$/, '');
 }
@@ -47,12 +55,18 @@ function proofOf(answer: TransactionProofAnswer, hash: string, where: string): u
     case 'found':
       return answer.proof;
     case 'pending':
-      throw new CommandFailure(`transaction ${hash} is not yet in a proven tick on ${where}; retry shortly (or give --wait)`);
+      throw new CommandFailure(
+        `transaction ${hash} is not yet in a proven tick on ${where}; retry shortly (or give --wait)`,
+      );
     case 'unknown':
       throw new CommandFailure(`no transaction with hash ${hash} in a proven tick on ${where}`);
     case 'ambiguous': {
-      const list = answer.candidates.map((c) => `${c.tx_hash} (tick ${c.tick_number}, sequence ${c.sequence_number})`).join(', ');
-      throw new CommandFailure(`${answer.candidates.length} proven transactions share the hash ${hash}: ${list}; ask with the full 64-hex hash`);
+      const list = answer.candidates
+        .map((c) => `${c.tx_hash} (tick ${c.tick_number}, sequence ${c.sequence_number})`)
+        .join(', ');
+      throw new CommandFailure(
+        `${answer.candidates.length} proven transactions share the hash ${hash}: ${list}; ask with the full 64-hex hash`,
+      );
     }
   }
 }
@@ -95,12 +109,26 @@ export const prove: Subcommand = {
       'step that fails (or when the node has no proof: unknown, not yet proven, ambiguous).\n' +
       '--proof-file checks a proof kept earlier instead of fetching one (TX_HASH is then optional).',
     options: [
-      { name: 'proof-file', type: 'string', value: 'FILE', help: "verify this proof (JSON; '-' reads stdin) instead of asking the node" },
-      { name: 'wait', short: 'w', type: 'boolean', help: `while the transaction's tick is not proven yet, ask again (up to ${WAIT_MS / 1000} s)` },
+      {
+        name: 'proof-file',
+        type: 'string',
+        value: 'FILE',
+        help: "verify this proof (JSON; '-' reads stdin) instead of asking the node",
+      },
+      {
+        name: 'wait',
+        short: 'w',
+        type: 'boolean',
+        help: `while the transaction's tick is not proven yet, ask again (up to ${WAIT_MS / 1000} s)`,
+      },
       { name: 'json', type: 'boolean', help: 'print the verdict as JSON ({ok, ...} or {ok: false, step, message})' },
       REST_URL_OPTION,
     ],
-    examples: ['svc tx prove 1a2b3c4d', 'svc tx prove $(svc tx send --payload hi --wait -q) --wait', 'svc tx prove --proof-file proof.json 1a2b3c4d'],
+    examples: [
+      'svc tx prove 1a2b3c4d',
+      'svc tx prove $(svc tx send --payload hi --wait -q) --wait',
+      'svc tx prove --proof-file proof.json 1a2b3c4d',
+    ],
   },
   async run(v: Values, positionals: string[]) {
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
@@ -108,7 +136,9 @@ export const prove: Subcommand = {
     const file = optional(v, 'proof-file');
     if (hash === undefined && file === undefined) throw new UsageError('give one TX_HASH (8 or 64 hex characters)');
     if (hash !== undefined && !isProofHash(hash)) {
-      throw new UsageError(`TX_HASH must be 8 or 64 hex characters (the short or the full hash), got '${hash.length > 70 ? `${hash.slice(0, 70)}…` : hash}'`);
+      throw new UsageError(
+        `TX_HASH must be 8 or 64 hex characters (the short or the full hash), got '${hash.length > 70 ? `${hash.slice(0, 70)}…` : hash}'`,
+      );
     }
     const base = restBaseUrl(optional(v, 'rest-url')!);
     let proof: unknown;
@@ -116,16 +146,22 @@ export const prove: Subcommand = {
     else {
       const client = new TransactionProofClient(base);
       try {
-        const answer = v.wait ? await client.waitForProof(hash!, { timeoutMs: WAIT_MS }) : await client.fetchProof(hash!);
+        const answer = v.wait
+          ? await client.waitForProof(hash!, { timeoutMs: WAIT_MS })
+          : await client.fetchProof(hash!);
         proof = proofOf(answer, hash!, base);
       } catch (err) {
         if (err instanceof ProofApiError) throw new CommandFailure(`the node answered ${err.status}: ${err.message}`);
         const cause = (err as { cause?: { message?: string } }).cause;
-        if (err instanceof TypeError && cause) throw new CommandFailure(`cannot reach ${base}: ${cause.message ?? String(cause)}: is the node running?`);
+        if (err instanceof TypeError && cause)
+          throw new CommandFailure(`cannot reach ${base}: ${cause.message ?? String(cause)}: is the node running?`);
         throw err;
       }
     }
     const tickVerifier = await createVerifier(vdfWasmModule());
-    return report(checkTransactionProof(proof, { tickVerifier, ...(hash !== undefined ? { expectedHash: hash } : {}) }), v.json === true);
+    return report(
+      checkTransactionProof(proof, { tickVerifier, ...(hash !== undefined ? { expectedHash: hash } : {}) }),
+      v.json === true,
+    );
   },
 };

@@ -36,16 +36,22 @@ async function judge(pool: Piscina, chunk: Chunk): Promise<TickFailure[]> {
   const linked = chunk.before ? [chunk.before, ...chunk.ticks] : chunk.ticks;
   const shift = chunk.before ? 1 : 0;
   const chain = checkChain(linked);
-  for (const f of [...chain.broken, ...chain.gaps]) if (f.index >= shift) failures.push({ tickNumber: f.tickNumber, code: f.code, message: f.message });
+  for (const f of [...chain.broken, ...chain.gaps])
+    if (f.index >= shift) failures.push({ tickNumber: f.tickNumber, code: f.code, message: f.message });
   const proofs = await verifyBatchOnPool(pool, chunk.ticks);
   for (const i of proofs.invalid) {
     const e = proofs.errors?.find((x) => x.index === i);
-    failures.push({ tickNumber: chunk.ticks[i]!.tickNumber, code: e?.code ?? 'INVALID_PROOF', message: e?.message ?? 'the VDF proof does not verify' });
+    failures.push({
+      tickNumber: chunk.ticks[i]!.tickNumber,
+      code: e?.code ?? 'INVALID_PROOF',
+      message: e?.message ?? 'the VDF proof does not verify',
+    });
   }
   return failures;
 }
 
-const first = (fs: TickFailure[]): TickFailure | undefined => fs.reduce<TickFailure | undefined>((a, f) => (!a || f.tickNumber < a.tickNumber ? f : a), undefined);
+const first = (fs: TickFailure[]): TickFailure | undefined =>
+  fs.reduce<TickFailure | undefined>((a, f) => (!a || f.tickNumber < a.tickNumber ? f : a), undefined);
 
 interface Outcome {
   verified: number;
@@ -58,7 +64,12 @@ interface Outcome {
  * CHUNK_TICKS on the pool (judge), at most `threads` chunks in flight (the stream pauses
  * beyond). Verdicts are taken in tick order; the first chunk with a failure ends it.
  */
-function verifyRange(client: NodeClient, pool: Piscina, range: { from: number; to: number; threads: number }, bar: ProgressBar | undefined): Promise<Outcome> {
+function verifyRange(
+  client: NodeClient,
+  pool: Piscina,
+  range: { from: number; to: number; threads: number },
+  bar: ProgressBar | undefined,
+): Promise<Outcome> {
   const { from, to, threads } = range;
   const total = to - from + 1;
   return new Promise<Outcome>((resolve, reject) => {
@@ -115,7 +126,11 @@ function verifyRange(client: NodeClient, pool: Piscina, range: { from: number; t
       if (settled || expected > to) return;
       const n = Number(t.tick_number);
       if (n !== expected) {
-        current.failures.push({ tickNumber: expected, code: 'MISSING_TICK', message: `the node sent tick ${n} where tick ${expected} was due` });
+        current.failures.push({
+          tickNumber: expected,
+          code: 'MISSING_TICK',
+          message: `the node sent tick ${n} where tick ${expected} was due`,
+        });
       } else {
         const input = tickInputOf(t);
         if ('claim' in input) current.ticks.push(input);
@@ -134,7 +149,11 @@ function verifyRange(client: NodeClient, pool: Piscina, range: { from: number; t
     });
     stream.on('end', () => {
       if (!settled && expected <= to) {
-        current.failures.push({ tickNumber: expected, code: 'MISSING_TICK', message: `the node ended the stream before tick ${expected}` });
+        current.failures.push({
+          tickNumber: expected,
+          code: 'MISSING_TICK',
+          message: `the node ended the stream before tick ${expected}`,
+        });
         dispatch();
       }
     });
@@ -142,11 +161,15 @@ function verifyRange(client: NodeClient, pool: Piscina, range: { from: number; t
 }
 
 /** Prints the outcome (one line, or JSON with --json) and returns the exit code; a bad tick without --json is a CommandFailure naming it. */
-function report(outcome: Outcome, o: { from: number; to: number; threads: number; seconds: number; json: boolean }): number {
+function report(
+  outcome: Outcome,
+  o: { from: number; to: number; threads: number; seconds: number; json: boolean },
+): number {
   const { verified, transactions, bad } = outcome;
   const { from, to, threads, seconds } = o;
   const rate = verified / Math.max(seconds, 1e-9);
-  const linkNote = from === 1 ? 'chained from genesis' : `chained from tick ${from} (its link to tick ${from - 1} is not checked)`;
+  const linkNote =
+    from === 1 ? 'chained from genesis' : `chained from tick ${from} (its link to tick ${from - 1} is not checked)`;
   if (o.json) {
     console.log(
       JSON.stringify({
@@ -189,7 +212,13 @@ export default single({
     options: [
       { name: 'from', type: 'string', value: 'A', help: 'first tick', default: '1' },
       { name: 'to', type: 'string', value: 'B', help: 'last tick', defaultHelp: "the node's latest tick" },
-      { name: 'threads', type: 'string', value: 'N', help: 'worker threads for the proofs', defaultHelp: `all cores, ${availableParallelism()} here` },
+      {
+        name: 'threads',
+        type: 'string',
+        value: 'N',
+        help: 'worker threads for the proofs',
+        defaultHelp: `all cores, ${availableParallelism()} here`,
+      },
       { name: 'json', type: 'boolean', help: 'print the outcome as JSON (progress still goes to stderr)' },
       { name: 'quiet', short: 'q', type: 'boolean', help: 'no progress output' },
       GRPC_URL_OPTION,
@@ -199,7 +228,10 @@ export default single({
   async run(v, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const from = wholeNumber(optional(v, 'from')!, '--from', 1);
-    const threads = optional(v, 'threads') === undefined ? availableParallelism() : wholeNumber(optional(v, 'threads')!, '--threads', 1, 1024);
+    const threads =
+      optional(v, 'threads') === undefined
+        ? availableParallelism()
+        : wholeNumber(optional(v, 'threads')!, '--threads', 1, 1024);
     const client = nodeClient(optional(v, 'grpc-url')!);
     const started = performance.now();
     let pool: Piscina | undefined;
@@ -209,10 +241,18 @@ export default single({
       if (to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
       if (to > height) throw new CommandFailure(`tick ${to} does not exist yet: ${client.target} is at tick ${height}`);
       pool = createPool({ threads });
-      const bar = v.quiet ? undefined : createProgressBar({ out: process.stderr, label: 'verifying', unit: 'ticks', total: to - from + 1 });
+      const bar = v.quiet
+        ? undefined
+        : createProgressBar({ out: process.stderr, label: 'verifying', unit: 'ticks', total: to - from + 1 });
       const outcome = await verifyRange(client, pool, { from, to, threads }, bar);
       bar?.finish();
-      return report(outcome, { from, to, threads, seconds: (performance.now() - started) / 1000, json: Boolean(v.json) });
+      return report(outcome, {
+        from,
+        to,
+        threads,
+        seconds: (performance.now() - started) / 1000,
+        json: Boolean(v.json),
+      });
     } finally {
       client.close();
       await pool?.destroy();

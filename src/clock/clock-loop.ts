@@ -62,7 +62,13 @@ const QUIET_GAP_MS = 1000;
 /** Squarings between two looks at the rings once a tick may close. */
 const CHECK_CHUNK = 4;
 
-const EMPTY_BATCH: ReadyBatch = { firstSequence: 0, txCount: 0, lastIngestion: 0, batchHash: EMPTY_ROOT, ingestionDigest: ingestionDigest([]) };
+const EMPTY_BATCH: ReadyBatch = {
+  firstSequence: 0,
+  txCount: 0,
+  lastIngestion: 0,
+  batchHash: EMPTY_ROOT,
+  ingestionDigest: ingestionDigest([]),
+};
 
 export class ClockLoop {
   private tick: number;
@@ -113,7 +119,8 @@ export class ClockLoop {
     control.setCurrentTick(this.tick);
     const started = performance.now();
     const trivialMax = params.trivialProofMaxT;
-    const dense = this.averageGap <= params.bridgeGapMs && started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
+    const dense =
+      this.averageGap <= params.bridgeGapMs && started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
     const bridging = n === 0 && params.vdfIterations <= trivialMax && (dense || control.proofsBehind());
     for (;;) {
       const done = evaluator.iterations;
@@ -124,7 +131,8 @@ export class ClockLoop {
       // Stop only with nothing left anywhere. The transaction ring is read BEFORE the batch
       // ring: the batcher publishes a batch before it releases its transactions, so a batch
       // formed between the two reads is seen (the other order lost it under load).
-      if (n === 0 && control.stopRequested() && (this.txRing?.size() ?? 0) === 0 && batchRing.size() === 0) return 'stopped';
+      if (n === 0 && control.stopRequested() && (this.txRing?.size() ?? 0) === 0 && batchRing.size() === 0)
+        return 'stopped';
       const waiting = batchRing.size() > 0;
       if (tickRing.free() > 0) {
         if (n > 0 || waiting) break;

@@ -12,7 +12,17 @@
 import { Worker } from 'node:worker_threads';
 import { workerFile } from '../pool/index.js';
 import type { ClockParams } from './clock-loop.js';
-import { BATCH_SLOT_BYTES, CLOCK_DONE, CLOCK_FAILED, ClockControl, TICK_SLOT_BYTES, TX_SLOT_BYTES, readTickSlot, writeTxSlot, type ClockTick } from './protocol.js';
+import {
+  BATCH_SLOT_BYTES,
+  CLOCK_DONE,
+  CLOCK_FAILED,
+  ClockControl,
+  TICK_SLOT_BYTES,
+  TX_SLOT_BYTES,
+  readTickSlot,
+  writeTxSlot,
+  type ClockTick,
+} from './protocol.js';
 import { RingQueue } from './ring.js';
 
 export interface ClockThreadOptions {
@@ -157,7 +167,10 @@ export class ClockThread {
    * Hand transactions to the batcher while the ring has room; returns how many were taken
    * (from the front of `count` items that `at(i)` describes).
    */
-  offer(count: number, at: (i: number) => { sequence: number; ingestionTimestamp: number; fullHash: Uint8Array }): number {
+  offer(
+    count: number,
+    at: (i: number) => { sequence: number; ingestionTimestamp: number; fullHash: Uint8Array },
+  ): number {
     const ring = this.txRing;
     const k = Math.min(count, ring.free());
     for (let i = 0; i < k; i++) {

@@ -3,5 +3,5 @@
  * batcher workers, the batch former and the clock loop they run, and the clock thread's
  * handle on the main thread (docs/sequencer.md "Clock cadence").
  */
-export { type ClockTick } from './protocol.js';
+export type { ClockTick } from './protocol.js';
 export { ClockThread } from './clock-thread.js';

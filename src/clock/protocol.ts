@@ -56,7 +56,13 @@ export interface ClockTick {
 }
 
 /** Producer side of the transaction ring: write the k-th free slot. */
-export function writeTxSlot(ring: RingQueue, k: number, sequence: number, ingestionTimestamp: number, fullHash: Uint8Array): void {
+export function writeTxSlot(
+  ring: RingQueue,
+  k: number,
+  sequence: number,
+  ingestionTimestamp: number,
+  fullHash: Uint8Array,
+): void {
   const off = ring.writeOffset(k);
   ring.view.setFloat64(off, sequence, true);
   ring.view.setFloat64(off + 8, ingestionTimestamp, true);

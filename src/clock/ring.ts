@@ -18,7 +18,9 @@
  */
 
 /** `Atomics.waitAsync` (Node >= 16); typed here because the project's lib is ES2022. */
-type WaitAsyncResult = { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
+type WaitAsyncResult =
+  | { async: false; value: 'not-equal' | 'timed-out' }
+  | { async: true; value: Promise<'ok' | 'timed-out'> };
 const waitAsync = (
   Atomics as unknown as { waitAsync(a: Int32Array, index: number, value: number, timeout?: number): WaitAsyncResult }
 ).waitAsync.bind(Atomics);
@@ -114,7 +116,8 @@ export class RingQueue {
 
   /** Copy `data` (at most slotBytes) into the next slot; false when the ring is full. */
   tryPush(data: Uint8Array): boolean {
-    if (data.length > this.slotBytes) throw new RangeError(`item of ${data.length} bytes exceeds slot size ${this.slotBytes}`);
+    if (data.length > this.slotBytes)
+      throw new RangeError(`item of ${data.length} bytes exceeds slot size ${this.slotBytes}`);
     if (this.free() === 0) return false;
     this.bytes.set(data, this.writeOffset(0));
     this.publish(1);
@@ -151,7 +154,7 @@ export class RingQueue {
    */
   waitForData(timeoutMs: number): boolean {
     const head = Atomics.load(this.header, HEAD);
-    if (((head - Atomics.load(this.header, TAIL)) >>> 0) > 0) return true;
+    if ((head - Atomics.load(this.header, TAIL)) >>> 0 > 0) return true;
     Atomics.wait(this.header, HEAD, head, timeoutMs);
     return this.size() > 0;
   }
@@ -159,7 +162,7 @@ export class RingQueue {
   /** Block (worker threads only) until a slot is free (true) or `timeoutMs` passed (false). */
   waitForSpace(timeoutMs: number): boolean {
     const tail = Atomics.load(this.header, TAIL);
-    if (((Atomics.load(this.header, HEAD) - tail) >>> 0) < this.slots) return true;
+    if ((Atomics.load(this.header, HEAD) - tail) >>> 0 < this.slots) return true;
     Atomics.wait(this.header, TAIL, tail, timeoutMs);
     return this.free() > 0;
   }
@@ -167,7 +170,7 @@ export class RingQueue {
   /** Resolve once the ring is non-empty (true) or after `timeoutMs` (false); never blocks. */
   async waitForDataAsync(timeoutMs: number): Promise<boolean> {
     const head = Atomics.load(this.header, HEAD);
-    if (((head - Atomics.load(this.header, TAIL)) >>> 0) > 0) return true;
+    if ((head - Atomics.load(this.header, TAIL)) >>> 0 > 0) return true;
     const res = waitAsync(this.header, HEAD, head, timeoutMs);
     if (res.async) await keepAlive(res.value, timeoutMs);
     return this.size() > 0;

@@ -6,11 +6,17 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from '../chain/core/interface.js';
 import { DEFAULT_MAX_PENDING, DEFAULT_SIGNATURE_THREADS } from '../dex/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../vdf/interface.js';
-import { DEFAULT_INDEXER_ADDR, DEFAULT_INDEXER_BATCH, DEFAULT_INDEXER_CONSUMER, DEFAULT_MQ_STREAM, type IndexerConfig } from '../indexer/interface.js';
+import {
+  DEFAULT_INDEXER_ADDR,
+  DEFAULT_INDEXER_BATCH,
+  DEFAULT_INDEXER_CONSUMER,
+  DEFAULT_MQ_STREAM,
+  type IndexerConfig,
+} from '../indexer/interface.js';
 import { formatHostPort, parseAddress } from '../wire/index.js';
 
 export { parseAddress };
-import type { ListenAddress, LogLevel, NodeConfig } from './interface.js';
+import type { LogLevel, NodeConfig } from './interface.js';
 
 /** Default minimum squarings of a busy tick: the VDF engine's DEFAULT_BUSY_ITERATIONS. */
 export const DEFAULT_VDF_ITERATIONS = DEFAULT_BUSY_ITERATIONS;
@@ -34,11 +40,13 @@ function integer(min: number, max: number) {
   const range = `${grouped.format(min)} to ${grouped.format(max)}`;
   return (text: string): number => {
     const t = text.trim();
-    if (/^[-+]?\d+(\.\d+)?$/.test(t) && Number(t) < min) throw new Error(`${t} is out of range: expected a whole number from ${range}`);
+    if (/^[-+]?\d+(\.\d+)?$/.test(t) && Number(t) < min)
+      throw new Error(`${t} is out of range: expected a whole number from ${range}`);
     if (/^\d+\.\d+$/.test(t)) throw new Error(`${t} is not a whole number: expected a whole number from ${range}`);
     if (!/^\+?\d+$/.test(t)) throw new Error(`expected a whole number from ${range}, got '${text}'`);
     const n = Number(t);
-    if (!Number.isSafeInteger(n) || n > max) throw new Error(`${t} is out of range: expected a whole number from ${range}`);
+    if (!Number.isSafeInteger(n) || n > max)
+      throw new Error(`${t} is out of range: expected a whole number from ${range}`);
     return n;
   };
 }
@@ -77,7 +85,12 @@ export function parseMqUrl(text: string): string | undefined {
 export function parseFollow(text: string): string | undefined {
   const list = text
     .split(',')
-    .map((p) => p.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, ''))
+    .map((p) =>
+      p
+        .trim()
+        .replace(/^(grpc|http):\/\//, '')
+        .replace(/\/+$/, ''),
+    )
     .filter((p) => p !== '');
   if (list.length === 0) return undefined;
   return list.map((p) => formatHostPort(parseAddress(p))).join(',');
@@ -127,23 +140,125 @@ function spec<K extends keyof NodeConfig>(s: FlagSpec<K>): FlagSpec<K> {
 }
 
 export const FLAGS: readonly FlagSpec[] = [
-  spec({ flag: 'grpc-addr', key: 'grpcAddr', defaultValue: '0.0.0.0:9090', help: 'gRPC SequencerService listen address', parse: parseAddress }),
-  spec({ flag: 'rest-addr', key: 'restAddr', defaultValue: '0.0.0.0:8080', help: 'REST /api/v1 and /metrics listen address', parse: parseAddress }),
-  spec({ flag: 'dex-addr', key: 'dexAddr', defaultValue: '0.0.0.0:8081', help: 'order book API listen address', parse: parseAddress }),
-  spec({ flag: 'rpc-addr', key: 'rpcAddr', defaultValue: '0.0.0.0:8082', help: 'chain explorer RPC listen address', parse: parseAddress }),
-  spec({ flag: 'db-path', key: 'dbPath', defaultValue: './rollup_data', help: 'directory of the embedded database', parse: nonEmpty }),
-  spec({ flag: 'retain-ticks', key: 'retainTicks', defaultValue: '1000000', help: 'ticks kept in memory (older ones are read from disk)', parse: integer(1, 100_000_000) }),
-  spec({ flag: 'retain-bytes', key: 'retainBytes', defaultValue: '1GiB', help: 'memory bound of the ticks kept in memory (bytes, or KiB/MiB/GiB); whichever of it and --retain-ticks is reached first evicts', parse: byteCount(64 * 1024, 1024 ** 4) }),
-  spec({ flag: 'vdf-iterations', key: 'vdfIterations', defaultValue: String(DEFAULT_VDF_ITERATIONS), help: 'minimum VDF squarings of a tick with transactions waiting', parse: integer(1, 1_000_000_000) }),
-  spec({ flag: 'idle-tick-ms', key: 'idleTickMs', defaultValue: '100', help: 'heartbeat: close a tick after this many ms with nothing waiting', parse: integer(1, 3_600_000) }),
-  spec({ flag: 'queue-capacity', key: 'queueCapacity', defaultValue: String(DEFAULT_QUEUE_CAPACITY), help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED', parse: integer(1, 10_000_000) }),
-  spec({ flag: 'stream-stall-ms', key: 'streamStallMs', defaultValue: '30000', help: 'reset a StreamTicks or FollowService/StreamBlockRoots stream whose client takes nothing for this long (its queued messages are freed)', parse: integer(1000, 3_600_000) }),
-  spec({ flag: 'block-ms', key: 'blockMs', defaultValue: String(DEFAULT_BLOCK_MS), help: 'chain block interval, on tick timestamps (fixed for the life of a chain)', parse: integer(1, 3_600_000) }),
-  spec({ flag: 'snapshot-ticks', key: 'snapshotTicks', defaultValue: String(DEFAULT_SNAPSHOT_TICKS), help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)', parse: integer(1, 1_000_000_000) }),
-  spec({ flag: 'snapshot-txs', key: 'snapshotTxs', defaultValue: String(DEFAULT_SNAPSHOT_TXS), help: 'order book transactions between state snapshots, at least (also on shutdown)', parse: integer(1, 1_000_000_000) }),
-  spec({ flag: 'submit-tx-rate', key: 'submitTxRate', defaultValue: '1000', help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
-  spec({ flag: 'stream-tx-rate', key: 'streamTxRate', defaultValue: '60', help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)', parse: integer(0, 10_000_000) }),
-  spec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: 'NATS JetStream to publish transactions and blocks to (nats://[user:password@]host:port, comma-separated); off when empty', parse: parseMqUrl }),
+  spec({
+    flag: 'grpc-addr',
+    key: 'grpcAddr',
+    defaultValue: '0.0.0.0:9090',
+    help: 'gRPC SequencerService listen address',
+    parse: parseAddress,
+  }),
+  spec({
+    flag: 'rest-addr',
+    key: 'restAddr',
+    defaultValue: '0.0.0.0:8080',
+    help: 'REST /api/v1 and /metrics listen address',
+    parse: parseAddress,
+  }),
+  spec({
+    flag: 'dex-addr',
+    key: 'dexAddr',
+    defaultValue: '0.0.0.0:8081',
+    help: 'order book API listen address',
+    parse: parseAddress,
+  }),
+  spec({
+    flag: 'rpc-addr',
+    key: 'rpcAddr',
+    defaultValue: '0.0.0.0:8082',
+    help: 'chain explorer RPC listen address',
+    parse: parseAddress,
+  }),
+  spec({
+    flag: 'db-path',
+    key: 'dbPath',
+    defaultValue: './rollup_data',
+    help: 'directory of the embedded database',
+    parse: nonEmpty,
+  }),
+  spec({
+    flag: 'retain-ticks',
+    key: 'retainTicks',
+    defaultValue: '1000000',
+    help: 'ticks kept in memory (older ones are read from disk)',
+    parse: integer(1, 100_000_000),
+  }),
+  spec({
+    flag: 'retain-bytes',
+    key: 'retainBytes',
+    defaultValue: '1GiB',
+    help: 'memory bound of the ticks kept in memory (bytes, or KiB/MiB/GiB); whichever of it and --retain-ticks is reached first evicts',
+    parse: byteCount(64 * 1024, 1024 ** 4),
+  }),
+  spec({
+    flag: 'vdf-iterations',
+    key: 'vdfIterations',
+    defaultValue: String(DEFAULT_VDF_ITERATIONS),
+    help: 'minimum VDF squarings of a tick with transactions waiting',
+    parse: integer(1, 1_000_000_000),
+  }),
+  spec({
+    flag: 'idle-tick-ms',
+    key: 'idleTickMs',
+    defaultValue: '100',
+    help: 'heartbeat: close a tick after this many ms with nothing waiting',
+    parse: integer(1, 3_600_000),
+  }),
+  spec({
+    flag: 'queue-capacity',
+    key: 'queueCapacity',
+    defaultValue: String(DEFAULT_QUEUE_CAPACITY),
+    help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED',
+    parse: integer(1, 10_000_000),
+  }),
+  spec({
+    flag: 'stream-stall-ms',
+    key: 'streamStallMs',
+    defaultValue: '30000',
+    help: 'reset a StreamTicks or FollowService/StreamBlockRoots stream whose client takes nothing for this long (its queued messages are freed)',
+    parse: integer(1000, 3_600_000),
+  }),
+  spec({
+    flag: 'block-ms',
+    key: 'blockMs',
+    defaultValue: String(DEFAULT_BLOCK_MS),
+    help: 'chain block interval, on tick timestamps (fixed for the life of a chain)',
+    parse: integer(1, 3_600_000),
+  }),
+  spec({
+    flag: 'snapshot-ticks',
+    key: 'snapshotTicks',
+    defaultValue: String(DEFAULT_SNAPSHOT_TICKS),
+    help: 'ticks between state snapshots, at least, when fewer than --snapshot-txs order book transactions came (bounds the replay at restart)',
+    parse: integer(1, 1_000_000_000),
+  }),
+  spec({
+    flag: 'snapshot-txs',
+    key: 'snapshotTxs',
+    defaultValue: String(DEFAULT_SNAPSHOT_TXS),
+    help: 'order book transactions between state snapshots, at least (also on shutdown)',
+    parse: integer(1, 1_000_000_000),
+  }),
+  spec({
+    flag: 'submit-tx-rate',
+    key: 'submitTxRate',
+    defaultValue: '1000',
+    help: 'gRPC SubmitTx calls per second per client address (0 = unlimited)',
+    parse: integer(0, 10_000_000),
+  }),
+  spec({
+    flag: 'stream-tx-rate',
+    key: 'streamTxRate',
+    defaultValue: '60',
+    help: 'gRPC StreamTx calls opened per minute per client address (0 = unlimited)',
+    parse: integer(0, 10_000_000),
+  }),
+  spec({
+    flag: 'mq-url',
+    key: 'mqUrl',
+    defaultValue: '',
+    help: 'NATS JetStream to publish transactions and blocks to (nats://[user:password@]host:port, comma-separated); off when empty',
+    parse: parseMqUrl,
+  }),
   spec({
     flag: 'mq-replicas',
     key: 'mqReplicas',
@@ -153,15 +268,69 @@ export const FLAGS: readonly FlagSpec[] = [
       'at most 5); an existing stream is not changed, only reported when it differs',
     parse: integer(1, 5),
   }),
-  spec({ flag: 'indexer-url', key: 'indexerUrl', defaultValue: '', help: "an svc indexer's HTTP reads (http://HOST:PORT): the explorer page draws candles, recent trades and an owner's fills from it; off when empty", parse: parseHttpUrl }),
-  spec({ flag: 'intake-threads', key: 'intakeThreads', defaultValue: String(defaultIntakeThreads()), help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)', parse: integer(0, 64) }),
-  spec({ flag: 'gateways', key: 'gateways', defaultValue: String(availableParallelism()), help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process', parse: integer(0, 256) }),
-  spec({ flag: 'max-pending', key: 'maxPending', defaultValue: String(DEFAULT_MAX_PENDING), help: 'orders, cancels and market creations pending at once (taken, not yet answered), shared fairly between client addresses; beyond its share an address gets 503 QUEUE_FULL / RESOURCE_EXHAUSTED at once', parse: integer(1, 1_000_000) }),
-  spec({ flag: 'dex-signature-threads', key: 'dexSignatureThreads', defaultValue: String(DEFAULT_SIGNATURE_THREADS), help: "threads of the order book's own pool for ed25519 checks and receipt signatures, so they do not wait behind the VDF proofs; 0 runs them in the node's shared pool", parse: integer(0, 256) }),
-  spec({ flag: 'follow', key: 'follow', defaultValue: '', help: "run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it; a comma-separated list names other nodes of the same chain, tried in turn after a refused tick", parse: parseFollow }),
-  spec({ flag: 'follow-dex', key: 'followDex', defaultValue: '', help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt", parse: parseHttpUrl }),
-  spec({ flag: 'follow-from', key: 'followFrom', defaultValue: 'genesis', help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)", parse: followFrom }),
-  spec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
+  spec({
+    flag: 'indexer-url',
+    key: 'indexerUrl',
+    defaultValue: '',
+    help: "an svc indexer's HTTP reads (http://HOST:PORT): the explorer page draws candles, recent trades and an owner's fills from it; off when empty",
+    parse: parseHttpUrl,
+  }),
+  spec({
+    flag: 'intake-threads',
+    key: 'intakeThreads',
+    defaultValue: String(defaultIntakeThreads()),
+    help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)',
+    parse: integer(0, 64),
+  }),
+  spec({
+    flag: 'gateways',
+    key: 'gateways',
+    defaultValue: String(availableParallelism()),
+    help: 'order book gateway processes sharing --dex-addr (default: the cores); 0 serves the order book in the node process',
+    parse: integer(0, 256),
+  }),
+  spec({
+    flag: 'max-pending',
+    key: 'maxPending',
+    defaultValue: String(DEFAULT_MAX_PENDING),
+    help: 'orders, cancels and market creations pending at once (taken, not yet answered), shared fairly between client addresses; beyond its share an address gets 503 QUEUE_FULL / RESOURCE_EXHAUSTED at once',
+    parse: integer(1, 1_000_000),
+  }),
+  spec({
+    flag: 'dex-signature-threads',
+    key: 'dexSignatureThreads',
+    defaultValue: String(DEFAULT_SIGNATURE_THREADS),
+    help: "threads of the order book's own pool for ed25519 checks and receipt signatures, so they do not wait behind the VDF proofs; 0 runs them in the node's shared pool",
+    parse: integer(0, 256),
+  }),
+  spec({
+    flag: 'follow',
+    key: 'follow',
+    defaultValue: '',
+    help: 'run as a full node: follow the leader at this gRPC address (HOST:PORT), verify its ticks, serve the same reads, forward submissions to it; a comma-separated list names other nodes of the same chain, tried in turn after a refused tick',
+    parse: parseFollow,
+  }),
+  spec({
+    flag: 'follow-dex',
+    key: 'followDex',
+    defaultValue: '',
+    help: "with --follow: the leader's order book API (http://HOST:PORT); POST /orders, /orders/cancel and /markets here are sent there and answered with its answer and receipt",
+    parse: parseHttpUrl,
+  }),
+  spec({
+    flag: 'follow-from',
+    key: 'followFrom',
+    defaultValue: 'genesis',
+    help: "with --follow, on an empty --db-path: 'genesis' verifies every tick from tick 1; 'snapshot' starts from the leader's latest snapshot (trusting its history before it, checked by the block roots after it)",
+    parse: followFrom,
+  }),
+  spec({
+    flag: 'log-level',
+    key: 'logLevel',
+    defaultValue: 'info',
+    help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`,
+    parse: logLevel,
+  }),
 ];
 
 /** A flag of `svc indexer` (docs/indexer.md): the same shape, over IndexerConfig. */
@@ -185,9 +354,12 @@ export function parsePgUrl(text: string): string {
   try {
     u = new URL(t);
   } catch {
-    throw new Error(`expected postgres://user:password@host:port/database, got '${t.replace(/\/\/[^/@]*@/, '//***@')}'`);
+    throw new Error(
+      `expected postgres://user:password@host:port/database, got '${t.replace(/\/\/[^/@]*@/, '//***@')}'`,
+    );
   }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new Error(`expected a postgres:// URL, got a ${u.protocol}// one`);
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new Error(`expected a postgres:// URL, got a ${u.protocol}// one`);
   return t;
 }
 
@@ -200,13 +372,55 @@ function natsName(text: string): string {
 
 /** The flags of `svc indexer`; --mq-url and --log-level mean what they mean for the node. */
 export const INDEXER_FLAGS: readonly IndexerFlagSpec[] = [
-  indexerSpec({ flag: 'pg-url', key: 'pgUrl', defaultValue: '', help: 'PostgreSQL database to write and read (postgres://user:password@host:port/database); required', parse: parsePgUrl }),
-  indexerSpec({ flag: 'mq-url', key: 'mqUrl', defaultValue: '', help: "NATS server(s) of the node's JetStream stream (nats://[user:password@]host:port, comma-separated); empty: serve reads only", parse: parseMqUrl }),
-  indexerSpec({ flag: 'mq-stream', key: 'mqStream', defaultValue: DEFAULT_MQ_STREAM, help: 'the JetStream stream the node publishes to', parse: natsName }),
-  indexerSpec({ flag: 'indexer-consumer', key: 'indexerConsumer', defaultValue: DEFAULT_INDEXER_CONSUMER, help: 'name of the durable JetStream consumer (one per consuming indexer)', parse: natsName }),
-  indexerSpec({ flag: 'indexer-addr', key: 'indexerAddr', defaultValue: DEFAULT_INDEXER_ADDR, help: 'HTTP listen address of the reads, /health and /metrics', parse: parseAddress }),
-  indexerSpec({ flag: 'indexer-batch', key: 'indexerBatch', defaultValue: String(DEFAULT_INDEXER_BATCH), help: 'most stream messages written in one database transaction', parse: integer(1, 100_000) }),
-  indexerSpec({ flag: 'log-level', key: 'logLevel', defaultValue: 'info', help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`, parse: logLevel }),
+  indexerSpec({
+    flag: 'pg-url',
+    key: 'pgUrl',
+    defaultValue: '',
+    help: 'PostgreSQL database to write and read (postgres://user:password@host:port/database); required',
+    parse: parsePgUrl,
+  }),
+  indexerSpec({
+    flag: 'mq-url',
+    key: 'mqUrl',
+    defaultValue: '',
+    help: "NATS server(s) of the node's JetStream stream (nats://[user:password@]host:port, comma-separated); empty: serve reads only",
+    parse: parseMqUrl,
+  }),
+  indexerSpec({
+    flag: 'mq-stream',
+    key: 'mqStream',
+    defaultValue: DEFAULT_MQ_STREAM,
+    help: 'the JetStream stream the node publishes to',
+    parse: natsName,
+  }),
+  indexerSpec({
+    flag: 'indexer-consumer',
+    key: 'indexerConsumer',
+    defaultValue: DEFAULT_INDEXER_CONSUMER,
+    help: 'name of the durable JetStream consumer (one per consuming indexer)',
+    parse: natsName,
+  }),
+  indexerSpec({
+    flag: 'indexer-addr',
+    key: 'indexerAddr',
+    defaultValue: DEFAULT_INDEXER_ADDR,
+    help: 'HTTP listen address of the reads, /health and /metrics',
+    parse: parseAddress,
+  }),
+  indexerSpec({
+    flag: 'indexer-batch',
+    key: 'indexerBatch',
+    defaultValue: String(DEFAULT_INDEXER_BATCH),
+    help: 'most stream messages written in one database transaction',
+    parse: integer(1, 100_000),
+  }),
+  indexerSpec({
+    flag: 'log-level',
+    key: 'logLevel',
+    defaultValue: 'info',
+    help: `JSON log level on stderr (${LOG_LEVELS.join(', ')})`,
+    parse: logLevel,
+  }),
 ];
 
 /** SVC_GRPC_ADDR for grpc-addr, and so on. */

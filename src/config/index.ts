@@ -9,15 +9,23 @@ import { closest } from './suggest.js';
 import type { NodeConfig, ParseOutcome } from './interface.js';
 
 export type { ListenAddress, LogLevel, NodeConfig, ParseOutcome } from './interface.js';
-export { DEFAULT_QUEUE_CAPACITY, DEFAULT_VDF_ITERATIONS, FLAGS, defaultIntakeThreads, envName, followLeaders, parseAddress } from './flags.js';
+export {
+  DEFAULT_QUEUE_CAPACITY,
+  DEFAULT_VDF_ITERATIONS,
+  FLAGS,
+  defaultIntakeThreads,
+  envName,
+  followLeaders,
+  parseAddress,
+} from './flags.js';
 
 export function helpText(): string {
   const lines = ['usage: svc node [options]', '', 'options (each also an environment variable; flags win):'];
   for (const f of FLAGS) {
-    lines.push(`  --${f.flag} <value>`.padEnd(30) + `${f.help}`);
-    lines.push(''.padEnd(30) + `env ${envName(f.flag)}, default ${f.defaultValue}`);
+    lines.push(`${`  --${f.flag} <value>`.padEnd(30)}${f.help}`);
+    lines.push(`${''.padEnd(30)}env ${envName(f.flag)}, default ${f.defaultValue}`);
   }
-  lines.push('  -h, --help'.padEnd(30) + 'show this help');
+  lines.push(`${'  -h, --help'.padEnd(30)}show this help`);
   return lines.join('\n');
 }
 
@@ -52,11 +60,18 @@ export function explainArgsError(err: Error, knownFlags: readonly string[]): str
 
 /** `svc indexer`'s flags and SVC_* variables (the same precedence), or why not. */
 export function parseIndexerConfig(argv: string[], env: Record<string, string | undefined> = {}): IndexerParseOutcome {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
   for (const f of INDEXER_FLAGS) options[f.flag] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: joinNegativeValues(argv, (flag) => options[flag]?.type === 'string'), options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    values = parseArgs({
+      args: joinNegativeValues(argv, (flag) => options[flag]?.type === 'string'),
+      options,
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
     return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
   }
@@ -65,7 +80,12 @@ export function parseIndexerConfig(argv: string[], env: Record<string, string | 
   for (const f of INDEXER_FLAGS) {
     const fromFlag = values[f.flag];
     const fromEnv = env[envName(f.flag)];
-    const [text, source] = typeof fromFlag === 'string' ? [fromFlag, `--${f.flag}`] : fromEnv !== undefined && fromEnv !== '' ? [fromEnv, envName(f.flag)] : [f.defaultValue, `--${f.flag}`];
+    const [text, source] =
+      typeof fromFlag === 'string'
+        ? [fromFlag, `--${f.flag}`]
+        : fromEnv !== undefined && fromEnv !== ''
+          ? [fromEnv, envName(f.flag)]
+          : [f.defaultValue, `--${f.flag}`];
     try {
       config[f.key] = f.parse(text);
     } catch (err) {
@@ -75,25 +95,36 @@ export function parseIndexerConfig(argv: string[], env: Record<string, string | 
   return { kind: 'config', config: config as IndexerConfig };
 }
 
-export type IndexerParseOutcome = { kind: 'config'; config: IndexerConfig } | { kind: 'help'; text: string } | { kind: 'error'; message: string };
+export type IndexerParseOutcome =
+  | { kind: 'config'; config: IndexerConfig }
+  | { kind: 'help'; text: string }
+  | { kind: 'error'; message: string };
 
-function tableHelp(command: string, table: ReadonlyArray<{ flag: string; help: string; defaultValue: string }>): string {
+function tableHelp(
+  command: string,
+  table: ReadonlyArray<{ flag: string; help: string; defaultValue: string }>,
+): string {
   const lines = [`usage: ${command} [options]`, '', 'options (each also an environment variable; flags win):'];
   for (const f of table) {
-    lines.push(`  --${f.flag} <value>`.padEnd(30) + `${f.help}`);
-    lines.push(''.padEnd(30) + `env ${envName(f.flag)}, default ${f.defaultValue === '' ? '(none)' : f.defaultValue}`);
+    lines.push(`${`  --${f.flag} <value>`.padEnd(30)}${f.help}`);
+    lines.push(`${''.padEnd(30)}env ${envName(f.flag)}, default ${f.defaultValue === '' ? '(none)' : f.defaultValue}`);
   }
-  lines.push('  -h, --help'.padEnd(30) + 'show this help');
+  lines.push(`${'  -h, --help'.padEnd(30)}show this help`);
   return lines.join('\n');
 }
 
 export function parseNodeConfig(argv: string[], env: Record<string, string | undefined> = {}): ParseOutcome {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
   for (const f of FLAGS) options[f.flag] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
     const args = joinNegativeValues(argv, (flag) => options[flag]?.type === 'string');
-    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
   } catch (err) {
     return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
   }
@@ -118,8 +149,13 @@ export function parseNodeConfig(argv: string[], env: Record<string, string | und
   const parsed = config as NodeConfig;
   // Flags that only mean something on a full node: refused rather than silently ignored.
   if (parsed.follow === undefined) {
-    if (parsed.followDex !== undefined) return { kind: 'error', message: '--follow-dex needs --follow (it names the leader\'s order book API of a full node)' };
-    if (parsed.followFrom === 'snapshot') return { kind: 'error', message: '--follow-from snapshot needs --follow (a leader starts from its own store)' };
+    if (parsed.followDex !== undefined)
+      return {
+        kind: 'error',
+        message: "--follow-dex needs --follow (it names the leader's order book API of a full node)",
+      };
+    if (parsed.followFrom === 'snapshot')
+      return { kind: 'error', message: '--follow-from snapshot needs --follow (a leader starts from its own store)' };
   }
   return { kind: 'config', config: parsed };
 }

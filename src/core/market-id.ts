@@ -11,7 +11,11 @@ import { bytesToHex as toHex } from '../crypto/browser-safe.js';
 
 const PREFIX = new TextEncoder().encode('SVC_DEX_MARKET:');
 
-export function marketIdOf(baseMint: Uint8Array, quoteMint: Uint8Array, hash: (d: Uint8Array) => Uint8Array = sha256): string {
+export function marketIdOf(
+  baseMint: Uint8Array,
+  quoteMint: Uint8Array,
+  hash: (d: Uint8Array) => Uint8Array = sha256,
+): string {
   const buf = new Uint8Array(PREFIX.length + 64);
   buf.set(PREFIX);
   buf.set(baseMint, PREFIX.length);

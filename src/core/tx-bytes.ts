@@ -66,7 +66,11 @@ export function writeTransactionBytes(out: Uint8Array, tx: Transaction, id: Uint
  * Same as writeTransactionBytes with the tx_id as text whose UTF-8 length is
  * `idLength` (validated): the tx_id is encoded straight into `out` at offset 4.
  */
-export function writeTransactionBytesFromText(out: Uint8Array, tx: Transaction, idLength: number): [number, number, number] {
+export function writeTransactionBytesFromText(
+  out: Uint8Array,
+  tx: Transaction,
+  idLength: number,
+): [number, number, number] {
   u32le(out, 0, idLength);
   const id = tx.txId;
   if (idLength === id.length) {
@@ -102,7 +106,6 @@ export function transactionBytesWithId(tx: Transaction, id: Uint8Array): Uint8Ar
   return out;
 }
 
-
 /**
  * Strict decoding of the Borsh bytes above (a verifier reading a proof's `tx`): every
  * length within the bytes, the tx_id valid UTF-8, nothing left over. Never throws;
@@ -131,5 +134,12 @@ export function decodeTransactionBytes(bytes: Uint8Array): Transaction | undefin
   } catch {
     return undefined;
   }
-  return { txId, payload, signature, publicKey, nonce: view.getBigUint64(o, true), timestamp: view.getBigUint64(o + 8, true) };
+  return {
+    txId,
+    payload,
+    signature,
+    publicKey,
+    nonce: view.getBigUint64(o, true),
+    timestamp: view.getBigUint64(o + 8, true),
+  };
 }

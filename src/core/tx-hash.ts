@@ -38,7 +38,11 @@ export function isShortHash(s: string): boolean {
  * naming the transaction by its place in its tick. `svc verify` and a full node check
  * every transaction of a fetched tick with it.
  */
-export function checkServedTxHash(tx: Transaction, served: string, index: number): { hash: Uint8Array } | { mismatch: string } {
+export function checkServedTxHash(
+  tx: Transaction,
+  served: string,
+  index: number,
+): { hash: Uint8Array } | { mismatch: string } {
   const hash = transactionHash(tx);
   const short = shortHash(hash);
   if (short === served.toLowerCase()) return { hash };

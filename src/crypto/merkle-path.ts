@@ -62,7 +62,8 @@ export function auditPath(sha256: Sha256, leafHashes: readonly Uint8Array[], ind
     const sibling = p ^ 1;
     if (sibling < level.length) path.push(level[sibling]!);
     const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? nodeHashWith(sha256, level[i]!, level[i + 1]!) : level[i]!);
+    for (let i = 0; i < level.length; i += 2)
+      next.push(i + 1 < level.length ? nodeHashWith(sha256, level[i]!, level[i + 1]!) : level[i]!);
     level = next;
     p = Math.floor(p / 2);
   }
@@ -76,11 +77,20 @@ export type RootFromPath = { ok: true; root: Uint8Array } | { ok: false; message
  * throws) on an index or count out of range, a path element that is not 32 bytes, or a
  * path that is shorter or longer than the positions need.
  */
-export function rootFromPath(sha256: Sha256, leafHash: Uint8Array, index: number, count: number, path: readonly Uint8Array[]): RootFromPath {
-  if (!Number.isSafeInteger(count) || count < 1) return { ok: false, message: `tree size ${String(count)} is not a positive integer` };
-  if (!Number.isSafeInteger(index) || index < 0 || index >= count) return { ok: false, message: `index ${String(index)} is outside 0..${count - 1}` };
+export function rootFromPath(
+  sha256: Sha256,
+  leafHash: Uint8Array,
+  index: number,
+  count: number,
+  path: readonly Uint8Array[],
+): RootFromPath {
+  if (!Number.isSafeInteger(count) || count < 1)
+    return { ok: false, message: `tree size ${String(count)} is not a positive integer` };
+  if (!Number.isSafeInteger(index) || index < 0 || index >= count)
+    return { ok: false, message: `index ${String(index)} is outside 0..${count - 1}` };
   const need = pathLength(index, count);
-  if (path.length !== need) return { ok: false, message: `the path has ${path.length} elements; index ${index} of ${count} needs ${need}` };
+  if (path.length !== need)
+    return { ok: false, message: `the path has ${path.length} elements; index ${index} of ${count} needs ${need}` };
   let node = leafHash;
   let p = index;
   let n = count;
@@ -88,7 +98,8 @@ export function rootFromPath(sha256: Sha256, leafHash: Uint8Array, index: number
   while (n > 1) {
     if (!(p % 2 === 0 && p === n - 1)) {
       const sibling = path[k]!;
-      if (!(sibling instanceof Uint8Array) || sibling.length !== MERKLE_HASH_BYTES) return { ok: false, message: `path element ${k} is not ${MERKLE_HASH_BYTES} bytes` };
+      if (!(sibling instanceof Uint8Array) || sibling.length !== MERKLE_HASH_BYTES)
+        return { ok: false, message: `path element ${k} is not ${MERKLE_HASH_BYTES} bytes` };
       node = p % 2 === 0 ? nodeHashWith(sha256, node, sibling) : nodeHashWith(sha256, sibling, node);
       k++;
     }

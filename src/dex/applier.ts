@@ -22,7 +22,15 @@ import { startProgress } from '../log/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import type { OrderedTransaction, Tick } from '../core/index.js';
 import type { CheckedSubmissions } from './checked.js';
-import { prepareTick, setVerdicts, type AppliedTick, type ApplyOptions, type OrderBookEngine, type PreparedTick, type SignatureCheck } from './engine/index.js';
+import {
+  prepareTick,
+  setVerdicts,
+  type AppliedTick,
+  type ApplyOptions,
+  type OrderBookEngine,
+  type PreparedTick,
+  type SignatureCheck,
+} from './engine/index.js';
 
 /** The read side of the tick sequencer the applier needs. */
 export type TickSource = Pick<Sequencer, 'onTick' | 'readTicks' | 'status'>;
@@ -115,7 +123,10 @@ export class TickApplier {
     this.buffered = undefined;
     for (const t of early) this.enqueue(t);
     await this.chain;
-    log?.info({ tick: this.engine.lastTick, markets: this.engine.state.markets.size }, 'order book: state rebuilt from ticks');
+    log?.info(
+      { tick: this.engine.lastTick, markets: this.engine.state.markets.size },
+      'order book: state rebuilt from ticks',
+    );
   }
 
   /** Stop following; resolves once the tick being applied is done. */
@@ -132,11 +143,16 @@ export class TickApplier {
   }
 
   private async replayChunk(ticks: Tick[]): Promise<void> {
-    const prepared = ticks.filter((t) => t.tickNumber > this.engine.lastTick).map((t) => prepareTick(t, this.isVerified));
+    const prepared = ticks
+      .filter((t) => t.tickNumber > this.engine.lastTick)
+      .map((t) => prepareTick(t, this.isVerified));
     await this.verify(prepared);
     for (const p of prepared) {
       if (p.tick.tickNumber !== this.engine.lastTick + 1 && this.engine.lastTick > 0) {
-        this.options.logger?.warn({ expected: this.engine.lastTick + 1, got: p.tick.tickNumber }, 'order book: stored ticks have a gap; replaying what exists');
+        this.options.logger?.warn(
+          { expected: this.engine.lastTick + 1, got: p.tick.tickNumber },
+          'order book: stored ticks have a gap; replaying what exists',
+        );
       }
       this.deliver(this.engine.apply(p, this.options_(p.tick, true)));
     }
@@ -165,7 +181,9 @@ export class TickApplier {
         if (verified) await verified;
         await this.applyLive(prepared);
       })
-      .catch((err: unknown) => this.options.logger?.error({ err, tick: tick.tickNumber }, 'order book: applying a tick failed'));
+      .catch((err: unknown) =>
+        this.options.logger?.error({ err, tick: tick.tickNumber }, 'order book: applying a tick failed'),
+      );
   }
 
   private async applyLive(p: PreparedTick): Promise<void> {
@@ -177,7 +195,8 @@ export class TickApplier {
       for await (const t of this.source.readTicks(this.engine.lastTick + 1, n - 1)) missing.push(t);
       const prepared = missing.map((t) => prepareTick(t, this.isVerified));
       await this.verify(prepared);
-      for (const m of prepared) if (m.tick.tickNumber > this.engine.lastTick) this.deliver(this.engine.apply(m, this.options_(m.tick, false)));
+      for (const m of prepared)
+        if (m.tick.tickNumber > this.engine.lastTick) this.deliver(this.engine.apply(m, this.options_(m.tick, false)));
     }
     this.deliver(this.engine.apply(p, this.options_(p.tick, false)));
   }
@@ -187,7 +206,10 @@ export class TickApplier {
       try {
         l(record);
       } catch (err) {
-        this.options.logger?.error({ err, tick: record.tick.tickNumber }, 'order book: a consumer of applied ticks failed');
+        this.options.logger?.error(
+          { err, tick: record.tick.tickNumber },
+          'order book: a consumer of applied ticks failed',
+        );
       }
     }
   }

@@ -22,7 +22,6 @@ export interface ShedLimits {
   maxWaitMs: number;
 }
 
-
 /** The address of requests that come without one (in-process callers, the gateways' channel). */
 export const UNNAMED_ADDRESS = '';
 

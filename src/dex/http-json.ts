@@ -28,7 +28,8 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
@@ -66,4 +67,3 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     throw new ApiError(400, 'INVALID_JSON', 'the body is not valid JSON');
   }
 }
-

@@ -30,7 +30,8 @@ async function readJson(ctx: Koa.Context, limit: number): Promise<unknown> {
 function intParam(value: string | string[] | undefined, name: string, def: number, max: number): number {
   if (value === undefined) return def;
   const v = Array.isArray(value) ? value[0]! : value;
-  if (!/^\d{1,6}$/.test(v) || Number(v) < 1 || Number(v) > max) throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer in [1, ${max}]`);
+  if (!/^\d{1,6}$/.test(v) || Number(v) < 1 || Number(v) > max)
+    throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer in [1, ${max}]`);
   return Number(v);
 }
 
@@ -44,7 +45,12 @@ export interface HttpOptions {
 }
 
 /** A client that went away mid-body: debug log and counter, never an error line. */
-function clientGone(opts: HttpOptions, err: ClientGoneError, method: string | undefined, url: string | undefined): void {
+function clientGone(
+  opts: HttpOptions,
+  err: ClientGoneError,
+  method: string | undefined,
+  url: string | undefined,
+): void {
   opts.onClientGone?.();
   opts.logger?.debug({ method, url, reason: err.message }, 'dex: client disconnected mid-request (aborted)');
 }
@@ -67,8 +73,10 @@ function errorEnvelope(opts: HttpOptions): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
-      if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) throw new ApiError(405, 'BAD_REQUEST', `method ${ctx.method} not allowed on ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string'))
+        throw new ApiError(405, 'BAD_REQUEST', `method ${ctx.method} not allowed on ${ctx.path}`);
     } catch (err) {
       if (err instanceof ClientGoneError) {
         clientGone(opts, err, ctx.method, ctx.url);
@@ -115,7 +123,8 @@ function marketRoutes(router: Router, service: DexService): void {
   router.get('/markets/:market_id/orderbook', (ctx) => {
     const m = marketOf(ctx.params.market_id!);
     const orders = ctx.query.orders;
-    if (orders !== undefined && orders !== 'true' && orders !== 'false') throw new ApiError(400, 'INVALID_FIELD', 'orders must be true or false');
+    if (orders !== undefined && orders !== 'true' && orders !== 'false')
+      throw new ApiError(400, 'INVALID_FIELD', 'orders must be true or false');
     ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now(), orders === 'true'));
   });
   router.get('/markets/:market_id/trades', (ctx) => {
@@ -179,10 +188,14 @@ export function createApp(service: DexService, opts: HttpOptions = {}): Koa {
  * Koa route (CORS header, body checks, envelope, status codes, JSON content type); every
  * other request goes to `createApp`.
  */
-export function createHandler(service: DexService, opts: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHandler(
+  service: DexService,
+  opts: HttpOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const koa = createApp(service, opts).callback();
-  const send = (res: ServerResponse, status: number, body: unknown): void => sendJsonText(res, status, JSON.stringify(body));
+  const send = (res: ServerResponse, status: number, body: unknown): void =>
+    sendJsonText(res, status, JSON.stringify(body));
   const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));

@@ -15,7 +15,13 @@ import { DexService } from './service.js';
 export * from './interface.js';
 export * from './engine/index.js';
 export { DexService } from './service.js';
-export { TickApplier, type TickSource, type SignatureVerifier, type AppliedListener, type TickApplierOptions } from './applier.js';
+export {
+  TickApplier,
+  type TickSource,
+  type SignatureVerifier,
+  type AppliedListener,
+  type TickApplierOptions,
+} from './applier.js';
 export { CheckedSubmissions } from './checked.js';
 export { FairShare, type ShedLimits } from './fair-share.js';
 export { OrderEntry, digestNonce, type Submitted } from './order-entry.js';

@@ -7,7 +7,14 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fromHex } from '../sdk/index.js';
-import { generateKeyPair, keyFileOf, keyPairFromSeed, sequencerIdOf, type KeyFile, type KeyPair } from '../sdk/index.js';
+import {
+  generateKeyPair,
+  keyFileOf,
+  keyPairFromSeed,
+  sequencerIdOf,
+  type KeyFile,
+  type KeyPair,
+} from '../sdk/index.js';
 
 export const NODE_KEY_FILE = 'node-key.json';
 
@@ -20,7 +27,8 @@ export async function loadOrCreateNodeKey(dbPath: string): Promise<NodeKey> {
   let kp: KeyPair;
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<KeyFile>;
-    if (parsed.algorithm !== 'ed25519' || typeof parsed.secret_key !== 'string') throw new Error(`${file}: not an ed25519 key file`);
+    if (parsed.algorithm !== 'ed25519' || typeof parsed.secret_key !== 'string')
+      throw new Error(`${file}: not an ed25519 key file`);
     kp = keyPairFromSeed(fromHex(parsed.secret_key));
     if (parsed.public_key_hex !== undefined && parsed.public_key_hex !== keyFileOf(kp).public_key_hex) {
       throw new Error(`${file}: public key does not match the secret key`);
@@ -30,7 +38,7 @@ export async function loadOrCreateNodeKey(dbPath: string): Promise<NodeKey> {
     await mkdir(dbPath, { recursive: true });
     kp = generateKeyPair();
     const tmp = `${file}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify(keyFileOf(kp), null, 2) + '\n', { mode: 0o600 });
+    await writeFile(tmp, `${JSON.stringify(keyFileOf(kp), null, 2)}\n`, { mode: 0o600 });
     await chmod(tmp, 0o600);
     await rename(tmp, file);
   }

@@ -2,11 +2,19 @@
  * The OpenAPI 3.0 document served at GET /openapi.json, written by hand to match
  * http.ts, validate.ts and views.ts (test/dex/openapi.test.ts checks routes and codes).
  */
-const u64 = { type: 'string', pattern: '^\\d{1,20}$', description: 'u64 as a decimal string (a JSON integer up to 2^53-1 is also accepted in requests)' };
+const u64 = {
+  type: 'string',
+  pattern: '^\\d{1,20}$',
+  description: 'u64 as a decimal string (a JSON integer up to 2^53-1 is also accepted in requests)',
+};
 const base58Key = { type: 'string', description: 'Base58 of 32 bytes' };
 const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const hex128 = { type: 'string', pattern: '^[0-9a-fA-F]{128}$' };
-const uuid = { type: 'string', format: 'uuid', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+const uuid = {
+  type: 'string',
+  format: 'uuid',
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+};
 
 const ok = (data: object) => ({
   type: 'object',
@@ -23,13 +31,24 @@ export const openApiDocument = {
   openapi: '3.0.3',
   info: { title: 'svc order book API', version: '1', description: 'spec/2; see docs/dex-api.md and docs/signing.md' },
   paths: {
-    '/health': { get: { summary: 'liveness, sequencer id and public key', responses: { '200': { description: 'ok', content: json(ok(ref('Health'))) } } } },
+    '/health': {
+      get: {
+        summary: 'liveness, sequencer id and public key',
+        responses: { '200': { description: 'ok', content: json(ok(ref('Health'))) } },
+      },
+    },
     '/markets': {
-      get: { summary: 'list markets', responses: { '200': { description: 'ok', content: json(ok({ type: 'array', items: ref('Market') })) } } },
+      get: {
+        summary: 'list markets',
+        responses: { '200': { description: 'ok', content: json(ok({ type: 'array', items: ref('Market') })) } },
+      },
       post: {
         summary: 'create a market (sequenced; answers once applied)',
         requestBody: { required: true, content: json(ref('CreateMarket')) },
-        responses: { '201': { description: 'created', content: json(ok(ref('Market'))) }, ...errors(400, 409, 413, 415, 503, 504) },
+        responses: {
+          '201': { description: 'created', content: json(ok(ref('Market'))) },
+          ...errors(400, 409, 413, 415, 503, 504),
+        },
       },
     },
     '/markets/{market_id}/orderbook': {
@@ -38,7 +57,12 @@ export const openApiDocument = {
         parameters: [
           marketIdParam,
           { name: 'depth', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } },
-          { name: 'orders', in: 'query', description: 'true: also list every resting order with its slot (to recompute merkle_root)', schema: { type: 'boolean', default: false } },
+          {
+            name: 'orders',
+            in: 'query',
+            description: 'true: also list every resting order with its slot (to recompute merkle_root)',
+            schema: { type: 'boolean', default: false },
+          },
         ],
         responses: { '200': { description: 'ok', content: json(ok(ref('OrderBook'))) }, ...errors(400, 404) },
       },
@@ -46,38 +70,57 @@ export const openApiDocument = {
     '/markets/{market_id}/trades': {
       get: {
         summary: 'recent trades, newest first',
-        parameters: [marketIdParam, { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } }],
-        responses: { '200': { description: 'ok', content: json(ok({ type: 'array', items: ref('Trade') })) }, ...errors(400, 404) },
+        parameters: [
+          marketIdParam,
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+        ],
+        responses: {
+          '200': { description: 'ok', content: json(ok({ type: 'array', items: ref('Trade') })) },
+          ...errors(400, 404),
+        },
       },
     },
     '/orders': {
       post: {
         summary: 'place a signed limit order; answers with its receipt once its tick is durable and applied',
         requestBody: { required: true, content: json(ref('PlaceOrder')) },
-        responses: { '200': { description: 'processed', content: json(ok(ref('OrderResult'))) }, ...errors(400, 401, 404, 409, 413, 415, 503, 504) },
+        responses: {
+          '200': { description: 'processed', content: json(ok(ref('OrderResult'))) },
+          ...errors(400, 401, 404, 409, 413, 415, 503, 504),
+        },
       },
     },
     '/orders/cancel': {
       post: {
         summary: 'cancel an open order (owner only)',
         requestBody: { required: true, content: json(ref('CancelOrder')) },
-        responses: { '200': { description: 'cancelled', content: json(ok(ref('CancelResult'))) }, ...errors(400, 401, 404, 409, 413, 415, 503, 504) },
+        responses: {
+          '200': { description: 'cancelled', content: json(ok(ref('CancelResult'))) },
+          ...errors(400, 401, 404, 409, 413, 415, 503, 504),
+        },
       },
     },
     '/orders/batch': {
       post: {
         summary:
           'up to 64 signed orders and cancels, each checked, sequenced and answered as its single call, in the given order (docs/dex-api.md "Batches"); ' +
-          '200 whatever the items\' outcomes; refused whole (nothing taken) over 64 items (400 BATCH_TOO_LARGE), over 64 KiB (413) or beyond the address\'s fair share (503 QUEUE_FULL)',
+          "200 whatever the items' outcomes; refused whole (nothing taken) over 64 items (400 BATCH_TOO_LARGE), over 64 KiB (413) or beyond the address's fair share (503 QUEUE_FULL)",
         requestBody: { required: true, content: json(ref('Batch')) },
-        responses: { '200': { description: 'one result per item, in order', content: json(ok(ref('BatchResults'))) }, ...errors(400, 413, 415, 503) },
+        responses: {
+          '200': { description: 'one result per item, in order', content: json(ok(ref('BatchResults'))) },
+          ...errors(400, 413, 415, 503),
+        },
       },
     },
     '/orders/cancel-all': {
       post: {
-        summary: 'mass cancel: every open order of the owner in one market (or one side of it), judged where it is sequenced',
+        summary:
+          'mass cancel: every open order of the owner in one market (or one side of it), judged where it is sequenced',
         requestBody: { required: true, content: json(ref('CancelAll')) },
-        responses: { '200': { description: 'applied; cancelled may be empty', content: json(ok(ref('CancelAllResult'))) }, ...errors(400, 401, 404, 409, 413, 415, 503, 504) },
+        responses: {
+          '200': { description: 'applied; cancelled may be empty', content: json(ok(ref('CancelAllResult'))) },
+          ...errors(400, 401, 404, 409, 413, 415, 503, 504),
+        },
       },
     },
     '/openapi.json': { get: { summary: 'this document', responses: { '200': { description: 'OpenAPI 3 document' } } } },
@@ -104,11 +147,23 @@ export const openApiDocument = {
       CreateMarket: {
         type: 'object',
         required: ['base_mint', 'quote_mint', 'name'],
-        properties: { base_mint: base58Key, quote_mint: base58Key, name: { type: 'string', minLength: 1, maxLength: 64 }, kind: { type: 'string', enum: ['Spot', 'Perp'], default: 'Spot' } },
+        properties: {
+          base_mint: base58Key,
+          quote_mint: base58Key,
+          name: { type: 'string', minLength: 1, maxLength: 64 },
+          kind: { type: 'string', enum: ['Spot', 'Perp'], default: 'Spot' },
+        },
       },
       Market: {
         type: 'object',
-        properties: { market_id: uuid, base_mint: base58Key, quote_mint: base58Key, name: { type: 'string' }, kind: { type: 'string', enum: ['Spot', 'Perp'] }, created_tick: { type: 'integer' } },
+        properties: {
+          market_id: uuid,
+          base_mint: base58Key,
+          quote_mint: base58Key,
+          name: { type: 'string' },
+          kind: { type: 'string', enum: ['Spot', 'Perp'] },
+          created_tick: { type: 'integer' },
+        },
       },
       Level: { type: 'object', properties: { price: u64, quantity: u64, orders: { type: 'integer' } } },
       OrderBook: {
@@ -179,7 +234,10 @@ export const openApiDocument = {
         type: 'object',
         required: ['request_id', 'owner', 'market_id', 'signature'],
         properties: {
-          request_id: { ...u64, description: 'u64 chosen by the owner, usable once per owner, ever (decimal string or integer)' },
+          request_id: {
+            ...u64,
+            description: 'u64 chosen by the owner, usable once per owner, ever (decimal string or integer)',
+          },
           owner: base58Key,
           market_id: uuid,
           side: { type: 'string', enum: ['Buy', 'Sell'], description: 'only this side; absent: both sides' },
@@ -221,8 +279,18 @@ export const openApiDocument = {
             maxItems: 64,
             items: {
               oneOf: [
-                { allOf: [{ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['order'] } } }, ref('PlaceOrder')] },
-                { allOf: [{ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['cancel'] } } }, ref('CancelOrder')] },
+                {
+                  allOf: [
+                    { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['order'] } } },
+                    ref('PlaceOrder'),
+                  ],
+                },
+                {
+                  allOf: [
+                    { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['cancel'] } } },
+                    ref('CancelOrder'),
+                  ],
+                },
               ],
             },
           },
@@ -235,11 +303,23 @@ export const openApiDocument = {
             type: 'array',
             items: {
               oneOf: [
-                { type: 'object', required: ['ok', 'data'], properties: { ok: { type: 'boolean', enum: [true] }, data: { oneOf: [ref('OrderResult'), ref('CancelResult')] } } },
+                {
+                  type: 'object',
+                  required: ['ok', 'data'],
+                  properties: {
+                    ok: { type: 'boolean', enum: [true] },
+                    data: { oneOf: [ref('OrderResult'), ref('CancelResult')] },
+                  },
+                },
                 {
                   type: 'object',
                   required: ['ok', 'error', 'code', 'status'],
-                  properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'string' }, code: { type: 'string' }, status: { type: 'integer', description: 'the HTTP status of the single call' } },
+                  properties: {
+                    ok: { type: 'boolean', enum: [false] },
+                    error: { type: 'string' },
+                    code: { type: 'string' },
+                    status: { type: 'integer', description: 'the HTTP status of the single call' },
+                  },
                 },
               ],
             },
@@ -256,7 +336,15 @@ export const openApiDocument = {
           cancelled: {
             type: 'array',
             description: 'the orders it ended, in continuum_sequence order',
-            items: { type: 'object', properties: { order_id: u64, side: { type: 'string', enum: ['Buy', 'Sell'] }, price: u64, cancelled_quantity: u64 } },
+            items: {
+              type: 'object',
+              properties: {
+                order_id: u64,
+                side: { type: 'string', enum: ['Buy', 'Sell'] },
+                price: u64,
+                cancelled_quantity: u64,
+              },
+            },
           },
         },
       },

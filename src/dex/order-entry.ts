@@ -25,7 +25,14 @@
  */
 import { sha256 } from '../crypto/index.js';
 import { equalBytes } from '../sdk/index.js';
-import { CANCEL_PREFIX, encodeCancelOrderData, encodeOrderIntent, ORDER_PREFIX, signingMessage, type OrderIntent } from '../sdk/index.js';
+import {
+  CANCEL_PREFIX,
+  encodeCancelOrderData,
+  encodeOrderIntent,
+  ORDER_PREFIX,
+  signingMessage,
+  type OrderIntent,
+} from '../sdk/index.js';
 import { CANCEL_ALL_PREFIX, encodeCancelAllData, type CancelAllData } from '../sdk/index.js';
 import { SubmitError, type Sequencer } from '../sequencer/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
@@ -77,7 +84,7 @@ export interface SubmitOptions {
  * guessed (owner, nonce) pairs (as they could if the nonce were the order_id).
  */
 export function digestNonce(message: Uint8Array): bigint {
-  return BigInt('0x' + new TextDecoder().decode(message.subarray(0, 16)));
+  return BigInt(`0x${new TextDecoder().decode(message.subarray(0, 16))}`);
 }
 
 interface QueuedSubmit {
@@ -140,7 +147,7 @@ export class OrderEntry {
   /** Whether a receipt waits for this transaction: the applier's `rootAfter`. */
   readonly wantsRoot = (otx: OrderedTransaction): boolean => {
     const w = this.waiters.get(otx.transaction.txId);
-    return w !== undefined && w.root && equalBytes(w.payload, otx.transaction.payload);
+    return w?.root === true && equalBytes(w.payload, otx.transaction.payload);
   };
 
   get state(): DexState {
@@ -170,10 +177,16 @@ export class OrderEntry {
     }
   }
 
-  async createMarket(baseMint: Uint8Array, quoteMint: Uint8Array, name: string, kind: MarketKind): Promise<Submitted & { outcome: OkOutcome<'market'> }> {
+  async createMarket(
+    baseMint: Uint8Array,
+    quoteMint: Uint8Array,
+    name: string,
+    kind: MarketKind,
+  ): Promise<Submitted & { outcome: OkOutcome<'market'> }> {
     const bad = DexState.checkMarket({ baseMint, quoteMint, name, marketKind: kind });
     if (bad) throw new ApiError(400, 'INVALID_MARKET', bad);
-    if (this.state.findPair(baseMint, quoteMint)) throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
+    if (this.state.findPair(baseMint, quoteMint))
+      throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
     const tx = toTransaction('market', encodeCreateMarket({ baseMint, quoteMint, name, marketKind: kind }));
     return this.shed({}, async (arrived) => {
       const s = await this.inLine(() => this.submitAndWait(tx, {}, arrived));
@@ -181,12 +194,17 @@ export class OrderEntry {
     });
   }
 
-  async placeOrder(intent: OrderIntent, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+  async placeOrder(
+    intent: OrderIntent,
+    signature: Uint8Array,
+    options: SubmitOptions = {},
+  ): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
     return this.shed(options, () => {
       const intentBorsh = encodeOrderIntent(intent);
       const message = signingMessage(ORDER_PREFIX, intentBorsh, sha256);
-      const tx = () => toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
+      const tx = () =>
+        toTransaction('order', encodePlaceOrder(intentBorsh, signature), intent.owner, signature, digestNonce(message));
       const verified = this.verifier.verify(intent.owner, message, signature);
       return this.inLine(verified.then((valid) => readyNow((at) => this.submitOrder(key, valid, tx, options, at))));
     });
@@ -197,20 +215,30 @@ export class OrderEntry {
    * (src/gateway): the same state checks and answers as placeOrder, in the same order, with
    * `signatureValid` standing for the ed25519 check and `payload`/`nonce` built there.
    */
-  async placeChecked(intent: OrderIntent, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+  async placeChecked(
+    intent: OrderIntent,
+    payload: Uint8Array,
+    nonce: bigint,
+    signatureValid: boolean,
+    options: SubmitOptions = {},
+  ): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     const key = this.checkOrder(intent);
     const signature = payload.subarray(payload.length - 64);
     const tx = () => toTransaction('order', payload, intent.owner, signature, nonce);
-    return this.shed(options, (arrived) => this.inLine(() => this.submitOrder(key, signatureValid, tx, options, arrived)));
+    return this.shed(options, (arrived) =>
+      this.inLine(() => this.submitOrder(key, signatureValid, tx, options, arrived)),
+    );
   }
 
   /** The state checks of an order before its signature (404, 400, 409); the in-flight key and its market. */
   private checkOrder(intent: OrderIntent): InflightKey {
     const market = this.state.findMarketFor(intent.baseMint, intent.quoteMint);
     if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
-    if (intent.price === 0n || intent.quantity === 0n) throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
+    if (intent.price === 0n || intent.quantity === 0n)
+      throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
     if (intent.expiry < 0n) throw new ApiError(400, 'INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
-    if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now())) throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
+    if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now()))
+      throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
     const key = ownerKeyOf(intent.owner) + intent.orderId.toString();
     if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
       throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
@@ -219,12 +247,25 @@ export class OrderEntry {
   }
 
   /** In its turn of the line: handed to the sequencer (synchronously, up to the wait for its tick). */
-  private async submitOrder(at: InflightKey, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
-    if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
+  private async submitOrder(
+    at: InflightKey,
+    signatureValid: boolean,
+    tx: () => Transaction,
+    options: SubmitOptions,
+    arrived: number,
+  ): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
+    if (!signatureValid)
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
     if (this.inflight.has(at.key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
     this.inflight.set(at.key, at.marketId);
     try {
-      const submitted = this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true));
+      const submitted = this.submitAndWait(
+        tx(),
+        options,
+        arrived,
+        () =>
+          new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true),
+      );
       this.unpark(at.key); // after the order took its place in the hand-off: its cancels follow it
       const s = await submitted;
       return { ...s, outcome: expectOk(s.applied.outcome, 'order') };
@@ -234,23 +275,42 @@ export class OrderEntry {
     }
   }
 
-  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+  async cancelOrder(
+    orderId: bigint,
+    owner: Uint8Array,
+    marketId: string,
+    signature: Uint8Array,
+    options: SubmitOptions = {},
+  ): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
     return this.shed(options, () => {
       const cancelBorsh = encodeCancelOrderData({ orderId, owner, marketId });
       const message = signingMessage(CANCEL_PREFIX, cancelBorsh, sha256);
-      const tx = () => toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message));
+      const tx = () =>
+        toTransaction('cancel', encodeCancelOrder(cancelBorsh, signature), owner, signature, digestNonce(message));
       const verified = this.verifier.verify(owner, message, signature);
-      return this.inLine(verified.then((valid) => readyNow((at) => this.submitCancel(orderId, owner, marketId, valid, tx, options, at))));
+      return this.inLine(
+        verified.then((valid) => readyNow((at) => this.submitCancel(orderId, owner, marketId, valid, tx, options, at))),
+      );
     });
   }
 
   /** A cancel a gateway process already parsed, encoded and checked (see placeChecked). */
-  async cancelChecked(orderId: bigint, owner: Uint8Array, marketId: string, payload: Uint8Array, nonce: bigint, signatureValid: boolean, options: SubmitOptions = {}): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+  async cancelChecked(
+    orderId: bigint,
+    owner: Uint8Array,
+    marketId: string,
+    payload: Uint8Array,
+    nonce: bigint,
+    signatureValid: boolean,
+    options: SubmitOptions = {},
+  ): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     this.checkCancelMarket(marketId);
     const signature = payload.subarray(payload.length - 64);
     const tx = () => toTransaction('cancel', payload, owner, signature, nonce);
-    return this.shed(options, (arrived) => this.inLine(() => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, arrived)));
+    return this.shed(options, (arrived) =>
+      this.inLine(() => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, arrived)),
+    );
   }
 
   private checkCancelMarket(marketId: string): void {
@@ -266,19 +326,39 @@ export class OrderEntry {
    * another connection it may be read later), then is judged again: UNKNOWN_ORDER if the
    * order still has not come.
    */
-  private async submitCancel(orderId: bigint, owner: Uint8Array, marketId: string, signatureValid: boolean, tx: () => Transaction, options: SubmitOptions, arrived: number, parked = false): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
-    if (!signatureValid) throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
+  private async submitCancel(
+    orderId: bigint,
+    owner: Uint8Array,
+    marketId: string,
+    signatureValid: boolean,
+    tx: () => Transaction,
+    options: SubmitOptions,
+    arrived: number,
+    parked = false,
+  ): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
+    if (!signatureValid)
+      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
     const pendingIn = this.inflight.get(ownerKeyOf(owner) + orderId.toString());
     if (pendingIn === undefined) {
       const order = this.state.findOrder(owner, orderId);
-      if (!order && !parked && options.judgeNow !== true) return this.park(ownerKeyOf(owner) + orderId.toString(), () => this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true));
-      if (!order || order.marketId !== marketId) throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
-      if (!order.open && order.cancelled) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
+      if (!order && !parked && options.judgeNow !== true)
+        return this.park(ownerKeyOf(owner) + orderId.toString(), () =>
+          this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true),
+        );
+      if (!order || order.marketId !== marketId)
+        throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+      if (!order.open && order.cancelled)
+        throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
       if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
     } else if (pendingIn !== marketId) {
       throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
     }
-    const s = await this.submitAndWait(tx(), options, arrived, () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true));
+    const s = await this.submitAndWait(
+      tx(),
+      options,
+      arrived,
+      () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true),
+    );
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
   }
 
@@ -307,7 +387,8 @@ export class OrderEntry {
     this.checkCancelMarket(data.marketId);
     const signature = payload.subarray(payload.length - 64);
     const tx = () => toTransaction('cancel-all', payload, data.owner, signature, nonce);
-    const admit = (arrived: number) => this.inLine(() => this.submitCancelAll(data, signatureValid, tx, options, arrived));
+    const admit = (arrived: number) =>
+      this.inLine(() => this.submitCancelAll(data, signatureValid, tx, options, arrived));
     return this.shed(options, admit);
   }
 
@@ -348,7 +429,11 @@ export class OrderEntry {
     const from = options.from ?? UNNAMED_ADDRESS;
     if (!this.share.enter(from)) {
       const n = this.share.shareFor(from);
-      throw new ApiError(503, 'QUEUE_FULL', `this client address already has ${n} requests pending (its fair share of ${this.share.maxPending}); retry later`);
+      throw new ApiError(
+        503,
+        'QUEUE_FULL',
+        `this client address already has ${n} requests pending (its fair share of ${this.share.maxPending}); retry later`,
+      );
     }
     try {
       return await work(performance.now());
@@ -398,18 +483,30 @@ export class OrderEntry {
    */
   private refuseLate(queue: QueuedSubmit[]): QueuedSubmit[] {
     const now = performance.now();
-    const late = queue.filter((q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 2));
+    const late = queue.filter(
+      (q) => now - q.arrived > this.maxWaitMs && this.share.held(q.from) > Math.max(2, this.share.shareFor(q.from) / 2),
+    );
     if (late.length === 0) return queue;
     for (const q of late) {
       const waited = Math.round(now - q.arrived);
-      q.reject(new SubmitError('RESOURCE_EXHAUSTED', `the node is overloaded: this request waited ${waited} ms (at most ${this.maxWaitMs}) before it could be sequenced; it was not; retry later`));
+      q.reject(
+        new SubmitError(
+          'RESOURCE_EXHAUSTED',
+          `the node is overloaded: this request waited ${waited} ms (at most ${this.maxWaitMs}) before it could be sequenced; it was not; retry later`,
+        ),
+      );
     }
     const refused = new Set(late);
     return queue.filter((q) => !refused.has(q));
   }
 
   /** Submit and wait until the transaction's tick is durable and applied. */
-  private async submitAndWait(tx: Transaction, options: SubmitOptions, arrived: number, onConflict?: () => ApiError): Promise<Submitted> {
+  private async submitAndWait(
+    tx: Transaction,
+    options: SubmitOptions,
+    arrived: number,
+    onConflict?: () => ApiError,
+  ): Promise<Submitted> {
     if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
     // Orders and cancels were verified above; markets are unsigned.
     if (tx.signature.length > 0) this.checked.add(tx.txId, tx.payload);

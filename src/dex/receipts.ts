@@ -98,9 +98,14 @@ export class ReceiptSigner {
       }
       return;
     }
-    this.pool.signMany(this.key.secretKey, batch.map((p) => p.message)).then(
-      (sigs) => batch.forEach((p, i) => p.resolve(sigs[i]!)),
-      (err: unknown) => batch.forEach((p) => p.reject(err as Error)),
-    );
+    this.pool
+      .signMany(
+        this.key.secretKey,
+        batch.map((p) => p.message),
+      )
+      .then(
+        (sigs) => batch.forEach((p, i) => p.resolve(sigs[i]!)),
+        (err: unknown) => batch.forEach((p) => p.reject(err as Error)),
+      );
   }
 }

@@ -15,7 +15,13 @@ import { createPool } from '../pool/index.js';
 import { TickApplier } from './applier.js';
 import { CheckedSubmissions } from './checked.js';
 import { OrderBookEngine } from './engine/index.js';
-import { DEFAULT_MAX_PENDING, DEFAULT_MAX_WAIT_MS, DEFAULT_SIGNATURE_THREADS, type OrderBookOptions, type OrderBookRuntime } from './interface.js';
+import {
+  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_SIGNATURE_THREADS,
+  type OrderBookOptions,
+  type OrderBookRuntime,
+} from './interface.js';
 import { loadOrCreateNodeKey } from './node-key.js';
 import { OrderEntry } from './order-entry.js';
 import { ReceiptSigner } from './receipts.js';
@@ -37,15 +43,23 @@ export async function startOrderBook(options: OrderBookOptions): Promise<OrderBo
   const verifier = new BatchVerifier(signaturePool ?? options.pool);
   const checked = new CheckedSubmissions();
   let orderEntry: OrderEntry | undefined;
-  const applier = new TickApplier(options.sequencer.orderedTicks?.() ?? options.sequencer, options.engine ?? new OrderBookEngine(), verifier, {
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.throttle ? { throttle: options.throttle } : {}),
-    ...(options.rootBefore ? { rootBefore: options.rootBefore } : {}),
-    rootAfter: (otx) => orderEntry?.wantsRoot(otx) ?? false,
-    checked,
-  });
+  const applier = new TickApplier(
+    options.sequencer.orderedTicks?.() ?? options.sequencer,
+    options.engine ?? new OrderBookEngine(),
+    verifier,
+    {
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.throttle ? { throttle: options.throttle } : {}),
+      ...(options.rootBefore ? { rootBefore: options.rootBefore } : {}),
+      rootAfter: (otx) => orderEntry?.wantsRoot(otx) ?? false,
+      checked,
+    },
+  );
   for (const consumer of options.consumers ?? []) applier.onApplied(consumer);
-  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, { maxPending: options.maxPending ?? DEFAULT_MAX_PENDING, maxWaitMs: DEFAULT_MAX_WAIT_MS });
+  const entry = new OrderEntry(options.sequencer, applier, verifier, checked, {
+    maxPending: options.maxPending ?? DEFAULT_MAX_PENDING,
+    maxWaitMs: DEFAULT_MAX_WAIT_MS,
+  });
   orderEntry = entry;
   const receipts = new ReceiptSigner(key, verifier, signInlineMaxOf(options, signaturePool !== undefined));
   let closing: Promise<void> | undefined;

@@ -36,7 +36,11 @@ export class DexService {
 
   /** `from`: the client's address (the order entry's fair share). */
   async placeOrder(intent: OrderIntent, signature: Uint8Array, from?: string): Promise<OrderResult> {
-    const { applied, tick, outcome: o } = await this.orderEntry.placeOrder(intent, signature, { root: true, ...(from !== undefined ? { from } : {}) });
+    const {
+      applied,
+      tick,
+      outcome: o,
+    } = await this.orderEntry.placeOrder(intent, signature, { root: true, ...(from !== undefined ? { from } : {}) });
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return {
       receipt,
@@ -48,9 +52,20 @@ export class DexService {
   }
 
   /** `judgeNow`: never held waiting for its order (a batch's cancel of an order earlier in it: batch.ts). */
-  async cancelOrder(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array, from?: string, judgeNow = false): Promise<CancelResult> {
+  async cancelOrder(
+    orderId: bigint,
+    owner: Uint8Array,
+    marketId: string,
+    signature: Uint8Array,
+    from?: string,
+    judgeNow = false,
+  ): Promise<CancelResult> {
     const options = { root: true, judgeNow, ...(from !== undefined ? { from } : {}) };
-    const { applied, tick, outcome: o } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, options);
+    const {
+      applied,
+      tick,
+      outcome: o,
+    } = await this.orderEntry.cancelOrder(orderId, owner, marketId, signature, options);
     const receipt = await this.receipts.sign(receiptDataOf(applied, o.order, tick, this.key.sequencerId));
     return { receipt, order_id: orderId.toString(), cancelled_quantity: o.cancelled.toString() };
   }

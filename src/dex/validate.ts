@@ -14,7 +14,8 @@ import type { MarketKind } from './engine/index.js';
 type Body = Record<string, unknown>;
 
 export function asObject(body: unknown): Body {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'BAD_REQUEST', 'the body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ApiError(400, 'BAD_REQUEST', 'the body must be a JSON object');
   return body as Body;
 }
 
@@ -28,7 +29,8 @@ function integer(b: Body, name: string, min: bigint, max: bigint): bigint {
   const v = field(b, name);
   let n: bigint;
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer (use a decimal string above 2^53)`);
+    if (!Number.isSafeInteger(v))
+      throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer (use a decimal string above 2^53)`);
     n = BigInt(v);
   } else if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) {
     n = BigInt(v);
@@ -62,7 +64,12 @@ export function uuid(text: string, name = 'market_id'): string {
   return text;
 }
 
-export function parseCreateMarket(body: unknown): { baseMint: Uint8Array; quoteMint: Uint8Array; name: string; kind: MarketKind } {
+export function parseCreateMarket(body: unknown): {
+  baseMint: Uint8Array;
+  quoteMint: Uint8Array;
+  name: string;
+  kind: MarketKind;
+} {
   const b = asObject(body);
   const baseMint = key(b, 'base_mint');
   const quoteMint = key(b, 'quote_mint');
@@ -89,7 +96,12 @@ export function parsePlaceOrder(body: unknown): { intent: OrderIntent; signature
   return { intent: { orderId, owner, side, price, quantity, expiry, baseMint, quoteMint }, signature: signature(b) };
 }
 
-export function parseCancel(body: unknown): { orderId: bigint; owner: Uint8Array; marketId: string; signature: Uint8Array } {
+export function parseCancel(body: unknown): {
+  orderId: bigint;
+  owner: Uint8Array;
+  marketId: string;
+  signature: Uint8Array;
+} {
   const b = asObject(body);
   const orderId = integer(b, 'order_id', 0n, U64_MAX);
   const owner = key(b, 'owner');

@@ -37,7 +37,12 @@ export class BatchVerifier {
   async verifyMany(items: VerifyItem[]): Promise<boolean[]> {
     const chunks: Promise<Uint8Array>[] = [];
     for (let i = 0; i < items.length; i += MAX_BATCH) {
-      chunks.push(this.pool.run({ items: items.slice(i, i + MAX_BATCH) }, { filename: this.filename, name: 'verifyBatch' }) as Promise<Uint8Array>);
+      chunks.push(
+        this.pool.run(
+          { items: items.slice(i, i + MAX_BATCH) },
+          { filename: this.filename, name: 'verifyBatch' },
+        ) as Promise<Uint8Array>,
+      );
     }
     const out: boolean[] = [];
     for (const r of await Promise.all(chunks)) for (const v of r) out.push(v === 1);

@@ -38,7 +38,9 @@ export function tradeView(marketId: string, t: Trade): TradeView {
 
 export function bookView(m: Market, depth: number, nowMs: number, withOrders = false): OrderBookView {
   const lv = (side: 0 | 1) =>
-    m.book.depth(side, depth, nowMs).map((l) => ({ price: l.price.toString(), quantity: l.quantity.toString(), orders: l.orders }));
+    m.book
+      .depth(side, depth, nowMs)
+      .map((l) => ({ price: l.price.toString(), quantity: l.quantity.toString(), orders: l.orders }));
   return {
     market_id: m.info.marketId,
     bids: lv(BUY),

@@ -26,7 +26,12 @@ import { BlockRootSession } from './roots-stream.js';
 import { streamSnapshotHandler, type SnapshotSource } from './snapshot-service.js';
 import type { WireSnapshotChunk } from './snapshot-messages.js';
 
-export const FOLLOW_STREAM_LIMITS: StreamSlotLimits = { maxStreams: 256, maxPerConnection: 8, maxPerAddress: 32, stallMs: 30_000 };
+export const FOLLOW_STREAM_LIMITS: StreamSlotLimits = {
+  maxStreams: 256,
+  maxPerConnection: 8,
+  maxPerAddress: 32,
+  stallMs: 30_000,
+};
 
 export interface FollowServiceOptions {
   chain: () => (ChainReader & RootChain) | undefined;
@@ -37,7 +42,10 @@ export interface FollowServiceOptions {
 }
 
 const passthrough = (value: Buffer): Buffer => value;
-const DECODERS: Record<string, (buf: Buffer) => object> = { StreamBlockRoots: decodeStreamBlockRootsRequest, StreamSnapshot: decodeStreamSnapshotRequest };
+const DECODERS: Record<string, (buf: Buffer) => object> = {
+  StreamBlockRoots: decodeStreamBlockRootsRequest,
+  StreamSnapshot: decodeStreamSnapshotRequest,
+};
 
 /** The service definition with the strict request decoders; block roots go out pre-encoded. */
 export function followDefinition(): ServiceDefinition {
@@ -46,7 +54,11 @@ export function followDefinition(): ServiceDefinition {
   for (const [name, def] of Object.entries(base) as Array<[string, MethodDefinition<object, object>]>) {
     const decode = DECODERS[name];
     if (!decode) throw new Error(`no request decoder for FollowService/${name}`);
-    out[name] = { ...def, requestDeserialize: decode, ...(name === 'StreamBlockRoots' ? { responseSerialize: passthrough as never } : {}) };
+    out[name] = {
+      ...def,
+      requestDeserialize: decode,
+      ...(name === 'StreamBlockRoots' ? { responseSerialize: passthrough as never } : {}),
+    };
   }
   return out as ServiceDefinition;
 }
@@ -59,12 +71,15 @@ class SnapshotSlot implements SlotHolder {
   reset(): void {}
 }
 
-export function followService(options: FollowServiceOptions): ExtraGrpcService & { slots: StreamSlots<SlotHolder>; cache(): BlockRootCache | undefined } {
+export function followService(
+  options: FollowServiceOptions,
+): ExtraGrpcService & { slots: StreamSlots<SlotHolder>; cache(): BlockRootCache | undefined } {
   const slots = new StreamSlots<SlotHolder>('FollowService streams', { ...FOLLOW_STREAM_LIMITS, ...options.limits });
   const snapshotCalls = new Set<grpc.ServerWritableStream<object, WireSnapshotChunk>>();
   let cache: BlockRootCache | undefined;
   let stopping = false;
-  const refuse = (call: grpc.ServerWritableStream<unknown, unknown>, code: grpc.status, details: string): void => void call.emit('error', { code, details });
+  const refuse = (call: grpc.ServerWritableStream<unknown, unknown>, code: grpc.status, details: string): void =>
+    void call.emit('error', { code, details });
 
   const storedOf = (chain: ChainReader): StoredBlocks =>
     options.stored ?? {
@@ -74,7 +89,9 @@ export function followService(options: FollowServiceOptions): ExtraGrpcService &
       },
     };
 
-  const snapshotHandler = options.snapshots ? streamSnapshotHandler(options.snapshots, snapshotCalls, () => stopping) : undefined;
+  const snapshotHandler = options.snapshots
+    ? streamSnapshotHandler(options.snapshots, snapshotCalls, () => stopping)
+    : undefined;
   const implementation: grpc.UntypedServiceImplementation = {
     StreamSnapshot(call: grpc.ServerWritableStream<object | Malformed, WireSnapshotChunk>) {
       if (isMalformed(call.request)) return refuse(call, grpc.status.INVALID_ARGUMENT, call.request.malformed);
@@ -94,15 +111,26 @@ export function followService(options: FollowServiceOptions): ExtraGrpcService &
       const req = call.request;
       if (isMalformed(req)) return refuse(call, grpc.status.INVALID_ARGUMENT, req.malformed);
       const chain = options.chain();
-      if (!chain || stopping) return refuse(call, grpc.status.UNAVAILABLE, stopping ? 'the node is shutting down' : 'the chain is starting; retry');
+      if (!chain || stopping)
+        return refuse(
+          call,
+          grpc.status.UNAVAILABLE,
+          stopping ? 'the node is shutting down' : 'the chain is starting; retry',
+        );
       const peer = call.getPeer();
       const refused = slots.refusal(peer);
       if (refused) return refuse(call, grpc.status.RESOURCE_EXHAUSTED, refused);
       cache ??= new BlockRootCache(chain, storedOf(chain));
-      const session = new BlockRootSession(call as grpc.ServerWritableStream<unknown, Buffer>, cache, () => stopping, (s) => slots.release(s));
+      const session = new BlockRootSession(
+        call as grpc.ServerWritableStream<unknown, Buffer>,
+        cache,
+        () => stopping,
+        (s) => slots.release(s),
+      );
       slots.add(peer, session);
       void session.run(req.fromHeight).catch((err: unknown) => {
-        if (!call.cancelled) refuse(call, grpc.status.INTERNAL, `reading block roots failed: ${(err as Error).message}`);
+        if (!call.cancelled)
+          refuse(call, grpc.status.INTERNAL, `reading block roots failed: ${(err as Error).message}`);
       });
     },
   };

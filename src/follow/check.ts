@@ -38,7 +38,10 @@ export interface ChunkContext {
 }
 
 /** The chunk's VDF inputs (for the pool) and its failures, sorted by tick number. */
-export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): { inputs: VdfTickInput[]; failures: TickFailure[] } {
+export function checkTicks(
+  ctx: ChunkContext,
+  ticks: readonly Tick[],
+): { inputs: VdfTickInput[]; failures: TickFailure[] } {
   const failures: TickFailure[] = [];
   const inputs: VdfTickInput[] = [];
   for (const t of ticks) {
@@ -50,22 +53,36 @@ export function checkTicks(ctx: ChunkContext, ticks: readonly Tick[]): { inputs:
   const shift = ctx.before ? 1 : 0;
   const first = ctx.firstTick ?? 1;
   if (!ctx.before && ticks.length > 0 && ticks[0]!.tickNumber !== first) {
-    failures.push({ tickNumber: ticks[0]!.tickNumber, code: 'MISSING_TICK', message: `the leader sent tick ${ticks[0]!.tickNumber} where tick ${first} was due` });
+    failures.push({
+      tickNumber: ticks[0]!.tickNumber,
+      code: 'MISSING_TICK',
+      message: `the leader sent tick ${ticks[0]!.tickNumber} where tick ${first} was due`,
+    });
   }
   const chain = checkChain(linked);
-  for (const f of [...chain.broken, ...chain.gaps]) if (f.index >= shift) failures.push({ tickNumber: f.tickNumber, code: f.code, message: `tick ${f.tickNumber}: ${f.message}` });
+  for (const f of [...chain.broken, ...chain.gaps])
+    if (f.index >= shift)
+      failures.push({ tickNumber: f.tickNumber, code: f.code, message: `tick ${f.tickNumber}: ${f.message}` });
   let seq = ctx.lastSequence;
   for (const t of ticks) {
     for (const o of t.transactions) {
       if (!(o.sequenceNumber > seq)) {
-        failures.push({ tickNumber: t.tickNumber, code: 'BAD_SEQUENCE', message: `tick ${t.tickNumber}: transaction ${o.transaction.txId} has sequence number ${o.sequenceNumber}, not above ${seq}` });
+        failures.push({
+          tickNumber: t.tickNumber,
+          code: 'BAD_SEQUENCE',
+          message: `tick ${t.tickNumber}: transaction ${o.transaction.txId} has sequence number ${o.sequenceNumber}, not above ${seq}`,
+        });
         break;
       }
       seq = o.sequenceNumber;
     }
     if (!bytesEqual(merkleRoot(t.transactions.map((o) => o.txHash)), t.batchHash)) {
       const n = t.transactions.length;
-      failures.push({ tickNumber: t.tickNumber, code: 'BAD_BATCH_HASH', message: `tick ${t.tickNumber}: transaction_batch_hash is not the Merkle root of its ${n} transaction hash${n === 1 ? '' : 'es'}` });
+      failures.push({
+        tickNumber: t.tickNumber,
+        code: 'BAD_BATCH_HASH',
+        message: `tick ${t.tickNumber}: transaction_batch_hash is not the Merkle root of its ${n} transaction hash${n === 1 ? '' : 'es'}`,
+      });
     }
   }
   return { inputs, failures: failures.sort((a, b) => a.tickNumber - b.tickNumber) };

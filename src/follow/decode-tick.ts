@@ -13,7 +13,8 @@ const ELEMENT = 256;
 
 function safeInt(text: string, what: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new Error(`${what} is not a whole number below 2^53: '${text}'`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n))
+    throw new Error(`${what} is not a whole number below 2^53: '${text}'`);
   return n;
 }
 
@@ -51,20 +52,35 @@ export function tickOfWire(w: WireTick): Tick | TickFailure {
         timestamp: BigInt(t.timestamp),
       };
       const checked = checkServedTxHash(transaction, String(o.tx_hash), i);
-      if ('mismatch' in checked) return { tickNumber: n, code: 'BAD_TX_HASH', message: `tick ${n}: ${checked.mismatch}` };
-      transactions.push({ transaction, sequenceNumber: safeInt(o.sequence_number, 'sequence_number'), txHash: checked.hash, ingestionTimestamp: safeInt(o.ingestion_timestamp, 'ingestion_timestamp') });
+      if ('mismatch' in checked)
+        return { tickNumber: n, code: 'BAD_TX_HASH', message: `tick ${n}: ${checked.mismatch}` };
+      transactions.push({
+        transaction,
+        sequenceNumber: safeInt(o.sequence_number, 'sequence_number'),
+        txHash: checked.hash,
+        ingestionTimestamp: safeInt(o.ingestion_timestamp, 'ingestion_timestamp'),
+      });
     }
     const p = w.vdf_proof;
     if (!p) throw new Error('vdf_proof is missing');
     return {
       tickNumber: n,
-      vdfProof: { input: bytes(p.input, ELEMENT, 'vdf_proof.input'), output: bytes(p.output, ELEMENT, 'vdf_proof.output'), proof: bytes(p.proof, ELEMENT, 'vdf_proof.proof'), iterations: safeInt(p.iterations, 'vdf_proof.iterations') },
+      vdfProof: {
+        input: bytes(p.input, ELEMENT, 'vdf_proof.input'),
+        output: bytes(p.output, ELEMENT, 'vdf_proof.output'),
+        proof: bytes(p.proof, ELEMENT, 'vdf_proof.proof'),
+        iterations: safeInt(p.iterations, 'vdf_proof.iterations'),
+      },
       transactions,
       batchHash: bytes(w.transaction_batch_hash, 32, 'transaction_batch_hash'),
       timestamp: safeInt(w.timestamp, 'timestamp'),
       previousOutput: bytes(w.previous_output, ELEMENT, 'previous_output'),
     };
   } catch (err) {
-    return { tickNumber: Number.isFinite(tickNumber) ? tickNumber : 0, code: 'BAD_TICK', message: `tick ${w.tick_number}: ${(err as Error).message}` };
+    return {
+      tickNumber: Number.isFinite(tickNumber) ? tickNumber : 0,
+      code: 'BAD_TICK',
+      message: `tick ${w.tick_number}: ${(err as Error).message}`,
+    };
   }
 }

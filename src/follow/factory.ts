@@ -31,7 +31,11 @@ export function followerFactory(f: FollowerFactoryOptions): (o: SequencerOptions
         f.logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower stopped');
         f.onFatal(err);
       },
-      onHalt: (err) => f.logger.error({ err, tick: err.tickNumber, code: err.code }, 'follower halted: the leader served a tick this node refused; retrying'),
+      onHalt: (err) =>
+        f.logger.error(
+          { err, tick: err.tickNumber, code: err.code },
+          'follower halted: the leader served a tick this node refused; retrying',
+        ),
       onError: (err) => f.logger.error({ err }, 'follower error'),
       onInfo: (fields, message) => f.logger.info(fields, message),
     });

@@ -24,7 +24,15 @@
  */
 import { LagClock } from './lag-clock.js';
 import type * as grpc from '@grpc/grpc-js';
-import type { FollowFigures, SequencerStatus, SubmitResult, Tick, TickSummary, Transaction, TransactionLocation } from '../core/index.js';
+import type {
+  FollowFigures,
+  SequencerStatus,
+  SubmitResult,
+  Tick,
+  TickSummary,
+  Transaction,
+  TransactionLocation,
+} from '../core/index.js';
 import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer-api/index.js';
 import { RateMeter } from '../sequencer/index.js';
 import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/index.js';
@@ -51,7 +59,13 @@ const STATUS_POLL_MS = 1000;
 function submitCode(err: unknown): SubmitErrorCode {
   const code = (err as { code?: number }).code;
   // grpc status numbers: 3 INVALID_ARGUMENT, 6 ALREADY_EXISTS, 8 RESOURCE_EXHAUSTED.
-  return code === 3 ? 'INVALID_ARGUMENT' : code === 6 ? 'ALREADY_EXISTS' : code === 8 ? 'RESOURCE_EXHAUSTED' : 'UNAVAILABLE';
+  return code === 3
+    ? 'INVALID_ARGUMENT'
+    : code === 6
+      ? 'ALREADY_EXISTS'
+      : code === 8
+        ? 'RESOURCE_EXHAUSTED'
+        : 'UNAVAILABLE';
 }
 
 function wireTx(tx: Transaction): WireTransaction {
@@ -102,7 +116,11 @@ export class Follower implements Sequencer {
   private startedAt = 0; // microseconds, wall clock (status only, never in state transitions)
 
   constructor(private readonly options: FollowerOptions) {
-    this.log = new TickLog(options.db, { retainTicks: options.retainTicks, retainBytes: options.retainBytes, onListenerError: (err) => options.onError?.(err) });
+    this.log = new TickLog(options.db, {
+      retainTicks: options.retainTicks,
+      retainBytes: options.retainBytes,
+      onListenerError: (err) => options.onError?.(err),
+    });
     this.leaders = options.leaders && options.leaders.length > 0 ? options.leaders : [options.leader];
     this.client = new NodeClient(this.leaders[0]!);
     this.haltRetryMs = options.haltRetryMinMs ?? 1000;
@@ -122,15 +140,28 @@ export class Follower implements Sequencer {
       if (!Number.isSafeInteger(leaderHead)) throw new Error(`its GetStatus answer has no current_tick`);
     } catch (err) {
       this.client.close();
-      throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
+      throw new FollowError(
+        `the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`,
+      );
     }
     this.leaderTick = leaderHead;
     this.lag.known(leaderHead, Date.now());
     if (this.options.fromSnapshot && stored.tick > 0) {
-      this.options.onInfo?.({ leader, storedTick: stored.tick }, 'follower: --follow-from snapshot is ignored: --db-path already holds ticks; resuming from them');
+      this.options.onInfo?.(
+        { leader, storedTick: stored.tick },
+        'follower: --follow-from snapshot is ignored: --db-path already holds ticks; resuming from them',
+      );
     } else if (this.options.fromSnapshot) {
       try {
-        stored = await seedFromSnapshot({ leader, chain: this.options.fromSnapshot, client: this.client, db: this.options.db, log: this.log, pool: this.options.pool, ...(this.options.onInfo ? { onInfo: this.options.onInfo } : {}) });
+        stored = await seedFromSnapshot({
+          leader,
+          chain: this.options.fromSnapshot,
+          client: this.client,
+          db: this.options.db,
+          log: this.log,
+          pool: this.options.pool,
+          ...(this.options.onInfo ? { onInfo: this.options.onInfo } : {}),
+        });
       } catch (err) {
         this.client.close();
         throw err;
@@ -141,7 +172,9 @@ export class Follower implements Sequencer {
     const probe = last ? last.tickNumber : leaderHead >= 1 ? 1 : 0;
     if (probe > 0) {
       const theirs = await this.client.getTick(probe).catch(() => undefined);
-      const ok = last ? theirs?.vdf_proof?.output === bytesToHex(last.vdfProof.output) : theirs?.previous_output === bytesToHex(GENESIS_OUTPUT);
+      const ok = last
+        ? theirs?.vdf_proof?.output === bytesToHex(last.vdfProof.output)
+        : theirs?.previous_output === bytesToHex(GENESIS_OUTPUT);
       if (!ok) {
         this.client.close();
         throw new FollowError(
@@ -155,7 +188,8 @@ export class Follower implements Sequencer {
     }
     const { head } = await this.log.open(WARM_TICKS, 100_000);
     const before = last ? vdfInputOf(last) : undefined;
-    if (before && 'code' in before) throw new FollowError(`the last stored tick ${before.tickNumber} does not bind: ${before.message}`);
+    if (before && 'code' in before)
+      throw new FollowError(`the last stored tick ${before.tickNumber} does not bind: ${before.message}`);
     this.ctx = { before, lastSequence: head.lastSequence };
     this.expected = head.tick + 1;
     this.rate.record(head.lastSequence);
@@ -188,7 +222,15 @@ export class Follower implements Sequencer {
     const leaderTick = Math.max(this.leaderTick, storedTick);
     const halted = this.halts.current;
     const lagMs = this.lag.lagMs(storedTick, Date.now());
-    return { leader: this.leader, connected: this.connected, leaderTick, lagTicks: leaderTick - storedTick, lagMs, reconnects: this.reconnects, ...(halted ? { halted } : {}) };
+    return {
+      leader: this.leader,
+      connected: this.connected,
+      leaderTick,
+      lagTicks: leaderTick - storedTick,
+      lagMs,
+      reconnects: this.reconnects,
+      ...(halted ? { halted } : {}),
+    };
   }
 
   /**
@@ -206,7 +248,13 @@ export class Follower implements Sequencer {
     this.inflight = [];
     this.paused = false;
     clearTimeout(this.retryTimer);
-    this.halts.set(source, { code: err.code ?? 'HALTED', leader: this.leader, message: err.message, ...(err.tickNumber !== undefined ? { tick: err.tickNumber } : {}), ...(blockHeight !== undefined ? { block: blockHeight } : {}) });
+    this.halts.set(source, {
+      code: err.code ?? 'HALTED',
+      leader: this.leader,
+      message: err.message,
+      ...(err.tickNumber !== undefined ? { tick: err.tickNumber } : {}),
+      ...(blockHeight !== undefined ? { block: blockHeight } : {}),
+    });
     this.options.onHalt?.(err);
     if (source === 'ticks') this.retryAfterHalt();
   }
@@ -244,7 +292,11 @@ export class Follower implements Sequencer {
     const last = head.tick > 0 ? await this.log.getTick(head.tick) : undefined;
     if (generation !== this.generation || this.state !== 'running') return;
     const before = last ? vdfInputOf(last) : undefined;
-    this.ctx = { before: before && !('code' in before) ? before : undefined, lastSequence: head.lastSequence, ...(last ? {} : { firstTick: head.tick + 1 }) };
+    this.ctx = {
+      before: before && !('code' in before) ? before : undefined,
+      lastSequence: head.lastSequence,
+      ...(last ? {} : { firstTick: head.tick + 1 }),
+    };
     this.expected = head.tick + 1;
     this.connect();
   }
@@ -278,7 +330,10 @@ export class Follower implements Sequencer {
     this.reconnects++;
     // Several --follow addresses: a leader gone is also a reason to try the next one.
     if (this.leaders.length > 1) this.switchLeader((this.leaderIndex + 1) % this.leaders.length);
-    this.options.onInfo?.({ leader: this.leader, next: this.expected, retryMs: wait, err: err?.message }, 'follower: the leader stream ended; reconnecting');
+    this.options.onInfo?.(
+      { leader: this.leader, next: this.expected, retryMs: wait, err: err?.message },
+      'follower: the leader stream ended; reconnecting',
+    );
     this.retryTimer = setTimeout(() => this.connect(), wait);
     this.retryTimer.unref?.();
   }
@@ -291,7 +346,11 @@ export class Follower implements Sequencer {
     if (!('vdfProof' in t)) return this.refuseReceived(t);
     if (t.tickNumber < this.expected) return; // already have it (a leader that resent)
     if (t.tickNumber > this.expected) {
-      return this.refuseReceived({ tickNumber: this.expected, code: 'MISSING_TICK', message: `the leader sent tick ${t.tickNumber} where tick ${this.expected} was due` });
+      return this.refuseReceived({
+        tickNumber: this.expected,
+        code: 'MISSING_TICK',
+        message: `the leader sent tick ${t.tickNumber} where tick ${this.expected} was due`,
+      });
     }
     this.expected++;
     if (t.tickNumber > this.leaderTick) this.leaderTick = t.tickNumber;
@@ -326,7 +385,12 @@ export class Follower implements Sequencer {
     while (this.received.length > 0 && this.inflight.length < this.maxInflight && this.state === 'running') {
       this.send(this.received.splice(0, this.chunkTicks), []);
     }
-    if (this.received.length === 0 && this.receivedFailure && this.inflight.length < this.maxInflight && this.state === 'running') {
+    if (
+      this.received.length === 0 &&
+      this.receivedFailure &&
+      this.inflight.length < this.maxInflight &&
+      this.state === 'running'
+    ) {
       const f = this.receivedFailure;
       this.receivedFailure = undefined;
       this.send([], [f]);
@@ -341,20 +405,29 @@ export class Follower implements Sequencer {
     const checked = checkTicks(this.ctx, ticks);
     const pre = [...failures, ...checked.failures];
     const inputs = checked.inputs;
-    if (ticks.length > 0) this.ctx = { before: inputs.at(-1), lastSequence: lastSequenceAfter(this.ctx.lastSequence, ticks) };
+    if (ticks.length > 0)
+      this.ctx = { before: inputs.at(-1), lastSequence: lastSequenceAfter(this.ctx.lastSequence, ticks) };
     const verdict = verifyBatchOnPool(this.options.pool, inputs).then((v) => {
       const out = [...pre];
       for (const i of v.invalid) {
         const e = v.errors?.find((x) => x.index === i);
         const n = inputs[i]!.tickNumber;
-        out.push({ tickNumber: n, code: e?.code ?? 'INVALID_PROOF', message: `tick ${n}: ${e?.message ?? 'the VDF proof does not verify'}` });
+        out.push({
+          tickNumber: n,
+          code: e?.code ?? 'INVALID_PROOF',
+          message: `tick ${n}: ${e?.message ?? 'the VDF proof does not verify'}`,
+        });
       }
       return out;
     });
     verdict.catch(() => undefined);
     const chunk: Chunk = { generation: this.generation, ticks, verdict };
     this.inflight.push(chunk);
-    this.draining = this.draining.then(() => this.settle(chunk)).catch((err: unknown) => this.fail(new FollowError(`the follower failed storing verified ticks: ${(err as Error).message}`)));
+    this.draining = this.draining
+      .then(() => this.settle(chunk))
+      .catch((err: unknown) =>
+        this.fail(new FollowError(`the follower failed storing verified ticks: ${(err as Error).message}`)),
+      );
   }
 
   /** Take the oldest chunk's verdict: store what passed, stop on the first failure. */
@@ -363,13 +436,25 @@ export class Follower implements Sequencer {
     try {
       failures = await chunk.verdict;
     } catch (err) {
-      failures = [{ tickNumber: chunk.ticks[0]?.tickNumber ?? this.expected, code: 'VERIFY_ERROR', message: `verification failed to run: ${(err as Error).message}` }];
+      failures = [
+        {
+          tickNumber: chunk.ticks[0]?.tickNumber ?? this.expected,
+          code: 'VERIFY_ERROR',
+          message: `verification failed to run: ${(err as Error).message}`,
+        },
+      ];
     }
     if (this.state === 'failed' || chunk.generation !== this.generation) return; // dropped by a halt
-    const bad = failures.reduce<TickFailure | undefined>((a, f) => (!a || f.tickNumber < a.tickNumber ? f : a), undefined);
+    const bad = failures.reduce<TickFailure | undefined>(
+      (a, f) => (!a || f.tickNumber < a.tickNumber ? f : a),
+      undefined,
+    );
     const good = bad ? chunk.ticks.filter((t) => t.tickNumber < bad.tickNumber) : chunk.ticks;
     if (good.length > 0) {
-      const head = { tick: good[good.length - 1]!.tickNumber, lastSequence: lastSequenceAfter(this.log.head.lastSequence, good) };
+      const head = {
+        tick: good[good.length - 1]!.tickNumber,
+        lastSequence: lastSequenceAfter(this.log.head.lastSequence, good),
+      };
       await this.log.append(good, head);
       this.rate.record(head.lastSequence);
       if (this.halts.clear('ticks')) {
@@ -381,8 +466,18 @@ export class Follower implements Sequencer {
     this.inflight.shift();
     if (bad) {
       const stored = this.log.head.tick;
-      const what = bad.tickNumber <= stored ? `tick ${bad.tickNumber} is stored here already (verified when it first came), this copy of it was refused` : `nothing of tick ${bad.tickNumber}`;
-      this.halt(new FollowError(`tick ${bad.tickNumber} from the leader at ${this.leader} fails verification: ${bad.code}: ${bad.message}; following halted (ticks up to ${stored} are verified and stored, ${what}); retrying`, bad.tickNumber, bad.code), 'ticks');
+      const what =
+        bad.tickNumber <= stored
+          ? `tick ${bad.tickNumber} is stored here already (verified when it first came), this copy of it was refused`
+          : `nothing of tick ${bad.tickNumber}`;
+      this.halt(
+        new FollowError(
+          `tick ${bad.tickNumber} from the leader at ${this.leader} fails verification: ${bad.code}: ${bad.message}; following halted (ticks up to ${stored} are verified and stored, ${what}); retrying`,
+          bad.tickNumber,
+          bad.code,
+        ),
+        'ticks',
+      );
       return;
     }
     if (this.state === 'running') this.dispatch();
@@ -406,7 +501,10 @@ export class Follower implements Sequencer {
     try {
       return resultOf(await this.client.submit(wireTx(tx)));
     } catch (err) {
-      throw new SubmitError(submitCode(err), `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+      throw new SubmitError(
+        submitCode(err),
+        `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`,
+      );
     }
   }
 
@@ -416,11 +514,20 @@ export class Follower implements Sequencer {
       const errors = new Map(itemErrors.map((e) => [e.index, e]));
       return txs.map((_, i) => {
         const e = errors.get(i);
-        if (e) return new SubmitError((['INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'ALREADY_EXISTS', 'UNAVAILABLE'].includes(e.code) ? e.code : 'UNAVAILABLE') as SubmitErrorCode, e.message);
+        if (e)
+          return new SubmitError(
+            (['INVALID_ARGUMENT', 'RESOURCE_EXHAUSTED', 'ALREADY_EXISTS', 'UNAVAILABLE'].includes(e.code)
+              ? e.code
+              : 'UNAVAILABLE') as SubmitErrorCode,
+            e.message,
+          );
         return resultOf(responses[i]!);
       });
     } catch (err) {
-      const e = new SubmitError(submitCode(err), `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`);
+      const e = new SubmitError(
+        submitCode(err),
+        `the leader at ${this.leader}: ${(err as { details?: string }).details ?? (err as Error).message}`,
+      );
       return txs.map(() => e);
     }
   }
@@ -468,7 +575,9 @@ export async function probeLeader(leader: string): Promise<void> {
     const s = await client.status();
     if (!Number.isSafeInteger(Number(s.current_tick))) throw new Error('its GetStatus answer has no current_tick');
   } catch (err) {
-    throw new FollowError(`the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`);
+    throw new FollowError(
+      `the leader at ${leader} does not answer as an svc node (--follow): ${(err as Error).message}`,
+    );
   } finally {
     client.close();
   }

@@ -58,8 +58,16 @@ export function dexForwarder(leaderUrl: string, bodyLimit: number): DexForwarder
   const refresh = async (): Promise<void> => {
     try {
       const r = await fetch(`${base}/health`, { signal: AbortSignal.timeout(5000) });
-      const body = (await r.json()) as { data?: { sequencer_id?: string; public_key?: string; public_key_hex?: string } };
-      if (body.data) identity = { dex_url: base, sequencer_id: body.data.sequencer_id, public_key: body.data.public_key, public_key_hex: body.data.public_key_hex };
+      const body = (await r.json()) as {
+        data?: { sequencer_id?: string; public_key?: string; public_key_hex?: string };
+      };
+      if (body.data)
+        identity = {
+          dex_url: base,
+          sequencer_id: body.data.sequencer_id,
+          public_key: body.data.public_key,
+          public_key_hex: body.data.public_key_hex,
+        };
     } catch {
       // keep the last known identity; /health shows dex_url alone until it answers
     }
@@ -71,7 +79,8 @@ export function dexForwarder(leaderUrl: string, bodyLimit: number): DexForwarder
     const limit = path === '/orders/batch' ? MAX_BATCH_BYTES : bodyLimit;
     const body = await readBody(req, limit).catch(() => null);
     if (body === null) return; // client went away
-    if (body === undefined) return send(res, 413, { ok: false, error: `request body over ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' });
+    if (body === undefined)
+      return send(res, 413, { ok: false, error: `request body over ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' });
     try {
       const r = await fetch(`${base}${path}`, {
         method: 'POST',
@@ -89,7 +98,9 @@ export function dexForwarder(leaderUrl: string, bodyLimit: number): DexForwarder
       const timedOut = (err as Error).name === 'TimeoutError';
       send(res, timedOut ? 504 : 503, {
         ok: false,
-        error: timedOut ? `the leader at ${base} did not answer in ${TIMEOUT_MS / 1000} s` : `the leader at ${base} is unreachable: ${(err as Error).message}`,
+        error: timedOut
+          ? `the leader at ${base} did not answer in ${TIMEOUT_MS / 1000} s`
+          : `the leader at ${base} is unreachable: ${(err as Error).message}`,
         code: 'UNAVAILABLE',
       });
     }

@@ -32,7 +32,8 @@ export function decodeStreamBlockRootsRequest(buf: Uint8Array): { fromHeight: nu
         from = r.varint64();
       } else r.skip(wt);
     }
-    if (from > BigInt(Number.MAX_SAFE_INTEGER)) return { malformed: `from_height ${from} is above 2^53 - 1: no block has that height` };
+    if (from > BigInt(Number.MAX_SAFE_INTEGER))
+      return { malformed: `from_height ${from} is above 2^53 - 1: no block has that height` };
     return { fromHeight: Math.max(1, Number(from)) };
   });
 }

@@ -35,13 +35,17 @@ export function storedBlocks(db: Database): StoredBlocks {
   return {
     async read(height) {
       const [block, json] = await Promise.all([store.blockJson(height), store.blockDetailJson(height)]);
-      return block === undefined || json === undefined ? undefined : { stateRoot: parseRecordJson<BlockRecord>(block).state_root, json };
+      return block === undefined || json === undefined
+        ? undefined
+        : { stateRoot: parseRecordJson<BlockRecord>(block).state_root, json };
     },
   };
 }
 
 /** The chain as the cache uses it: the produced height, new blocks, and the JSON of the latest one. */
-export type RootChain = Pick<ChainReader, 'latestHeight' | 'onBlock'> & { latestDetailJson?(): { height: number; json: string } | undefined };
+export type RootChain = Pick<ChainReader, 'latestHeight' | 'onBlock'> & {
+  latestDetailJson?(): { height: number; json: string } | undefined;
+};
 
 export class BlockRootCache {
   private readonly roots = new Map<number, Buffer>();

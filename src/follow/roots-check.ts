@@ -80,8 +80,13 @@ export class RootsCheck {
     const leader = this.leader();
     if (!this.client || leader !== this.clientLeader) {
       this.client?.close();
-      const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-      this.client = new pkg.svc.follow.v1.FollowService(grpcTarget(leader, '--follow'), grpc.credentials.createInsecure()) as unknown as RootsClient;
+      const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as {
+        svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } };
+      };
+      this.client = new pkg.svc.follow.v1.FollowService(
+        grpcTarget(leader, '--follow'),
+        grpc.credentials.createInsecure(),
+      ) as unknown as RootsClient;
       this.clientLeader = leader;
     }
     return this.client;
@@ -140,7 +145,10 @@ export class RootsCheck {
       this.stream = undefined;
       const wait = this.retryMs;
       this.retryMs = Math.min(this.retryMs * 2, this.options.retryMaxMs ?? 5000);
-      this.options.onInfo?.({ leader: this.leader(), next: this.leaderNext, retryMs: wait, err: err?.message }, 'follower: the leader block roots stream ended; reconnecting');
+      this.options.onInfo?.(
+        { leader: this.leader(), next: this.leaderNext, retryMs: wait, err: err?.message },
+        'follower: the leader block roots stream ended; reconnecting',
+      );
       this.timer = setTimeout(() => this.connect(), wait);
     };
     s.on('error', retry);
@@ -154,10 +162,24 @@ export class RootsCheck {
       if (!mine || !theirs) break;
       const h = this.next;
       if (mine.state_root !== theirs.state_root) {
-        return this.halt(new FollowError(`block ${h}: its state_root ${mine.state_root} differs from the leader's ${theirs.state_root}; following halted (block ${h - 1} and before match the leader); retrying`, undefined, 'STATE_ROOT_MISMATCH'), h);
+        return this.halt(
+          new FollowError(
+            `block ${h}: its state_root ${mine.state_root} differs from the leader's ${theirs.state_root}; following halted (block ${h - 1} and before match the leader); retrying`,
+            undefined,
+            'STATE_ROOT_MISMATCH',
+          ),
+          h,
+        );
       }
       if (mine.detail_sha256 !== theirs.detail_sha256) {
-        return this.halt(new FollowError(`block ${h}: its detail (record, ids, events) differs from the leader's; following halted (block ${h - 1} and before match the leader); retrying`, undefined, 'BLOCK_MISMATCH'), h);
+        return this.halt(
+          new FollowError(
+            `block ${h}: its detail (record, ids, events) differs from the leader's; following halted (block ${h - 1} and before match the leader); retrying`,
+            undefined,
+            'BLOCK_MISMATCH',
+          ),
+          h,
+        );
       }
       if (this.halted === h) {
         this.halted = 0;
@@ -187,7 +209,11 @@ export class RootsCheck {
       .save(height)
       .then(
         () => void (this.savedHeight = height),
-        (err: unknown) => this.options.onInfo?.({ err: err instanceof Error ? err.message : String(err) }, 'follower: could not keep the last compared block height'),
+        (err: unknown) =>
+          this.options.onInfo?.(
+            { err: err instanceof Error ? err.message : String(err) },
+            'follower: could not keep the last compared block height',
+          ),
       )
       .finally(() => {
         this.saving = undefined;
@@ -234,7 +260,10 @@ export async function startRootsCheck(ctx: RootsCheckContext): Promise<{ close()
       save: (height) => meta.put('matched', String(height)),
     },
     onHalt: (err, height) => {
-      ctx.logger.error({ err, code: err.code, block: height }, 'follower halted: a block differs from the leader; retrying');
+      ctx.logger.error(
+        { err, code: err.code, block: height },
+        'follower halted: a block differs from the leader; retrying',
+      );
       follower?.halt(err, 'roots', height);
     },
     onResume: () => follower?.resume('roots'),

@@ -79,7 +79,10 @@ export class BlockRootSession implements SlotHolder {
         if (this.released) break;
         if (roots.length === 0) {
           // A node started from a snapshot (--follow-from snapshot) holds no block before it.
-          call.emit('error', { code: grpcStatus.OUT_OF_RANGE, details: `block ${next} is not stored on this node (it started from a snapshot after it): ask from a later height, or ask a node that holds it` });
+          call.emit('error', {
+            code: grpcStatus.OUT_OF_RANGE,
+            details: `block ${next} is not stored on this node (it started from a snapshot after it): ask from a later height, or ask a node that holds it`,
+          });
           break;
         }
         for (const r of roots) this.write(r);

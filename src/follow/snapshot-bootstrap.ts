@@ -33,7 +33,6 @@ import { FollowError, type ChainSnapshotCode } from './interface.js';
 import { fetchSnapshot } from './snapshot-client.js';
 import { tickOfWire } from './decode-tick.js';
 
-
 /** How long the leader may take to serve the snapshot's tick with its proof. */
 const MISSING_TICK_WAIT_MS = 5_000;
 
@@ -51,7 +50,12 @@ export interface SeedOptions {
 /** Seed an empty store from the leader's snapshot; returns the new head {T, last sequence}. Throws FollowError, writing nothing. */
 export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
   const { info, bytes, open } = await fetchSnapshot(o.leader);
-  const refused = (why: string, code = 'BAD_SNAPSHOT'): FollowError => new FollowError(`the snapshot from the leader at ${o.leader} (tick ${info.tick}) is refused: ${why}; nothing was written`, info.tick, code);
+  const refused = (why: string, code = 'BAD_SNAPSHOT'): FollowError =>
+    new FollowError(
+      `the snapshot from the leader at ${o.leader} (tick ${info.tick}) is refused: ${why}; nothing was written`,
+      info.tick,
+      code,
+    );
   let snap;
   let heights: { produced: number; last: number };
   let openOps: ExtraOp[];
@@ -68,9 +72,12 @@ export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
     if (err instanceof FollowError) throw err;
     throw refused(`it does not decode: ${(err as Error).message}`);
   }
-  if (snap.tick !== info.tick) throw refused(`it holds the state at tick ${snap.tick}, not at the announced tick ${info.tick}`);
+  if (snap.tick !== info.tick)
+    throw refused(`it holds the state at tick ${snap.tick}, not at the announced tick ${info.tick}`);
   if (heights.produced !== info.producedHeight || heights.last !== info.lastHeight) {
-    throw refused(`its builder is at heights ${heights.produced}/${heights.last}, not the announced ${info.producedHeight}/${info.lastHeight}`);
+    throw refused(
+      `its builder is at heights ${heights.produced}/${heights.last}, not the announced ${info.producedHeight}/${info.lastHeight}`,
+    );
   }
 
   // The leader's order book (and so its snapshot) may be a moment ahead of its proven
@@ -82,19 +89,26 @@ export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
   }
   if (!wire) throw refused(`the leader does not serve tick ${info.tick}`, 'MISSING_TICK');
   const tick = tickOfWire(wire);
-  if (!('vdfProof' in tick)) throw refused(`tick ${info.tick} fails verification: ${tick.code}: ${tick.message}`, tick.code);
+  if (!('vdfProof' in tick))
+    throw refused(`tick ${info.tick} fails verification: ${tick.code}: ${tick.message}`, tick.code);
   const checked = checkTicks({ before: undefined, lastSequence: 0, firstTick: info.tick }, [tick]);
   const failure = checked.failures[0];
   if (failure) throw refused(`tick ${info.tick} fails verification: ${failure.code}: ${failure.message}`, failure.code);
   const txs = tick.transactions;
   // An empty tick T cannot show its last sequence number: the announced one is taken (and tick T+1's are checked above it).
   if (txs.length > 0 && txs[txs.length - 1]!.sequenceNumber !== info.lastSequence) {
-    throw refused(`tick ${info.tick} ends at sequence number ${txs[txs.length - 1]!.sequenceNumber}, not at the announced last_sequence ${info.lastSequence}`, 'BAD_SEQUENCE');
+    throw refused(
+      `tick ${info.tick} ends at sequence number ${txs[txs.length - 1]!.sequenceNumber}, not at the announced last_sequence ${info.lastSequence}`,
+      'BAD_SEQUENCE',
+    );
   }
   const verdict = await verifyBatchOnPool(o.pool, checked.inputs);
   if (verdict.invalid.length > 0) {
     const e = verdict.errors?.[0];
-    throw refused(`tick ${info.tick} fails verification: ${e?.code ?? 'INVALID_PROOF'}: ${e?.message ?? 'the VDF proof does not verify'}`, e?.code ?? 'INVALID_PROOF');
+    throw refused(
+      `tick ${info.tick} fails verification: ${e?.code ?? 'INVALID_PROOF'}: ${e?.message ?? 'the VDF proof does not verify'}`,
+      e?.code ?? 'INVALID_PROOF',
+    );
   }
 
   const head: Head = { tick: info.tick, lastSequence: info.lastSequence };
@@ -102,11 +116,31 @@ export async function seedFromSnapshot(o: SeedOptions): Promise<Head> {
   const text = (v: string): Uint8Array => new TextEncoder().encode(v);
   const extra: ExtraOp[] = [
     { type: 'put', sublevel: chainMeta, key: 'snapshot', value: encodeStoredSnapshot(snap) },
-    { type: 'put', sublevel: chainMeta, key: 'head', value: text(JSON.stringify({ tick: info.tick, height: info.producedHeight })) },
-    { type: 'put', sublevel: binarySublevel(o.db, 'follow-meta'), key: 'matched', value: text(String(info.producedHeight)) },
+    {
+      type: 'put',
+      sublevel: chainMeta,
+      key: 'head',
+      value: text(JSON.stringify({ tick: info.tick, height: info.producedHeight })),
+    },
+    {
+      type: 'put',
+      sublevel: binarySublevel(o.db, 'follow-meta'),
+      key: 'matched',
+      value: text(String(info.producedHeight)),
+    },
     ...openOps,
   ];
   await o.log.seed(tick, head, extra);
-  o.onInfo?.({ leader: o.leader, tick: info.tick, bytes: info.totalBytes, lastSequence: info.lastSequence, producedHeight: info.producedHeight, firstCompared: info.producedHeight + 1 }, 'follower: started from the leader\'s snapshot');
+  o.onInfo?.(
+    {
+      leader: o.leader,
+      tick: info.tick,
+      bytes: info.totalBytes,
+      lastSequence: info.lastSequence,
+      producedHeight: info.producedHeight,
+      firstCompared: info.producedHeight + 1,
+    },
+    "follower: started from the leader's snapshot",
+  );
   return head;
 }

@@ -51,7 +51,8 @@ export function wireSnapshotInfo(i: SnapshotInfo): WireSnapshotInfo {
 
 function whole(text: string | undefined, what: string, min: number): number {
   const n = Number(text);
-  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new Error(`its ${what} is not a whole number from ${min}: '${String(text)}'`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min)
+    throw new Error(`its ${what} is not a whole number from ${min}: '${String(text)}'`);
   return n;
 }
 
@@ -66,8 +67,11 @@ export function parseSnapshotInfo(w: WireSnapshotInfo | null | undefined): Snaps
     producedHeight: whole(w.produced_height, 'produced_height', 0),
     lastHeight: whole(w.last_height, 'last_height', 0),
   };
-  if (!/^[0-9a-f]{64}$/.test(info.sha256)) throw new Error(`its sha256 is not 64 lowercase hex digits: '${info.sha256}'`);
-  if (info.totalBytes > MAX_SNAPSHOT_BYTES) throw new Error(`it announces ${info.totalBytes} bytes, above the limit of ${MAX_SNAPSHOT_BYTES}`);
-  if (info.lastHeight < info.producedHeight) throw new Error(`its last_height ${info.lastHeight} is below its produced_height ${info.producedHeight}`);
+  if (!/^[0-9a-f]{64}$/.test(info.sha256))
+    throw new Error(`its sha256 is not 64 lowercase hex digits: '${info.sha256}'`);
+  if (info.totalBytes > MAX_SNAPSHOT_BYTES)
+    throw new Error(`it announces ${info.totalBytes} bytes, above the limit of ${MAX_SNAPSHOT_BYTES}`);
+  if (info.lastHeight < info.producedHeight)
+    throw new Error(`its last_height ${info.lastHeight} is below its produced_height ${info.producedHeight}`);
   return info;
 }

@@ -22,7 +22,12 @@ import { ChainStore, decodeStoredSnapshot } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
 import { DiskTickStore, type Head } from '../store/index.js';
 import type { ChainSnapshotCode } from './interface.js';
-import { SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireSnapshotChunk } from './snapshot-messages.js';
+import {
+  SNAPSHOT_CHUNK_BYTES,
+  wireSnapshotInfo,
+  type SnapshotInfo,
+  type WireSnapshotChunk,
+} from './snapshot-messages.js';
 
 export const MAX_SNAPSHOT_STREAMS = 4;
 
@@ -47,11 +52,18 @@ export function snapshotSource(db: Database, code: Pick<ChainSnapshotCode, 'read
     known = { tick, lastSequence };
     return lastSequence;
   };
-  return { bytes: () => store.snapshotBytes(), lastSequenceAt, openRecords: (builder) => code.readOpenRecords(store, builder) };
+  return {
+    bytes: () => store.snapshotBytes(),
+    lastSequenceAt,
+    openRecords: (builder) => code.readOpenRecords(store, builder),
+  };
 }
 
 /** The description of snapshot bytes (their tick, digest and the builder's heights). */
-export async function describeSnapshot(bytes: Uint8Array, source: SnapshotSource): Promise<SnapshotInfo & { builder: BuilderState }> {
+export async function describeSnapshot(
+  bytes: Uint8Array,
+  source: SnapshotSource,
+): Promise<SnapshotInfo & { builder: BuilderState }> {
   const snap = decodeStoredSnapshot(bytes);
   const builder = JSON.parse(snap.builder) as BuilderState;
   return {
@@ -68,11 +80,20 @@ export async function describeSnapshot(bytes: Uint8Array, source: SnapshotSource
 type Call = grpc.ServerWritableStream<object, WireSnapshotChunk>;
 
 /** The StreamSnapshot handler; `open` counts the calls in progress (the service's bound and its close()). */
-export function streamSnapshotHandler(source: SnapshotSource, open: Set<Call>, stopping: () => boolean): (call: Call) => void {
+export function streamSnapshotHandler(
+  source: SnapshotSource,
+  open: Set<Call>,
+  stopping: () => boolean,
+): (call: Call) => void {
   const refuse = (call: Call, code: grpc.status, details: string): void => void call.emit('error', { code, details });
   return (call: Call) => {
     if (stopping()) return refuse(call, grpc.status.UNAVAILABLE, 'the node is shutting down');
-    if (open.size >= MAX_SNAPSHOT_STREAMS) return refuse(call, grpc.status.RESOURCE_EXHAUSTED, `${MAX_SNAPSHOT_STREAMS} snapshot streams are open on this node; retry later`);
+    if (open.size >= MAX_SNAPSHOT_STREAMS)
+      return refuse(
+        call,
+        grpc.status.RESOURCE_EXHAUSTED,
+        `${MAX_SNAPSHOT_STREAMS} snapshot streams are open on this node; retry later`,
+      );
     open.add(call);
     const gone = (): boolean => call.cancelled || call.destroyed || stopping();
     const write = async (chunk: WireSnapshotChunk): Promise<void> => {
@@ -80,14 +101,28 @@ export function streamSnapshotHandler(source: SnapshotSource, open: Set<Call>, s
     };
     void (async () => {
       const bytes = await source.bytes();
-      if (bytes === undefined) return refuse(call, grpc.status.UNAVAILABLE, 'this node has no chain snapshot yet (one is written every --snapshot-txs order book transactions or --snapshot-ticks ticks); retry later or follow from genesis');
+      if (bytes === undefined)
+        return refuse(
+          call,
+          grpc.status.UNAVAILABLE,
+          'this node has no chain snapshot yet (one is written every --snapshot-txs order book transactions or --snapshot-ticks ticks); retry later or follow from genesis',
+        );
       const info = await describeSnapshot(bytes, source);
       await write({ info: wireSnapshotInfo(info) });
       for (let off = 0; off < bytes.byteLength && !gone(); off += SNAPSHOT_CHUNK_BYTES) {
-        await write({ data: Buffer.from(bytes.buffer, bytes.byteOffset + off, Math.min(SNAPSHOT_CHUNK_BYTES, bytes.byteLength - off)) });
+        await write({
+          data: Buffer.from(
+            bytes.buffer,
+            bytes.byteOffset + off,
+            Math.min(SNAPSHOT_CHUNK_BYTES, bytes.byteLength - off),
+          ),
+        });
       }
       const open = await source.openRecords(info.builder);
-      for (const [field, list] of [['open_transactions', open.transactions], ['open_events', open.events]] as const) {
+      for (const [field, list] of [
+        ['open_transactions', open.transactions],
+        ['open_events', open.events],
+      ] as const) {
         let part: string[] = [];
         let size = 0;
         for (const json of list) {

@@ -118,7 +118,7 @@ function answers(checked: Array<Checked | ApiError>, replies: ChannelReply[], ke
   return parts.map((p) => {
     if (typeof p === 'string') return p;
     const receipt = JSON.stringify(receiptJson(p.data, signatures[s++]!));
-    const rest = p.rest.length > 2 ? ',' + p.rest.slice(1) : '}';
+    const rest = p.rest.length > 2 ? `,${p.rest.slice(1)}` : '}';
     return `{"ok":true,"data":{"receipt":${receipt}${rest}}`;
   });
 }

@@ -11,7 +11,15 @@
  */
 import { connect, type Socket } from 'node:net';
 import { ApiError, FairShare } from '../dex/index.js';
-import { decodeReply, encodeRequest, FrameReader, TurnWriter, type ChannelReply, type ChannelRequest, type RefusedReply } from './frames.js';
+import {
+  decodeReply,
+  encodeRequest,
+  FrameReader,
+  TurnWriter,
+  type ChannelReply,
+  type ChannelRequest,
+  type RefusedReply,
+} from './frames.js';
 import { encodeBatchRequest, isTakenReply } from './batch-frames.js';
 
 /** A batch's fate: refused whole (nothing taken), or taken with one reply per item, in order. */
@@ -88,8 +96,22 @@ export class SequencerChannel {
     this.waiting.clear();
     const batches = [...this.batches.entries()];
     this.batches.clear();
-    for (const [id, b] of batches) b({ type: 0, id, status: 503, code: 'UNAVAILABLE', message: 'the sequencer process went away before answering; nothing of this batch was acknowledged' });
-    for (const [id, w] of lost) w({ type: 0, id, status: 503, code: 'UNAVAILABLE', message: 'the sequencer process went away before answering; the order may or may not be sequenced' });
+    for (const [id, b] of batches)
+      b({
+        type: 0,
+        id,
+        status: 503,
+        code: 'UNAVAILABLE',
+        message: 'the sequencer process went away before answering; nothing of this batch was acknowledged',
+      });
+    for (const [id, w] of lost)
+      w({
+        type: 0,
+        id,
+        status: 503,
+        code: 'UNAVAILABLE',
+        message: 'the sequencer process went away before answering; the order may or may not be sequenced',
+      });
     for (const l of this.closeListeners) l();
   }
 
@@ -97,7 +119,13 @@ export class SequencerChannel {
     if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
     if (!this.share.enter(req.from)) {
       const n = this.share.shareFor(req.from);
-      return Promise.reject(new ApiError(503, 'QUEUE_FULL', `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`));
+      return Promise.reject(
+        new ApiError(
+          503,
+          'QUEUE_FULL',
+          `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`,
+        ),
+      );
     }
     const id = this.takeId();
     return new Promise<ChannelReply>((resolve) => {
@@ -156,7 +184,11 @@ export class SequencerChannel {
     this.batches.delete(id);
     if (isTakenReply(frame)) return b();
     const reply = decodeReply(frame);
-    b(reply.type === 0 ? reply : { type: 0, id, status: 500, code: 'INTERNAL', message: 'the node answered a batch with an applied reply' });
+    b(
+      reply.type === 0
+        ? reply
+        : { type: 0, id, status: 500, code: 'INTERNAL', message: 'the node answered a batch with an applied reply' },
+    );
   }
 
   private takeId(): number {

@@ -18,14 +18,28 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { BOOTED, CLIENT_GONE, GO, LISTEN_FAILED, type GatewayProcessConfig, type GatewaySet, type ListenFailed } from './interface.js';
+import {
+  BOOTED,
+  CLIENT_GONE,
+  GO,
+  LISTEN_FAILED,
+  type GatewayProcessConfig,
+  type GatewaySet,
+  type ListenFailed,
+} from './interface.js';
 
 const PROCESS_FILE = fileURLToPath(new URL('./process.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const YOUNG_MS = 5_000;
 const STOP_GRACE_MS = 10_000;
 
-export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, released: Promise<void>, logger?: Logger, onClientGone?: () => void): Promise<GatewaySet> {
+export async function startGatewaySet(
+  count: number,
+  cfg: GatewayProcessConfig,
+  released: Promise<void>,
+  logger?: Logger,
+  onClientGone?: () => void,
+): Promise<GatewaySet> {
   if (!cluster.isPrimary) throw new Error('gateways are forked by the primary process only');
   // Read by node:cluster at its first setupPrimary (then frozen): set before it, every time.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
@@ -55,7 +69,11 @@ export async function startGatewaySet(count: number, cfg: GatewayProcessConfig, 
       // The start-up bound counts from the node's release: a gateway that has not booted and
       // listened by then plus START_TIMEOUT_MS fails the start.
       released.then(
-        () => (timer = setTimeout(() => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)),
+        () =>
+          (timer = setTimeout(
+            () => reject(new Error(`gateway ${w.process.pid} did not listen in ${START_TIMEOUT_MS / 1000} s`)),
+            START_TIMEOUT_MS,
+          )),
         (err: unknown) => reject(err),
       );
       Promise.all([released, bootedOnce]).then(

@@ -90,7 +90,8 @@ export function decodeRequest(frame: Buffer): ChannelRequest {
     throw new Error(`channel: unknown request kind ${kind}`);
   }
   const fromEnd = REQUEST_HEAD + frame[18]!;
-  if (frame[18]! > MAX_FROM || frame.length < fromEnd) throw new Error('channel: request frame too short for its address');
+  if (frame[18]! > MAX_FROM || frame.length < fromEnd)
+    throw new Error('channel: request frame too short for its address');
   return {
     id: frame.readUInt32LE(4),
     kind,
@@ -143,7 +144,8 @@ export function decodeReply(frame: Buffer): ChannelReply {
       message: frame.toString('utf8', 12 + codeLen),
     };
   }
-  if (type !== REPLY_APPLIED || frame.length < APPLIED_HEAD) throw new Error(`channel: bad reply frame (type ${type}, ${frame.length} bytes)`);
+  if (type !== REPLY_APPLIED || frame.length < APPLIED_HEAD)
+    throw new Error(`channel: bad reply frame (type ${type}, ${frame.length} bytes)`);
   return {
     type,
     id,

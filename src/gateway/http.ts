@@ -13,7 +13,13 @@
  * CORS preflights) is forwarded as is to the sequencer process's own HTTP server on a Unix
  * socket, which answers exactly as the single-process face does.
  */
-import { request as httpRequest, Agent, type IncomingMessage, type ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import {
+  request as httpRequest,
+  Agent,
+  type IncomingMessage,
+  type ServerResponse,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import type { Logger } from 'pino';
 import { sha256 } from '../crypto/index.js';
 import { ApiError, ClientGoneError } from '../dex/index.js';
@@ -24,7 +30,14 @@ import { receiptJson } from '../dex/index.js';
 import { parseCancel, parseCancelAll, parsePlaceOrder } from '../dex/index.js';
 import { encodeCancelAll, encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
 import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../sdk/index.js';
-import { cancelMessage, encodeOrderIntent, receiptMessage, signingMessage, ORDER_PREFIX, type ReceiptData } from '../sdk/index.js';
+import {
+  cancelMessage,
+  encodeOrderIntent,
+  receiptMessage,
+  signingMessage,
+  ORDER_PREFIX,
+  type ReceiptData,
+} from '../sdk/index.js';
 import { signBatch, verifyOne } from '../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { createBatchRoute } from './batch-http.js';
@@ -41,7 +54,15 @@ export interface GatewayHttpOptions {
   onClientGone?: () => void;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 
 function withoutHopByHop(h: IncomingMessage['headers']): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -82,7 +103,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       txHash: reply.txHash,
     };
     const receipt = receiptJson(data, signBatch({ seed: key.secretKey, messages: [receiptMessage(data, sha256)] })[0]!);
-    const rest = reply.rest.length > 2 ? ',' + reply.rest.slice(1) : '}';
+    const rest = reply.rest.length > 2 ? `,${reply.rest.slice(1)}` : '}';
     sendJsonText(res, 200, `{"ok":true,"data":{"receipt":${JSON.stringify(receipt)}${rest}}`);
   };
 
@@ -93,7 +114,13 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       const message = signingMessage(ORDER_PREFIX, borsh, sha256);
       const valid = verifyOne({ publicKey: intent.owner, message, signature });
       const from = req.socket.remoteAddress ?? '';
-      const reply = await channel.send({ kind: KIND_ORDER, signatureValid: valid, nonce: digestNonce(message), from, payload: encodePlaceOrder(borsh, signature) });
+      const reply = await channel.send({
+        kind: KIND_ORDER,
+        signatureValid: valid,
+        nonce: digestNonce(message),
+        from,
+        payload: encodePlaceOrder(borsh, signature),
+      });
       answer(res, reply, intent.orderId, intent.owner);
     } catch (err) {
       fail(req, res, err);
@@ -106,7 +133,13 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       const message = cancelMessage({ orderId: c.orderId, owner: c.owner, marketId: c.marketId }, sha256);
       const valid = verifyOne({ publicKey: c.owner, message, signature: c.signature });
       const payload = encodeCancelPayload(c.orderId, c.owner, c.marketId, c.signature);
-      const reply = await channel.send({ kind: KIND_CANCEL, signatureValid: valid, nonce: digestNonce(message), from: req.socket.remoteAddress ?? '', payload });
+      const reply = await channel.send({
+        kind: KIND_CANCEL,
+        signatureValid: valid,
+        nonce: digestNonce(message),
+        from: req.socket.remoteAddress ?? '',
+        payload,
+      });
       answer(res, reply, c.orderId, c.owner);
     } catch (err) {
       fail(req, res, err);
@@ -130,13 +163,23 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
-    const up = httpRequest({ socketPath: opts.upstreamSocket, agent, method: req.method, path: req.url, headers: withoutHopByHop(req.headers) }, (ures) => {
-      res.writeHead(ures.statusCode ?? 502, withoutHopByHop(ures.headers));
-      ures.pipe(res);
-    });
+    const up = httpRequest(
+      {
+        socketPath: opts.upstreamSocket,
+        agent,
+        method: req.method,
+        path: req.url,
+        headers: withoutHopByHop(req.headers),
+      },
+      (ures) => {
+        res.writeHead(ures.statusCode ?? 502, withoutHopByHop(ures.headers));
+        ures.pipe(res);
+      },
+    );
     up.on('error', (err) => {
       opts.logger?.debug({ err }, 'gateway: forwarding failed');
-      if (!res.headersSent && !res.destroyed) sendError(res, new ApiError(503, 'UNAVAILABLE', 'the order book is not reachable from this gateway; retry'));
+      if (!res.headersSent && !res.destroyed)
+        sendError(res, new ApiError(503, 'UNAVAILABLE', 'the order book is not reachable from this gateway; retry'));
       else res.destroy();
     });
     req.on('aborted', () => up.destroy());
@@ -156,4 +199,3 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     else forward(req, res);
   };
 }
-

@@ -20,7 +20,15 @@ import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/inde
 import type { Tick } from '../core/index.js';
 import { decodeBatchRequest, isBatchRequest } from './batch-frames.js';
 import { handleBatch, type PreparedItem } from './batch-hub.js';
-import { decodeRequest, encodeApplied, encodeRefused, FrameReader, KIND_ORDER, TurnWriter, type ChannelRequest } from './frames.js';
+import {
+  decodeRequest,
+  encodeApplied,
+  encodeRefused,
+  FrameReader,
+  KIND_ORDER,
+  TurnWriter,
+  type ChannelRequest,
+} from './frames.js';
 import { KIND_CANCEL_ALL } from './frames.js';
 
 export interface GatewayHub {
@@ -106,8 +114,14 @@ function prepareItem(req: ChannelRequest, gateway: OrderEntry, from = req.from):
   if (req.kind !== KIND_ORDER && d?.kind === 'cancel') {
     return {
       key: { kind: 'cancel', owner: d.owner, orderId: d.orderId },
-      start: (judgeNow) => gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, { root: true, from, judgeNow }),
-      rest: (s) => `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`,
+      start: (judgeNow) =>
+        gateway.cancelChecked(d.orderId, d.owner, d.marketId, req.payload, req.nonce, req.signatureValid, {
+          root: true,
+          from,
+          judgeNow,
+        }),
+      rest: (s) =>
+        `{"order_id":"${d.orderId}","cancelled_quantity":"${(s as Awaited<ReturnType<OrderEntry['cancelOrder']>>).outcome.cancelled}"}`,
     };
   }
   return undefined;
@@ -120,18 +134,36 @@ function handleCancelAll(req: ChannelRequest, gateway: OrderEntry, out: TurnWrit
     out.push(malformed(req.id));
     return;
   }
-  const data = { requestId: d.requestId, owner: d.owner, marketId: d.marketId, ...(d.side !== undefined ? { side: d.side } : {}) };
-  const work = gateway.cancelAllChecked(data, req.payload, req.nonce, req.signatureValid, { root: true, from: req.from });
+  const data = {
+    requestId: d.requestId,
+    owner: d.owner,
+    marketId: d.marketId,
+    ...(d.side !== undefined ? { side: d.side } : {}),
+  };
+  const work = gateway.cancelAllChecked(data, req.payload, req.nonce, req.signatureValid, {
+    root: true,
+    from: req.from,
+  });
   answerItem(req.id, work, (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted)), out);
 }
 
 /** The refusal of a request whose payload does not decode (a broken gateway). */
 function malformed(id: number): Buffer {
-  return encodeRefused({ id, status: 400, code: 'MALFORMED', message: 'the gateway sent a payload that does not decode' });
+  return encodeRefused({
+    id,
+    status: 400,
+    code: 'MALFORMED',
+    message: 'the gateway sent a payload that does not decode',
+  });
 }
 
 /** Reply to request `id` once its work settles. */
-function answerItem(id: number, work: Promise<Submitted & { outcome: unknown }>, rest: PreparedItem['rest'], out: TurnWriter): void {
+function answerItem(
+  id: number,
+  work: Promise<Submitted & { outcome: unknown }>,
+  rest: PreparedItem['rest'],
+  out: TurnWriter,
+): void {
   work.then(
     (s) => out.push(applied(id, s.applied, s.tick, rest(s))),
     (err: unknown) => {

@@ -115,7 +115,10 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
         };
       } catch (err) {
         refuse(err as Error);
-        await set.then((g) => g.close(), () => undefined);
+        await set.then(
+          (g) => g.close(),
+          () => undefined,
+        );
         await hub?.close();
         await dex.close();
         await rm(dir, { recursive: true, force: true });

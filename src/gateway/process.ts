@@ -40,7 +40,14 @@ async function main(): Promise<void> {
   await released();
   const key = await loadOrCreateNodeKey(cfg.dbPath);
   const channel = await SequencerChannel.connect(cfg.channelPath, cfg.maxInflight);
-  const handler = createGatewayHandler({ channel, key, upstreamSocket: cfg.httpPath, bodyLimit: cfg.bodyLimit, logger, onClientGone: () => process.send?.(CLIENT_GONE) });
+  const handler = createGatewayHandler({
+    channel,
+    key,
+    upstreamSocket: cfg.httpPath,
+    bodyLimit: cfg.bodyLimit,
+    logger,
+    onClientGone: () => process.send?.(CLIENT_GONE),
+  });
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
 

@@ -13,7 +13,15 @@
  * its own server-side position never decides what is written: the database's does.
  */
 import { createHash } from 'node:crypto';
-import { AckPolicy, DeliverPolicy, JetStreamApiError, jetstream, jetstreamManager, type JsMsg, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
@@ -75,7 +83,15 @@ export function startConsumer(o: ConsumerOptions): Consumer {
     });
 
   async function connectNats(): Promise<NatsConnection> {
-    const c = await connect({ ...natsServerOptions(o.url), name: 'svc-indexer', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000, pingInterval: 5000, maxPingOut: 2 });
+    const c = await connect({
+      ...natsServerOptions(o.url),
+      name: 'svc-indexer',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: 2000,
+      pingInterval: 5000,
+      maxPingOut: 2,
+    });
     track.natsUp = true;
     void (async () => {
       for await (const s of c.status()) {
@@ -113,7 +129,10 @@ export function startConsumer(o: ConsumerOptions): Consumer {
       await checkStream(jsm, pos.streamSeq, pos.lastSha256);
       await recreateConsumer(jsm, pos.streamSeq + 1);
       const consumer = await jetstream(conn).consumers.get(o.stream, o.durable);
-      const msgs = await consumer.consume({ max_messages: Math.max(100, o.batch * 2), abort_on_missing_resource: true });
+      const msgs = await consumer.consume({
+        max_messages: Math.max(100, o.batch * 2),
+        abort_on_missing_resource: true,
+      });
       // A stalled or diverged indexer stays so until a run is written.
       if (track.state !== 'stalled' && track.state !== 'diverged') {
         track.state = 'consuming';
@@ -150,7 +169,13 @@ export function startConsumer(o: ConsumerOptions): Consumer {
             written = await writeRun(client, o.stream, expected, records, books!);
           } catch (err) {
             books = undefined; // the replay went further than the database: reload it
-            if (err instanceof ContinuityError || err instanceof ReplayMismatch || err instanceof SequenceGap || err instanceof DecodeError) throw err;
+            if (
+              err instanceof ContinuityError ||
+              err instanceof ReplayMismatch ||
+              err instanceof SequenceGap ||
+              err instanceof DecodeError
+            )
+              throw err;
             broken = true;
             throw new DbError((err as Error).message);
           }
@@ -194,16 +219,25 @@ export function startConsumer(o: ConsumerOptions): Consumer {
     try {
       info = await jsm.streams.info(o.stream);
     } catch (err) {
-      if (err instanceof JetStreamApiError && err.code === STREAM_NOT_FOUND) throw new Error(`the stream ${o.stream} does not exist (yet): waiting for a node to create it`);
+      if (err instanceof JetStreamApiError && err.code === STREAM_NOT_FOUND)
+        throw new Error(`the stream ${o.stream} does not exist (yet): waiting for a node to create it`);
       throw err;
     }
     if (seq === 0) return;
-    if (info.state.last_seq < seq) throw new Diverged(`the stream ${o.stream} ends at message ${info.state.last_seq}, before the ${seq} this database holds: it is another stream (recreated, or another chain's)`);
-    if (info.state.first_seq > seq + 1) throw new ContinuityError(`messages ${seq + 1}..${info.state.first_seq - 1} are no longer in the stream ${o.stream} (limits or a purge): the database cannot continue without them`);
+    if (info.state.last_seq < seq)
+      throw new Diverged(
+        `the stream ${o.stream} ends at message ${info.state.last_seq}, before the ${seq} this database holds: it is another stream (recreated, or another chain's)`,
+      );
+    if (info.state.first_seq > seq + 1)
+      throw new ContinuityError(
+        `messages ${seq + 1}..${info.state.first_seq - 1} are no longer in the stream ${o.stream} (limits or a purge): the database cannot continue without them`,
+      );
     if (info.state.first_seq > seq) return; // the last one written is gone, the next one is there
     const m = await jsm.streams.getMessage(o.stream, { seq });
     if (!m || sha === null || !createHash('sha256').update(m.data).digest().equals(sha)) {
-      throw new Diverged(`the stream ${o.stream} holds another message at ${seq} than the one this database indexed: it holds another chain`);
+      throw new Diverged(
+        `the stream ${o.stream} holds another message at ${seq} than the one this database indexed: it holds another chain`,
+      );
     }
   }
 
@@ -235,13 +269,21 @@ export function startConsumer(o: ConsumerOptions): Consumer {
         if (closed) break;
         const e = err as Error;
         if (e instanceof SequenceGap && ++gaps < 3) {
-          log.warn({ err: e.message }, 'indexer: messages missing between server and client; resuming from the database position');
+          log.warn(
+            { err: e.message },
+            'indexer: messages missing between server and client; resuming from the database position',
+          );
           continue;
         }
         if (e instanceof Diverged) {
           track.state = 'diverged';
           wait = stallMs;
-        } else if (e instanceof ContinuityError || e instanceof ReplayMismatch || e instanceof DecodeError || e instanceof SequenceGap) {
+        } else if (
+          e instanceof ContinuityError ||
+          e instanceof ReplayMismatch ||
+          e instanceof DecodeError ||
+          e instanceof SequenceGap
+        ) {
           track.state = 'stalled';
           wait = stallMs;
         } else {

@@ -17,9 +17,12 @@ import { HttpError, clip, read, sendJson } from './http-errors.js';
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 export function mountExplorerRoutes(router: Router, pool: Pool): void {
-  const q = <R extends object>(sql: string, values: unknown[] = []) => read(async () => (await pool.query<R>(sql, values)).rows);
+  const q = <R extends object>(sql: string, values: unknown[] = []) =>
+    read(async () => (await pool.query<R>(sql, values)).rows);
   const head = async () => {
-    const [r] = await q<{ height: string; total_events: string }>('SELECT height, total_events FROM indexer_state WHERE id = 1');
+    const [r] = await q<{ height: string; total_events: string }>(
+      'SELECT height, total_events FROM indexer_state WHERE id = 1',
+    );
     return { height: Number(r?.height ?? 0), totalEvents: Number(r?.total_events ?? 0) };
   };
   const detail = async (h: number): Promise<string | undefined> => {
@@ -38,7 +41,13 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
     const limit = param('limit', ctx, BLOCKS_LIMIT.default, 1, BLOCKS_LIMIT.max);
     const offset = param('offset', ctx, 0, 0, MAX_OFFSET);
     const top = (await head()).height - offset;
-    const rows = top >= 1 ? await q<{ json: string }>('SELECT json FROM blocks WHERE height <= $1 AND height >= $2 ORDER BY height DESC', [top, Math.max(1, top - limit + 1)]) : [];
+    const rows =
+      top >= 1
+        ? await q<{ json: string }>(
+            'SELECT json FROM blocks WHERE height <= $1 AND height >= $2 ORDER BY height DESC',
+            [top, Math.max(1, top - limit + 1)],
+          )
+        : [];
     sendJson(ctx, 200, `[${rows.map((r) => r.json).join(',')}]`);
   });
 
@@ -62,11 +71,18 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
     if (typeof id === 'string') throw new HttpError(400, id);
     const key = [id.height, id.batch, id.index];
-    const [tx] = await q<{ json: string }>('SELECT json FROM transactions WHERE height = $1 AND batch = $2 AND idx = $3', key);
+    const [tx] = await q<{ json: string }>(
+      'SELECT json FROM transactions WHERE height = $1 AND batch = $2 AND idx = $3',
+      key,
+    );
     if (tx) return sendJson(ctx, 200, tx.json);
     const canonical = formatId(id.height, id.batch, id.index);
     const [market] = await q('SELECT 1 FROM market_creations WHERE height = $1 AND batch = $2 AND idx = $3', key);
-    if (market) throw new HttpError(404, `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`);
+    if (market)
+      throw new HttpError(
+        404,
+        `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`,
+      );
     throw new HttpError(404, `transaction ${canonical} does not exist`);
   });
 
@@ -76,17 +92,29 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
     const market = ctx.query.market_id;
     if (market === undefined) {
       const top = (await head()).totalEvents - offset;
-      const rows = top >= 1 ? await q<{ json: string }>('SELECT json FROM events WHERE ordinal <= $1 AND ordinal >= $2 ORDER BY ordinal DESC', [top, Math.max(1, top - limit + 1)]) : [];
+      const rows =
+        top >= 1
+          ? await q<{ json: string }>(
+              'SELECT json FROM events WHERE ordinal <= $1 AND ordinal >= $2 ORDER BY ordinal DESC',
+              [top, Math.max(1, top - limit + 1)],
+            )
+          : [];
       return sendJson(ctx, 200, `[${rows.map((r) => r.json).join(',')}]`);
     }
     if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
     if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
-    const [book] = await q<{ produced_events: string }>('SELECT produced_events FROM books WHERE market_id = $1', [market]);
-    if (!book && (await q('SELECT 1 FROM markets WHERE market_id = $1', [market])).length === 0) throw new HttpError(404, `market ${market} does not exist`);
+    const [book] = await q<{ produced_events: string }>('SELECT produced_events FROM books WHERE market_id = $1', [
+      market,
+    ]);
+    if (!book && (await q('SELECT 1 FROM markets WHERE market_id = $1', [market])).length === 0)
+      throw new HttpError(404, `market ${market} does not exist`);
     const top = Number(book?.produced_events ?? 0) - offset;
     const rows =
       top >= 1
-        ? await q<{ json: string }>('SELECT json FROM events WHERE market_id = $1 AND market_ordinal <= $2 AND market_ordinal >= $3 ORDER BY market_ordinal DESC', [market, top, Math.max(1, top - limit + 1)])
+        ? await q<{ json: string }>(
+            'SELECT json FROM events WHERE market_id = $1 AND market_ordinal <= $2 AND market_ordinal >= $3 ORDER BY market_ordinal DESC',
+            [market, top, Math.max(1, top - limit + 1)],
+          )
         : [];
     sendJson(ctx, 200, `[${rows.map((r) => r.json).join(',')}]`);
   });

@@ -20,11 +20,15 @@ export const MAX_CANDLES = 5000;
 const MAX_BIGINT = (1n << 63n) - 1n;
 
 export function mountHistoryRoutes(router: Router, pool: Pool): void {
-  const q = <R extends object>(sql: string, values: unknown[] = []) => read(async () => (await pool.query<R>(sql, values)).rows);
+  const q = <R extends object>(sql: string, values: unknown[] = []) =>
+    read(async () => (await pool.query<R>(sql, values)).rows);
   const knownMarket = async (ctx: RouterContext): Promise<string> => {
     const id = ctx.params.market_id ?? '';
     if (!UUID_RE.test(id)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(id)}'`);
-    const found = await q('SELECT 1 FROM markets WHERE market_id = $1 UNION ALL SELECT 1 FROM books WHERE market_id = $1 LIMIT 1', [id]);
+    const found = await q(
+      'SELECT 1 FROM markets WHERE market_id = $1 UNION ALL SELECT 1 FROM books WHERE market_id = $1 LIMIT 1',
+      [id],
+    );
     if (found.length === 0) throw new HttpError(404, `market ${id} does not exist`);
     return id;
   };
@@ -62,19 +66,42 @@ export function mountHistoryRoutes(router: Router, pool: Pool): void {
     const market = await knownMarket(ctx);
     const resolution = single(ctx, 'resolution');
     if (resolution === undefined || !(resolution in RESOLUTIONS)) {
-      throw new HttpError(400, `resolution must be one of ${Object.keys(RESOLUTIONS).join(', ')}, got '${clip(resolution ?? '')}'`);
+      throw new HttpError(
+        400,
+        `resolution must be one of ${Object.keys(RESOLUTIONS).join(', ')}, got '${clip(resolution ?? '')}'`,
+      );
     }
     const seconds = RESOLUTIONS[resolution as Resolution];
     const from = unixSeconds(ctx, 'from');
     const to = unixSeconds(ctx, 'to');
     if (from >= to) throw new HttpError(400, `from (${from}) must be before to (${to})`);
-    if ((to - from) / seconds > MAX_CANDLES) throw new HttpError(400, `from..to spans ${Math.ceil((to - from) / seconds)} buckets of ${resolution}; at most ${MAX_CANDLES}`);
-    const rows = await q<{ bucket: string; open: string; high: string; low: string; close: string; volume: string; trades: string }>(
+    if ((to - from) / seconds > MAX_CANDLES)
+      throw new HttpError(
+        400,
+        `from..to spans ${Math.ceil((to - from) / seconds)} buckets of ${resolution}; at most ${MAX_CANDLES}`,
+      );
+    const rows = await q<{
+      bucket: string;
+      open: string;
+      high: string;
+      low: string;
+      close: string;
+      volume: string;
+      trades: string;
+    }>(
       `SELECT bucket, open, high, low, close, volume, trades FROM candles
        WHERE market_id = $1 AND resolution = $2 AND bucket >= $3 AND bucket < $4 ORDER BY bucket`,
       [market, seconds, from, to],
     );
-    const candles = rows.map((r) => ({ time: Number(r.bucket), open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume, trades: Number(r.trades) }));
+    const candles = rows.map((r) => ({
+      time: Number(r.bucket),
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+      trades: Number(r.trades),
+    }));
     sendJson(ctx, 200, JSON.stringify({ market_id: market, resolution, candles }));
   });
 

@@ -49,7 +49,12 @@ export function corsAndErrors(router: Router, logger: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404 && router.match(ctx.path, 'GET').path.length > 0 && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        if (
+          ctx.status === 404 &&
+          router.match(ctx.path, 'GET').path.length > 0 &&
+          ctx.method !== 'GET' &&
+          ctx.method !== 'HEAD'
+        ) {
           sendJson(ctx, 405, encodeJson({ error: `${ctx.method} is not allowed here; the explorer API is GET only` }));
         } else if (ctx.status === 404) {
           sendJson(ctx, 404, encodeJson({ error: `no such route: ${clip(ctx.path)}` }));

@@ -33,12 +33,18 @@ export async function migrate(pool: Pool, list = migrations()): Promise<number[]
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
     const known = new Set(list.map((m) => m.version));
     const unknown = [...done].filter((v) => !known.has(v));
     if (unknown.length > 0) {
-      throw new Error(`the database has schema version ${Math.max(...unknown)}, which this indexer does not know (it knows up to ${Math.max(0, ...known)}): run a newer svc`);
+      throw new Error(
+        `the database has schema version ${Math.max(...unknown)}, which this indexer does not know (it knows up to ${Math.max(0, ...known)}): run a newer svc`,
+      );
     }
     const applied: number[] = [];
     for (const m of list) {

@@ -52,7 +52,9 @@ export function decodeMessage(seq: number, subject: string, data: Uint8Array, pr
   }
   if (subject === `${prefix}.blocks`) return decodeBlock(seq, sha256, text);
   if (subject.startsWith(`${prefix}.tx.`)) return decodeTx(seq, sha256, text, subject);
-  throw new DecodeError(`stream message ${seq} has subject ${subject}, which is neither ${prefix}.tx.* nor ${prefix}.blocks`);
+  throw new DecodeError(
+    `stream message ${seq} has subject ${subject}, which is neither ${prefix}.tx.* nor ${prefix}.blocks`,
+  );
 }
 
 function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): TxRecord {
@@ -63,7 +65,8 @@ function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): T
   }
   const id = parseId(tx.id, 'transaction id');
   if (typeof id === 'string') throw new DecodeError(`stream message ${seq}: ${id}`);
-  if (id.height !== tx.block_height) throw new DecodeError(`stream message ${seq}: id ${tx.id} is not of block ${tx.block_height}`);
+  if (id.height !== tx.block_height)
+    throw new DecodeError(`stream message ${seq}: id ${tx.id} is not of block ${tx.block_height}`);
   if (tx.kind === 'order' && (tx.price === undefined || tx.quantity === undefined || tx.side === undefined)) {
     throw new DecodeError(`stream message ${seq}: order ${tx.id} lacks side, price or quantity`);
   }
@@ -74,7 +77,10 @@ function decodeTx(seq: number, sha256: Buffer, json: string, subject: string): T
 }
 
 function decodeBlock(seq: number, sha256: Buffer, text: string): BlockMessage {
-  const body = parse<{ block: BlockRecord; events: ExplorerEvent[]; markets: MarketCreation[]; truncated?: boolean }>(seq, text);
+  const body = parse<{ block: BlockRecord; events: ExplorerEvent[]; markets: MarketCreation[]; truncated?: boolean }>(
+    seq,
+    text,
+  );
   const block = body.block;
   if (!block || typeof block.height !== 'number' || !Array.isArray(body.events) || !Array.isArray(body.markets)) {
     throw new DecodeError(`stream message ${seq} (block) is not {block, events, markets}`);

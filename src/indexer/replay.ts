@@ -73,7 +73,8 @@ export class Books {
       books.bookOf(marketId).restore(list, { next: list.length, free: [] }, next, 0n, 0);
       byMarket.delete(marketId);
     }
-    if (byMarket.size > 0) throw new Error(`open orders of markets without a book row: ${[...byMarket.keys()].join(', ')}`);
+    if (byMarket.size > 0)
+      throw new Error(`open orders of markets without a book row: ${[...byMarket.keys()].join(', ')}`);
     return books;
   }
 
@@ -122,7 +123,16 @@ export class Books {
     }
     for (const trade of result.trades) {
       const maker = trade.maker;
-      const common = { marketId: t.market_id, tradeId: trade.tradeId, price: trade.price, quantity: trade.quantity, cs, txId: t.id, height: t.block_height, tsMs: t.timestamp_ms };
+      const common = {
+        marketId: t.market_id,
+        tradeId: trade.tradeId,
+        price: trade.price,
+        quantity: trade.quantity,
+        cs,
+        txId: t.id,
+        height: t.block_height,
+        tsMs: t.timestamp_ms,
+      };
       rows.trade({
         ...common,
         takerSide: t.side!,
@@ -132,12 +142,24 @@ export class Books {
         takerOrderId: t.order_id,
       });
       const done = maker.remaining === 0n;
-      rows.changeOrder({ owner: maker.ownerKey, orderId: maker.orderId, filled: maker.quantity - maker.remaining, status: done ? 'filled' : 'open', endedBy: done ? t.id : null });
+      rows.changeOrder({
+        owner: maker.ownerKey,
+        orderId: maker.orderId,
+        filled: maker.quantity - maker.remaining,
+        status: done ? 'filled' : 'open',
+        endedBy: done ? t.id : null,
+      });
       if (done) this.open.delete(orderKey(maker.ownerKey, maker.orderId));
     }
     for (const removal of result.removals) {
       const o = removal.order;
-      rows.changeOrder({ owner: o.ownerKey, orderId: o.orderId, filled: o.quantity - o.remaining, status: removal.reason, endedBy: t.id });
+      rows.changeOrder({
+        owner: o.ownerKey,
+        orderId: o.orderId,
+        filled: o.quantity - o.remaining,
+        status: removal.reason,
+        endedBy: t.id,
+      });
       this.open.delete(orderKey(o.ownerKey, o.orderId));
     }
     rows.insertOrder({
@@ -164,14 +186,25 @@ export class Books {
     const t = rec.tx;
     const key = orderKey(t.owner, t.order_id);
     const o = this.open.get(key);
-    if (!o || o.marketId !== t.market_id) throw new ReplayMismatch(`cancel ${t.id}: order ${t.order_id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`);
+    if (!o || o.marketId !== t.market_id)
+      throw new ReplayMismatch(
+        `cancel ${t.id}: order ${t.order_id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`,
+      );
     const book = this.bookOf(t.market_id);
     const left = book.cancel(o, t.continuum_sequence, Number(t.continuum_sequence >> 32n));
     if (left !== t.cancelled_quantity) {
-      throw new ReplayMismatch(`cancel ${t.id}: the node cancelled ${t.cancelled_quantity}, the replayed book had ${left} resting`);
+      throw new ReplayMismatch(
+        `cancel ${t.id}: the node cancelled ${t.cancelled_quantity}, the replayed book had ${left} resting`,
+      );
     }
     this.open.delete(key);
-    rows.changeOrder({ owner: t.owner, orderId: t.order_id, filled: o.quantity - o.remaining, status: 'cancelled', endedBy: t.id });
+    rows.changeOrder({
+      owner: t.owner,
+      orderId: t.order_id,
+      filled: o.quantity - o.remaining,
+      status: 'cancelled',
+      endedBy: t.id,
+    });
     rows.nextTrade.set(t.market_id, book.nextTrade);
   }
 
@@ -187,7 +220,9 @@ export class Books {
       const key = orderKey(t.owner, id);
       const o = this.open.get(key);
       if (!o || o.marketId !== t.market_id) {
-        throw new ReplayMismatch(`mass cancel ${t.id}: order ${id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`);
+        throw new ReplayMismatch(
+          `mass cancel ${t.id}: order ${id} of ${t.owner} is not open in market ${t.market_id} in the replayed books`,
+        );
       }
       total += book.cancel(o, t.continuum_sequence, Number(t.continuum_sequence >> 32n));
       this.open.delete(key);
@@ -196,12 +231,16 @@ export class Books {
     }
     const said = t.cancelled_quantity ?? 0n;
     if (total !== said) {
-      throw new ReplayMismatch(`mass cancel ${t.id}: the node cancelled ${said}, the replayed book had ${total} resting`);
+      throw new ReplayMismatch(
+        `mass cancel ${t.id}: the node cancelled ${said}, the replayed book had ${total} resting`,
+      );
     }
     for (const o of this.open.values()) {
       const sameSide = t.side === undefined || (o.side === BUY) === (t.side === 'Buy');
       if (o.ownerKey === t.owner && o.marketId === t.market_id && sameSide) {
-        throw new ReplayMismatch(`mass cancel ${t.id}: order ${o.orderId} of ${t.owner} is still open in the replayed books`);
+        throw new ReplayMismatch(
+          `mass cancel ${t.id}: order ${o.orderId} of ${t.owner} is still open in the replayed books`,
+        );
       }
     }
     rows.nextTrade.set(t.market_id, book.nextTrade);

@@ -138,7 +138,17 @@ export class BatchRows {
       const key = `${row.marketId}/${resolution}/${bucket}`;
       const c = this.candles.get(key);
       if (!c) {
-        this.candles.set(key, { marketId: row.marketId, resolution, bucket, open: row.price, high: row.price, low: row.price, close: row.price, volume: row.quantity, trades: 1 });
+        this.candles.set(key, {
+          marketId: row.marketId,
+          resolution,
+          bucket,
+          open: row.price,
+          high: row.price,
+          low: row.price,
+          close: row.price,
+          volume: row.quantity,
+          trades: 1,
+        });
       } else {
         if (row.price > c.high) c.high = row.price;
         if (row.price < c.low) c.low = row.price;

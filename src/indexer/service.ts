@@ -15,7 +15,12 @@ import { Tracker } from './tracker.js';
 
 export async function startIndexer(o: IndexerOptions): Promise<Indexer> {
   const log = o.logger;
-  const pool = new pg.Pool({ connectionString: o.pgUrl, max: 10, connectionTimeoutMillis: 3000, application_name: 'svc-indexer' });
+  const pool = new pg.Pool({
+    connectionString: o.pgUrl,
+    max: 10,
+    connectionTimeoutMillis: 3000,
+    application_name: 'svc-indexer',
+  });
   // An idle client whose server went away: the next query says so; nothing to do here.
   pool.on('error', (err) => log.debug({ err: err.message }, 'indexer: idle database connection lost'));
   const track = new Tracker(o.mqUrl !== undefined);

@@ -53,7 +53,15 @@ export class Tracker {
   reached(seq: number, timeoutMs: number): Promise<void> {
     if (this.streamSeq >= seq) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`indexer did not reach stream sequence ${seq} in ${timeoutMs} ms (at ${this.streamSeq}; ${this.state}${this.error ? `: ${this.error}` : ''})`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `indexer did not reach stream sequence ${seq} in ${timeoutMs} ms (at ${this.streamSeq}; ${this.state}${this.error ? `: ${this.error}` : ''})`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ seq, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }

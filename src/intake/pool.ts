@@ -21,7 +21,12 @@ export class IntakePool {
   private readonly pool: Piscina;
 
   constructor(readonly threads: number) {
-    this.pool = new Piscina({ filename: workerFile('intake'), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.pool = new Piscina({
+      filename: workerFile('intake'),
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+    });
   }
 
   /**
@@ -45,7 +50,9 @@ export class IntakePool {
       while (queue.length > 0) {
         const batch = queue.splice(0, perTask);
         const list = batch.map((b) => b.bytes);
-        (this.pool.run(list, { name, transferList: list.map((b) => b.buffer as ArrayBuffer) }) as Promise<unknown[]>).then(
+        (
+          this.pool.run(list, { name, transferList: list.map((b) => b.buffer as ArrayBuffer) }) as Promise<unknown[]>
+        ).then(
           (answers) =>
             answers.forEach((a, i) => {
               if (isRefusal(a)) batch[i]!.reject(a);

@@ -17,7 +17,13 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
-const CLIENT_DISCONNECT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+const CLIENT_DISCONNECT_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+]);
 
 /**
  * An error that only says a client went away (reset, closed mid-request, or mid-response):

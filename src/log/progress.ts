@@ -47,7 +47,11 @@ const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** "1,200 of 5,000 ticks (24%), 950 ticks/s, about 4.2 s left". */
 export function describeProgress(f: ProgressFigures, unit: string): string {
   if (f.total === undefined && f.done === 0) return `still running after ${formatDuration(f.elapsedSeconds)}`;
-  const parts = [f.total !== undefined ? `${count.format(f.done)} of ${count.format(f.total)} ${unit} (${Math.floor(f.percent ?? 0)}%)` : `${count.format(f.done)} ${unit}`];
+  const parts = [
+    f.total !== undefined
+      ? `${count.format(f.done)} of ${count.format(f.total)} ${unit} (${Math.floor(f.percent ?? 0)}%)`
+      : `${count.format(f.done)} ${unit}`,
+  ];
   if (f.rate > 0) parts.push(`${count.format(f.rate)} ${unit}/s`);
   if (f.etaSeconds !== undefined) parts.push(`about ${formatDuration(f.etaSeconds)} left`);
   return parts.join(', ');
@@ -83,7 +87,13 @@ export function startProgress(options: ProgressOptions): Progress {
     reported = true;
     const counted = f.total !== undefined || f.done > 0;
     const fields = counted
-      ? { progress: what, done: f.done, total: f.total, rate: Math.round(f.rate), eta_s: f.etaSeconds === undefined ? undefined : Math.ceil(f.etaSeconds) }
+      ? {
+          progress: what,
+          done: f.done,
+          total: f.total,
+          rate: Math.round(f.rate),
+          eta_s: f.etaSeconds === undefined ? undefined : Math.ceil(f.etaSeconds),
+        }
       : { progress: what, elapsed_s: Number(f.elapsedSeconds.toFixed(3)) };
     logger.info(fields, `${what}: ${describeProgress(f, unit)}`);
   };
@@ -103,7 +113,10 @@ export function startProgress(options: ProgressOptions): Progress {
       if (!reported) return;
       const f = progressFigures(done, options.total, now() - started);
       const amount = f.total === undefined && f.done === 0 ? '' : ` ${count.format(f.done)} ${unit}`;
-      logger.info({ progress: what, done: f.done, total: f.total, elapsed_s: Number(f.elapsedSeconds.toFixed(3)) }, `${what}: done,${amount} in ${formatDuration(f.elapsedSeconds)}`);
+      logger.info(
+        { progress: what, done: f.done, total: f.total, elapsed_s: Number(f.elapsedSeconds.toFixed(3)) },
+        `${what}: done,${amount} in ${formatDuration(f.elapsedSeconds)}`,
+      );
     },
   };
 }

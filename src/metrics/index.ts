@@ -77,7 +77,7 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
 
   new Gauge({
     name: 'svc_thread_cpu_seconds_total',
-    help: 'CPU time (user + system) of the node process\'s threads since start, by thread (main, svc-<role>, other)',
+    help: "CPU time (user + system) of the node process's threads since start, by thread (main, svc-<role>, other)",
     labelNames: ['thread'],
     registers: [registry],
     collect() {
@@ -111,5 +111,10 @@ export function createMetrics({ sequencer, streamClients }: MetricsSources): Nod
     labelNames: ['intake'],
     registers: [registry],
   });
-  return { registry, requestAborted: (face) => aborted.inc({ face }), submitBatch: (intake) => batches.inc({ intake }), close: unsubscribe };
+  return {
+    registry,
+    requestAborted: (face) => aborted.inc({ face }),
+    submitBatch: (intake) => batches.inc({ intake }),
+    close: unsubscribe,
+  };
 }

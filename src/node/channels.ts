@@ -17,7 +17,15 @@
  */
 import type { Logger } from 'pino';
 import type { ChainPart, ChainReader, ChainOp, RpcUpgradeRoute } from '../chain/index.js';
-import { BlocksSource, BookSource, ChannelHub, ChannelSocket, DEFAULT_LIMITS, OwnerLog, type ChannelLimits } from '../channels/index.js';
+import {
+  BlocksSource,
+  BookSource,
+  ChannelHub,
+  ChannelSocket,
+  DEFAULT_LIMITS,
+  OwnerLog,
+  type ChannelLimits,
+} from '../channels/index.js';
 import type { Database } from '../db/index.js';
 import type { AppliedTick, OrderBookEngine } from '../dex/engine/index.js';
 
@@ -58,9 +66,22 @@ export class NodeChannels implements ChainPart {
   }
 
   /** The channels' WebSocket over the chain's stored blocks, for the rpc face. */
-  serve(chain: ChainReader, logger: Logger, limits: Partial<ChannelLimits> = {}): RpcUpgradeRoute & { hub: ChannelHub } {
+  serve(
+    chain: ChainReader,
+    logger: Logger,
+    limits: Partial<ChannelLimits> = {},
+  ): RpcUpgradeRoute & { hub: ChannelHub } {
     const blocks = new BlocksSource(chain);
-    const hub = new ChannelHub({ blocks, orders: this.owners, book: this.book, head: { tick: () => this.publishedTick, height: () => chain.latestHeight() } }, { ...DEFAULT_LIMITS, ...limits }, logger);
+    const hub = new ChannelHub(
+      {
+        blocks,
+        orders: this.owners,
+        book: this.book,
+        head: { tick: () => this.publishedTick, height: () => chain.latestHeight() },
+      },
+      { ...DEFAULT_LIMITS, ...limits },
+      logger,
+    );
     const socket = new ChannelSocket(hub);
     return {
       hub,

@@ -47,7 +47,10 @@ export function faceError(face: string, address: string, err: unknown): StartupE
   };
   const code = codeOf(err);
   const why = code === undefined ? undefined : reasons[code];
-  if (why === undefined) return new StartupError(`the ${face} face failed to start: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  if (why === undefined)
+    return new StartupError(`the ${face} face failed to start: ${(err as Error)?.message ?? String(err)}`, {
+      cause: err,
+    });
   return new StartupError(`the ${face} face cannot listen on ${address}: ${why}`, { cause: err });
 }
 

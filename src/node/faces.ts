@@ -7,9 +7,23 @@
  * gRPC face serves the chain's svc.chain.v1.ChainService on them.
  */
 import type { ChainConsumerSpec, RpcRouteHook } from '../chain/index.js';
-import { CHAIN_SERVICE, loadChainPackage, chainDefinition, createChainHandlers, type ChainBackend } from '../chain/index.js';
+import {
+  CHAIN_SERVICE,
+  loadChainPackage,
+  chainDefinition,
+  createChainHandlers,
+  type ChainBackend,
+} from '../chain/index.js';
 import { mqConsumer } from '../chain/index.js';
-import { dexForwarder, Follower, FOLLOWING_HEALTH, followService, snapshotSource, startRootsCheck, storedBlocks } from '../follow/index.js';
+import {
+  dexForwarder,
+  Follower,
+  FOLLOWING_HEALTH,
+  followService,
+  snapshotSource,
+  startRootsCheck,
+  storedBlocks,
+} from '../follow/index.js';
 import { registerChainMetrics } from '../chain/index.js';
 import { startRpcFace } from '../chain/index.js';
 import { explorerPage } from '../chain/index.js';
@@ -35,7 +49,15 @@ export function rpcRouteHooks(config: NodeConfig): RpcRouteHook[] {
 const rootsCheckConsumer: ChainConsumerSpec = {
   name: 'follow-roots',
   start: async (ctx) =>
-    ctx.config.follow === undefined ? undefined : startRootsCheck({ leaders: followLeaders(ctx.config.follow), chain: ctx.chain, db: ctx.db, logger: ctx.logger, ...(ctx.sequencer ? { sequencer: ctx.sequencer } : {}) }),
+    ctx.config.follow === undefined
+      ? undefined
+      : startRootsCheck({
+          leaders: followLeaders(ctx.config.follow),
+          chain: ctx.chain,
+          db: ctx.db,
+          logger: ctx.logger,
+          ...(ctx.sequencer ? { sequencer: ctx.sequencer } : {}),
+        }),
 };
 
 export const CHAIN_CONSUMERS: ChainConsumerSpec[] = [mqConsumer, rootsCheckConsumer];
@@ -69,7 +91,12 @@ export const grpcFace: FaceSpec = {
           close: () => chainHandlers.close(),
           streams: () => chainHandlers.streams(),
         },
-        followService({ chain: () => ctx.chain.chain, stored: storedBlocks(ctx.db), snapshots: snapshotSource(ctx.db, CHAIN_SNAPSHOT_CODE), limits: { stallMs: ctx.config.streamStallMs } }),
+        followService({
+          chain: () => ctx.chain.chain,
+          stored: storedBlocks(ctx.db),
+          snapshots: snapshotSource(ctx.db, CHAIN_SNAPSHOT_CODE),
+          limits: { stallMs: ctx.config.streamStallMs },
+        }),
       ],
     });
     const face = await started.catch(async (err: unknown) => {
@@ -96,8 +123,16 @@ export const grpcFace: FaceSpec = {
 export const restFace: FaceSpec = {
   name: 'rest',
   async start(ctx) {
-    const face = await startRestFace(ctx.sequencer, ctx.config.restAddr, { logger: ctx.logger, registry: ctx.metrics.registry });
-    return { name: 'rest', address: face.address, stopAccepting: () => face.stopAccepting(), close: () => face.close() };
+    const face = await startRestFace(ctx.sequencer, ctx.config.restAddr, {
+      logger: ctx.logger,
+      registry: ctx.metrics.registry,
+    });
+    return {
+      name: 'rest',
+      address: face.address,
+      stopAccepting: () => face.stopAccepting(),
+      close: () => face.close(),
+    };
   },
 };
 
@@ -138,7 +173,10 @@ export const dexFace: FaceSpec = {
 };
 
 async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | undefined): Promise<RunningFace> {
-  const forwarder = ctx.config.follow !== undefined && ctx.config.followDex !== undefined ? dexForwarder(ctx.config.followDex, 16 * 1024) : undefined;
+  const forwarder =
+    ctx.config.follow !== undefined && ctx.config.followDex !== undefined
+      ? dexForwarder(ctx.config.followDex, 16 * 1024)
+      : undefined;
   try {
     const deps: DexDeps = {
       ...(forwarder ? { follow: forwarder } : {}),
@@ -189,7 +227,15 @@ export const rpcFace: FaceSpec = {
       const unregister = registerChainMetrics(ctx.metrics.registry, runtime.chain, face.sockets);
       consumers.push({ close: async () => unregister() });
       for (const c of CHAIN_CONSUMERS) {
-        const started = await c.start({ chain: runtime.chain, db: ctx.db, config: ctx.config, logger: ctx.logger, registry: ctx.metrics.registry, fail: ctx.fail, sequencer: ctx.sequencer });
+        const started = await c.start({
+          chain: runtime.chain,
+          db: ctx.db,
+          config: ctx.config,
+          logger: ctx.logger,
+          registry: ctx.metrics.registry,
+          fail: ctx.fail,
+          sequencer: ctx.sequencer,
+        });
         if (started) consumers.push(started);
       }
       const running = face;
@@ -198,7 +244,8 @@ export const rpcFace: FaceSpec = {
         address: running.address,
         stopAccepting: () => running.stopAccepting(),
         close: async () => {
-          for (const c of consumers.reverse()) await c.close().catch((err: unknown) => ctx.logger.error({ err }, 'chain consumer close failed'));
+          for (const c of consumers.reverse())
+            await c.close().catch((err: unknown) => ctx.logger.error({ err }, 'chain consumer close failed'));
           await running.close();
         },
       };

@@ -61,7 +61,8 @@ async function closeParts(parts: Parts, logger: Logger): Promise<void> {
   await chain?.close().catch((err: unknown) => logger.error({ err }, 'chain close failed'));
   metrics?.close();
   await pool?.destroy().catch((err: unknown) => logger.error({ err }, 'pool close failed'));
-  if (db && db.status !== 'closed') await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
+  if (db && db.status !== 'closed')
+    await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
 }
 
 /**
@@ -71,20 +72,38 @@ async function closeParts(parts: Parts, logger: Logger): Promise<void> {
  * channels store their owner log in the chain's per-tick write). Each part is recorded in
  * `parts` as soon as it is open, so a failure later closes what was opened.
  */
-async function openState(config: NodeConfig, options: StartNodeOptions, parts: Parts, step: Step, logger: Logger, reportFailure: (err: Error) => void): Promise<Omit<NodeContext, 'metrics'>> {
+async function openState(
+  config: NodeConfig,
+  options: StartNodeOptions,
+  parts: Parts,
+  step: Step,
+  logger: Logger,
+  reportFailure: (err: Error) => void,
+): Promise<Omit<NodeContext, 'metrics'>> {
   const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
   const leader = leaders?.[0];
   if (leader !== undefined) {
     // Before anything is written: a leader that does not answer, or is no svc node, stops us here.
-    await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
+    await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) =>
+      Promise.reject(startupErrorOf(err)),
+    );
   }
-  const db = await step('opening the database', () => openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))));
+  const db = await step('opening the database', () =>
+    openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
+  );
   parts.db = db;
   const pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
   parts.pool = pool;
   const create =
     options.createSequencer ??
-    (leaders !== undefined ? followerFactory({ leaders, fromSnapshot: config.followFrom === 'snapshot' ? CHAIN_SNAPSHOT_CODE : undefined, logger, onFatal: (err) => reportFailure(err) }) : createSequencer);
+    (leaders !== undefined
+      ? followerFactory({
+          leaders,
+          fromSnapshot: config.followFrom === 'snapshot' ? CHAIN_SNAPSHOT_CODE : undefined,
+          logger,
+          onFatal: (err) => reportFailure(err),
+        })
+      : createSequencer);
   const sequencer = await create({
     db,
     pool,
@@ -96,29 +115,61 @@ async function openState(config: NodeConfig, options: StartNodeOptions, parts: P
     onError: (err) => logger.error({ err }, 'sequencer error'),
   });
   parts.sequencer = sequencer;
-  await step(leader !== undefined ? `checking the leader at ${leader} and resuming from the stored ticks` : 'resuming the chain (stored ticks, write-ahead log)', () => sequencer.start()).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
+  await step(
+    leader !== undefined
+      ? `checking the leader at ${leader} and resuming from the stored ticks`
+      : 'resuming the chain (stored ticks, write-ahead log)',
+    () => sequencer.start(),
+  ).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
   const channels = new NodeChannels(db);
   const chain = await step('opening the chain', () =>
-    openChainRuntime({ db, blockMs: config.blockMs, snapshotTxs: config.snapshotTxs, snapshotTicks: config.snapshotTicks, logger, parts: [channels] }),
+    openChainRuntime({
+      db,
+      blockMs: config.blockMs,
+      snapshotTxs: config.snapshotTxs,
+      snapshotTicks: config.snapshotTicks,
+      logger,
+      parts: [channels],
+    }),
   ).catch((err: unknown) => Promise.reject(orderBookError(err)));
   parts.chain = chain;
   const book = await step('starting the order book', () =>
-    startOrderBook({ sequencer, pool, dbPath: config.dbPath, signatureThreads: config.dexSignatureThreads, maxPending: config.maxPending, logger, ...chain.book }),
+    startOrderBook({
+      sequencer,
+      pool,
+      dbPath: config.dbPath,
+      signatureThreads: config.dexSignatureThreads,
+      maxPending: config.maxPending,
+      logger,
+      ...chain.book,
+    }),
   ).catch((err: unknown) => Promise.reject(orderBookError(err)));
   parts.book = book;
-  await step('writing the chain records of the replayed ticks', () => chain.ready()).catch((err: unknown) => Promise.reject(orderBookError(err)));
+  await step('writing the chain records of the replayed ticks', () => chain.ready()).catch((err: unknown) =>
+    Promise.reject(orderBookError(err)),
+  );
   return { config, logger, db, pool, sequencer, book, chain, channels, fail: (err) => reportFailure(err) };
 }
 
 /** Each face in order, started early where it was prepared (gateway processes); a face that cannot start is a start-up error naming its address. */
-async function startFaces(specs: FaceSpec[], prepared: Map<FaceSpec, PreparedFace>, ctx: NodeContext, parts: Parts, step: Step): Promise<void> {
+async function startFaces(
+  specs: FaceSpec[],
+  prepared: Map<FaceSpec, PreparedFace>,
+  ctx: NodeContext,
+  parts: Parts,
+  step: Step,
+): Promise<void> {
   for (const spec of specs) {
     const configured = ctx.config[`${spec.name}Addr` as keyof NodeConfig];
     const address = typeof configured === 'object' ? formatHostPort(configured) : '(no address)';
     const early = prepared.get(spec);
     prepared.delete(spec);
     const start = early ? () => early.start(ctx) : () => spec.start(ctx);
-    parts.faces.push(await step(`starting the ${spec.name} face`, start).catch((err: unknown) => Promise.reject(faceError(spec.name, address, err))));
+    parts.faces.push(
+      await step(`starting the ${spec.name} face`, start).catch((err: unknown) =>
+        Promise.reject(faceError(spec.name, address, err)),
+      ),
+    );
   }
 }
 
@@ -148,7 +199,10 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     const state = await openState(config, options, parts, step, logger, (err) => reportFailure(err));
     sequencer = state.sequencer;
     const faces = parts.faces;
-    const metrics = createMetrics({ sequencer, streamClients: () => faces.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0) });
+    const metrics = createMetrics({
+      sequencer,
+      streamClients: () => faces.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
+    });
     parts.metrics = metrics;
     if (config.follow !== undefined) registerFollowMetrics(metrics.registry, () => state.sequencer.status().follow);
     await startFaces(specs, prepared, { ...state, metrics }, parts, step);
@@ -158,13 +212,17 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     }
   } catch (err) {
     logger.error({ err }, 'node failed to start');
-    for (const early of prepared.values()) await early.abort().catch((e: unknown) => logger.error({ err: e }, 'face abort failed'));
+    for (const early of prepared.values())
+      await early.abort().catch((e: unknown) => logger.error({ err: e }, 'face abort failed'));
     await closeParts(parts, logger);
     throw err;
   }
 
   const addresses = Object.fromEntries(parts.faces.map((f) => [f.name, f.address]));
-  logger.info({ dbPath: config.dbPath, addresses, retainTicks: config.retainTicks, vdfIterations: config.vdfIterations }, 'node started');
+  logger.info(
+    { dbPath: config.dbPath, addresses, retainTicks: config.retainTicks, vdfIterations: config.vdfIterations },
+    'node started',
+  );
   let closing: Promise<void> | undefined;
   return {
     addresses,

@@ -80,19 +80,28 @@ function parseJson(text: string): unknown {
 
 function candidatesOf(body: unknown): ProofCandidate[] {
   const list = isObject(body) && Array.isArray(body.candidates) ? body.candidates : [];
-  return list.filter(isObject).map((c) => ({ tx_hash: String(c.tx_hash), tick_number: Number(c.tick_number), sequence_number: Number(c.sequence_number) }));
+  return list.filter(isObject).map((c) => ({
+    tx_hash: String(c.tx_hash),
+    tick_number: Number(c.tick_number),
+    sequence_number: Number(c.sequence_number),
+  }));
 }
 
-const errorOf = (body: unknown, fallback: string): string => (isObject(body) && typeof body.error === 'string' ? body.error : fallback);
+const errorOf = (body: unknown, fallback: string): string =>
+  isObject(body) && typeof body.error === 'string' ? body.error : fallback;
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** The proof side of a node's REST face at `baseUrl` (e.g. http://127.0.0.1:8080). */
@@ -107,14 +116,20 @@ export class TransactionProofClient {
 
   /** One request for the proof of `hash` (8 or 64 hex; anything else throws a RangeError before any request). */
   async fetchProof(hash: string, signal?: AbortSignal): Promise<TransactionProofAnswer> {
-    if (!isProofHash(hash)) throw new RangeError(`a transaction hash is 8 or 64 hex characters, got ${hash.length} characters`);
+    if (!isProofHash(hash))
+      throw new RangeError(`a transaction hash is 8 or 64 hex characters, got ${hash.length} characters`);
     const res = await this.fetchFn(`${this.base}/api/v1/tx/${hash}/proof`, signal ? { signal } : {});
     const text = await res.text();
     const body = parseJson(text);
     if (res.status === 200) return { status: 'found', proof: body === undefined ? text : body };
-    if (res.status === 409) return { status: 'ambiguous', candidates: candidatesOf(body), message: errorOf(body, 'ambiguous hash') };
+    if (res.status === 409)
+      return { status: 'ambiguous', candidates: candidatesOf(body), message: errorOf(body, 'ambiguous hash') };
     if (res.status === 404 && isObject(body) && body.pending === true) {
-      return { status: 'pending', retryAfterMs: retryAfterMs(res.headers.get('retry-after')), message: errorOf(body, 'not yet in a proven tick') };
+      return {
+        status: 'pending',
+        retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+        message: errorOf(body, 'not yet in a proven tick'),
+      };
     }
     if (res.status === 404) return { status: 'unknown', message: errorOf(body, `no transaction with hash ${hash}`) };
     throw new ProofApiError(res.status, errorOf(body, `HTTP ${res.status}`));
@@ -139,7 +154,9 @@ export class TransactionProofClient {
     options: Omit<VerifyInclusionOptions, 'expectedHash'> & { waitMs?: number; signal?: AbortSignal },
   ): Promise<{ answer: TransactionProofAnswer; result?: InclusionResult }> {
     const { waitMs, signal, ...verify } = options;
-    const answer = waitMs ? await this.waitForProof(hash, { timeoutMs: waitMs, ...(signal ? { signal } : {}) }) : await this.fetchProof(hash, signal);
+    const answer = waitMs
+      ? await this.waitForProof(hash, { timeoutMs: waitMs, ...(signal ? { signal } : {}) })
+      : await this.fetchProof(hash, signal);
     if (answer.status !== 'found') return { answer };
     return { answer, result: checkTransactionProof(answer.proof, { ...verify, expectedHash: hash }) };
   }

@@ -22,15 +22,31 @@ export function checkEndedBy(
   p: unknown,
   options: VerifyOrderStateOptions,
   end: OrderEnd,
-  want: { marketId: string; owner: Uint8Array; orderId: bigint; baseMint: Uint8Array; quoteMint: Uint8Array; tickNumber: number },
+  want: {
+    marketId: string;
+    owner: Uint8Array;
+    orderId: bigint;
+    baseMint: Uint8Array;
+    quoteMint: Uint8Array;
+    tickNumber: number;
+  },
 ): InclusionVerdict {
   const step: OrderStateStep = 'ended_by';
-  if (!options.inclusion) throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
-  const v = isObject(p) && 'proof' in p ? verifyChainTransactionProof(p, options.inclusion) : verifyInclusion(p, options.inclusion);
+  if (!options.inclusion)
+    throw new StepFailure(step, 'ended_by needs options.inclusion (a tick verifier) to be checked');
+  const v =
+    isObject(p) && 'proof' in p
+      ? verifyChainTransactionProof(p, options.inclusion)
+      : verifyInclusion(p, options.inclusion);
   if (!v.ok) throw new StepFailure(step, `its inclusion proof fails at ${v.step}: ${v.message}`);
-  if (v.tick_number > want.tickNumber) throw new StepFailure(step, `the ending transaction is in tick ${v.tick_number}, after the proven state (tick ${want.tickNumber})`);
+  if (v.tick_number > want.tickNumber)
+    throw new StepFailure(
+      step,
+      `the ending transaction is in tick ${v.tick_number}, after the proven state (tick ${want.tickNumber})`,
+    );
   const payload = hexField(step, 'ended_by payload', v.payload);
-  if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2]) throw new StepFailure(step, 'the ending transaction is not an order book transaction');
+  if (payload.length < 4 || payload[0] !== DX[0] || payload[1] !== DX[1] || payload[2] !== DX[2])
+    throw new StepFailure(step, 'the ending transaction is not an order book transaction');
   const kind = payload[3];
   const fits = end === 'cancelled' ? kind === 3 || kind === 4 : kind === 2;
   if (!fits) {
@@ -52,7 +68,8 @@ export function checkEndedBy(
       const orderId = r.u64();
       const owner = r.fixed(32);
       const marketId = r.string(64);
-      if (orderId !== want.orderId || !bytesEqual(owner, want.owner) || marketId !== want.marketId) throw new StepFailure(step, 'the ending cancel names another order');
+      if (orderId !== want.orderId || !bytesEqual(owner, want.owner) || marketId !== want.marketId)
+        throw new StepFailure(step, 'the ending cancel names another order');
       return v;
     }
     const orderId = r.u64();
@@ -60,11 +77,16 @@ export function checkEndedBy(
     r.fixed(1 + 8 + 8 + 8); // side, price, quantity, expiry
     const base = r.fixed(32);
     const quote = r.fixed(32);
-    if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint)) throw new StepFailure(step, 'the ending order is in another market');
-    if (end === 'filled_on_arrival' && (orderId !== want.orderId || !bytesEqual(owner, want.owner))) throw new StepFailure(step, "a filled_on_arrival order is ended by its own transaction");
+    if (!bytesEqual(base, want.baseMint) || !bytesEqual(quote, want.quoteMint))
+      throw new StepFailure(step, 'the ending order is in another market');
+    if (end === 'filled_on_arrival' && (orderId !== want.orderId || !bytesEqual(owner, want.owner)))
+      throw new StepFailure(step, 'a filled_on_arrival order is ended by its own transaction');
     return v;
   } catch (e) {
     if (e instanceof StepFailure) throw e;
-    throw new StepFailure(step, `the ending transaction's payload does not decode: ${e instanceof Error ? e.message : String(e)}`);
+    throw new StepFailure(
+      step,
+      `the ending transaction's payload does not decode: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

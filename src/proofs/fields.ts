@@ -23,15 +23,24 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** Hex (either case, optional 0x) of exactly `bytes` bytes when given. */
 export function hexField<S extends string>(step: S, what: string, v: unknown, bytes?: number): Uint8Array {
   if (typeof v !== 'string') throw new StepFailure(step, `${what}: expected a hex string`);
-  if (bytes !== undefined && v.length > 2 * bytes + 2) throw new StepFailure(step, `${what}: expected ${bytes} bytes of hex`);
+  if (bytes !== undefined && v.length > 2 * bytes + 2)
+    throw new StepFailure(step, `${what}: expected ${bytes} bytes of hex`);
   const out = decodeHex(v.startsWith('0x') || v.startsWith('0X') ? v.slice(2) : v);
   if (!out) throw new StepFailure(step, `${what}: not hex`);
-  if (bytes !== undefined && out.length !== bytes) throw new StepFailure(step, `${what}: expected ${bytes} bytes, got ${out.length}`);
+  if (bytes !== undefined && out.length !== bytes)
+    throw new StepFailure(step, `${what}: expected ${bytes} bytes, got ${out.length}`);
   return out;
 }
 
-export function intField<S extends string>(step: S, what: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw new StepFailure(step, `${what}: expected an integer in ${min}..${max}`);
+export function intField<S extends string>(
+  step: S,
+  what: string,
+  v: unknown,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max)
+    throw new StepFailure(step, `${what}: expected an integer in ${min}..${max}`);
   return v;
 }
 
@@ -40,7 +49,8 @@ const U64_MAX = 0xffff_ffff_ffff_ffffn;
 /** A u64 as a decimal string (or a safe JSON integer). */
 export function u64Field<S extends string>(step: S, what: string, v: unknown): bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(v) || BigInt(v) > U64_MAX) throw new StepFailure(step, `${what}: expected a u64 as a decimal string`);
+  if (typeof v !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(v) || BigInt(v) > U64_MAX)
+    throw new StepFailure(step, `${what}: expected a u64 as a decimal string`);
   return BigInt(v);
 }
 

@@ -82,7 +82,15 @@ export interface OrderStateProof {
 }
 
 /** One verification step; the CLI prints its name when it fails. */
-export type InclusionStep = 'shape' | 'transaction' | 'audit_path' | 'batch_hash' | 'tick' | 'tick_vdf' | 'chain' | 'block_ids';
+export type InclusionStep =
+  | 'shape'
+  | 'transaction'
+  | 'audit_path'
+  | 'batch_hash'
+  | 'tick'
+  | 'tick_vdf'
+  | 'chain'
+  | 'block_ids';
 /** The order state steps, in the order they run. */
 export type OrderStateStep =
   | 'shape'
@@ -140,7 +148,14 @@ export interface OrderStateVerdict {
 /** The existing tick verification (the browser verifier's createVerifier(): verifyTick / verifyTicks). */
 export interface TickVerifier {
   verifyTick(json: unknown): { ok: boolean; code?: string; message?: string };
-  verifyTicks(json: unknown[], options?: { gaps?: 'fail' | 'report' }): { ok: boolean; invalid: number[]; ticks: { ok: boolean; tickNumber: number | null; code?: string; message?: string }[] };
+  verifyTicks(
+    json: unknown[],
+    options?: { gaps?: 'fail' | 'report' },
+  ): {
+    ok: boolean;
+    invalid: number[];
+    ticks: { ok: boolean; tickNumber: number | null; code?: string; message?: string }[];
+  };
 }
 
 export interface VerifyInclusionOptions {
@@ -171,7 +186,12 @@ export interface TrustedBlock {
   last_tick?: number;
   last_tick_output_hash?: string;
   transaction_ids?: string[];
-  batch_summaries?: { index: number; tick_number: number; batch_hash: string; continuum_sequences: (bigint | string | number)[] }[];
+  batch_summaries?: {
+    index: number;
+    tick_number: number;
+    batch_hash: string;
+    continuum_sequences: (bigint | string | number)[];
+  }[];
 }
 
 export interface VerifyOrderStateOptions {

@@ -30,7 +30,8 @@ export function usedIdLeaf(owner: Uint8Array, orderId: bigint): Uint8Array {
 }
 
 export function decodeBookLeaf(step: OrderStateStep, b: Uint8Array): OrderLeaf & { ownerBytes: Uint8Array } {
-  if (b.length !== BOOK_LEAF_BYTES) throw new StepFailure(step, `a book leaf is ${BOOK_LEAF_BYTES} bytes, not ${b.length}`);
+  if (b.length !== BOOK_LEAF_BYTES)
+    throw new StepFailure(step, `a book leaf is ${BOOK_LEAF_BYTES} bytes, not ${b.length}`);
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const side = b[48]!;
   if (side > 1) throw new StepFailure(step, `book leaf side ${side} is neither 0 (Buy) nor 1 (Sell)`);
@@ -83,7 +84,13 @@ export function isTreeSize(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 64 && n <= MAX_TREE_SIZE && (n & (n - 1)) === 0;
 }
 
-export function combineStateRootBytes(marketsRoot: Uint8Array, marketsSize: number, marketCount: number, usedRoot: Uint8Array, usedCount: number): Uint8Array {
+export function combineStateRootBytes(
+  marketsRoot: Uint8Array,
+  marketsSize: number,
+  marketCount: number,
+  usedRoot: Uint8Array,
+  usedCount: number,
+): Uint8Array {
   const buf = new Uint8Array(STATE_ROOT_PREFIX.length + 32 + 4 + 4 + 32 + 8);
   const v = new DataView(buf.buffer);
   let o = STATE_ROOT_PREFIX.length;

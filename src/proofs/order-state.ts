@@ -48,7 +48,15 @@ import type {
   OrderStateVerdict,
   VerifyOrderStateOptions,
 } from './interface.js';
-import { MAX_BOOK_ENTRIES, MAX_TREE_SIZE, combineStateRootBytes, decodeBookLeaf, decodeMarketLeaf, isTreeSize, usedIdLeaf } from './order-leaves.js';
+import {
+  MAX_BOOK_ENTRIES,
+  MAX_TREE_SIZE,
+  combineStateRootBytes,
+  decodeBookLeaf,
+  decodeMarketLeaf,
+  isTreeSize,
+  usedIdLeaf,
+} from './order-leaves.js';
 
 const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
 
@@ -63,11 +71,22 @@ export interface UsedIdMember {
 }
 
 /** The used-id member of (owner, order_id) from every used-id leaf in order (O(n): a rebuild, or tests). */
-export function usedIdMemberFromLeaves(leaves: readonly Uint8Array[], owner: Uint8Array, orderId: bigint): UsedIdMember | undefined {
+export function usedIdMemberFromLeaves(
+  leaves: readonly Uint8Array[],
+  owner: Uint8Array,
+  orderId: bigint,
+): UsedIdMember | undefined {
   const want = usedIdLeaf(owner, orderId);
   const index = leaves.findIndex((l) => bytesEqual(l, want));
   if (index < 0) return undefined;
-  return { index, path: auditPath(sha256, leaves.map((l) => leafHashWith(sha256, l)), index) };
+  return {
+    index,
+    path: auditPath(
+      sha256,
+      leaves.map((l) => leafHashWith(sha256, l)),
+      index,
+    ),
+  };
 }
 
 export interface OrderStateRequest {
@@ -109,7 +128,8 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
   const market = state.markets.get(req.marketId);
   if (!market) throw new RangeError(`no market ${req.marketId}`);
   const found = state.findOrder(req.owner, req.orderId);
-  if (!found || found.marketId !== req.marketId) throw new RangeError(`no order ${req.orderId} of this owner in market ${req.marketId}`);
+  if (!found || found.marketId !== req.marketId)
+    throw new RangeError(`no order ${req.orderId} of this owner in market ${req.marketId}`);
   const stateRoot = state.stateRoot();
   const markets = state.marketsRoot();
   const usedRoot = state.usedIdsRoot();
@@ -117,8 +137,15 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
   const resting = found.open && found.order !== undefined && found.order.slot >= 0;
   if (!resting && !req.usedId && !req.usedIdLater) throw new RangeError('a not-resting order needs its used-id member');
   if (req.usedId) {
-    const r = rootFromPath(sha256, leafHashWith(sha256, usedIdLeaf(req.owner, req.orderId)), req.usedId.index, usedCount, req.usedId.path);
-    if (!r.ok || !bytesEqual(r.root, usedRoot)) throw new RangeError("the used-id member does not lead to the state's used_ids_root");
+    const r = rootFromPath(
+      sha256,
+      leafHashWith(sha256, usedIdLeaf(req.owner, req.orderId)),
+      req.usedId.index,
+      usedCount,
+      req.usedId.path,
+    );
+    if (!r.ok || !bytesEqual(r.root, usedRoot))
+      throw new RangeError("the used-id member does not lead to the state's used_ids_root");
   }
   const m = state.marketMember(market.index);
   const proof: OrderStateProof = {
@@ -144,7 +171,10 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
     proof.book = member(found.order!.slot, b.entry, b.path);
   } else if (req.wholeBook || req.restedInSlot === undefined) {
     delete (proof as Partial<OrderStateProof>).book;
-    if (req.wholeBook) proof.book_entries = Array.from({ length: tree.size }, (_, s) => bytesToHex(tree.member(s).entry ?? new Uint8Array(0)));
+    if (req.wholeBook)
+      proof.book_entries = Array.from({ length: tree.size }, (_, s) =>
+        bytesToHex(tree.member(s).entry ?? new Uint8Array(0)),
+      );
   } else {
     const b = tree.member(req.restedInSlot);
     proof.book = member(req.restedInSlot, b.entry, b.path);
@@ -163,14 +193,20 @@ export function buildOrderStateProof(state: DexState, req: OrderStateRequest): O
 export function attachUsedId(proof: OrderStateProof, usedId: UsedIdMember): OrderStateProof {
   const leaf = usedIdLeaf(fromBase58Key(proof.owner, 'owner'), BigInt(proof.order_id));
   const r = rootFromPath(sha256, leafHashWith(sha256, leaf), usedId.index, proof.used_id_count, usedId.path);
-  if (!r.ok || bytesToHex(r.root) !== proof.used_ids_root) throw new RangeError("the used-id member does not lead to the proof's used_ids_root");
+  if (!r.ok || bytesToHex(r.root) !== proof.used_ids_root)
+    throw new RangeError("the used-id member does not lead to the proof's used_ids_root");
   proof.used_id = member(usedId.index, leaf, usedId.path);
   return proof;
 }
 
 // ------------------------------------------------------------------ verifier
 
-function memberField(step: OrderStateStep, what: string, v: unknown, maxIndex: number): { index: number; leaf: Uint8Array; path: Uint8Array[] } {
+function memberField(
+  step: OrderStateStep,
+  what: string,
+  v: unknown,
+  maxIndex: number,
+): { index: number; leaf: Uint8Array; path: Uint8Array[] } {
   if (!isObject(v)) throw new StepFailure(step, `${what}: expected {index, leaf, audit_path}`);
   return {
     index: intField(step, `${what}.index`, v.index, 0, maxIndex),
@@ -181,7 +217,8 @@ function memberField(step: OrderStateStep, what: string, v: unknown, maxIndex: n
 
 function trustedRoot(v: unknown): Uint8Array {
   if (Array.isArray(v)) {
-    if (v.length !== 32 || !v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255)) throw new StepFailure<OrderStateStep>('anchor', 'trustedBlock.state_root: expected 32 integers 0..255');
+    if (v.length !== 32 || !v.every((x) => Number.isInteger(x) && x >= 0 && x <= 255))
+      throw new StepFailure<OrderStateStep>('anchor', 'trustedBlock.state_root: expected 32 integers 0..255');
     return Uint8Array.from(v as number[]);
   }
   return hexField<OrderStateStep>('anchor', 'trustedBlock.state_root', v, 32);
@@ -215,8 +252,10 @@ function readProof(proof: unknown): ReadProof {
   const step: OrderStateStep = 'shape';
   if (!isObject(proof)) throw new StepFailure(step, 'proof: expected a JSON object');
   const state = proof.state;
-  if (state !== 'resting' && state !== 'not_resting') throw new StepFailure(step, 'state: expected "resting" or "not_resting"');
-  if (typeof proof.market_id !== 'string' || !UUID_RE.test(proof.market_id)) throw new StepFailure(step, 'market_id: expected a lowercase UUID');
+  if (state !== 'resting' && state !== 'not_resting')
+    throw new StepFailure(step, 'state: expected "resting" or "not_resting"');
+  if (typeof proof.market_id !== 'string' || !UUID_RE.test(proof.market_id))
+    throw new StepFailure(step, 'market_id: expected a lowercase UUID');
   let owner: Uint8Array;
   try {
     owner = fromBase58Key(typeof proof.owner === 'string' ? proof.owner : '', 'owner');
@@ -238,18 +277,42 @@ function readProof(proof: unknown): ReadProof {
   const book = proof.book === undefined ? undefined : memberField(step, 'book', proof.book, MAX_TREE_SIZE - 1);
   let entries: Uint8Array[] | undefined;
   if (proof.book_entries !== undefined) {
-    if (!Array.isArray(proof.book_entries) || proof.book_entries.length > MAX_BOOK_ENTRIES) throw new StepFailure(step, `book_entries: expected a list of at most ${MAX_BOOK_ENTRIES} hex entries`);
+    if (!Array.isArray(proof.book_entries) || proof.book_entries.length > MAX_BOOK_ENTRIES)
+      throw new StepFailure(step, `book_entries: expected a list of at most ${MAX_BOOK_ENTRIES} hex entries`);
     entries = proof.book_entries.map((e, i) => hexField(step, `book_entries[${i}]`, e));
   }
   if (state === 'resting' && !book) throw new StepFailure(step, 'a resting proof needs book');
   if (book && entries) throw new StepFailure(step, 'book and book_entries together');
-  const usedId = proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
+  const usedId =
+    proof.used_id === undefined ? undefined : memberField(step, 'used_id', proof.used_id, Math.max(0, usedCount - 1));
   if (state === 'not_resting' && !usedId) throw new StepFailure(step, 'a not_resting proof needs used_id');
   const end = proof.end;
-  if (state === 'resting' && (end !== undefined || proof.ended_by !== undefined)) throw new StepFailure(step, 'end and ended_by: only on a not_resting proof');
-  if (state === 'not_resting' && (typeof end !== 'string' || !ENDS.includes(end as OrderEnd))) throw new StepFailure(step, `end: a not_resting proof needs one of ${ENDS.join(', ')}`);
-  if (proof.ended_by !== undefined && !isObject(proof.ended_by)) throw new StepFailure(step, 'ended_by: expected an inclusion proof object');
-  return { state, marketId: proof.market_id, owner, orderId, blockHeight, tickNumber, anchorHash, stateRoot, marketsRoot, marketsSize, marketCount, usedRoot, usedCount, market, book, entries, usedId, end: end as OrderEnd | undefined };
+  if (state === 'resting' && (end !== undefined || proof.ended_by !== undefined))
+    throw new StepFailure(step, 'end and ended_by: only on a not_resting proof');
+  if (state === 'not_resting' && (typeof end !== 'string' || !ENDS.includes(end as OrderEnd)))
+    throw new StepFailure(step, `end: a not_resting proof needs one of ${ENDS.join(', ')}`);
+  if (proof.ended_by !== undefined && !isObject(proof.ended_by))
+    throw new StepFailure(step, 'ended_by: expected an inclusion proof object');
+  return {
+    state,
+    marketId: proof.market_id,
+    owner,
+    orderId,
+    blockHeight,
+    tickNumber,
+    anchorHash,
+    stateRoot,
+    marketsRoot,
+    marketsSize,
+    marketCount,
+    usedRoot,
+    usedCount,
+    market,
+    book,
+    entries,
+    usedId,
+    end: end as OrderEnd | undefined,
+  };
 }
 
 /** Step `book_leaf`: the slot holds this order (resting), or not (not resting: what it holds, if anything). */
@@ -261,19 +324,23 @@ function checkBookLeaf(p: ReadProof, bookSize: number): { order?: OrderLeaf; slo
     return BigInt(o.order_id) === p.orderId && bytesEqual(o.ownerBytes, p.owner);
   };
   if (p.book) {
-    if (p.book.index >= bookSize) throw new StepFailure(step, `slot ${p.book.index} is outside the book's ${bookSize} entries`);
+    if (p.book.index >= bookSize)
+      throw new StepFailure(step, `slot ${p.book.index} is outside the book's ${bookSize} entries`);
     if (p.state === 'resting') {
-      if (!isThisOrder(p.book.leaf)) throw new StepFailure(step, `slot ${p.book.index} does not hold order ${p.orderId} of this owner`);
+      if (!isThisOrder(p.book.leaf))
+        throw new StepFailure(step, `slot ${p.book.index} does not hold order ${p.orderId} of this owner`);
       const { ownerBytes: _o, ...order } = decodeBookLeaf(step, p.book.leaf);
       return { order };
     }
-    if (isThisOrder(p.book.leaf)) throw new StepFailure(step, `slot ${p.book.index} still holds the order: it is resting`);
+    if (isThisOrder(p.book.leaf))
+      throw new StepFailure(step, `slot ${p.book.index} still holds the order: it is resting`);
     if (p.book.leaf.length === 0) return {};
     const { ownerBytes: _o, ...slotHolds } = decodeBookLeaf(step, p.book.leaf);
     return { slotHolds };
   }
   if (p.entries) {
-    if (p.entries.length !== bookSize) throw new StepFailure(step, `book_entries has ${p.entries.length} entries, the book has ${bookSize}`);
+    if (p.entries.length !== bookSize)
+      throw new StepFailure(step, `book_entries has ${p.entries.length} entries, the book has ${bookSize}`);
     const at = p.entries.findIndex(isThisOrder);
     if (at >= 0) throw new StepFailure(step, `entry ${at} of the book is the order: it is resting`);
   }
@@ -285,49 +352,77 @@ function checkBookAndMarketPaths(p: ReadProof, ml: { bookRoot: Uint8Array; bookS
   if (p.book) {
     const r = rootFromPath(sha256, leafHashWith(sha256, p.book.leaf), p.book.index, ml.bookSize, p.book.path);
     if (!r.ok) throw new StepFailure<OrderStateStep>('book_path', r.message);
-    if (!bytesEqual(r.root, ml.bookRoot)) throw new StepFailure<OrderStateStep>('book_path', "the book leaf and its path do not lead to the market leaf's book_root");
+    if (!bytesEqual(r.root, ml.bookRoot))
+      throw new StepFailure<OrderStateStep>(
+        'book_path',
+        "the book leaf and its path do not lead to the market leaf's book_root",
+      );
   } else if (p.entries) {
-    const root = rootOfLeafHashesWith(sha256, p.entries.map((e) => leafHashWith(sha256, e)));
-    if (!bytesEqual(root, ml.bookRoot)) throw new StepFailure<OrderStateStep>('book_path', "book_entries do not hash to the market leaf's book_root");
+    const root = rootOfLeafHashesWith(
+      sha256,
+      p.entries.map((e) => leafHashWith(sha256, e)),
+    );
+    if (!bytesEqual(root, ml.bookRoot))
+      throw new StepFailure<OrderStateStep>('book_path', "book_entries do not hash to the market leaf's book_root");
   }
   const mr = rootFromPath(sha256, leafHashWith(sha256, p.market.leaf), p.market.index, p.marketsSize, p.market.path);
   if (!mr.ok) throw new StepFailure<OrderStateStep>('market_path', mr.message);
-  if (!bytesEqual(mr.root, p.marketsRoot)) throw new StepFailure<OrderStateStep>('market_path', 'the market leaf and its path do not lead to markets_root');
+  if (!bytesEqual(mr.root, p.marketsRoot))
+    throw new StepFailure<OrderStateStep>('market_path', 'the market leaf and its path do not lead to markets_root');
 }
 
 /** Steps `used_id_leaf` and `used_id_path`: owner || order_id in the used-id tree; its index. */
 function checkUsedId(p: ReadProof): number | undefined {
   if (!p.usedId) return undefined;
-  if (!bytesEqual(p.usedId.leaf, usedIdLeaf(p.owner, p.orderId))) throw new StepFailure<OrderStateStep>('used_id_leaf', 'the used-id leaf is not owner || order_id (u64 LE)');
+  if (!bytesEqual(p.usedId.leaf, usedIdLeaf(p.owner, p.orderId)))
+    throw new StepFailure<OrderStateStep>('used_id_leaf', 'the used-id leaf is not owner || order_id (u64 LE)');
   const ur = rootFromPath(sha256, leafHashWith(sha256, p.usedId.leaf), p.usedId.index, p.usedCount, p.usedId.path);
   if (!ur.ok) throw new StepFailure<OrderStateStep>('used_id_path', ur.message);
-  if (!bytesEqual(ur.root, p.usedRoot)) throw new StepFailure<OrderStateStep>('used_id_path', 'the used-id leaf and its path do not lead to used_ids_root');
+  if (!bytesEqual(ur.root, p.usedRoot))
+    throw new StepFailure<OrderStateStep>('used_id_path', 'the used-id leaf and its path do not lead to used_ids_root');
   return p.usedId.index;
 }
 
 /** Steps `state_root` and `anchor`: the inputs give state_root, and it is the trusted block's. */
 function checkStateRoot(p: ReadProof, trustedBlock: VerifyOrderStateOptions['trustedBlock']): void {
   const computed = combineStateRootBytes(p.marketsRoot, p.marketsSize, p.marketCount, p.usedRoot, p.usedCount);
-  if (!bytesEqual(computed, p.stateRoot)) throw new StepFailure<OrderStateStep>('state_root', `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(p.stateRoot)}`);
+  if (!bytesEqual(computed, p.stateRoot))
+    throw new StepFailure<OrderStateStep>(
+      'state_root',
+      `the inputs give state root ${bytesToHex(computed)}, not ${bytesToHex(p.stateRoot)}`,
+    );
   if (trustedBlock === undefined) return;
   const step: OrderStateStep = 'anchor';
   const b: unknown = trustedBlock;
   if (!isObject(b)) throw new StepFailure(step, 'trustedBlock: expected {height, state_root, last_tick?}');
-  if (b.height !== p.blockHeight) throw new StepFailure(step, `the proof is for block ${p.blockHeight}, the trusted block is ${String(b.height)}`);
-  if (!bytesEqual(trustedRoot(b.state_root), p.stateRoot)) throw new StepFailure(step, `state_root is not block ${p.blockHeight}'s state_root`);
-  if (b.last_tick !== undefined && b.last_tick !== p.tickNumber) throw new StepFailure(step, `tick_number ${p.tickNumber} is not block ${p.blockHeight}'s last_tick ${String(b.last_tick)}`);
-  if (b.last_tick_output_hash !== undefined && !bytesEqual(hexField(step, 'trustedBlock.last_tick_output_hash', b.last_tick_output_hash, 32), p.anchorHash)) {
+  if (b.height !== p.blockHeight)
+    throw new StepFailure(step, `the proof is for block ${p.blockHeight}, the trusted block is ${String(b.height)}`);
+  if (!bytesEqual(trustedRoot(b.state_root), p.stateRoot))
+    throw new StepFailure(step, `state_root is not block ${p.blockHeight}'s state_root`);
+  if (b.last_tick !== undefined && b.last_tick !== p.tickNumber)
+    throw new StepFailure(
+      step,
+      `tick_number ${p.tickNumber} is not block ${p.blockHeight}'s last_tick ${String(b.last_tick)}`,
+    );
+  if (
+    b.last_tick_output_hash !== undefined &&
+    !bytesEqual(hexField(step, 'trustedBlock.last_tick_output_hash', b.last_tick_output_hash, 32), p.anchorHash)
+  ) {
     throw new StepFailure(step, `last_tick_output_hash is not block ${p.blockHeight}'s`);
   }
 }
 
-export function verifyOrderState(proof: unknown, options: VerifyOrderStateOptions = {}): OrderStateVerdict | Failure<OrderStateStep> {
+export function verifyOrderState(
+  proof: unknown,
+  options: VerifyOrderStateOptions = {},
+): OrderStateVerdict | Failure<OrderStateStep> {
   let step: OrderStateStep = 'shape';
   try {
     const p = readProof(proof);
     step = 'market_leaf';
     const ml = decodeMarketLeaf(p.market.leaf);
-    if (ml.marketId !== p.marketId) throw new StepFailure(step, `the market leaf is market ${ml.marketId}, not ${p.marketId}`);
+    if (ml.marketId !== p.marketId)
+      throw new StepFailure(step, `the market leaf is market ${ml.marketId}, not ${p.marketId}`);
     step = 'book_leaf';
     const { order, slotHolds } = checkBookLeaf(p, ml.bookSize);
     step = 'book_path';
@@ -340,7 +435,14 @@ export function verifyOrderState(proof: unknown, options: VerifyOrderStateOption
     let chained = false;
     if (isObject(proof) && proof.ended_by !== undefined) {
       step = 'ended_by';
-      endedBy = checkEndedBy(proof.ended_by, options, p.end!, { marketId: p.marketId, owner: p.owner, orderId: p.orderId, baseMint: ml.baseMint, quoteMint: ml.quoteMint, tickNumber: p.tickNumber });
+      endedBy = checkEndedBy(proof.ended_by, options, p.end!, {
+        marketId: p.marketId,
+        owner: p.owner,
+        orderId: p.orderId,
+        baseMint: ml.baseMint,
+        quoteMint: ml.quoteMint,
+        tickNumber: p.tickNumber,
+      });
       if (options.endedByTicks !== undefined) {
         step = 'ended_by_chain';
         checkEndedByChain(proof.ended_by, endedBy.tick_number, p, options);
@@ -369,7 +471,12 @@ function checkEndedByChain(endedBy: unknown, n: number, p: ReadProof, options: V
   const inner: unknown = isObject(endedBy) && 'proof' in endedBy ? endedBy.proof : endedBy;
   const tick = isObject(inner) ? inner.tick : undefined;
   const ticks = options.endedByTicks;
-  if (!Array.isArray(ticks) || ticks.length !== p.tickNumber - n) throw new StepFailure(step, `expected the ${p.tickNumber - n} ticks ${n + 1}..${p.tickNumber} after ended_by's tick`);
+  if (!Array.isArray(ticks) || ticks.length !== p.tickNumber - n)
+    throw new StepFailure(
+      step,
+      `expected the ${p.tickNumber - n} ticks ${n + 1}..${p.tickNumber} after ended_by's tick`,
+    );
   const last = chainOutputs(step, tick, n, ticks, options.inclusion!.tickVerifier);
-  if (!bytesEqual(sha256(last.output), p.anchorHash)) throw new StepFailure(step, `tick ${last.tickNumber}'s output does not hash to last_tick_output_hash`);
+  if (!bytesEqual(sha256(last.output), p.anchorHash))
+    throw new StepFailure(step, `tick ${last.tickNumber}'s output does not hash to last_tick_output_hash`);
 }

@@ -95,7 +95,8 @@ function u64Text(value: unknown, name: string): bigint {
 }
 
 function safeInteger(value: unknown, name: string): bigint {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`${name} must be a non-negative integer`);
   return BigInt(value);
 }
 
@@ -104,10 +105,16 @@ function safeInteger(value: unknown, name: string): bigint {
  * shape and length is checked before it is decoded, so a hostile answer costs linear time.
  */
 export function receiptDataOf(r: Receipt): ReceiptData {
-  if (typeof r.merkle_root !== 'string' || !HEX64.test(r.merkle_root) || typeof r.tx_hash !== 'string' || !HEX64.test(r.tx_hash)) {
+  if (
+    typeof r.merkle_root !== 'string' ||
+    !HEX64.test(r.merkle_root) ||
+    typeof r.tx_hash !== 'string' ||
+    !HEX64.test(r.tx_hash)
+  ) {
     throw new TypeError('merkle_root and tx_hash are 32 bytes (64 hex)');
   }
-  if (typeof r.sequencer_id !== 'string' || r.sequencer_id.length > 64) throw new TypeError('sequencer_id must be a short string');
+  if (typeof r.sequencer_id !== 'string' || r.sequencer_id.length > 64)
+    throw new TypeError('sequencer_id must be a short string');
   if (typeof r.owner !== 'string') throw new TypeError('owner must be Base58');
   return {
     orderId: u64Text(r.order_id, 'order_id'),

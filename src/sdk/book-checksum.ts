@@ -125,7 +125,10 @@ export type ChecksumRow = readonly [price: Int, quantity: Int, orders: Int];
 /** The checksum of a whole book (every level of both sides), computed from scratch. */
 export function bookChecksumOf(marketId: string, bids: readonly ChecksumRow[], asks: readonly ChecksumRow[]): string {
   const c = new BookChecksum(marketId);
-  for (const [side, rows] of [[0, bids], [1, asks]] as const) {
+  for (const [side, rows] of [
+    [0, bids],
+    [1, asks],
+  ] as const) {
     for (const [p, q, n] of rows) c.add(c.hash(side, BigInt(p), BigInt(q), BigInt(n)));
   }
   return c.hex();

@@ -41,7 +41,9 @@ export function fromBase58(text: string, maxLength = 256): Uint8Array {
 /** Base58 that must decode to exactly 32 bytes (public keys, mints); throws otherwise, in time bounded by 44 characters. */
 export function fromBase58Key(text: string, what = 'key'): Uint8Array {
   if (text.length < BASE58_KEY_MIN_CHARS || text.length > BASE58_KEY_MAX_CHARS) {
-    throw new TypeError(`${what} must be ${BASE58_KEY_MIN_CHARS}..${BASE58_KEY_MAX_CHARS} Base58 characters (a 32-byte key), got ${text.length}`);
+    throw new TypeError(
+      `${what} must be ${BASE58_KEY_MIN_CHARS}..${BASE58_KEY_MAX_CHARS} Base58 characters (a 32-byte key), got ${text.length}`,
+    );
   }
   const known = KEY_CACHE.get(text);
   if (known !== undefined) return known.slice();

@@ -78,10 +78,21 @@ export function chainStateRootOf(markets: MarketStateInput[], usedIds: UsedIdInp
   markets.forEach((m, i) => (entries[i] = marketLeafOf(m)));
   const marketsRoot = merkleTreeHash(entries);
   const usedRoot = merkleTreeHash(usedIds.map(usedIdLeafOf));
-  const tail = new BorshWriter(96).fixed(marketsRoot, 32).u32(size).u32(markets.length).fixed(usedRoot, 32).u64(BigInt(usedIds.length)).toBytes();
+  const tail = new BorshWriter(96)
+    .fixed(marketsRoot, 32)
+    .u32(size)
+    .u32(markets.length)
+    .fixed(usedRoot, 32)
+    .u64(BigInt(usedIds.length))
+    .toBytes();
   const prefix = enc.encode('SVC_STATE_ROOT_V1:');
   const all = new Uint8Array(prefix.length + tail.length);
   all.set(prefix);
   all.set(tail, prefix.length);
-  return { state_root: toHex(sha256(all)), markets_root: toHex(marketsRoot), markets_size: size, used_ids_root: toHex(usedRoot) };
+  return {
+    state_root: toHex(sha256(all)),
+    markets_root: toHex(marketsRoot),
+    markets_size: size,
+    used_ids_root: toHex(usedRoot),
+  };
 }

@@ -277,13 +277,23 @@ export class ChannelClient {
 
   // ---------------------------------------------------------------- subscriptions
 
-  private add(kind: Kind, key: string, from: number | undefined, deliver: (m: Record<string, unknown>) => void): ChannelSubscription {
+  private add(
+    kind: Kind,
+    key: string,
+    from: number | undefined,
+    deliver: (m: Record<string, unknown>) => void,
+  ): ChannelSubscription {
     const sub = this.addSub(kind, key, from, deliver);
     this.subscribe(sub);
     return this.handle(sub);
   }
 
-  private addSub(kind: Kind, key: string, from: number | undefined, deliver: (m: Record<string, unknown>) => void): Sub {
+  private addSub(
+    kind: Kind,
+    key: string,
+    from: number | undefined,
+    deliver: (m: Record<string, unknown>) => void,
+  ): Sub {
     const k = keyOf(kind, key);
     if (this.subs.has(k)) throw new Error(`already subscribed to ${kind} ${key}`);
     const sub: Sub = { kind, key, next: from, wireId: 0, confirmed: false, deliver };
@@ -416,10 +426,13 @@ export class ChannelClient {
     this.options.onError?.({ code: 'checksum_mismatch', message, marketId: sub.key, seq: m.seq });
     if (n === 1) return this.resubscribe(sub);
     const wireId = sub.wireId;
-    sub.retry = setTimeout(() => {
-      sub.retry = undefined;
-      if (this.subs.get(keyOf(sub.kind, sub.key)) === sub && sub.wireId === wireId) this.resubscribe(sub);
-    }, Math.min(250 * 2 ** (n - 2), 5_000));
+    sub.retry = setTimeout(
+      () => {
+        sub.retry = undefined;
+        if (this.subs.get(keyOf(sub.kind, sub.key)) === sub && sub.wireId === wireId) this.resubscribe(sub);
+      },
+      Math.min(250 * 2 ** (n - 2), 5_000),
+    );
   }
 
   private bookMessage(sub: Sub | undefined, m: Record<string, unknown>): void {
@@ -446,7 +459,10 @@ function foldBook(lv: NonNullable<Sub['levels']>, m: BookMessage): void {
     lv.asks.clear();
     lv.sum.clear();
   }
-  for (const [code, side, rows] of [[0, lv.bids, m.bids], [1, lv.asks, m.asks]] as const) {
+  for (const [code, side, rows] of [
+    [0, lv.bids, m.bids],
+    [1, lv.asks, m.asks],
+  ] as const) {
     if (!Array.isArray(rows)) throw new RangeError(`${code === 0 ? 'bids' : 'asks'} is not a list`);
     for (const row of rows) {
       const price = BigInt(row[0]);

@@ -77,7 +77,9 @@ export interface CancelResult {
 export type BatchItemBody = ({ kind: 'order' } & PlaceOrderBody) | ({ kind: 'cancel' } & CancelOrderBody);
 
 /** One item's answer in a batch: the single call's data, or its refusal with the single call's HTTP status. */
-export type BatchItemResult = { ok: true; data: OrderResult | CancelResult } | { ok: false; error: string; code: string; status: number };
+export type BatchItemResult =
+  | { ok: true; data: OrderResult | CancelResult }
+  | { ok: false; error: string; code: string; status: number };
 
 export interface HealthView {
   status: 'ok';

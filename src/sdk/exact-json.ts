@@ -58,5 +58,7 @@ export function parseExactJson(text: string): unknown {
   }
   if (out === undefined) return JSON.parse(text);
   out.push(text.slice(from));
-  return JSON.parse(out.join(''), (_key, value: unknown) => (typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value));
+  return JSON.parse(out.join(''), (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value,
+  );
 }

@@ -50,7 +50,8 @@ export function prefixed(tag: number, ...parts: Uint8Array[]): Uint8Array {
 
 /** The state root (hex) of a book listing with `treeSize` slots (a power of two). */
 export function stateRootOf(orders: SlotOrderView[], treeSize: number): string {
-  if (!Number.isInteger(treeSize) || treeSize < 1 || (treeSize & (treeSize - 1)) !== 0) throw new RangeError('tree_size must be a power of two');
+  if (!Number.isInteger(treeSize) || treeSize < 1 || (treeSize & (treeSize - 1)) !== 0)
+    throw new RangeError('tree_size must be a power of two');
   const empty = prefixed(0x00);
   let level: Uint8Array[] = new Array<Uint8Array>(treeSize).fill(empty);
   for (const o of orders) {

@@ -18,7 +18,17 @@ export function restStatus(s: SequencerStatus) {
     transactions_per_second: s.transactionsPerSecond,
     uptime_seconds: Math.floor(s.uptimeSeconds),
     ...(s.follow
-      ? { follow: { leader: s.follow.leader, connected: s.follow.connected, leader_tick: s.follow.leaderTick, lag_ticks: s.follow.lagTicks, lag_ms: s.follow.lagMs, reconnects: s.follow.reconnects, halted: s.follow.halted ?? null } }
+      ? {
+          follow: {
+            leader: s.follow.leader,
+            connected: s.follow.connected,
+            leader_tick: s.follow.leaderTick,
+            lag_ticks: s.follow.lagTicks,
+            lag_ms: s.follow.lagMs,
+            reconnects: s.follow.reconnects,
+            halted: s.follow.halted ?? null,
+          },
+        }
       : {}),
   };
 }
@@ -56,7 +66,11 @@ export function jsonU64(value: bigint): number | string {
 
 export function restRecentTicks(ticks: TickSummary[]) {
   return {
-    ticks: ticks.map((t) => ({ tick_number: t.tickNumber, timestamp: t.timestamp, transaction_count: t.transactionCount })),
+    ticks: ticks.map((t) => ({
+      tick_number: t.tickNumber,
+      timestamp: t.timestamp,
+      transaction_count: t.transactionCount,
+    })),
     total: ticks.length,
   };
 }

@@ -35,7 +35,9 @@ export function parseTxHash(text: string): Parsed<string> {
 /** A transaction hash for a proof: the 8-hex short hash or the 64-hex full SHA-256, case-insensitive; returned lowercase. */
 export function parseProofHash(text: string): Parsed<string> {
   if (text.length !== 8 && text.length !== 64) {
-    return fail(`tx_hash must be 8 or 64 hexadecimal characters (the short or the full hash), got ${text.length} characters`);
+    return fail(
+      `tx_hash must be 8 or 64 hexadecimal characters (the short or the full hash), got ${text.length} characters`,
+    );
   }
   if (!/^[0-9a-fA-F]+$/.test(text)) return fail(`tx_hash must be hexadecimal (0-9, a-f), got '${clip(text)}'`);
   return ok(text.toLowerCase());

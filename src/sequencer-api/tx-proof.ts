@@ -31,7 +31,8 @@ function matching(locations: TransactionLocation[], hash: string): TransactionLo
   return locations.filter((l) => bytesToHex(l.transaction.txHash) === hash);
 }
 
-const bySequence = (a: TransactionLocation, b: TransactionLocation): number => a.transaction.sequenceNumber - b.transaction.sequenceNumber;
+const bySequence = (a: TransactionLocation, b: TransactionLocation): number =>
+  a.transaction.sequenceNumber - b.transaction.sequenceNumber;
 
 /**
  * Find the transaction `hash` (8 or 64 lowercase hex) and build its proof. A full hash
@@ -44,7 +45,11 @@ export async function lookupTransactionProof(sequencer: Sequencer, hash: string)
   if (proven.length > 1 && hash.length === 8) {
     return {
       kind: 'ambiguous',
-      candidates: proven.map((l) => ({ txHash: bytesToHex(l.transaction.txHash), tickNumber: l.tickNumber, sequenceNumber: l.transaction.sequenceNumber })),
+      candidates: proven.map((l) => ({
+        txHash: bytesToHex(l.transaction.txHash),
+        tickNumber: l.tickNumber,
+        sequenceNumber: l.transaction.sequenceNumber,
+      })),
     };
   }
   const loc = proven[0];
@@ -56,6 +61,8 @@ export async function lookupTransactionProof(sequencer: Sequencer, hash: string)
       return { kind: 'found', tick, index, proof: buildInclusionProof(tick, index, restTick(tick, false)) };
     }
   }
-  const waiting = sequencer.findUnprovenTransactions ? matching(await sequencer.findUnprovenTransactions(short), hash) : [];
+  const waiting = sequencer.findUnprovenTransactions
+    ? matching(await sequencer.findUnprovenTransactions(short), hash)
+    : [];
   return waiting.length > 0 ? { kind: 'pending' } : { kind: 'unknown' };
 }

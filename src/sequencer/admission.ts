@@ -34,7 +34,9 @@ export interface AdmissionContext {
 
 export class Admission {
   private readonly replay: ReplayGuard;
-  private readonly arrivals = new ArrivalQueue<PreparedBatch, Array<ReplayRecord | SubmitError>>((b) => this.admitBatch(b));
+  private readonly arrivals = new ArrivalQueue<PreparedBatch, Array<ReplayRecord | SubmitError>>((b) =>
+    this.admitBatch(b),
+  );
   private nextSequence = 1;
 
   constructor(private readonly ctx: AdmissionContext) {
@@ -59,14 +61,19 @@ export class Admission {
   async submit(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>> {
     this.ctx.checkRunning();
     if (this.arrivals.waiting >= MAX_ARRIVALS_WAITING) {
-      throw refusal('RESOURCE_EXHAUSTED', `${MAX_ARRIVALS_WAITING} requests are already waiting for intake; retry later`);
+      throw refusal(
+        'RESOURCE_EXHAUSTED',
+        `${MAX_ARRIVALS_WAITING} requests are already waiting for intake; retry later`,
+      );
     }
     const records = await this.arrivals.submit(batch);
     const waits = new Set<Promise<void>>();
     for (const r of records) if (!(r instanceof SubmitError)) waits.add(r.durable);
     await Promise.all(waits);
     return records.map((r) =>
-      r instanceof SubmitError ? r : { sequenceNumber: r.sequenceNumber, expectedTick: r.expectedTick, txHash: r.txHash },
+      r instanceof SubmitError
+        ? r
+        : { sequenceNumber: r.sequenceNumber, expectedTick: r.expectedTick, txHash: r.txHash },
     );
   }
 
@@ -99,14 +106,23 @@ export class Admission {
     if (verdict.kind === 'duplicate') return verdict.record;
     if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
     if (ctx.queue.length >= ctx.queueCapacity) {
-      throw refusal('RESOURCE_EXHAUSTED', `the transaction queue is full (${ctx.queueCapacity} waiting for a tick); retry later`);
+      throw refusal(
+        'RESOURCE_EXHAUSTED',
+        `the transaction queue is full (${ctx.queueCapacity} waiting for a tick); retry later`,
+      );
     }
     const sequence = this.nextSequence++;
     const entry: WalEntry = { sequence, ingestionTimestamp: nowMicros(), tx: p.tx, fullHash: p.fullHash, body: p.body };
     const expectedTick = ctx.expectedTick();
     ctx.queue.push(entry);
     const durable = ctx.wal.append(entry);
-    const record: ReplayRecord = { hashKey: p.hashKey, sequenceNumber: sequence, expectedTick, txHash: shortHash(p.fullHash), durable };
+    const record: ReplayRecord = {
+      hashKey: p.hashKey,
+      sequenceNumber: sequence,
+      expectedTick,
+      txHash: shortHash(p.fullHash),
+      durable,
+    };
     this.replay.add(p.tx.txId, p.pkNonceKey, record);
     return record;
   }

@@ -19,4 +19,4 @@ export function createSequencer(options: SequencerOptions): Sequencer {
   return new TickSequencer(options);
 }
 export { RateMeter } from './rate.js';
-export { type PreparedBatch } from './prepare.js';
+export type { PreparedBatch } from './prepare.js';

@@ -44,7 +44,12 @@ export function joinTicks(raw: readonly ClockTick[], ctx: JoinContext): Joined {
       if (e.sequence !== t.firstSequence + j) {
         throw new Error(`tick ${t.tickNumber}: sequence ${e.sequence} where ${t.firstSequence + j} was expected`);
       }
-      txs[j] = { transaction: e.tx, sequenceNumber: e.sequence, txHash: e.fullHash, ingestionTimestamp: e.ingestionTimestamp };
+      txs[j] = {
+        transaction: e.tx,
+        sequenceNumber: e.sequence,
+        txHash: e.fullHash,
+        ingestionTimestamp: e.ingestionTimestamp,
+      };
       mine[j] = e;
       lastSequence = e.sequence;
     }

@@ -36,7 +36,10 @@ export class ProofsInFlight {
   /** Start the pool proof of a tick whose proof is pending. */
   start(tick: ClockTick): void {
     this.running++;
-    const started = this.startDelayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, this.startDelayMs)).then(() => this.prove(tick)) : this.prove(tick);
+    const started =
+      this.startDelayMs > 0
+        ? new Promise<void>((resolve) => setTimeout(resolve, this.startDelayMs)).then(() => this.prove(tick))
+        : this.prove(tick);
     started.then(
       (proof) => {
         this.running--;

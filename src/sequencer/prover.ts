@@ -22,7 +22,9 @@ export type Prover = (task: ProofTask) => Promise<Uint8Array>;
 export function poolProver(pool: Piscina): Prover {
   return async (task) => {
     const claim = { input: task.input, output: task.output, iterations: task.iterations };
-    const result: unknown = task.checkpoints ? await proveFromCheckpointsOnPool(pool, claim, task.checkpoints, { transfer: true }) : await proveOnPool(pool, claim);
+    const result: unknown = task.checkpoints
+      ? await proveFromCheckpointsOnPool(pool, claim, task.checkpoints, { transfer: true })
+      : await proveOnPool(pool, claim);
     if (result instanceof Uint8Array && result.length === 256) return result;
     throw new Error('the pool returned a malformed VDF proof');
   };

@@ -27,7 +27,13 @@ import type { Head } from '../store/index.js';
 import { TickLog } from '../store/index.js';
 import { WriteAheadLog, type WalEntry } from '../store/index.js';
 import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T } from '../vdf/index.js';
-import { SubmitError, type OrderedTicks, type Sequencer, type SequencerOptions, type TickListener } from './interface.js';
+import {
+  SubmitError,
+  type OrderedTicks,
+  type Sequencer,
+  type SequencerOptions,
+  type TickListener,
+} from './interface.js';
 import { MAX_BATCH_TRANSACTIONS } from './limits.js';
 import { poolProver, type Prover } from './prover.js';
 import { ProofsInFlight, type SettledProof } from './proofs.js';
@@ -150,7 +156,14 @@ export class TickSequencer implements Sequencer {
     const waiting = this.log.waitingForProof();
     if (waiting.length > 0) {
       const proofs = await Promise.all(
-        waiting.map(async (t) => ({ tickNumber: t.tickNumber, proof: await this.prover({ input: t.vdfProof.input, output: t.vdfProof.output, iterations: t.vdfProof.iterations }) })),
+        waiting.map(async (t) => ({
+          tickNumber: t.tickNumber,
+          proof: await this.prover({
+            input: t.vdfProof.input,
+            output: t.vdfProof.output,
+            iterations: t.vdfProof.iterations,
+          }),
+        })),
       );
       await this.log.commit({ ticks: [], head: this.log.head, proofs });
     }
@@ -260,7 +273,10 @@ export class TickSequencer implements Sequencer {
     if (!Array.isArray(txs)) return Promise.reject(new SubmitError('INVALID_ARGUMENT', 'transactions must be a list'));
     if (txs.length > MAX_BATCH_TRANSACTIONS) {
       return Promise.reject(
-        new SubmitError('INVALID_ARGUMENT', `batch has ${txs.length} transactions; at most ${MAX_BATCH_TRANSACTIONS} allowed`),
+        new SubmitError(
+          'INVALID_ARGUMENT',
+          `batch has ${txs.length} transactions; at most ${MAX_BATCH_TRANSACTIONS} allowed`,
+        ),
       );
     }
     return this.submitPrepared(prepareTransactions(txs));
@@ -316,7 +332,8 @@ export class TickSequencer implements Sequencer {
       // Proofs of ticks already written are written at once: they let the ticks be shown.
       const forStored = settled.filter((p) => p.tickNumber < firstHeld);
       if (!writeHeld && forStored.length === 0) {
-        if (held.length === 0 && settled.length === 0 && (this.failure || (clock.drained() && proofs.size === 0))) return;
+        if (held.length === 0 && settled.length === 0 && (this.failure || (clock.drained() && proofs.size === 0)))
+          return;
         const wait = held.length > 0 ? Math.max(1, HOLD_EMPTY_MS - (performance.now() - heldSince)) : 100;
         await Promise.race([clock.waitForClosed(wait), proofs.nextSettled()]);
         continue;
@@ -339,7 +356,13 @@ export class TickSequencer implements Sequencer {
       await this.log.commit({ ticks: [], head: this.log.head, proofs });
       return;
     }
-    const { ticks, entries, taken: offset, lastSequence, lastOutput: prev } = joinTicks(raw, {
+    const {
+      ticks,
+      entries,
+      taken: offset,
+      lastSequence,
+      lastOutput: prev,
+    } = joinTicks(raw, {
       previousOutput: this.lastOutput,
       head: this.log.head,
       sent: this.sent,

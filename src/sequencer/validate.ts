@@ -5,13 +5,7 @@
  * since the front-ends hand over whatever a client sent.
  */
 import { SubmitError } from './interface.js';
-import {
-  MAX_PAYLOAD_BYTES,
-  MAX_PUBLIC_KEY_BYTES,
-  MAX_SIGNATURE_BYTES,
-  MAX_TX_ID_BYTES,
-  MAX_U64,
-} from './limits.js';
+import { MAX_PAYLOAD_BYTES, MAX_PUBLIC_KEY_BYTES, MAX_SIGNATURE_BYTES, MAX_TX_ID_BYTES, MAX_U64 } from './limits.js';
 import type { Transaction } from '../core/index.js';
 
 const encoder = new TextEncoder();
@@ -55,7 +49,8 @@ export function checkTransaction(tx: unknown): number {
   if (typeof t.txId !== 'string') invalid('tx_id must be a string');
   if (t.txId.length === 0) invalid('tx_id is empty; 1 to 128 bytes of UTF-8 required');
   if (t.txId.length > MAX_TX_ID_BYTES) invalid(`tx_id is longer than ${MAX_TX_ID_BYTES} bytes`);
-  if (!(t.txId as unknown as { isWellFormed(): boolean }).isWellFormed()) invalid('tx_id is not valid UTF-8 (lone surrogate)');
+  if (!(t.txId as unknown as { isWellFormed(): boolean }).isWellFormed())
+    invalid('tx_id is not valid UTF-8 (lone surrogate)');
   const idLength = utf8Length(t.txId);
   if (idLength > MAX_TX_ID_BYTES) invalid(`tx_id is ${idLength} bytes of UTF-8; at most ${MAX_TX_ID_BYTES} allowed`);
   checkBytes(t.payload, 'payload', MAX_PAYLOAD_BYTES);

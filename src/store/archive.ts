@@ -76,7 +76,9 @@ export function writeArchiveTxPrefix(w: JsonWriter, tx: Transaction, txHash: Uin
 
 /** writeArchiveTxPrefix's bytes on their own (a copy). */
 export function archivePrefixBytes(tx: Transaction, txHash: Uint8Array): Uint8Array {
-  const w = new JsonWriter(256 + 4 * (tx.payload.length + tx.signature.length + tx.publicKey.length) + 4 * tx.txId.length);
+  const w = new JsonWriter(
+    256 + 4 * (tx.payload.length + tx.signature.length + tx.publicKey.length) + 4 * tx.txId.length,
+  );
   writeArchiveTxPrefix(w, tx, txHash);
   return w.take();
 }
@@ -134,7 +136,10 @@ export function encodeArchiveRecordBytes(tick: Tick): Uint8Array {
  * buffer: the results are views into a single allocation. `prefixes[i][j]`, when given,
  * is writeArchiveTxPrefix's output for transaction j of tick i, copied as it is.
  */
-export function encodeArchiveRecordsBytes(ticks: readonly Tick[], prefixes?: ReadonlyArray<readonly Uint8Array[] | undefined>): Uint8Array[] {
+export function encodeArchiveRecordsBytes(
+  ticks: readonly Tick[],
+  prefixes?: ReadonlyArray<readonly Uint8Array[] | undefined>,
+): Uint8Array[] {
   const w = writer;
   w.reset();
   const ends = new Array<number>(ticks.length);
@@ -171,11 +176,13 @@ function need<T>(ok: boolean, value: T, what: string): T {
 
 function bytesField(v: unknown, what: string, length?: number): Uint8Array {
   if (!Array.isArray(v)) throw new CorruptRecordError(`${what} is not a byte array`);
-  if (length !== undefined && v.length !== length) throw new CorruptRecordError(`${what} has ${v.length} bytes, expected ${length}`);
+  if (length !== undefined && v.length !== length)
+    throw new CorruptRecordError(`${what} has ${v.length} bytes, expected ${length}`);
   const out = new Uint8Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i] as unknown;
-    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 255) throw new CorruptRecordError(`${what}[${i}] is not a byte`);
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 255)
+      throw new CorruptRecordError(`${what}[${i}] is not a byte`);
     out[i] = x;
   }
   return out;
@@ -212,42 +219,42 @@ export function decodeArchiveRecord(record: string | Uint8Array): Tick {
   }
   if (typeof raw !== 'object' || raw === null) throw new CorruptRecordError('not an object');
   const r = raw as Record<string, unknown>;
-  const p = r['vdf_proof'] as Record<string, unknown> | undefined;
+  const p = r.vdf_proof as Record<string, unknown> | undefined;
   if (typeof p !== 'object' || p === null) throw new CorruptRecordError('vdf_proof missing');
-  const txsRaw = r['transactions'];
+  const txsRaw = r.transactions;
   if (!Array.isArray(txsRaw)) throw new CorruptRecordError('transactions missing');
   const transactions: OrderedTransaction[] = txsRaw.map((x: unknown, i: number) => {
     if (typeof x !== 'object' || x === null) throw new CorruptRecordError(`transactions[${i}] is not an object`);
     const t = x as Record<string, unknown>;
-    const txId = t['tx_id'];
+    const txId = t.tx_id;
     if (typeof txId !== 'string') throw new CorruptRecordError(`transactions[${i}].tx_id is not a string`);
     return {
       transaction: {
         txId,
-        payload: bytesField(t['payload'], `transactions[${i}].payload`),
-        signature: bytesField(t['signature'], `transactions[${i}].signature`),
-        publicKey: bytesField(t['public_key'], `transactions[${i}].public_key`),
-        nonce: u64Field(t['nonce'], `transactions[${i}].nonce`),
-        timestamp: u64Field(t['timestamp'], `transactions[${i}].timestamp`),
+        payload: bytesField(t.payload, `transactions[${i}].payload`),
+        signature: bytesField(t.signature, `transactions[${i}].signature`),
+        publicKey: bytesField(t.public_key, `transactions[${i}].public_key`),
+        nonce: u64Field(t.nonce, `transactions[${i}].nonce`),
+        timestamp: u64Field(t.timestamp, `transactions[${i}].timestamp`),
       },
-      sequenceNumber: intField(t['sequence_number'], `transactions[${i}].sequence_number`),
-      txHash: bytesField(t['tx_hash'], `transactions[${i}].tx_hash`, 32),
-      ingestionTimestamp: intField(t['ingestion_timestamp'], `transactions[${i}].ingestion_timestamp`),
+      sequenceNumber: intField(t.sequence_number, `transactions[${i}].sequence_number`),
+      txHash: bytesField(t.tx_hash, `transactions[${i}].tx_hash`, 32),
+      ingestionTimestamp: intField(t.ingestion_timestamp, `transactions[${i}].ingestion_timestamp`),
     };
   });
-  const timestamp = r['timestamp'];
+  const timestamp = r.timestamp;
   return {
-    tickNumber: intField(r['tick_number'], 'tick_number'),
+    tickNumber: intField(r.tick_number, 'tick_number'),
     vdfProof: {
-      input: hexField(p['input'], 'vdf_proof.input'),
-      output: hexField(p['output'], 'vdf_proof.output'),
-      proof: hexField(p['proof'], 'vdf_proof.proof'),
-      iterations: intField(p['iterations'], 'vdf_proof.iterations'),
+      input: hexField(p.input, 'vdf_proof.input'),
+      output: hexField(p.output, 'vdf_proof.output'),
+      proof: hexField(p.proof, 'vdf_proof.proof'),
+      iterations: intField(p.iterations, 'vdf_proof.iterations'),
     },
     transactions,
-    batchHash: bytesField(r['batch_hash'], 'batch_hash', 32),
+    batchHash: bytesField(r.batch_hash, 'batch_hash', 32),
     // The tick's own timestamp was quoted by the u64 pre-pass too.
     timestamp: Number(u64Field(timestamp, 'timestamp')),
-    previousOutput: bytesField(r['previous_vdf_output'], 'previous_vdf_output'),
+    previousOutput: bytesField(r.previous_vdf_output, 'previous_vdf_output'),
   };
 }

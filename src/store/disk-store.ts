@@ -22,7 +22,13 @@
  */
 import type { Database } from '../db/index.js';
 import type { OrderedTransaction, Tick } from '../core/index.js';
-import { decodeStoredTick, decodeStoredTx, encodeStoredTick, storedTickCounts, storedTickOutput } from './stored-tick.js';
+import {
+  decodeStoredTick,
+  decodeStoredTx,
+  encodeStoredTick,
+  storedTickCounts,
+  storedTickOutput,
+} from './stored-tick.js';
 import { TxOpsBuilder, type RootPut } from './tx-batch.js';
 import { isPendingProof } from './pending-proof.js';
 
@@ -118,7 +124,12 @@ export class DiskTickStore {
 
   /** The seqmeta "base" record, for the batch that writes a seeded store's first tick. */
   baseOp(base: Head): BatchOp {
-    return { type: 'put', sublevel: this.meta, key: 'base', value: JSON.stringify({ tick: base.tick, last_sequence: base.lastSequence }) };
+    return {
+      type: 'put',
+      sublevel: this.meta,
+      key: 'base',
+      value: JSON.stringify({ tick: base.tick, last_sequence: base.lastSequence }),
+    };
   }
 
   /**
@@ -128,7 +139,11 @@ export class DiskTickStore {
    */
   async lastSequenceAt(tick: number, known?: Head): Promise<number> {
     const floor = known !== undefined && known.tick < tick ? known : undefined;
-    for await (const value of this.ticks.values({ lte: pad16(tick), ...(floor ? { gt: pad16(floor.tick) } : {}), reverse: true })) {
+    for await (const value of this.ticks.values({
+      lte: pad16(tick),
+      ...(floor ? { gt: pad16(floor.tick) } : {}),
+      reverse: true,
+    })) {
       const { firstSequence, txCount } = storedTickCounts(value);
       if (txCount > 0) return firstSequence + txCount - 1;
     }
@@ -159,7 +174,8 @@ export class DiskTickStore {
       const t = ticks[i]!;
       const value = encodeStoredTick(t, t.tickNumber === 1 || (prevInline && i === 0));
       ops.push({ type: 'put', sublevel: this.ticks, key: pad16(t.tickNumber), value });
-      if (storedTickCounts(value).proofApart && !isPendingProof(t.vdfProof.proof)) ops.push(this.proofOp(t.tickNumber, t.vdfProof.proof));
+      if (storedTickCounts(value).proofApart && !isPendingProof(t.vdfProof.proof))
+        ops.push(this.proofOp(t.tickNumber, t.vdfProof.proof));
     }
     this.txOps.push(ops, ticks, bodies);
     ops.push({
@@ -209,7 +225,12 @@ export class DiskTickStore {
             while (nextProof && nextProof[0] < key) nextProof = await proofs.next();
             if (nextProof && nextProof[0] === key) proof = nextProof[1];
           }
-          yield decodeStoredTick(value, previousTick === n - 1 ? previous : undefined, await this.transactionsOf(value), proof);
+          yield decodeStoredTick(
+            value,
+            previousTick === n - 1 ? previous : undefined,
+            await this.transactionsOf(value),
+            proof,
+          );
         }
         previous = storedTickOutput(value).slice();
         previousTick = n;
@@ -241,14 +262,16 @@ export class DiskTickStore {
   /** (sequence, tick) of every indexed transaction whose 8-hex hash is `hash8` (lowercase). */
   async lookup(hash8: string): Promise<Array<{ sequence: number; tick: number }>> {
     const out: Array<{ sequence: number; tick: number }> = [];
-    for await (const [key, value] of this.txindex.iterator({ gt: hash8 + ':', lt: hash8 + ';' })) {
+    for await (const [key, value] of this.txindex.iterator({ gt: `${hash8}:`, lt: `${hash8};` })) {
       out.push({ sequence: Number(key.slice(9)), tick: Number(value) });
     }
     return out;
   }
 
   /** One stored transaction by its sequence number, and its tick; undefined if none. */
-  async readTransaction(sequence: number): Promise<{ tickNumber: number; transaction: OrderedTransaction } | undefined> {
+  async readTransaction(
+    sequence: number,
+  ): Promise<{ tickNumber: number; transaction: OrderedTransaction } | undefined> {
     const value = await this.txs.get(pad16(sequence));
     return value === undefined ? undefined : decodeStoredTx(value, sequence);
   }

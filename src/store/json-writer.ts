@@ -100,7 +100,22 @@ export class JsonWriter {
 
   /** Digits of an integer in [0, 1e8) (int32 math). */
   private small(n: number): void {
-    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : 8;
+    const digits =
+      n < 10
+        ? 1
+        : n < 100
+          ? 2
+          : n < 1000
+            ? 3
+            : n < 10_000
+              ? 4
+              : n < 100_000
+                ? 5
+                : n < 1_000_000
+                  ? 6
+                  : n < 10_000_000
+                    ? 7
+                    : 8;
     this.ensure(digits);
     const out = this.buf;
     let p = this.pos + digits;

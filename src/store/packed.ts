@@ -72,13 +72,23 @@ export function packedSize(input: PackInput, prevInline: boolean, apart = false)
 }
 
 /** Write the record at `off` of `buf` (which must have packedSize() bytes free). */
-export function writePacked(buf: Uint8Array, view: DataView, off: number, input: PackInput, prevInline: boolean, apart = false): number {
+export function writePacked(
+  buf: Uint8Array,
+  view: DataView,
+  off: number,
+  input: PackInput,
+  prevInline: boolean,
+  apart = false,
+): number {
   const { tick } = input;
   const trivial = isOne(tick.vdfProof.proof);
   const txs = tick.transactions;
   const firstSeq = txs.length > 0 ? txs[0]!.sequenceNumber : 0;
   const start = off;
-  const flags = (trivial ? FLAG_TRIVIAL_PROOF : apart ? FLAG_PROOF_APART : 0) | (prevInline ? FLAG_PREV_INLINE : 0) | (apart ? FLAG_TXS_APART : 0);
+  const flags =
+    (trivial ? FLAG_TRIVIAL_PROOF : apart ? FLAG_PROOF_APART : 0) |
+    (prevInline ? FLAG_PREV_INLINE : 0) |
+    (apart ? FLAG_TXS_APART : 0);
   view.setUint32(off + 4, flags, true);
   view.setFloat64(off + 8, tick.tickNumber, true);
   view.setFloat64(off + 16, tick.timestamp, true);
@@ -100,7 +110,8 @@ export function writePacked(buf: Uint8Array, view: DataView, off: number, input:
   }
   for (let i = 0; i < txs.length; i++) {
     const o = txs[i]!;
-    if (o.sequenceNumber !== firstSeq + i) throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
+    if (o.sequenceNumber !== firstSeq + i)
+      throw new Error(`tick ${tick.tickNumber}: sequence numbers are not consecutive`);
     if (apart) continue;
     view.setFloat64(off, o.ingestionTimestamp, true);
     const body = input.bodies?.[i];
@@ -123,7 +134,11 @@ export function recordTickNumber(view: DataView, off: number): number {
 /** The record's flags, first sequence number and transaction count, without decoding it. */
 export function readCounts(view: DataView, off: number): { flags: number; firstSequence: number; txCount: number } {
   // flags & FLAG_PROOF_APART: the proof is stored apart
-  return { flags: view.getUint32(off + 4, true), firstSequence: view.getFloat64(off + 32, true), txCount: view.getUint32(off + 40, true) };
+  return {
+    flags: view.getUint32(off + 4, true),
+    firstSequence: view.getFloat64(off + 32, true),
+    txCount: view.getUint32(off + 40, true),
+  };
 }
 
 /** The summary fields without decoding the record. */
@@ -151,7 +166,13 @@ export interface KeptApart {
  * `apart` when the record keeps its transactions or proof apart. A proof kept apart and
  * not stored yet decodes as the all-zero element (a pending proof).
  */
-export function readPacked(buf: Uint8Array, view: DataView, off: number, previousOutput?: Uint8Array, apart?: KeptApart): Tick {
+export function readPacked(
+  buf: Uint8Array,
+  view: DataView,
+  off: number,
+  previousOutput?: Uint8Array,
+  apart?: KeptApart,
+): Tick {
   const flags = view.getUint32(off + 4, true);
   const tickNumber = view.getFloat64(off + 8, true);
   const timestamp = view.getFloat64(off + 16, true);
@@ -179,7 +200,8 @@ export function readPacked(buf: Uint8Array, view: DataView, off: number, previou
   }
   let transactions: OrderedTransaction[];
   if (flags & FLAG_TXS_APART) {
-    if (!apart || apart.transactions.length !== count) throw new Error(`tick ${tickNumber}: ${count} transactions expected, ${apart?.transactions.length ?? 0} found`);
+    if (!apart || apart.transactions.length !== count)
+      throw new Error(`tick ${tickNumber}: ${count} transactions expected, ${apart?.transactions.length ?? 0} found`);
     transactions = apart.transactions;
   } else transactions = new Array<OrderedTransaction>(count);
   for (let i = 0; i < count && !(flags & FLAG_TXS_APART); i++) {

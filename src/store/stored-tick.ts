@@ -30,7 +30,10 @@ export function encodeStoredTick(tick: Tick, prevInline: boolean): Uint8Array {
 
 /** First sequence number and count of a `ticks` value, and whether its proof is under `proofs`, without decoding it. */
 export function storedTickCounts(value: Uint8Array): { firstSequence: number; txCount: number; proofApart: boolean } {
-  const { flags, firstSequence, txCount } = readCounts(new DataView(value.buffer, value.byteOffset, value.byteLength), 0);
+  const { flags, firstSequence, txCount } = readCounts(
+    new DataView(value.buffer, value.byteOffset, value.byteLength),
+    0,
+  );
   return { firstSequence, txCount, proofApart: (flags & FLAG_PROOF_APART) !== 0 };
 }
 
@@ -39,8 +42,16 @@ export function storedTickCounts(value: Uint8Array): { firstSequence: number; tx
  * undefined: not stored yet, decoded as the pending all-zero proof) and, unless inline,
  * the previous tick's output.
  */
-export function decodeStoredTick(value: Uint8Array, previousOutput: Uint8Array | undefined, transactions: OrderedTransaction[], proof: Uint8Array | undefined): Tick {
-  return readPacked(value, new DataView(value.buffer, value.byteOffset, value.byteLength), 0, previousOutput, { transactions, proof });
+export function decodeStoredTick(
+  value: Uint8Array,
+  previousOutput: Uint8Array | undefined,
+  transactions: OrderedTransaction[],
+  proof: Uint8Array | undefined,
+): Tick {
+  return readPacked(value, new DataView(value.buffer, value.byteOffset, value.byteLength), 0, previousOutput, {
+    transactions,
+    proof,
+  });
 }
 
 /** The output element of a `ticks` value, as a view (no copy). */
@@ -68,7 +79,14 @@ export function storedTxLength(body: Uint8Array): number {
 }
 
 /** The `txs` value of a transaction whose body intake wrote, into `buf` at `at`; returns the offset after it. */
-export function writeStoredTx(buf: Uint8Array, view: DataView, at: number, tickNumber: number, o: OrderedTransaction, body: Uint8Array): number {
+export function writeStoredTx(
+  buf: Uint8Array,
+  view: DataView,
+  at: number,
+  tickNumber: number,
+  o: OrderedTransaction,
+  body: Uint8Array,
+): number {
   writeStoredTxPrefix(view, at, tickNumber, o);
   buf.set(body, at + TX_PREFIX);
   return at + TX_PREFIX + body.length;
@@ -80,11 +98,19 @@ function writeStoredTxPrefix(view: DataView, at: number, tickNumber: number, o: 
 }
 
 /** Decode a `txs` value (the sequence number is its key). */
-export function decodeStoredTx(value: Uint8Array, sequenceNumber: number): { tickNumber: number; transaction: OrderedTransaction } {
+export function decodeStoredTx(
+  value: Uint8Array,
+  sequenceNumber: number,
+): { tickNumber: number; transaction: OrderedTransaction } {
   const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
   const body = readTxBody(value, view, TX_PREFIX);
   return {
     tickNumber: view.getFloat64(0, true),
-    transaction: { transaction: body.tx, sequenceNumber, txHash: body.fullHash, ingestionTimestamp: view.getFloat64(8, true) },
+    transaction: {
+      transaction: body.tx,
+      sequenceNumber,
+      txHash: body.fullHash,
+      ingestionTimestamp: view.getFloat64(8, true),
+    },
   };
 }

@@ -21,7 +21,7 @@
  */
 import { shortHash } from '../core/index.js';
 import type { Tick, TickSummary, TransactionLocation } from '../core/index.js';
-import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head, type StoredHead } from './disk-store.js';
+import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
 import { isPendingProof } from './pending-proof.js';
 import { TICK_FORMAT } from '../vdf/index.js';
@@ -94,7 +94,10 @@ export class TickLog {
    * once they hold `maxTransactions`); returns the last stored tick and the warm ticks,
    * oldest first (the sequencer fills its replay window from them).
    */
-  async open(warmTicks: number, maxTransactions: number): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
+  async open(
+    warmTicks: number,
+    maxTransactions: number,
+  ): Promise<{ head: Head; last: Tick | undefined; warm: Tick[] }> {
     const stored = await this.disk.loadHead();
     await this.checkFormat(stored);
     this.first = (await this.disk.loadBase())?.tick ?? 1;
@@ -158,11 +161,19 @@ export class TickLog {
    */
   async seed(tick: Tick, head: Head, extra: ExtraOp[]): Promise<void> {
     const stored = await this.disk.loadHead();
-    if (stored.tick !== 0 || this.headValue.tick !== 0) throw new Error(`a tick store that holds ticks (up to ${stored.tick}) cannot be seeded`);
+    if (stored.tick !== 0 || this.headValue.tick !== 0)
+      throw new Error(`a tick store that holds ticks (up to ${stored.tick}) cannot be seeded`);
     if (head.tick !== tick.tickNumber) throw new Error(`seed: head ${head.tick} is not tick ${tick.tickNumber}`);
     const format: ExtraOp = { type: 'put', sublevel: this.disk.meta, key: FORMAT_KEY, value: TICK_FORMAT };
     const layout: ExtraOp = { type: 'put', sublevel: this.disk.meta, key: STORAGE_KEY, value: STORAGE_LAYOUT };
-    await this.disk.writeTicks([tick], undefined, head, [this.disk.baseOp(head), format, layout, ...extra], head.tick, true);
+    await this.disk.writeTicks(
+      [tick],
+      undefined,
+      head,
+      [this.disk.baseOp(head), format, layout, ...extra],
+      head.tick,
+      true,
+    );
   }
 
   /** First stored tick (1, or the snapshot's tick of a seeded store). */
@@ -179,7 +190,13 @@ export class TickLog {
    * Store consecutive proven ticks (the next after the head) atomically with `extra`, then
    * show them (a full node: it appends ticks it verified, proofs included).
    */
-  append(ticks: Tick[], head: Head, extra: ExtraOp[] = [], parts?: ReadonlyArray<readonly StoredTxParts[]>, stored?: () => void): Promise<void> {
+  append(
+    ticks: Tick[],
+    head: Head,
+    extra: ExtraOp[] = [],
+    parts?: ReadonlyArray<readonly StoredTxParts[]>,
+    stored?: () => void,
+  ): Promise<void> {
     return this.commit({ ticks, head, extra, parts, stored });
   }
 
@@ -205,7 +222,8 @@ export class TickLog {
         continue;
       }
       const waiting = this.unproven[p.tickNumber - this.provenValue.tick - 1];
-      if (!waiting || waiting.tick.tickNumber !== p.tickNumber) throw new Error(`a proof for tick ${p.tickNumber}, which waits for none`);
+      if (!waiting || waiting.tick.tickNumber !== p.tickNumber)
+        throw new Error(`a proof for tick ${p.tickNumber}, which waits for none`);
       waiting.tick.vdfProof.proof = p.proof;
       rewrites.push(this.disk.proofOp(p.tickNumber, p.proof));
     }
@@ -220,7 +238,13 @@ export class TickLog {
     const proven = provenCount > 0 ? all[provenCount - 1]!.tick.tickNumber : this.provenValue.tick;
 
     const nextHead = ticks.length > 0 ? head : this.headValue;
-    await this.disk.writeTicks(ticks, added.map((u) => u.bodies), nextHead, [...rewrites, ...(c.extra ?? [])], proven);
+    await this.disk.writeTicks(
+      ticks,
+      added.map((u) => u.bodies),
+      nextHead,
+      [...rewrites, ...(c.extra ?? [])],
+      proven,
+    );
     this.headValue = nextHead;
     c.stored?.();
     for (const u of added) this.unproven.push(u);
@@ -275,7 +299,8 @@ export class TickLog {
   }
 
   async getTick(tickNumber: number): Promise<Tick | undefined> {
-    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.provenValue.tick) return undefined;
+    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.provenValue.tick)
+      return undefined;
     return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
   }
 
@@ -304,7 +329,8 @@ export class TickLog {
     const want = txHash8.toLowerCase();
     const out: TransactionLocation[] = [];
     for (const u of this.unproven) {
-      for (const o of u.tick.transactions) if (shortHash(o.txHash) === want) out.push({ tickNumber: u.tick.tickNumber, transaction: o });
+      for (const o of u.tick.transactions)
+        if (shortHash(o.txHash) === want) out.push({ tickNumber: u.tick.tickNumber, transaction: o });
     }
     return out;
   }

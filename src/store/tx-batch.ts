@@ -50,7 +50,11 @@ export class TxOpsBuilder {
    * bodies intake wrote; a transaction without one (a follower's, a test's) gets its value
    * encoded on its own.
    */
-  push(ops: unknown[], ticks: readonly Tick[], bodies: ReadonlyArray<readonly Uint8Array[] | undefined> | undefined): void {
+  push(
+    ops: unknown[],
+    ticks: readonly Tick[],
+    bodies: ReadonlyArray<readonly Uint8Array[] | undefined> | undefined,
+  ): void {
     const txsKey = this.txsPrefix.length + SEQ_DIGITS;
     const indexKey = this.indexPrefix.length + HASH_HEX + 1 + SEQ_DIGITS;
     let size = 0;

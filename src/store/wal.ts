@@ -41,7 +41,6 @@ interface Group {
   reject: (e: Error) => void;
 }
 
-
 export function encodeGroup(entries: WalEntry[]): Uint8Array {
   let size = 4;
   for (const e of entries) size += 16 + e.body.length;
@@ -93,7 +92,7 @@ export class WriteAheadLog {
   private idle: Promise<void> = Promise.resolve();
   private idleResolve: (() => void) | undefined;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.sublevel = binarySublevel(db, 'wal');
   }
 
@@ -109,7 +108,15 @@ export class WriteAheadLog {
       });
       // Callers attach handlers themselves; keep an unobserved failure from crashing.
       done.catch(() => {});
-      g = { key: pad16(entry.sequence), lastSequence: entry.sequence, entries: [], written: false, done, resolve, reject };
+      g = {
+        key: pad16(entry.sequence),
+        lastSequence: entry.sequence,
+        entries: [],
+        written: false,
+        done,
+        resolve,
+        reject,
+      };
       this.open = g;
       if (!this.writing) queueMicrotask(() => this.flush());
     }
@@ -201,7 +208,15 @@ export class WriteAheadLog {
       if (last <= lastSequence) stale.push(key);
       else {
         const noop = (): void => {};
-        this.groups.push({ key, lastSequence: last, entries: [], written: true, done: Promise.resolve(), resolve: noop, reject: noop });
+        this.groups.push({
+          key,
+          lastSequence: last,
+          entries: [],
+          written: true,
+          done: Promise.resolve(),
+          resolve: noop,
+          reject: noop,
+        });
       }
     }
     if (stale.length > 0) await this.sublevel.batch(stale.map((key) => ({ type: 'del' as const, key })));

@@ -41,7 +41,8 @@ export interface TickHeaderFields {
 }
 
 function u64(view: DataView, off: number, v: number, what: string): void {
-  if (!Number.isSafeInteger(v) || v < 0) throw new VdfError('BAD_TICK_JSON', `${what}: expected a non-negative integer, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v < 0)
+    throw new VdfError('BAD_TICK_JSON', `${what}: expected a non-negative integer, got ${String(v)}`);
   view.setBigUint64(off, BigInt(v));
 }
 
@@ -50,15 +51,18 @@ export function ingestionDigest(timestamps: ArrayLike<number>): Uint8Array {
   const buf = new Uint8Array(TAG_INGESTION.length + 8 * timestamps.length);
   buf.set(TAG_INGESTION, 0);
   const view = new DataView(buf.buffer);
-  for (let i = 0; i < timestamps.length; i++) u64(view, TAG_INGESTION.length + 8 * i, timestamps[i]!, 'ingestion_timestamp');
+  for (let i = 0; i < timestamps.length; i++)
+    u64(view, TAG_INGESTION.length + 8 * i, timestamps[i]!, 'ingestion_timestamp');
   return sha256(buf);
 }
 
 /** header_n: the 32 bytes the tick's VDF input is derived from (in place of v1's batch hash). */
 export function tickHeaderDigest(f: TickHeaderFields): Uint8Array {
-  if (f.batchHash.length !== BATCH_HASH_BYTES) throw new VdfError('BAD_LENGTH', `transaction_batch_hash: expected ${BATCH_HASH_BYTES} bytes`);
+  if (f.batchHash.length !== BATCH_HASH_BYTES)
+    throw new VdfError('BAD_LENGTH', `transaction_batch_hash: expected ${BATCH_HASH_BYTES} bytes`);
   if (f.ingestionDigest.length !== 32) throw new VdfError('BAD_LENGTH', 'ingestion_digest: expected 32 bytes');
-  if (!Number.isInteger(f.txCount) || f.txCount < 0 || f.txCount > 0xffffffff) throw new VdfError('BAD_TICK_JSON', `transaction_count: expected a u32, got ${String(f.txCount)}`);
+  if (!Number.isInteger(f.txCount) || f.txCount < 0 || f.txCount > 0xffffffff)
+    throw new VdfError('BAD_TICK_JSON', `transaction_count: expected a u32, got ${String(f.txCount)}`);
   const t = TAG_HEADER.length;
   const buf = new Uint8Array(t + 8 + 8 + 8 + 4 + 32 + 32);
   buf.set(TAG_HEADER, 0);
@@ -92,10 +96,16 @@ export function headerOfTick(t: BoundTick): Uint8Array {
   for (let i = 0; i < txs.length; i++) {
     const o = txs[i]!;
     if (i > 0 && o.sequenceNumber !== txs[0]!.sequenceNumber + i) {
-      throw new VdfError('BAD_TICK_JSON', `tick ${t.tickNumber}: transaction ${i} has sequence ${o.sequenceNumber}, expected ${txs[0]!.sequenceNumber + i}`);
+      throw new VdfError(
+        'BAD_TICK_JSON',
+        `tick ${t.tickNumber}: transaction ${i} has sequence ${o.sequenceNumber}, expected ${txs[0]!.sequenceNumber + i}`,
+      );
     }
     if (o.ingestionTimestamp > t.timestamp) {
-      throw new VdfError('BAD_TICK_JSON', `tick ${t.tickNumber}: transaction ${i} was ingested at ${o.ingestionTimestamp}, after the tick's timestamp ${t.timestamp}`);
+      throw new VdfError(
+        'BAD_TICK_JSON',
+        `tick ${t.tickNumber}: transaction ${i} was ingested at ${o.ingestionTimestamp}, after the tick's timestamp ${t.timestamp}`,
+      );
     }
     if (o.ingestionTimestamp < previous) {
       throw new VdfError('BAD_TICK_JSON', `tick ${t.tickNumber}: ingestion timestamps go back at transaction ${i}`);
@@ -114,8 +124,6 @@ export function headerOfTick(t: BoundTick): Uint8Array {
 }
 
 /** A stored or streamed tick (src/core Tick's shape) as the VDF verifiers take it. */
-export function vdfInputOfTick(
-  t: BoundTick & { previousOutput: Uint8Array; vdfProof: VdfClaim },
-): VdfTickInput {
+export function vdfInputOfTick(t: BoundTick & { previousOutput: Uint8Array; vdfProof: VdfClaim }): VdfTickInput {
   return { tickNumber: t.tickNumber, previousOutput: t.previousOutput, header: headerOfTick(t), claim: t.vdfProof };
 }

@@ -33,7 +33,7 @@ export function hexToBytes(hex: string, expectedBytes?: number, what = 'hex'): U
 
 export function bytesToBigInt(bytes: Uint8Array): bigint {
   if (bytes.length === 0) return 0n;
-  return BigInt('0x' + bytesToHex(bytes));
+  return BigInt(`0x${bytesToHex(bytes)}`);
 }
 
 /** Big-endian, left-padded to `length` bytes; throws if the value does not fit. */

@@ -46,16 +46,23 @@ export function checkChain(ticks: readonly (VdfTickInput | null)[]): ChainCheck 
   const byNumber = new Map<number, { tick: VdfTickInput; index: number }>();
   ticks.forEach((t, i) => {
     if (!t) return;
-    if (t.tickNumber === 1 && !bytesEqual(t.previousOutput, GENESIS_OUTPUT)) fail(i, t, 'BAD_GENESIS', 'tick 1 must start from the genesis output');
+    if (t.tickNumber === 1 && !bytesEqual(t.previousOutput, GENESIS_OUTPUT))
+      fail(i, t, 'BAD_GENESIS', 'tick 1 must start from the genesis output');
     const seen = byNumber.get(t.tickNumber);
     if (!seen) byNumber.set(t.tickNumber, { tick: t, index: i });
-    else if (!bytesEqual(seen.tick.claim.output, t.claim.output)) fail(i, t, 'DUPLICATE_TICK', `tick ${t.tickNumber} appears twice with different outputs`);
+    else if (!bytesEqual(seen.tick.claim.output, t.claim.output))
+      fail(i, t, 'DUPLICATE_TICK', `tick ${t.tickNumber} appears twice with different outputs`);
   });
   ticks.forEach((t, i) => {
     if (!t || broken.has(i)) return;
     const before = byNumber.get(t.tickNumber - 1);
     if (before && !bytesEqual(before.tick.claim.output, t.previousOutput)) {
-      fail(i, t, 'CHAIN_BREAK', `previous_output of tick ${t.tickNumber} is not the output of tick ${t.tickNumber - 1}`);
+      fail(
+        i,
+        t,
+        'CHAIN_BREAK',
+        `previous_output of tick ${t.tickNumber} is not the output of tick ${t.tickNumber - 1}`,
+      );
     }
   });
 
@@ -67,9 +74,15 @@ export function checkChain(ticks: readonly (VdfTickInput | null)[]): ChainCheck 
     if (b - a <= 1) continue;
     const gap = { from: a + 1, to: b - 1 };
     missing.push(gap);
-    const missingText = gap.from === gap.to ? `tick ${gap.from} is missing` : `ticks ${gap.from}..${gap.to} are missing`;
+    const missingText =
+      gap.from === gap.to ? `tick ${gap.from} is missing` : `ticks ${gap.from}..${gap.to} are missing`;
     const { tick, index } = byNumber.get(b)!;
-    gaps.push({ index, tickNumber: tick.tickNumber, code: 'CHAIN_GAP', message: `${missingText}: the link from tick ${a} to tick ${b} cannot be checked` });
+    gaps.push({
+      index,
+      tickNumber: tick.tickNumber,
+      code: 'CHAIN_GAP',
+      message: `${missingText}: the link from tick ${a} to tick ${b} cannot be checked`,
+    });
   }
   return { broken: [...broken.values()].sort((x, y) => x.index - y.index), gaps, missing };
 }

@@ -57,7 +57,15 @@ export function multiExp(arith: WasmArith, slots: SlotAllocator, dst: number, ba
   }
 }
 
-function straus(arith: WasmArith, slots: SlotAllocator, dst: number, bases: number[], exps: bigint[], bits: number, w: number): void {
+function straus(
+  arith: WasmArith,
+  slots: SlotAllocator,
+  dst: number,
+  bases: number[],
+  exps: bigint[],
+  bits: number,
+  w: number,
+): void {
   const n = bases.length;
   const per = (1 << w) - 1; // table entries base^1 .. base^(2^w - 1)
   const table = slots.alloc(n * per);
@@ -94,7 +102,14 @@ function straus(arith: WasmArith, slots: SlotAllocator, dst: number, bases: numb
  * `sum` and `tot` are scratch slots of their own. Shared by Pippenger and proving from
  * checkpoints, which fill buckets the same way.
  */
-export function combineBuckets(arith: WasmArith, scratch: number, filled: Uint8Array, nb: number, sum: number, tot: number): boolean {
+export function combineBuckets(
+  arith: WasmArith,
+  scratch: number,
+  filled: Uint8Array,
+  nb: number,
+  sum: number,
+  tot: number,
+): boolean {
   let haveSum = false;
   let haveTot = false;
   for (let d = nb; d >= 1; d--) {
@@ -116,7 +131,15 @@ export function combineBuckets(arith: WasmArith, scratch: number, filled: Uint8A
   return haveTot;
 }
 
-function pippenger(arith: WasmArith, slots: SlotAllocator, dst: number, bases: number[], exps: bigint[], bits: number, c: number): void {
+function pippenger(
+  arith: WasmArith,
+  slots: SlotAllocator,
+  dst: number,
+  bases: number[],
+  exps: bigint[],
+  bits: number,
+  c: number,
+): void {
   const n = bases.length;
   const nb = (1 << c) - 1;
   const scratch = slots.alloc(nb + 2);

@@ -10,7 +10,15 @@
  */
 import { sha256, sha256Into } from './sha256.js';
 import { bigIntToBytes, bytesToBigInt, u64be } from './bytes.js';
-import { DOMAIN_GENESIS, DOMAIN_HASH_TO_GROUP, DOMAIN_HASH_TO_PRIME, ELEMENT_BYTES, EXPAND_BLOCKS, N, PRIME_BITS } from './constants.js';
+import {
+  DOMAIN_GENESIS,
+  DOMAIN_HASH_TO_GROUP,
+  DOMAIN_HASH_TO_PRIME,
+  ELEMENT_BYTES,
+  EXPAND_BLOCKS,
+  N,
+  PRIME_BITS,
+} from './constants.js';
 import { SMALL_PRIMES, isProbablePrime, smallPrimeResidues } from './primes.js';
 import { checkBatchHash, checkElement, checkTickNumber } from './validate.js';
 

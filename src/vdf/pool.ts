@@ -22,7 +22,10 @@ async function run<T>(pool: Piscina, arg: unknown, name: string, transferList?: 
 }
 
 /** Wesolowski proof of a claim's (input, output, iterations) on a pool thread. */
-export function proveOnPool(pool: Piscina, claim: { input: Uint8Array; output: Uint8Array; iterations: number }): Promise<Uint8Array> {
+export function proveOnPool(
+  pool: Piscina,
+  claim: { input: Uint8Array; output: Uint8Array; iterations: number },
+): Promise<Uint8Array> {
   return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations }, 'prove');
 }
 
@@ -40,9 +43,17 @@ export function proveFromCheckpointsOnPool(
   checkpoints: Uint8Array,
   options: { transfer?: boolean } = {},
 ): Promise<Uint8Array> {
-  const whole = checkpoints.byteOffset === 0 && checkpoints.byteLength === checkpoints.buffer.byteLength && checkpoints.buffer instanceof ArrayBuffer;
+  const whole =
+    checkpoints.byteOffset === 0 &&
+    checkpoints.byteLength === checkpoints.buffer.byteLength &&
+    checkpoints.buffer instanceof ArrayBuffer;
   const transferList = options.transfer === true && whole ? [checkpoints.buffer as ArrayBuffer] : undefined;
-  return run<Uint8Array>(pool, { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints }, 'proveFromCheckpoints', transferList);
+  return run<Uint8Array>(
+    pool,
+    { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints },
+    'proveFromCheckpoints',
+    transferList,
+  );
 }
 
 /** Evaluate and prove a whole segment on a pool thread. */
@@ -51,7 +62,11 @@ export function evaluateAndProveOnPool(pool: Piscina, input: Uint8Array, iterati
 }
 
 /** Verify many ticks, split across the pool's threads. */
-export async function verifyBatchOnPool(pool: Piscina, ticks: VdfTickInput[], options: { chunks?: number } = {}): Promise<BatchVerdict> {
+export async function verifyBatchOnPool(
+  pool: Piscina,
+  ticks: VdfTickInput[],
+  options: { chunks?: number } = {},
+): Promise<BatchVerdict> {
   if (!Array.isArray(ticks)) throw new VdfError('BAD_TYPE', 'verifyBatchOnPool: expected an array of ticks');
   if (ticks.length === 0) return { ok: true, invalid: [] };
   const threads = Math.max(1, options.chunks ?? pool.options.maxThreads ?? pool.threads.length);

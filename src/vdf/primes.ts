@@ -9,7 +9,11 @@ export const SMALL_PRIMES: number[] = (() => {
   const out: number[] = [];
   for (let n = 3; n < 1000; n += 2) {
     let prime = true;
-    for (let d = 3; d * d <= n; d += 2) if (n % d === 0) { prime = false; break; }
+    for (let d = 3; d * d <= n; d += 2)
+      if (n % d === 0) {
+        prime = false;
+        break;
+      }
     if (prime) out.push(n);
   }
   return out;

@@ -142,7 +142,8 @@ export class ReferenceVdfEngine implements VdfEngine {
       },
       square(k: number): void {
         if (!started) throw new VdfError('BAD_TYPE', 'evaluator: start() first');
-        if (!Number.isInteger(k) || k < 0 || count + k > MAX_ITERATIONS) throw new VdfError('BAD_ITERATIONS', `square(k): bad k ${String(k)}`);
+        if (!Number.isInteger(k) || k < 0 || count + k > MAX_ITERATIONS)
+          throw new VdfError('BAD_ITERATIONS', `square(k): bad k ${String(k)}`);
         v = squareTimes(v, k);
         count += k;
       },
@@ -166,4 +167,3 @@ export class ReferenceVdfEngine implements VdfEngine {
 export function referenceVdfEngine(): VdfEngine {
   return new ReferenceVdfEngine();
 }
-

@@ -55,7 +55,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function num(o: Record<string, unknown>, key: string): number {
   const v = o[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new VdfError('BAD_TICK_JSON', `tick.${key}: expected an integer`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new VdfError('BAD_TICK_JSON', `tick.${key}: expected an integer`);
   return v;
 }
 
@@ -69,7 +70,8 @@ function str(o: Record<string, unknown>, key: string): string {
 export function unwrapRestTick(json: unknown): Record<string, unknown> {
   if (!isObject(json)) throw new VdfError('BAD_TICK_JSON', 'tick: expected a JSON object');
   if ('found' in json || ('tick' in json && !('vdf_proof' in json))) {
-    if (json.found === false) throw new VdfError('BAD_TICK_JSON', `tick ${String(json.tick_number)} not found on the node`);
+    if (json.found === false)
+      throw new VdfError('BAD_TICK_JSON', `tick ${String(json.tick_number)} not found on the node`);
     if (!isObject(json.tick)) throw new VdfError('BAD_TICK_JSON', 'lookup: expected a `tick` object');
     if (typeof json.tick_number === 'number' && json.tick.tick_number !== json.tick_number) {
       throw new VdfError('BAD_TICK_JSON', 'lookup: tick_number differs from tick.tick_number');
@@ -87,15 +89,26 @@ export function parseRestTick(json: unknown): VdfTickInput {
   const p = t.vdf_proof;
   const proofIterations = num(p, 'iterations');
   if (proofIterations !== iterations) {
-    throw new VdfError('BAD_TICK_JSON', `tick.vdf_iterations (${iterations}) differs from vdf_proof.iterations (${proofIterations})`);
+    throw new VdfError(
+      'BAD_TICK_JSON',
+      `tick.vdf_iterations (${iterations}) differs from vdf_proof.iterations (${proofIterations})`,
+    );
   }
   const timestamp = num(t, 'timestamp');
   const firstSequence = num(t, 'first_sequence');
   const txCount = num(t, 'transaction_count');
   const digest = hexToBytes(str(t, 'ingestion_digest'), 32, 'ingestion_digest');
   const batchHash = hexToBytes(str(t, 'transaction_batch_hash'), BATCH_HASH_BYTES, 'transaction_batch_hash');
-  if (t.transactions !== undefined) checkServedTransactions(tickNumber, timestamp, t.transactions, firstSequence, txCount, digest, batchHash);
-  const header = tickHeaderDigest({ tickNumber, timestamp, firstSequence, txCount, batchHash, ingestionDigest: digest });
+  if (t.transactions !== undefined)
+    checkServedTransactions(tickNumber, timestamp, t.transactions, firstSequence, txCount, digest, batchHash);
+  const header = tickHeaderDigest({
+    tickNumber,
+    timestamp,
+    firstSequence,
+    txCount,
+    batchHash,
+    ingestionDigest: digest,
+  });
   return {
     tickNumber,
     previousOutput: hexToBytes(str(t, 'previous_output'), ELEMENT_BYTES, 'previous_output'),
@@ -134,13 +147,18 @@ function checkServedTransactions(
   txs.forEach((o: unknown, i) => {
     if (!isObject(o)) throw bad(`transaction ${i}: expected an object`);
     const seq = num(o, 'sequence_number');
-    if (seq !== firstSequence + i) throw bad(`transaction ${i} has sequence ${seq}, expected ${firstSequence + i} (first_sequence ${firstSequence})`);
+    if (seq !== firstSequence + i)
+      throw bad(
+        `transaction ${i} has sequence ${seq}, expected ${firstSequence + i} (first_sequence ${firstSequence})`,
+      );
     const ingested = num(o, 'ingestion_timestamp');
-    if (ingested > timestamp) throw bad(`transaction ${i} was ingested at ${ingested}, after the tick's timestamp ${timestamp}`);
+    if (ingested > timestamp)
+      throw bad(`transaction ${i} was ingested at ${ingested}, after the tick's timestamp ${timestamp}`);
     stamps.push(ingested);
     if (o.payload !== undefined) hashes.push(checkTransactionHash(o, i, bad));
   });
-  if (!bytesEqual(ingestionDigest(stamps), digest)) throw bad("ingestion_digest does not match the transactions' ingestion timestamps");
+  if (!bytesEqual(ingestionDigest(stamps), digest))
+    throw bad("ingestion_digest does not match the transactions' ingestion timestamps");
   if (hashes.length === count && count > 0 && !bytesEqual(merkleRootWith(sha256One, hashes), batchHash)) {
     throw bad(`transaction_batch_hash is not the Merkle root of the ${count} included transactions' hashes`);
   }
@@ -152,7 +170,8 @@ const sha256One = (data: Uint8Array): Uint8Array => sha256(data);
 function checkTransactionHash(o: Record<string, unknown>, i: number, bad: (m: string) => VdfError): Uint8Array {
   const u64 = (key: string): bigint => {
     const v = o[key];
-    if (typeof v !== 'string' || !/^[0-9]{1,20}$/.test(v) || BigInt(v) > 0xffff_ffff_ffff_ffffn) throw bad(`transaction ${i}: ${key}: expected a u64 as a decimal string`);
+    if (typeof v !== 'string' || !/^[0-9]{1,20}$/.test(v) || BigInt(v) > 0xffff_ffff_ffff_ffffn)
+      throw bad(`transaction ${i}: ${key}: expected a u64 as a decimal string`);
     return BigInt(v);
   };
   if (typeof o.tx_id !== 'string') throw bad(`transaction ${i}: tx_id: expected a string`);
@@ -166,6 +185,7 @@ function checkTransactionHash(o: Record<string, unknown>, i: number, bad: (m: st
       timestamp: u64('timestamp'),
     }),
   );
-  if (!bytesEqual(full, hexToBytes(str(o, 'tx_hash'), 32, `transaction ${i} tx_hash`))) throw bad(`transaction ${i} (${o.tx_id}): its bytes do not hash to its tx_hash`);
+  if (!bytesEqual(full, hexToBytes(str(o, 'tx_hash'), 32, `transaction ${i} tx_hash`)))
+    throw bad(`transaction ${i} (${o.tx_id}): its bytes do not hash to its tx_hash`);
   return full;
 }

@@ -3,7 +3,15 @@
  * inputs with the same typed errors: element bytes (256 bytes, 1 <= v <= (N-1)/2),
  * batch hashes (32 bytes), iterations and tick numbers.
  */
-import { BATCH_HASH_BYTES, ELEMENT_BYTES, HALF_N, MAX_ITERATIONS, MAX_TICK_NUMBER, MIN_ITERATIONS, N } from './constants.js';
+import {
+  BATCH_HASH_BYTES,
+  ELEMENT_BYTES,
+  HALF_N,
+  MAX_ITERATIONS,
+  MAX_TICK_NUMBER,
+  MIN_ITERATIONS,
+  N,
+} from './constants.js';
 import { bigIntToBytes, bytesToBigInt } from './bytes.js';
 import { VdfError } from './errors.js';
 import type { VdfClaim, VdfTickInput } from './interface.js';
@@ -45,7 +53,10 @@ export function checkBatchHash(b: unknown): Uint8Array {
 
 export function checkIterations(t: unknown): number {
   if (typeof t !== 'number' || !Number.isInteger(t) || t < MIN_ITERATIONS || t > MAX_ITERATIONS) {
-    throw new VdfError('BAD_ITERATIONS', `iterations must be an integer in [${MIN_ITERATIONS}, ${MAX_ITERATIONS}], got ${String(t)}`);
+    throw new VdfError(
+      'BAD_ITERATIONS',
+      `iterations must be an integer in [${MIN_ITERATIONS}, ${MAX_ITERATIONS}], got ${String(t)}`,
+    );
   }
   return t;
 }

@@ -39,7 +39,14 @@ export interface VdfVector {
 
 /** A batch hash vector: transactions -> Borsh bytes -> full hashes -> leaves -> root. */
 export interface BatchVector {
-  transactions: { tx_id: string; payload: string; signature: string; public_key: string; nonce: string; timestamp: string }[];
+  transactions: {
+    tx_id: string;
+    payload: string;
+    signature: string;
+    public_key: string;
+    nonce: string;
+    timestamp: string;
+  }[];
   borsh: string[];
   full_hashes: string[];
   leaves: string[];
@@ -114,7 +121,14 @@ export function makeVectors(engine: VdfEngine): VdfVectorFile {
     const digest = ingestionDigest(stamps);
     const firstSequence = count > 0 ? nextSequence : 0;
     nextSequence += count;
-    const header = tickHeaderDigest({ tickNumber: n, timestamp, firstSequence, txCount: count, batchHash: batch, ingestionDigest: digest });
+    const header = tickHeaderDigest({
+      tickNumber: n,
+      timestamp,
+      firstSequence,
+      txCount: count,
+      batchHash: batch,
+      ingestionDigest: digest,
+    });
     const x = engine.hashToGroup(n, prev, header);
     const y = engine.evaluate(x, t);
     const pi = engine.prove(x, y, t);
@@ -148,8 +162,11 @@ export function makeVectors(engine: VdfEngine): VdfVectorFile {
   };
 }
 
-const isMain = typeof process !== 'undefined' && process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+const isMain =
+  typeof process !== 'undefined' &&
+  process.argv[1] !== undefined &&
+  import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (isMain) {
   const { loadVdfEngine } = await import('./node.js');
-  process.stdout.write(JSON.stringify(makeVectors(loadVdfEngine()), null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(makeVectors(loadVdfEngine()), null, 2)}\n`);
 }

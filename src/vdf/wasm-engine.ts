@@ -193,7 +193,8 @@ export class WasmVdfEngine implements VdfEngine {
     const sq = (this.squarer ??= new CheckpointedSquarer(this.arith, this.slots));
     sq.start(x);
     sq.square(t);
-    if (!bytesEqual(this.arith.store(sq.cur), y)) throw new VdfError('OUTPUT_MISMATCH', 'output is not input^(2^iterations)');
+    if (!bytesEqual(this.arith.store(sq.cur), y))
+      throw new VdfError('OUTPUT_MISMATCH', 'output is not input^(2^iterations)');
     if (t <= TRIVIAL_PROOF_MAX_T) return ONE_BYTES.slice();
     const p = sq.prove(hashToPrime(x, y, t, this.isPrime));
     const out = this.arith.store(p);
@@ -203,7 +204,8 @@ export class WasmVdfEngine implements VdfEngine {
 
   verify(tick: VdfTickInput): boolean {
     const t = checkTickShape(tick);
-    if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.header), tick.claim.input)) return false;
+    if (!bytesEqual(this.hashToGroup(tick.tickNumber, tick.previousOutput, tick.header), tick.claim.input))
+      return false;
     if (t <= TRIVIAL_PROOF_MAX_T) return this.checkTrivial(tick);
     const l = hashToPrime(tick.claim.input, tick.claim.output, t, this.isPrime);
     const base = this.slots.alloc(3);
@@ -321,7 +323,12 @@ export class WasmVdfEngine implements VdfEngine {
       const base = this.slots.alloc(3 * part.length);
       try {
         const prepared = part.map((n, i) => this.prepare(n.tick, n.index, base + 3 * i, n.l));
-        for (const p of bisect(prepared, (s) => this.combined(s), (p) => this.single(p))) invalid.push(p.index);
+        for (const p of bisect(
+          prepared,
+          (s) => this.combined(s),
+          (p) => this.single(p),
+        ))
+          invalid.push(p.index);
       } finally {
         this.slots.free(base, 3 * part.length);
       }
@@ -350,7 +357,10 @@ export class WasmVdfEngine implements VdfEngine {
       square(k: number): void {
         need();
         if (!Number.isInteger(k) || k < 0 || sq.count + k > MAX_ITERATIONS) {
-          throw new VdfError('BAD_ITERATIONS', `square(k): k must be a non-negative integer keeping the segment within ${MAX_ITERATIONS} iterations, got ${String(k)}`);
+          throw new VdfError(
+            'BAD_ITERATIONS',
+            `square(k): k must be a non-negative integer keeping the segment within ${MAX_ITERATIONS} iterations, got ${String(k)}`,
+          );
         }
         sq.square(k);
       },

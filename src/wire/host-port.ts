@@ -10,7 +10,7 @@ export interface HostPort {
 
 /** Parses `host:port`, `[v6]:port` or `:port` (host 0.0.0.0); undefined when malformed. */
 export function parseHostPort(text: string): HostPort | undefined {
-  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(text);
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
   if (m === null) return undefined;
   const port = Number(m[3]);
   if (port > 65535) return undefined;
@@ -30,6 +30,7 @@ export function parseAddress(text: string): HostPort {
   const hp = named ? parseHostPort(t) : undefined;
   if (hp) return hp;
   // Well formed but for a port above 65535: say so.
-  if (named && parseHostPort(t.replace(/:\d{1,5}$/, ':0'))) throw new Error(`port ${Number(t.slice(t.lastIndexOf(':') + 1))} is out of range 0..65535`);
+  if (named && parseHostPort(t.replace(/:\d{1,5}$/, ':0')))
+    throw new Error(`port ${Number(t.slice(t.lastIndexOf(':') + 1))} is out of range 0..65535`);
   throw new Error(`expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got '${text}'`);
 }

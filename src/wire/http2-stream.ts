@@ -24,7 +24,13 @@ interface StreamLike {
 }
 
 function isStreamLike(s: unknown): s is StreamLike {
-  return typeof s === 'object' && s !== null && typeof (s as StreamLike).close === 'function' && typeof (s as StreamLike).closed === 'boolean' && 'rstCode' in s;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    typeof (s as StreamLike).close === 'function' &&
+    typeof (s as StreamLike).closed === 'boolean' &&
+    'rstCode' in s
+  );
 }
 
 function http2StreamOf(call: object): StreamLike | undefined {

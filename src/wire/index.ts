@@ -6,7 +6,17 @@
  * call, stream slots, the readers' pace, the answer to requests a node:http server cannot
  * parse). It imports no other svc folder.
  */
-export { ProtoReader, WireError, VARINT, FIXED64, LEN, FIXED32, expectWireType, checkMessage, type MessageSchema } from './proto-reader.js';
+export {
+  ProtoReader,
+  WireError,
+  VARINT,
+  FIXED64,
+  LEN,
+  FIXED32,
+  expectWireType,
+  checkMessage,
+  type MessageSchema,
+} from './proto-reader.js';
 export { ScratchWriter, Writer } from './proto-writer.js';
 export { PROTO_DIR, LOADER_OPTIONS } from './proto-loader.js';
 export { encodeJson, parseRecordJson } from './json.js';

@@ -24,17 +24,17 @@ export function encodeJson(value: unknown): string {
       if (Array.isArray(value)) {
         let out = '[';
         for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + encodeJson(value[i]);
-        return out + ']';
+        return `${out}]`;
       }
       let out = '{';
       let first = true;
       for (const k in value as Record<string, unknown>) {
         const v = (value as Record<string, unknown>)[k];
         if (v === undefined) continue;
-        out += (first ? '"' : ',"') + k + '":' + encodeJson(v);
+        out += `${(first ? '"' : ',"') + k}":${encodeJson(v)}`;
         first = false;
       }
-      return out + '}';
+      return `${out}}`;
     }
     default:
       return 'null';
@@ -42,7 +42,15 @@ export function encodeJson(value: unknown): string {
 }
 
 /** Keys whose values are u64 (possibly above 2^53) in the chain's records. */
-const BIG_KEYS = ['price', 'quantity', 'order_id', 'continuum_sequence', 'expiry', 'filled_quantity', 'cancelled_quantity'];
+const BIG_KEYS = [
+  'price',
+  'quantity',
+  'order_id',
+  'continuum_sequence',
+  'expiry',
+  'filled_quantity',
+  'cancelled_quantity',
+];
 const BIG_SCALAR = new RegExp(`"(${BIG_KEYS.join('|')})":(-?\\d+)`, 'g');
 /** Keys whose values are arrays of u64. */
 const BIG_ARRAY_KEYS = ['continuum_sequences', 'cancelled_order_ids'];
@@ -62,5 +70,10 @@ export function parseRecordJson<T>(text: string): T {
 
 /** `1,2,3` -> `"1","2","3"` (empty stays empty). */
 function quoteAll(list: string): string {
-  return list === '' ? '' : list.split(',').map((d) => `"${d}"`).join(',');
+  return list === ''
+    ? ''
+    : list
+        .split(',')
+        .map((d) => `"${d}"`)
+        .join(',');
 }

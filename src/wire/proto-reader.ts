@@ -45,7 +45,8 @@ export class ProtoReader {
     const field = Math.floor(tag / 8);
     const wireType = tag % 8;
     if (field === 0) throw new WireError('field number 0');
-    if (wireType === 3 || wireType === 4) throw new WireError(`field ${field} uses a group (wire type ${wireType}), which this API does not accept`);
+    if (wireType === 3 || wireType === 4)
+      throw new WireError(`field ${field} uses a group (wire type ${wireType}), which this API does not accept`);
     if (wireType === 6 || wireType === 7) throw new WireError(`field ${field} has the undefined wire type ${wireType}`);
     return [field, wireType];
   }

@@ -23,7 +23,8 @@ export function parseIntegerParam(
   // Bounded by value: leading zeros do not count (0000000000000000020 is 20).
   const digits = raw.replace(/^0+(?=\d)/, '');
   const n = Number(digits);
-  if (digits.length > 16 || n < min || n > max) return fail(`${name} must be an integer in ${min}..${max}, got ${clip(raw)}`);
+  if (digits.length > 16 || n < min || n > max)
+    return fail(`${name} must be an integer in ${min}..${max}, got ${clip(raw)}`);
   return ok(n);
 }
 

@@ -48,9 +48,12 @@ export class StreamSlots<T extends SlotHolder> {
   /** Why a new stream from `peer` is refused, or undefined when it may open. */
   refusal(peer: string): string | undefined {
     const { maxStreams, maxPerConnection, maxPerAddress } = this.limits;
-    if (this.holders.size >= maxStreams) return `too many ${this.what} open on this node (at most ${maxStreams}); retry later`;
-    if ((this.perConnection.get(peer) ?? 0) >= maxPerConnection) return `too many ${this.what} open on this connection (at most ${maxPerConnection}); close some or retry later`;
-    if ((this.perAddress.get(peerAddress(peer)) ?? 0) >= maxPerAddress) return `too many ${this.what} open from this address (at most ${maxPerAddress}); close some or retry later`;
+    if (this.holders.size >= maxStreams)
+      return `too many ${this.what} open on this node (at most ${maxStreams}); retry later`;
+    if ((this.perConnection.get(peer) ?? 0) >= maxPerConnection)
+      return `too many ${this.what} open on this connection (at most ${maxPerConnection}); close some or retry later`;
+    if ((this.perAddress.get(peerAddress(peer)) ?? 0) >= maxPerAddress)
+      return `too many ${this.what} open from this address (at most ${maxPerAddress}); close some or retry later`;
     return undefined;
   }
 

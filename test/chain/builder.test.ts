@@ -14,9 +14,17 @@ import { applyAll, checkSignature, keyOf, makeTicks, marketTx, orderTx, cancelTx
 
 const T0 = 1_700_000_000_000_000; // µs, a multiple of 200 ms
 
-function build(ticks: Tick[], blockMs = 200, builder = new BlockBuilder(blockMs), engine = new OrderBookEngine()): { steps: BuildStep[]; builder: BlockBuilder; engine: OrderBookEngine } {
+function build(
+  ticks: Tick[],
+  blockMs = 200,
+  builder = new BlockBuilder(blockMs),
+  engine = new OrderBookEngine(),
+): { steps: BuildStep[]; builder: BlockBuilder; engine: OrderBookEngine } {
   const steps: BuildStep[] = [];
-  applyAll(engine, ticks, checkSignature, { rootBefore: (t) => builder.closes(t), visit: (r) => steps.push(builder.apply(r)) });
+  applyAll(engine, ticks, checkSignature, {
+    rootBefore: (t) => builder.closes(t),
+    visit: (r) => steps.push(builder.apply(r)),
+  });
   return { steps, builder, engine };
 }
 
@@ -43,7 +51,9 @@ describe('chain: block builder', () => {
       [8, 2],
     ]);
     const b1 = steps[3]!.cut!;
-    expect(b1.batch_summaries.map((b) => [b.index, b.tick_number, b.order_count, b.cancel_count, b.market_count])).to.deep.equal([
+    expect(
+      b1.batch_summaries.map((b) => [b.index, b.tick_number, b.order_count, b.cancel_count, b.market_count]),
+    ).to.deep.equal([
       [0, 1, 0, 0, 1],
       [1, 3, 1, 0, 0],
     ]);
@@ -101,8 +111,14 @@ describe('chain: block builder', () => {
       [1n, 'C/D'],
       [2n, 'A/B'],
     ]);
-    expect(second.transactions.map((t) => t.id)).to.deep.equal([formatId(1, 1, 0), formatId(1, 1, 1), formatId(1, 1, 2)]);
-    expect(second.events.map((e) => [e.id, e.market_name, e.order_count, e.applied_orders, e.trade_count])).to.deep.equal([
+    expect(second.transactions.map((t) => t.id)).to.deep.equal([
+      formatId(1, 1, 0),
+      formatId(1, 1, 1),
+      formatId(1, 1, 2),
+    ]);
+    expect(
+      second.events.map((e) => [e.id, e.market_name, e.order_count, e.applied_orders, e.trade_count]),
+    ).to.deep.equal([
       [formatId(1, 1, 0), 'C/D', 2, 1, 1],
       [formatId(1, 1, 1), 'A/B', 1, 0, 0],
     ]);
@@ -114,12 +130,19 @@ describe('chain: block builder', () => {
   });
 
   it('the block state root is the root after its last batch, not after the cutting tick', () => {
-    const ticks = [tickOf(1, T0, [marketTx(1, 2, 'A/B')]), tickOf(2, T0 + 250_000, [orderTx(alice, 1, 'Sell', 10, 5, 1, 2)]), tickOf(3, T0 + 500_000, [])];
+    const ticks = [
+      tickOf(1, T0, [marketTx(1, 2, 'A/B')]),
+      tickOf(2, T0 + 250_000, [orderTx(alice, 1, 'Sell', 10, 5, 1, 2)]),
+      tickOf(3, T0 + 500_000, []),
+    ];
     const engine = new OrderBookEngine();
     const builder = new BlockBuilder(200);
     const roots: number[][] = [];
     const steps: BuildStep[] = [];
-    applyAll(engine, ticks, checkSignature, { rootBefore: (t) => builder.closes(t), visit: (r) => (roots.push(Array.from(r.stateRoot())), steps.push(builder.apply(r))) });
+    applyAll(engine, ticks, checkSignature, {
+      rootBefore: (t) => builder.closes(t),
+      visit: (r) => (roots.push(Array.from(r.stateRoot())), steps.push(builder.apply(r))),
+    });
     expect(steps[1]!.cut!.state_root).to.deep.equal(roots[0]);
     expect(steps[2]!.cut!.state_root).to.deep.equal(roots[1]);
     expect(steps[1]!.cut!.state_root).to.not.deep.equal(steps[2]!.cut!.state_root);
@@ -141,7 +164,11 @@ describe('chain: block builder', () => {
   it('refuses a closing tick without the root before it', () => {
     const engine = new OrderBookEngine();
     const builder = new BlockBuilder(200);
-    const [r1, r2] = applyAll(engine, [tickOf(1, T0, [marketTx(1, 2, 'A/B')]), tickOf(2, T0 + 300_000, [])], checkSignature);
+    const [r1, r2] = applyAll(
+      engine,
+      [tickOf(1, T0, [marketTx(1, 2, 'A/B')]), tickOf(2, T0 + 300_000, [])],
+      checkSignature,
+    );
     builder.apply(r1!);
     expect(() => builder.apply(r2!)).to.throw(/without the state root/);
   });

@@ -27,7 +27,11 @@ async function get(rpc: string, path: string): Promise<{ status: number; text: s
 }
 
 async function status(rpc: string): Promise<{ block_height: number; latest_tick: number; total_transactions: number }> {
-  return JSON.parse((await get(rpc, '/status')).text) as { block_height: number; latest_tick: number; total_transactions: number };
+  return JSON.parse((await get(rpc, '/status')).text) as {
+    block_height: number;
+    latest_tick: number;
+    total_transactions: number;
+  };
 }
 
 /** Every produced block's detail JSON, by height. */
@@ -69,21 +73,49 @@ describe('end to end: the chain in the real node binary (kill -9, snapshots, det
     const answers: WireSubmitTxResponse[] = [];
     let id = 0;
     const order = (key: typeof alice, side: 'Buy' | 'Sell', price: number) =>
-      client.submit(signedOrderRequest({ orderId: BigInt(++id), owner: key.publicKey, side, price: BigInt(price), quantity: 3n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, key.secretKey));
+      client.submit(
+        signedOrderRequest(
+          {
+            orderId: BigInt(++id),
+            owner: key.publicKey,
+            side,
+            price: BigInt(price),
+            quantity: 3n,
+            expiry: 0n,
+            baseMint: mintOf(1),
+            quoteMint: mintOf(2),
+          },
+          key.secretKey,
+        ),
+      );
     for (let round = 0; round < 6; round++) {
-      answers.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => order(i % 2 ? alice : bob, i % 2 ? 'Sell' : 'Buy', 95 + ((i * 7 + round) % 11))))));
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            order(i % 2 ? alice : bob, i % 2 ? 'Sell' : 'Buy', 95 + ((i * 7 + round) % 11)),
+          ),
+        )),
+      );
     }
     // Keep orders flowing while we take what the node shows, then kill it mid-flow.
     let flowing = true;
     const background = (async () => {
-      while (flowing) await order(alice, 'Sell', 200 + (id % 5)).then((a) => answers.push(a), () => undefined);
+      while (flowing)
+        await order(alice, 'Sell', 200 + (id % 5)).then(
+          (a) => answers.push(a),
+          () => undefined,
+        );
     })();
     const rpc = node.addresses.rpc!;
     const top = Math.max(...answers.map((a) => Number(a.block_height)));
     await waitFor(async () => (await status(rpc)).block_height >= top, 'blocks of the answered orders');
     const shownBlocks = await allBlocks(rpc);
     const shownAnswers = [...answers];
-    const shownTxs = await Promise.all(shownAnswers.map(async (a) => [a.transaction_id, (await get(rpc, `/transactions/${a.transaction_id}`)).text] as const));
+    const shownTxs = await Promise.all(
+      shownAnswers.map(
+        async (a) => [a.transaction_id, (await get(rpc, `/transactions/${a.transaction_id}`)).text] as const,
+      ),
+    );
     for (const [, text] of shownTxs) expect(text).to.match(/^\{"id"/);
     node.child.kill('SIGKILL');
     flowing = false;
@@ -99,14 +131,29 @@ describe('end to end: the chain in the real node binary (kill -9, snapshots, det
     for (const [txId, text] of shownTxs) expect((await get(rpc2, `/transactions/${txId}`)).text, txId).to.equal(text);
     // Started from a snapshot, replaying only the ticks after it.
     const log = node.stderr();
-    const restored = /"tick":(\d+),"ms":\d+,"msg":"chain: restored the order book and the block builder from a snapshot"/.exec(log);
+    const restored =
+      /"tick":(\d+),"ms":\d+,"msg":"chain: restored the order book and the block builder from a snapshot"/.exec(log);
     expect(restored, log.slice(-2000)).to.not.equal(null);
     const replay = /"from":(\d+),"to":(\d+),"msg":"order book: replaying stored ticks"/.exec(log);
     if (replay) expect(Number(replay[1])).to.equal(Number(restored![1]) + 1);
     expect(Number(restored![1])).to.be.greaterThan(0);
     // The chain goes on after the restart.
     client = new ChainClient(node.addresses.grpc!);
-    const more = await client.submit(signedOrderRequest({ orderId: 100_000n, owner: bob.publicKey, side: 'Buy', price: 1n, quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, bob.secretKey));
+    const more = await client.submit(
+      signedOrderRequest(
+        {
+          orderId: 100_000n,
+          owner: bob.publicKey,
+          side: 'Buy',
+          price: 1n,
+          quantity: 1n,
+          expiry: 0n,
+          baseMint: mintOf(1),
+          quoteMint: mintOf(2),
+        },
+        bob.secretKey,
+      ),
+    );
     expect(Number(more.block_height)).to.be.at.least(shownBlocks.length);
     await waitFor(async () => (await status(rpc2)).block_height >= Number(more.block_height), 'the new block');
     client.close();

@@ -5,7 +5,7 @@
  * (src/sdk/chain-root.ts) at every tick.
  */
 import { expect } from 'chai';
-import { OrderBookEngine, decodeSnapshot, encodeSnapshot, DexState } from '../../src/dex/engine/index.js';
+import { OrderBookEngine, decodeSnapshot, encodeSnapshot, type DexState } from '../../src/dex/engine/index.js';
 import { bookView } from '../../src/dex/views.js';
 import { chainStateRootOf, toBase58, type MarketStateInput, type UsedIdInput } from '../../src/sdk/index.js';
 import { applyAll, checkSignature as check, makeTicks, summarizeAll } from './support/flow.js';
@@ -43,7 +43,16 @@ describe('order book engine: applied-tick records', function () {
     expect(Buffer.from(encodeSnapshot(a.state)).equals(Buffer.from(encodeSnapshot(b.state)))).to.equal(true);
     // The flow exercises every outcome: trades, cancels, refusals of each kind.
     const codes = new Set(ra.flatMap((r) => (r as { txs: Array<{ code: string }> }).txs.map((t) => t.code)));
-    for (const c of ['market', 'order', 'cancel', 'DUPLICATE_MARKET', 'ORDER_REPLAYED', 'BAD_SIGNATURE', 'ORDER_EXPIRED']) expect(codes, c).to.include(c);
+    for (const c of [
+      'market',
+      'order',
+      'cancel',
+      'DUPLICATE_MARKET',
+      'ORDER_REPLAYED',
+      'BAD_SIGNATURE',
+      'ORDER_EXPIRED',
+    ])
+      expect(codes, c).to.include(c);
     const trades = ra.flatMap((r) => (r as { txs: Array<{ trades: string[] }> }).txs.flatMap((t) => t.trades));
     expect(trades.length).to.be.greaterThan(100);
   });
@@ -55,10 +64,14 @@ describe('order book engine: applied-tick records', function () {
       const first = new OrderBookEngine();
       applyAll(first, ticks.slice(0, cut), check);
       const restored = new OrderBookEngine(decodeSnapshot(encodeSnapshot(first.state)));
-      expect(Buffer.from(restored.stateRoot()).toString('hex'), `root right after restoring at ${cut}`).to.equal(Buffer.from(first.stateRoot()).toString('hex'));
+      expect(Buffer.from(restored.stateRoot()).toString('hex'), `root right after restoring at ${cut}`).to.equal(
+        Buffer.from(first.stateRoot()).toString('hex'),
+      );
       const rest = summarizeAll(restored, ticks.slice(cut), check);
       expect(rest, `continuing after tick ${cut}`).to.deep.equal(expected.slice(cut));
-      expect(Buffer.from(encodeSnapshot(restored.state)).equals(Buffer.from(encodeSnapshot(whole.state)))).to.equal(true);
+      expect(Buffer.from(encodeSnapshot(restored.state)).equals(Buffer.from(encodeSnapshot(whole.state)))).to.equal(
+        true,
+      );
     }
   });
 
@@ -70,7 +83,8 @@ describe('order book engine: applied-tick records', function () {
       const [r] = applyAll(engine, [t], check);
       const root = Buffer.from(r!.stateRoot()).toString('hex');
       for (const a of r!.txs) {
-        if (a.outcome.ok && a.outcome.kind === 'order') used.push({ owner: toBase58(a.outcome.order.owner), order_id: a.outcome.order.orderId });
+        if (a.outcome.ok && a.outcome.kind === 'order')
+          used.push({ owner: toBase58(a.outcome.order.owner), order_id: a.outcome.order.orderId });
       }
       if (i % 97 === 0 || i === ticks.length - 1) {
         const inputs = clientInputs(engine.state, used);
@@ -106,6 +120,8 @@ describe('order book engine: applied-tick records', function () {
     const other = bytes.slice();
     other[6] = 9;
     expect(() => decodeSnapshot(other)).to.throw(/version/);
-    expect(() => decodeSnapshot(new TextEncoder().encode('not a snapshot at all'))).to.throw(/not an order book snapshot/);
+    expect(() => decodeSnapshot(new TextEncoder().encode('not a snapshot at all'))).to.throw(
+      /not an order book snapshot/,
+    );
   });
 });

@@ -20,7 +20,21 @@ describe('chain: ChainReader follow and read', function () {
   const wave = (count: number) =>
     Promise.all(
       Array.from({ length: count }, () =>
-        n.client.submit(signedOrderRequest({ orderId: BigInt(++id), owner: alice.publicKey, side: id % 2 ? 'Sell' : 'Buy', price: BigInt(100 + (id % 3)), quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, alice.secretKey)),
+        n.client.submit(
+          signedOrderRequest(
+            {
+              orderId: BigInt(++id),
+              owner: alice.publicKey,
+              side: id % 2 ? 'Sell' : 'Buy',
+              price: BigInt(100 + (id % 3)),
+              quantity: 1n,
+              expiry: 0n,
+              baseMint: mintOf(1),
+              quoteMint: mintOf(2),
+            },
+            alice.secretKey,
+          ),
+        ),
       ),
     );
 
@@ -56,7 +70,8 @@ describe('chain: ChainReader follow and read', function () {
     // From the middle of a batch: trimmed to it.
     const mid = got[got.length - 2]!;
     const tail: bigint[] = [];
-    for await (const b of chain.readTransactionsFrom(mid)) for (const t of b.transactions) tail.push(t.continuum_sequence);
+    for await (const b of chain.readTransactionsFrom(mid))
+      for (const t of b.transactions) tail.push(t.continuum_sequence);
     expect(tail).to.deep.equal(got.slice(-2));
     const one = await chain.getTransaction(more[3]!.transaction_id);
     expect(one?.continuum_sequence.toString()).to.equal(more[3]!.continuum_sequence);

@@ -32,9 +32,37 @@ describe('chain: svc order prove', function () {
   const bob = keyOf(2);
   const m1 = marketIdOf(mintOf(1), mintOf(2));
   const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number) =>
-    n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, key.secretKey));
+    n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: BigInt(id),
+          owner: key.publicKey,
+          side,
+          price: BigInt(price),
+          quantity: BigInt(qty),
+          expiry: 0n,
+          baseMint: mintOf(1),
+          quoteMint: mintOf(2),
+        },
+        key.secretKey,
+      ),
+    );
   const prove = (url: string, key: typeof alice, id: number | string, market = m1, ...more: string[]) =>
-    svc('order', 'prove', '--market', market, '--order', String(id), '--owner', toBase58(key.publicKey), '--rpc-url', url, '--rest-url', restUrl, ...more);
+    svc(
+      'order',
+      'prove',
+      '--market',
+      market,
+      '--order',
+      String(id),
+      '--owner',
+      toBase58(key.publicKey),
+      '--rpc-url',
+      url,
+      '--rest-url',
+      restUrl,
+      ...more,
+    );
   let restUrl = '';
 
   before(async () => {
@@ -44,7 +72,9 @@ describe('chain: svc order prove', function () {
     await order(alice, 1, 'Sell', 100, 5);
     await order(alice, 2, 'Sell', 110, 5);
     await order(bob, 1, 'Buy', 100, 5); // fills alice 1: filled on arrival
-    const last = await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey));
+    const last = await n.client.submit(
+      signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey),
+    );
     const resting = await order(bob, 2, 'Buy', 90, 1); // rests
     await n.waitForHeight(Math.max(Number(last.block_height), Number(resting.block_height)));
     // A proxy that passes everything through, changing order proofs with `change`.
@@ -128,7 +158,11 @@ describe('chain: svc order prove', function () {
         expect(r.code, `${name}: ${r.out} ${r.err}`).to.equal(1);
         expect(r.err, name).to.include(`step ${step}`);
       }
-      change = (p) => ((p.ended_by as { proof: { tx: string } }).proof.tx = flipHex((p.ended_by as { proof: { tx: string } }).proof.tx, 20));
+      change = (p) =>
+        ((p.ended_by as { proof: { tx: string } }).proof.tx = flipHex(
+          (p.ended_by as { proof: { tx: string } }).proof.tx,
+          20,
+        ));
       const r = await prove(proxyUrl, alice, 2);
       expect(r.code).to.equal(1);
       expect(r.err).to.include('step ended_by');
@@ -139,7 +173,11 @@ describe('chain: svc order prove', function () {
       expect(a.code).to.equal(1);
       expect(a.err).to.include('step anchor');
       change = undefined;
-      const endedIn = ((await n.get(`/markets/${m1}/orders/2/proof?owner=${toBase58(alice.publicKey)}`)).json as { ended_by: { proof: { tick_number: number } } }).ended_by.proof.tick_number;
+      const endedIn = (
+        (await n.get(`/markets/${m1}/orders/2/proof?owner=${toBase58(alice.publicKey)}`)).json as {
+          ended_by: { proof: { tick_number: number } };
+        }
+      ).ended_by.proof.tick_number;
       restUrl = tickProxyUrl;
       badTick = endedIn + 1;
       const c = await prove(n.rpc, alice, 2);
@@ -152,7 +190,11 @@ describe('chain: svc order prove', function () {
   });
 
   it('exit 1 at fetch for unknown market, order and owner or no explorer; exit 2 for a wrong command line', async () => {
-    for (const [key, id, market] of [[alice, 9, m1], [keyOf(9), 1, m1], [alice, 1, marketIdOf(mintOf(7), mintOf(8))]] as const) {
+    for (const [key, id, market] of [
+      [alice, 9, m1],
+      [keyOf(9), 1, m1],
+      [alice, 1, marketIdOf(mintOf(7), mintOf(8))],
+    ] as const) {
       const r = await prove(n.rpc, key, id, market);
       expect(r.code).to.equal(1);
       expect(r.err).to.match(/step fetch: .* answered 404/);

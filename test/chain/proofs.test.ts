@@ -18,7 +18,12 @@ import { auditPath, leafHashWith } from '../../src/crypto/merkle-path.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { openDatabase } from '../../src/db/index.js';
 import type { AppliedTick } from '../../src/dex/engine/index.js';
-import { verifyChainTransactionProof, verifyOrderState, type ChainTransactionProof, type OrderStateProof } from '../../src/proofs/index.js';
+import {
+  verifyChainTransactionProof,
+  verifyOrderState,
+  type ChainTransactionProof,
+  type OrderStateProof,
+} from '../../src/proofs/index.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { parseRecordJson } from '../../src/wire/index.js';
@@ -43,14 +48,39 @@ describe('chain: explorer proofs on a whole node', function () {
   const m2 = marketIdOf(mintOf(3), mintOf(4));
   const results: WireSubmitTxResponse[] = [];
   const probe = runtimeProbe();
-  const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number, base = 1, quote = 2) =>
-    n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) }, key.secretKey));
+  const order = (
+    key: typeof alice,
+    id: number,
+    side: 'Buy' | 'Sell',
+    price: number,
+    qty: number,
+    base = 1,
+    quote = 2,
+  ) =>
+    n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: BigInt(id),
+          owner: key.publicKey,
+          side,
+          price: BigInt(price),
+          quantity: BigInt(qty),
+          expiry: 0n,
+          baseMint: mintOf(base),
+          quoteMint: mintOf(quote),
+        },
+        key.secretKey,
+      ),
+    );
   const ownerOf = (key: typeof alice) => toBase58(key.publicKey);
-  const orderProofPath = (key: typeof alice, id: number | string, market = m1) => `/markets/${market}/orders/${id}/proof?owner=${ownerOf(key)}`;
+  const orderProofPath = (key: typeof alice, id: number | string, market = m1) =>
+    `/markets/${market}/orders/${id}/proof?owner=${ownerOf(key)}`;
 
   /** The browser bundle (dist/browser/svc-vdf.js), run here: it must give the same verdicts. */
   async function bundle() {
-    const mod = (await import(pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href)) as typeof import('../../src/browser/index.js');
+    const mod = (await import(
+      pathToFileURL(repoFile('dist/browser/svc-vdf.js')).href
+    )) as typeof import('../../src/browser/index.js');
     return { mod, v: await mod.createVerifier(readFileSync(repoFile('dist/browser/svc-vdf.wasm'))) };
   }
 
@@ -84,13 +114,19 @@ describe('chain: explorer proofs on a whole node', function () {
   before(async () => {
     n = await startChainNode({ faces: [...defaultFaces(), probe.face] });
     results.push(await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } }));
-    results.push(await n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } }));
+    results.push(
+      await n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } }),
+    );
     results.push(await order(alice, 1, 'Sell', 100, 5)); // rests, then filled by bob 2
     results.push(await order(alice, 2, 'Sell', 101, 5)); // rests, then cancelled
     results.push(await order(carol, 1, 'Sell', 120, 3)); // rests throughout
     results.push(await order(bob, 1, 'Buy', 50, 1, 3, 4)); // other market
     results.push(await order(bob, 2, 'Buy', 100, 5)); // fills alice 1 on arrival: filled on arrival
-    results.push(await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey)));
+    results.push(
+      await n.client.submit(
+        signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey),
+      ),
+    );
     results.push(await order(bob, 3, 'Buy', 90, 1)); // rests in a slot freed by alice 1
     await n.waitForHeight(Number(results[results.length - 1]!.block_height));
   });
@@ -125,10 +161,21 @@ describe('chain: explorer proofs on a whole node', function () {
     const browser = await bundle();
     expect(browser.mod.verifyChainTransactionProof(proof, { tickVerifier: browser.v }).ok).to.equal(true);
     const cases: Array<[string, (p: ChainTransactionProof) => void, string]> = [
-      ['transaction_id', (p) => (p.transaction_id = (parseInt(p.transaction_id.slice(0, 16), 16) + 1).toString(16).padStart(16, '0') + p.transaction_id.slice(16)), 'block_ids'],
+      [
+        'transaction_id',
+        (p) =>
+          (p.transaction_id =
+            (parseInt(p.transaction_id.slice(0, 16), 16) + 1).toString(16).padStart(16, '0') +
+            p.transaction_id.slice(16)),
+        'block_ids',
+      ],
       ['block_height', (p) => (p.block_height += 1), 'block_ids'],
       ['batch_index', (p) => (p.batch_index += 1), 'block_ids'],
-      ['continuum_sequence', (p) => (p.continuum_sequence = (BigInt(p.continuum_sequence) + 1n).toString()), 'block_ids'],
+      [
+        'continuum_sequence',
+        (p) => (p.continuum_sequence = (BigInt(p.continuum_sequence) + 1n).toString()),
+        'block_ids',
+      ],
       ['proof.tx', (p) => (p.proof.tx = flipHex(p.proof.tx, 20)), 'audit_path'],
       ['proof.batch_hash', (p) => (p.proof.batch_hash = flipHex(p.proof.batch_hash)), 'audit_path'],
       ['proof.tick_number', (p) => (p.proof.tick_number += 1), 'tick'],
@@ -161,7 +208,7 @@ describe('chain: explorer proofs on a whole node', function () {
     expect((creation.json as { error: string }).error).to.match(/market creation/);
   });
 
-  it('order proofs: resting, cancelled, filled, filled on arrival; the state_root is the block\'s', async () => {
+  it("order proofs: resting, cancelled, filled, filled on arrival; the state_root is the block's", async () => {
     const resting = await provenOrder(carol, 1);
     expect(resting.proof.state).to.equal('resting');
     expect(resting.proof.state_root).to.equal(Buffer.from(resting.block.block.state_root).toString('hex'));
@@ -188,7 +235,10 @@ describe('chain: explorer proofs on a whole node', function () {
     expect(whole.status).to.equal(200);
     const wp = whole.json as OrderStateProof;
     expect(wp.book_entries).to.have.length(64);
-    const wv = verifyOrderState(wp, { trustedBlock: ((await n.get(`/blocks/${wp.block_height}`)).json as BlockDetail).block, inclusion: { tickVerifier: resting.v } });
+    const wv = verifyOrderState(wp, {
+      trustedBlock: ((await n.get(`/blocks/${wp.block_height}`)).json as BlockDetail).block,
+      inclusion: { tickVerifier: resting.v },
+    });
     expect(wv.ok && wv.absence, JSON.stringify(wv)).to.equal('book');
 
     const other = await provenOrder(bob, 1, m2);
@@ -199,7 +249,21 @@ describe('chain: explorer proofs on a whole node', function () {
     const dave = keyOf(4);
     const eve = keyOf(5);
     const placeIn = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, expiry: bigint) =>
-      n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: 1n, expiry, baseMint: mintOf(3), quoteMint: mintOf(4) }, key.secretKey));
+      n.client.submit(
+        signedOrderRequest(
+          {
+            orderId: BigInt(id),
+            owner: key.publicKey,
+            side,
+            price: BigInt(price),
+            quantity: 1n,
+            expiry,
+            baseMint: mintOf(3),
+            quoteMint: mintOf(4),
+          },
+          key.secretKey,
+        ),
+      );
     await placeIn(dave, 1, 'Sell', 60, 0n); // rests above bob's bid at 50
     const selfTrade = await placeIn(dave, 2, 'Buy', 60, 0n); // meets dave 1: a self-trade removes it
     const expiry = BigInt(Math.floor(Date.now() / 1000) + 2);
@@ -218,7 +282,9 @@ describe('chain: explorer proofs on a whole node', function () {
   it('order proofs read while orders flow (blocks open) verify against the block each names', async () => {
     const frank = keyOf(6);
     const flow = Promise.all(Array.from({ length: 40 }, (_, i) => order(frank, 100 + i, 'Buy', 10 + (i % 5), 1)));
-    const asks: Array<[typeof alice, number]> = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? [carol, 1] : [alice, 2]));
+    const asks: Array<[typeof alice, number]> = Array.from({ length: 16 }, (_, i) =>
+      i % 2 === 0 ? [carol, 1] : [alice, 2],
+    );
     const v = await tickVerifier();
     const proofs = await Promise.all(
       asks.map(async ([key, id], i) => {
@@ -243,11 +309,19 @@ describe('chain: explorer proofs on a whole node', function () {
 
   it('a transaction whose tick has no stored proof yet answers 404 pending with Retry-After: 1', async () => {
     const r = results.find((x) => x.transaction !== null)!;
-    const app = createExplorerApp({ chain: probe.runtime().chain, state: () => probe.runtime().book.engine.state, sequencer: { getTick: async () => undefined }, logger: silentLogger(), orders: probe.runtime().orders });
+    const app = createExplorerApp({
+      chain: probe.runtime().chain,
+      state: () => probe.runtime().book.engine.state,
+      sequencer: { getTick: async () => undefined },
+      logger: silentLogger(),
+      orders: probe.runtime().orders,
+    });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/transactions/${r.transaction_id}/proof`);
+      const res = await fetch(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/transactions/${r.transaction_id}/proof`,
+      );
       expect(res.status).to.equal(404);
       expect(res.headers.get('retry-after')).to.equal('1');
       const body = (await res.json()) as { error: string; found: boolean; pending: boolean };
@@ -282,13 +356,25 @@ describe('chain: explorer proofs on a whole node', function () {
       ['market.leaf', (p) => (p.market.leaf = flipHex(p.market.leaf)), 'market_path'],
       ['market.audit_path', (p) => (p.market.audit_path[0] = flipHex(p.market.audit_path[0]!)), 'market_path'],
       ['book.index', (p) => (p.book!.index += 1), 'book_path'],
-      ['book.leaf', (p) => (p.book!.leaf = p.book!.leaf === '' ? '00' : ''), proof.book!.leaf === '' ? 'book_leaf' : 'book_path'],
+      [
+        'book.leaf',
+        (p) => (p.book!.leaf = p.book!.leaf === '' ? '00' : ''),
+        proof.book!.leaf === '' ? 'book_leaf' : 'book_path',
+      ],
       ['book.audit_path', (p) => (p.book!.audit_path[0] = flipHex(p.book!.audit_path[0]!)), 'book_path'],
       ['used_id.index', (p) => (p.used_id!.index = (p.used_id!.index + 1) % p.used_id_count), 'used_id_path'],
       ['used_id.leaf', (p) => (p.used_id!.leaf = flipHex(p.used_id!.leaf)), 'used_id_leaf'],
       ['used_id.audit_path', (p) => (p.used_id!.audit_path[0] = flipHex(p.used_id!.audit_path[0]!)), 'used_id_path'],
       ['end', (p) => (p.end = 'filled_on_arrival'), 'ended_by'],
-      ['ended_by', (p) => ((p.ended_by as ChainTransactionProof).proof.tx = flipHex((p.ended_by as ChainTransactionProof).proof.tx, 20)), 'ended_by'],
+      [
+        'ended_by',
+        (p) =>
+          ((p.ended_by as ChainTransactionProof).proof.tx = flipHex(
+            (p.ended_by as ChainTransactionProof).proof.tx,
+            20,
+          )),
+        'ended_by',
+      ],
     ];
     for (const [name, change, step] of cases) {
       const bad = clone(proof);
@@ -343,7 +429,10 @@ describe('chain: explorer proofs on a whole node', function () {
       try {
         const out: Record<string, Array<[string, string]>> = {};
         for (const name of sublevels) {
-          const rows = await db.sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' }).iterator().all();
+          const rows = await db
+            .sublevel<string, Uint8Array>(name, { keyEncoding: 'utf8', valueEncoding: 'view' })
+            .iterator()
+            .all();
           out[name] = rows.map(([k, v]) => [k, Buffer.from(v).toString('hex')]);
         }
         return { out, db };
@@ -355,7 +444,9 @@ describe('chain: explorer proofs on a whole node', function () {
     const first = await dump();
     expect(first.out['chain-oid']!.length).to.be.at.least(8);
     expect(first.out['chain-oend']!.length).to.be.at.least(3);
-    await first.db.sublevel<string, Uint8Array>('chain-meta', { keyEncoding: 'utf8', valueEncoding: 'view' }).del('order-records');
+    await first.db
+      .sublevel<string, Uint8Array>('chain-meta', { keyEncoding: 'utf8', valueEncoding: 'view' })
+      .del('order-records');
     for (const name of sublevels) await first.db.sublevel(name).clear();
     await first.db.close();
     n = await startChainNode({ dir });
@@ -398,7 +489,10 @@ describe('chain: used-id paths from the stored records', function () {
         const txs = Array.from({ length: size }, (_, i) => {
           const id = BigInt(k + i);
           const o = { owner, orderId: id, open: true };
-          return { outcome: { ok: true, kind: 'order', order: o, result: { trades: [], removals: [], slot: 0 } }, continuumSequence: id };
+          return {
+            outcome: { ok: true, kind: 'order', order: o, result: { trades: [], removals: [], slot: 0 } },
+            continuumSequence: id,
+          };
         });
         const ops: ChainOp[] = [];
         k += size;
@@ -413,7 +507,9 @@ describe('chain: used-id paths from the stored records', function () {
       }
       const hashes = leaves.map((l) => leafHashWith(sha256, l));
       for (const count of [1, 2, 3, 255, 256, 257, 511, 512, 513, 767, 1024, 1025, 1100]) {
-        for (const index of [0, 1, Math.floor(count / 2), count - 2, count - 1, 300].filter((i) => i >= 0 && i < count)) {
+        for (const index of [0, 1, Math.floor(count / 2), count - 2, count - 1, 300].filter(
+          (i) => i >= 0 && i < count,
+        )) {
           const want = auditPath(sha256, hashes.slice(0, count), index).map((h) => Buffer.from(h).toString('hex'));
           const got = (await records.usedIdPath(index, count)).map((h) => Buffer.from(h).toString('hex'));
           expect(got, `index ${index} of ${count}`).to.deep.equal(want);

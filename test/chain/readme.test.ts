@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 
 /** The first ```sh block of the README section `title`. */
-export async function readmeBlock(title: string): Promise<string> {
+async function readmeBlock(title: string): Promise<string> {
   const text = await readFile(join(ROOT, 'README.md'), 'utf8');
   const start = text.indexOf(`## ${title}\n`);
   if (start < 0) throw new Error(`README has no section '${title}'`);
@@ -53,10 +53,21 @@ describe('README "Chain explorer" examples run as written', function () {
       .replace(/^svc\(\) \{ node bin\/svc\.js/m, `svc() { node ${join(ROOT, 'bin/svc.js')}`)
       .split('\n')
       // Print a marker before each command, so the output can be checked command by command.
-      .map((line) => (line.trim() === '' || line.startsWith('#') || /^\s/.test(line) ? line : `echo; echo "@@ ${line.split(' ')[0]!.replace(/[^a-z]/g, '')}"\n${line}`))
+      .map((line) =>
+        line.trim() === '' || line.startsWith('#') || /^\s/.test(line)
+          ? line
+          : `echo; echo "@@ ${line.split(' ')[0]!.replace(/[^a-z]/g, '')}"\n${line}`,
+      )
       .join('\n');
-    const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: work, env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') }, timeout: 90_000 });
-    const parts = stdout.split(/^@@ .*$/m).map((p) => p.trim()).filter((p) => p.length > 0);
+    const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd: work,
+      env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') },
+      timeout: 90_000,
+    });
+    const parts = stdout
+      .split(/^@@ .*$/m)
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0);
     const json = parts.filter((p) => p.startsWith('{') || p.startsWith('['));
     const submitted = json.find((p) => p.includes('"transaction_id"') && p.includes('"order"'));
     expect(submitted, stdout.slice(0, 3000)).to.not.equal(undefined);

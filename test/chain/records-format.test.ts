@@ -28,17 +28,36 @@ describe('chain: records of format 2 reopen as format 3 (blocks anchor their tic
     await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
     let last: { block_height: string | number | bigint } = { block_height: 0 };
     for (let id = 1; id <= 6; id++) {
-      last = await n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: alice.publicKey, side: id % 2 ? 'Sell' : 'Buy', price: BigInt(100 + id), quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, alice.secretKey));
+      last = await n.client.submit(
+        signedOrderRequest(
+          {
+            orderId: BigInt(id),
+            owner: alice.publicKey,
+            side: id % 2 ? 'Sell' : 'Buy',
+            price: BigInt(100 + id),
+            quantity: 1n,
+            expiry: 0n,
+            baseMint: mintOf(1),
+            quoteMint: mintOf(2),
+          },
+          alice.secretKey,
+        ),
+      );
     }
     const height = Number(last.block_height);
     await n.waitForHeight(height);
-    const blocks = async (node: ChainNode): Promise<string[]> => Promise.all(Array.from({ length: height }, async (_, i) => (await node.get(`/blocks/${i + 1}`)).text));
+    const blocks = async (node: ChainNode): Promise<string[]> =>
+      Promise.all(Array.from({ length: height }, async (_, i) => (await node.get(`/blocks/${i + 1}`)).text));
     const before = await blocks(n);
     expect(height).to.be.at.least(2);
     for (const text of before) {
       const b = (JSON.parse(text) as { block: { last_tick: number; last_tick_output_hash: string } }).block;
-      const tick = (await (await fetch(`${n.rest}/api/v1/tick/${b.last_tick}`)).json()) as { tick: { vdf_proof: { output: string } } };
-      expect(b.last_tick_output_hash).to.equal(createHash('sha256').update(Buffer.from(tick.tick.vdf_proof.output, 'hex')).digest('hex'));
+      const tick = (await (await fetch(`${n.rest}/api/v1/tick/${b.last_tick}`)).json()) as {
+        tick: { vdf_proof: { output: string } };
+      };
+      expect(b.last_tick_output_hash).to.equal(
+        createHash('sha256').update(Buffer.from(tick.tick.vdf_proof.output, 'hex')).digest('hex'),
+      );
     }
     dir = n.dir;
     await n.close({ keepDir: true });
@@ -67,7 +86,9 @@ describe('chain: records of format 2 reopen as format 3 (blocks anchor their tic
     n = undefined;
     const reopened = await openDatabase(dir);
     try {
-      const format = await reopened.sublevel<string, Uint8Array>('chain-meta', { keyEncoding: 'utf8', valueEncoding: 'view' }).get('records');
+      const format = await reopened
+        .sublevel<string, Uint8Array>('chain-meta', { keyEncoding: 'utf8', valueEncoding: 'view' })
+        .get('records');
       expect(new TextDecoder().decode(format)).to.equal('3');
     } finally {
       await reopened.close();

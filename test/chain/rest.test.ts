@@ -7,8 +7,14 @@
  */
 import { expect } from 'chai';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
-import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../src/chain/interface.js';
-import { explorerOpenApi } from '../../src/chain/openapi.js';
+import type {
+  BlockDetail,
+  BlockRecord,
+  ChainStatus,
+  ExplorerEvent,
+  ExplorerTransaction,
+} from '../../src/chain/interface.js';
+import type { explorerOpenApi } from '../../src/chain/openapi.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
@@ -25,17 +31,53 @@ describe('chain: explorer REST on a whole node', function () {
   const m1 = marketIdOf(mintOf(1), mintOf(2));
   const m2 = marketIdOf(mintOf(3), mintOf(4));
   const results: WireSubmitTxResponse[] = [];
-  const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number, base = 1, quote = 2) =>
-    n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) }, key.secretKey));
+  const order = (
+    key: typeof alice,
+    id: number,
+    side: 'Buy' | 'Sell',
+    price: number,
+    qty: number,
+    base = 1,
+    quote = 2,
+  ) =>
+    n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: BigInt(id),
+          owner: key.publicKey,
+          side,
+          price: BigInt(price),
+          quantity: BigInt(qty),
+          expiry: 0n,
+          baseMint: mintOf(base),
+          quoteMint: mintOf(quote),
+        },
+        key.secretKey,
+      ),
+    );
 
   before(async () => {
     n = await startChainNode();
     results.push(await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } }));
-    results.push(await n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR', kind: 'Perp' } }));
-    results.push(...(await Promise.all([order(alice, 1, 'Sell', 100, 5), order(alice, 2, 'Sell', 101, 5), order(bob, 1, 'Buy', 50, 1, 3, 4)])));
+    results.push(
+      await n.client.submit({
+        market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR', kind: 'Perp' },
+      }),
+    );
+    results.push(
+      ...(await Promise.all([
+        order(alice, 1, 'Sell', 100, 5),
+        order(alice, 2, 'Sell', 101, 5),
+        order(bob, 1, 'Buy', 50, 1, 3, 4),
+      ])),
+    );
     results.push(await order(bob, 2, 'Buy', 101, 8));
     results.push(await order(bob, 3, 'Buy', 90, 1));
-    results.push(await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey)));
+    results.push(
+      await n.client.submit(
+        signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey),
+      ),
+    );
     await n.waitForHeight(Number(results[results.length - 1]!.block_height));
   });
   after(async () => {
@@ -49,10 +91,14 @@ describe('chain: explorer REST on a whole node', function () {
     const transactions = results.filter((r) => r.transaction !== null); // market creations are not transactions
     expect(status.total_transactions).to.equal(transactions.length);
     const blocks = (await n.get('/blocks')).json as BlockRecord[];
-    expect(blocks.map((b) => b.height)).to.deep.equal(Array.from({ length: status.block_height }, (_, i) => status.block_height - i));
+    expect(blocks.map((b) => b.height)).to.deep.equal(
+      Array.from({ length: status.block_height }, (_, i) => status.block_height - i),
+    );
     expect(blocks[0]!.state_root).to.deep.equal(status.state_root);
     expect(blocks[0]!.applied_batches).to.equal(status.applied_batches);
-    expect(blocks.flatMap((b) => b.transaction_ids).sort()).to.deep.equal(transactions.map((r) => r.transaction_id).sort());
+    expect(blocks.flatMap((b) => b.transaction_ids).sort()).to.deep.equal(
+      transactions.map((r) => r.transaction_id).sort(),
+    );
     const page = (await n.get('/blocks?limit=1&offset=1')).json as BlockRecord[];
     expect(page.map((b) => b.height)).to.deep.equal(status.block_height > 1 ? [status.block_height - 1] : []);
     expect((await n.get(`/blocks?offset=${status.block_height}`)).json).to.deep.equal([]);
@@ -80,14 +126,26 @@ describe('chain: explorer REST on a whole node', function () {
       expect(res.text).to.include(`"continuum_sequence":${r.continuum_sequence}`); // an exact JSON integer, not a string
     }
     const buy = parseRecordJson<ExplorerTransaction>((await n.get(`/transactions/${results[5]!.transaction_id}`)).text);
-    expect(buy).to.include({ kind: 'order', side: 'Buy', owner: toBase58(bob.publicKey), market_id: m1, market_name: 'ONE/TWO', market_kind: 'Spot', status: 'filled' });
+    expect(buy).to.include({
+      kind: 'order',
+      side: 'Buy',
+      owner: toBase58(bob.publicKey),
+      market_id: m1,
+      market_name: 'ONE/TWO',
+      market_kind: 'Spot',
+      status: 'filled',
+    });
     expect(buy.price).to.equal(101n);
     expect(buy.filled_quantity).to.equal(8n);
-    const resting = parseRecordJson<ExplorerTransaction>((await n.get(`/transactions/${results[6]!.transaction_id}`)).text);
+    const resting = parseRecordJson<ExplorerTransaction>(
+      (await n.get(`/transactions/${results[6]!.transaction_id}`)).text,
+    );
     expect(resting).to.include({ status: 'resting' });
     expect(resting.filled_quantity).to.equal(0n);
     expect(buy.signature).to.match(/^[0-9a-f]{128}$/);
-    const cancel = parseRecordJson<ExplorerTransaction>((await n.get(`/transactions/${results[7]!.transaction_id}`)).text);
+    const cancel = parseRecordJson<ExplorerTransaction>(
+      (await n.get(`/transactions/${results[7]!.transaction_id}`)).text,
+    );
     expect(cancel).to.include({ kind: 'cancel', market_id: m1 });
     expect(cancel.cancelled_quantity).to.equal(2n);
     expect(cancel.side).to.equal(undefined);
@@ -113,21 +171,34 @@ describe('chain: explorer REST on a whole node', function () {
   });
 
   it('GET /orders/user/:owner lists the open orders with their transaction ids', async () => {
-    const a = (await n.get(`/orders/user/${toBase58(alice.publicKey)}`)).json as { owner: string; total: number; orders: Array<Record<string, unknown>> };
+    const a = (await n.get(`/orders/user/${toBase58(alice.publicKey)}`)).json as {
+      owner: string;
+      total: number;
+      orders: Array<Record<string, unknown>>;
+    };
     expect(a.owner).to.equal(toBase58(alice.publicKey));
     expect(a.total).to.equal(0); // order 1 filled, order 2 partly filled, then cancelled
-    const b = (await n.get(`/orders/user/${toBase58(bob.publicKey)}`)).json as { total: number; orders: Array<Record<string, unknown>> };
+    const b = (await n.get(`/orders/user/${toBase58(bob.publicKey)}`)).json as {
+      total: number;
+      orders: Array<Record<string, unknown>>;
+    };
     expect(b.total).to.equal(2);
     expect(b.orders.map((o) => [o.market_id, o.order_id, o.side, o.remaining, o.transaction_id])).to.deep.equal([
       [m2, 1, 'Buy', 1, results[4]!.transaction_id],
       [m1, 3, 'Buy', 1, results[6]!.transaction_id],
     ]);
-    expect(((await n.get(`/orders/user/${toBase58(bob.publicKey)}?limit=1&offset=1`)).json as { orders: unknown[] }).orders).to.have.length(1);
+    expect(
+      ((await n.get(`/orders/user/${toBase58(bob.publicKey)}?limit=1&offset=1`)).json as { orders: unknown[] }).orders,
+    ).to.have.length(1);
   });
 
   it('GET /blocks/:height/ticks gives the ticks behind the block; their VDF proofs verify', async () => {
     const r = results[3]!;
-    const res = (await n.get(`/blocks/${r.block_height}/ticks`)).json as { block_height: number; total: number; ticks: unknown[] };
+    const res = (await n.get(`/blocks/${r.block_height}/ticks`)).json as {
+      block_height: number;
+      total: number;
+      ticks: unknown[];
+    };
     expect(res.block_height).to.equal(Number(r.block_height));
     expect(res.ticks.length).to.equal(res.total);
     const engine = loadVdfEngine();
@@ -135,7 +206,9 @@ describe('chain: explorer REST on a whole node', function () {
     expect(numbers).to.include(Number(r.tick_number));
     for (const t of res.ticks) expect(engine.verify(parseRestTick(t))).to.equal(true);
     const detail = parseRecordJson<BlockDetail>((await n.get(`/blocks/${r.block_height}`)).text);
-    const hashes = res.ticks.map((t) => (t as { tick: { transaction_batch_hash: string } }).tick.transaction_batch_hash);
+    const hashes = res.ticks.map(
+      (t) => (t as { tick: { transaction_batch_hash: string } }).tick.transaction_batch_hash,
+    );
     expect(hashes).to.deep.equal(detail.block.batch_summaries.map((b) => b.batch_hash));
   });
 
@@ -169,20 +242,20 @@ describe('chain: explorer REST on a whole node', function () {
       ['/events?limit=0', 400],
       ['/events?offset=-5', 400],
       ['/events?market_id=not-a-uuid', 400],
-      ['/events?market_id=' + m1.toUpperCase(), 400],
+      [`/events?market_id=${m1.toUpperCase()}`, 400],
       ['/events?market_id=00000000-0000-8000-8000-000000000000', 404],
       ['/transactions/xyz', 400],
       ['/transactions/0000000000000001-0000', 400],
       ['/transactions/0000000000000001-0000-000g', 400],
       ['/transactions/000000000000000z-0000-0000', 400],
       ['/transactions/0000000000000000-0000-0000', 400],
-      ['/transactions/' + 'f'.repeat(16) + '-0000-0000', 400],
-      ['/transactions/' + 'a'.repeat(5000), 400],
+      [`/transactions/${'f'.repeat(16)}-0000-0000`, 400],
+      [`/transactions/${'a'.repeat(5000)}`, 400],
       [`/transactions/${'0'.repeat(15)}1-0000-00ff`, 404],
       [`/transactions/${(latest + 50).toString(16).padStart(16, '0')}-0000-0000`, 404],
       ['/orders/user/0OIl', 400],
-      ['/orders/user/' + toBase58(new Uint8Array(31).fill(7)), 400],
-      ['/orders/user/' + 'z'.repeat(500), 400],
+      [`/orders/user/${toBase58(new Uint8Array(31).fill(7))}`, 400],
+      [`/orders/user/${'z'.repeat(500)}`, 400],
       [`/orders/user/${toBase58(stranger.publicKey)}`, 404],
       [`/orders/user/${toBase58(bob.publicKey)}?limit=1001`, 400],
       ['/no/such/route', 404],
@@ -198,7 +271,19 @@ describe('chain: explorer REST on a whole node', function () {
 
   it('serves its OpenAPI document, covering every route and status', async () => {
     const doc = (await n.get('/openapi.json')).json as typeof explorerOpenApi;
-    expect(doc.paths).to.have.keys('/status', '/blocks', '/blocks/latest', '/blocks/{height}', '/blocks/{height}/ticks', '/transactions/{id}', '/transactions/{id}/proof', '/markets/{market_id}/orders/{order_id}/proof', '/events', '/orders/user/{owner}', '/openapi.json');
+    expect(doc.paths).to.have.keys(
+      '/status',
+      '/blocks',
+      '/blocks/latest',
+      '/blocks/{height}',
+      '/blocks/{height}/ticks',
+      '/transactions/{id}',
+      '/transactions/{id}/proof',
+      '/markets/{market_id}/orders/{order_id}/proof',
+      '/events',
+      '/orders/user/{owner}',
+      '/openapi.json',
+    );
     expect(Object.keys(doc.paths['/blocks/{height}'].get.responses)).to.include.members(['200', '400', '404']);
     expect(Object.keys(doc.paths['/events'].get.responses)).to.include.members(['200', '400', '404']);
     const res = await fetch(`${n.rpc}/status`);

@@ -12,7 +12,10 @@ describe('chain: snapshots every --snapshot-ticks ticks', function () {
 
   it('snapshots a chain without order book transactions every N ticks (restarts load the latest: test/chain/e2e.test.ts)', async () => {
     const probe = runtimeProbe();
-    const n = await startChainNode({ args: ['--idle-tick-ms', '2', '--snapshot-ticks', '40'], faces: [...defaultFaces(), probe.face] });
+    const n = await startChainNode({
+      args: ['--idle-tick-ms', '2', '--snapshot-ticks', '40'],
+      faces: [...defaultFaces(), probe.face],
+    });
     const seen = new Set<number>();
     try {
       const until = Date.now() + 30_000;

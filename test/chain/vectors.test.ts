@@ -30,8 +30,18 @@ describe('chain: state-root vectors (docs/chain-vectors.json)', function () {
     expect(f.markets.map((m) => toHex(marketLeafOf(m)))).to.deep.equal(f.market_leaves);
     expect(f.used_ids.slice(0, 3).map((u) => toHex(usedIdLeafOf(u)))).to.deep.equal(f.used_id_leaves_first);
     const r = chainStateRootOf(f.markets, f.used_ids);
-    expect(r).to.deep.equal({ state_root: f.state_root, markets_root: f.markets_root, markets_size: f.markets_size, used_ids_root: f.used_ids_root });
-    expect(chainStateRootOf([], [])).to.deep.equal({ state_root: file.empty.state_root, markets_root: file.empty.markets_root, markets_size: 64, used_ids_root: file.empty.used_ids_root });
+    expect(r).to.deep.equal({
+      state_root: f.state_root,
+      markets_root: f.markets_root,
+      markets_size: f.markets_size,
+      used_ids_root: f.used_ids_root,
+    });
+    expect(chainStateRootOf([], [])).to.deep.equal({
+      state_root: file.empty.state_root,
+      markets_root: file.empty.markets_root,
+      markets_size: 64,
+      used_ids_root: file.empty.used_ids_root,
+    });
     // The empty used-id tree is SHA-256 of nothing (RFC 6962).
     expect(file.empty.used_ids_root).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(toHex(merkleTreeHash([]))).to.equal(file.empty.used_ids_root);
@@ -47,7 +57,14 @@ describe('chain: state-root vectors (docs/chain-vectors.json)', function () {
     const m = f.markets.map((x, i) => (i === 0 ? { ...x, next_trade_id: String(BigInt(x.next_trade_id) + 1n) } : x));
     expect(chainStateRootOf(m, f.used_ids).state_root).to.not.equal(base);
     const withOrder = f.markets.findIndex((x) => x.orders.length > 0);
-    const changed = f.markets.map((x, i) => (i === withOrder ? { ...x, orders: x.orders.map((o, j) => (j === 0 ? { ...o, remaining: String(BigInt(o.remaining) + 1n) } : o)) } : x));
+    const changed = f.markets.map((x, i) =>
+      i === withOrder
+        ? {
+            ...x,
+            orders: x.orders.map((o, j) => (j === 0 ? { ...o, remaining: String(BigInt(o.remaining) + 1n) } : o)),
+          }
+        : x,
+    );
     expect(chainStateRootOf(changed, f.used_ids).state_root).to.not.equal(base);
   });
 });

@@ -43,8 +43,10 @@ describe('channels: a book subscriber that is behind gets folded deltas (child p
     await h?.close();
   });
 
-  it('is not closed, and its folded deltas chain to exactly the node\'s book', async () => {
-    const slow = fork(fileURLToPath(new URL('./clients/book-slow-reader.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  it("is not closed, and its folded deltas chain to exactly the node's book", async () => {
+    const slow = fork(fileURLToPath(new URL('./clients/book-slow-reader.js', import.meta.url)), [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.push(slow);
     slow.send({ url: h.url, marketId: MARKET });
     await nextMessage(slow);
@@ -55,7 +57,9 @@ describe('channels: a book subscriber that is behind gets folded deltas (child p
     let ticks = 0;
     while (h.hub.foldedDeltas < FOLDED && published < MAX_BYTES && h.hub.slowClosed === 0) {
       // Every tick adds an order on each of LEVELS bid levels: a delta of LEVELS rows with big totals.
-      const txs = Array.from({ length: LEVELS }, (_, i) => orderTx(owner, ++orderId, 'Buy', 1_000_000_000_000 + i, 1_000_000_000 + (orderId % 1000)));
+      const txs = Array.from({ length: LEVELS }, (_, i) =>
+        orderTx(owner, ++orderId, 'Buy', 1_000_000_000_000 + i, 1_000_000_000 + (orderId % 1000)),
+      );
       // The book channel alone (the harness's apply also stores every owner event: not what is tested here).
       const applied = h.ticks.apply(txs);
       const deltas = h.book.derive(applied);

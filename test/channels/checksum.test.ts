@@ -82,7 +82,10 @@ describe('book checksum: the vectors', () => {
     const held = [new Map<string, Row>(), new Map<string, Row>()];
     for (const m of vectors.sequence.messages) {
       const changes: LevelChange[] = [];
-      for (const [side, rows] of [[0, m.bids], [1, m.asks]] as const) {
+      for (const [side, rows] of [
+        [0, m.bids],
+        [1, m.asks],
+      ] as const) {
         if (m.type === 'snapshot') {
           for (const [p, q, n] of held[side]!.values()) {
             changes.push({ side, price: BigInt(p), quantity: -BigInt(q), orders: -n });
@@ -187,6 +190,15 @@ describe('book checksum: edges', () => {
     expect(bookChecksumOf(MARKET, [['100', '5', 2]], [])).to.not.equal(base);
     expect(bookChecksumOf('00000000-0000-4000-8000-000000000001', [['100', '5', 1]], [])).to.not.equal(base);
     // Sum, not XOR: a level counted twice does not cancel out.
-    expect(bookChecksumOf(MARKET, [['100', '5', 1], ['100', '5', 1]], [])).to.not.equal(EMPTY_BOOK_CHECKSUM);
+    expect(
+      bookChecksumOf(
+        MARKET,
+        [
+          ['100', '5', 1],
+          ['100', '5', 1],
+        ],
+        [],
+      ),
+    ).to.not.equal(EMPTY_BOOK_CHECKSUM);
   });
 });

@@ -7,7 +7,15 @@
  * same frame as before; an unsubscribed one gets nothing held.
  */
 import { expect } from 'chai';
-import { BookSource, ChannelHub, DEFAULT_LIMITS, OwnerLog, type ChannelItem, type Outlet, type ResumableSource } from '../../src/channels/index.js';
+import {
+  BookSource,
+  ChannelHub,
+  DEFAULT_LIMITS,
+  type OwnerLog,
+  type ChannelItem,
+  type Outlet,
+  type ResumableSource,
+} from '../../src/channels/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { bookChecksumOf, EMPTY_BOOK_CHECKSUM } from '../../src/sdk/index.js';
@@ -31,11 +39,17 @@ class MemoryOutlet implements Outlet {
     this.open = false;
   }
   messages(): Array<Record<string, unknown>> {
-    return this.frames.map((f) => JSON.parse(f.toString('utf8', f[1]! === 126 ? 4 : f[1]! === 127 ? 10 : 2)) as Record<string, unknown>);
+    return this.frames.map(
+      (f) => JSON.parse(f.toString('utf8', f[1]! === 126 ? 4 : f[1]! === 127 ? 10 : 2)) as Record<string, unknown>,
+    );
   }
 }
 
-const nothing: ResumableSource = { head: () => 0, replay: async function* (): AsyncIterable<ChannelItem> {}, onItem: () => () => undefined };
+const nothing: ResumableSource = {
+  head: () => 0,
+  replay: async function* (): AsyncIterable<ChannelItem> {},
+  onItem: () => () => undefined,
+};
 const MARKET = marketIdOf(BASE, QUOTE, sha256);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +61,11 @@ function fold(messages: Array<Record<string, unknown>>): { bids: Row[]; asks: Ro
   const asks = new Map<number, Row>();
   for (const m of messages) {
     if (m.type !== 'snapshot' && m.type !== 'delta') continue;
-    for (const [side, rows] of [[bids, m.bids], [asks, m.asks]] as const) for (const r of rows as Row[]) (r[2] === 0 ? side.delete(r[0]) : side.set(r[0], r));
+    for (const [side, rows] of [
+      [bids, m.bids],
+      [asks, m.asks],
+    ] as const)
+      for (const r of rows as Row[]) r[2] === 0 ? side.delete(r[0]) : side.set(r[0], r);
   }
   return { bids: [...bids.values()].sort((a, b) => b[0] - a[0]), asks: [...asks.values()].sort((a, b) => a[0] - b[0]) };
 }
@@ -66,14 +84,26 @@ describe('channels: book deltas for a subscriber that is behind', () => {
     m = new TickMaker();
     book = new BookSource();
     book.derive(m.apply([marketTx()]));
-    hub = new ChannelHub({ blocks: nothing, orders: nothing as unknown as OwnerLog, book, head: { tick: () => m.tickNumber, height: () => 0 } }, { ...DEFAULT_LIMITS, coalesceBytes: 1000, coalescePollMs: 5 });
+    hub = new ChannelHub(
+      {
+        blocks: nothing,
+        orders: nothing as unknown as OwnerLog,
+        book,
+        head: { tick: () => m.tickNumber, height: () => 0 },
+      },
+      { ...DEFAULT_LIMITS, coalesceBytes: 1000, coalescePollMs: 5 },
+    );
   });
   afterEach(() => hub.close());
 
   it('holds and folds deltas while the queue is at coalesceBytes, sends one first_seq..seq delta once there is room', async () => {
     const slow = new MemoryOutlet();
     const fast = new MemoryOutlet();
-    for (const o of [slow, fast]) hub.message(hub.connect(o, '127.0.0.1'), JSON.stringify({ op: 'subscribe', id: 'b', channel: 'book', market_id: MARKET }));
+    for (const o of [slow, fast])
+      hub.message(
+        hub.connect(o, '127.0.0.1'),
+        JSON.stringify({ op: 'subscribe', id: 'b', channel: 'book', market_id: MARKET }),
+      );
     expect(slow.messages()[2]).to.include({ type: 'snapshot', checksum: EMPTY_BOOK_CHECKSUM }); // the empty book's
     tick(['Buy', 10]);
     expect(slow.frames).to.have.length(4); // welcome, subscribed, snapshot, delta 1
@@ -92,7 +122,10 @@ describe('channels: book deltas for a subscriber that is behind', () => {
     expect(folded).to.include({ type: 'delta', first_seq: 2, seq: 5, tick: m.tickNumber, market_id: MARKET });
     expect(fold(slow.messages())).to.deep.equal(fold(fast.messages()));
     const rows = book.rows(MARKET)!;
-    expect(fold(slow.messages())).to.deep.equal({ bids: rows.bids.map((r) => r.map(Number)), asks: rows.asks.map((r) => r.map(Number)) });
+    expect(fold(slow.messages())).to.deep.equal({
+      bids: rows.bids.map((r) => r.map(Number)),
+      asks: rows.asks.map((r) => r.map(Number)),
+    });
     const folded1 = fold(slow.messages());
     expect(folded!.checksum, 'the folded delta carries the checksum after its seq').to.equal(book.checksum(MARKET));
     expect(folded!.checksum).to.equal(bookChecksumOf(MARKET, folded1.bids, folded1.asks));
@@ -107,7 +140,11 @@ describe('channels: book deltas for a subscriber that is behind', () => {
   it('a single held delta goes out as it was; the next delta flushes what is held before it', () => {
     const slow = new MemoryOutlet();
     const fast = new MemoryOutlet();
-    for (const o of [slow, fast]) hub.message(hub.connect(o, '127.0.0.1'), JSON.stringify({ op: 'subscribe', id: 'b', channel: 'book', market_id: MARKET }));
+    for (const o of [slow, fast])
+      hub.message(
+        hub.connect(o, '127.0.0.1'),
+        JSON.stringify({ op: 'subscribe', id: 'b', channel: 'book', market_id: MARKET }),
+      );
     slow.queued = 5000;
     tick(['Buy', 10]);
     slow.queued = 0;

@@ -32,7 +32,14 @@ describe('channels: owner events of an applied tick', () => {
     // and her own sell at 101 is cancelled by self-trade prevention when she buys at 101.
     const t = m.apply([orderTx(carol, 2, 'Buy', 100, 3), orderTx(carol, 3, 'Buy', 101, 4)]);
     const ev = events(t);
-    expect(ev.map((e) => [e.owner === toBase58Key(alice) ? 'alice' : e.owner === toBase58Key(bob) ? 'bob' : 'carol', e.event, e.order_id, e.remaining])).to.deep.equal([
+    expect(
+      ev.map((e) => [
+        e.owner === toBase58Key(alice) ? 'alice' : e.owner === toBase58Key(bob) ? 'bob' : 'carol',
+        e.event,
+        e.order_id,
+        e.remaining,
+      ]),
+    ).to.deep.equal([
       ['carol', 'accepted', 2n, 3n],
       ['alice', 'partially_filled', 1n, 2n],
       ['carol', 'filled', 2n, 0n],
@@ -58,13 +65,23 @@ describe('channels: owner events of an applied tick', () => {
       ['partially_filled', 4n, undefined, undefined],
     ]);
 
-    const c = events(m.apply([cancelTx(carol, 4, marketId), cancelTx(carol, 4, marketId), cancelTx(alice, 9, marketId)], [true, true, false]));
+    const c = events(
+      m.apply(
+        [cancelTx(carol, 4, marketId), cancelTx(carol, 4, marketId), cancelTx(alice, 9, marketId)],
+        [true, true, false],
+      ),
+    );
     expect(c.map((e) => [e.event, e.order_id, e.cancelled_quantity ?? e.code])).to.deep.equal([
       ['cancelled', 4n, 7n],
       ['refused', 4n, 'ORDER_NOT_OPEN'],
       // alice's cancel has a bad signature: nothing in her channel
     ]);
-    const r = events(m.apply([orderTx(bob, 1, 'Buy', 1, 1), orderTx(bob, 2, 'Buy', 0, 1), orderTx(alice, 5, 'Buy', 1, 1)], [true, true, false]));
+    const r = events(
+      m.apply(
+        [orderTx(bob, 1, 'Buy', 1, 1), orderTx(bob, 2, 'Buy', 0, 1), orderTx(alice, 5, 'Buy', 1, 1)],
+        [true, true, false],
+      ),
+    );
     expect(r.map((e) => [e.event, e.code])).to.deep.equal([
       ['refused', 'ORDER_REPLAYED'],
       ['refused', 'INVALID_ORDER'],
@@ -95,7 +112,7 @@ describe('channels: book deltas of applied ticks', () => {
     const owners = [1, 2, 3, 4, 5].map((n) => seeded(n).publicKey);
     const nextId = new Map<Uint8Array, bigint>();
     let seed = 99;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     let deltas = 0;
     let lastSeq = 0;
     expect(book.checksum(market.info.marketId)).to.equal(EMPTY_BOOK_CHECKSUM);

@@ -32,7 +32,9 @@ describe('channels: the documents match the code', () => {
     expect(section).to.include(`| sockets per client address | ${l.socketsPerAddress} |`);
     expect(section).to.include(`| sockets on the node | ${l.sockets.toLocaleString('en-US')} |`);
     expect(section).to.include(`| client frame | ${l.messageBytes / 1024} KiB |`);
-    expect(section).to.include(`| client messages per socket | ${l.messagesPerSecond}/s, bursts of ${l.messagesPerSecond * 2} |`);
+    expect(section).to.include(
+      `| client messages per socket | ${l.messagesPerSecond}/s, bursts of ${l.messagesPerSecond * 2} |`,
+    );
     expect(section).to.include(`| error answers per socket | ${l.refusals} |`);
     expect(section).to.include(`| send queue per socket (bytes not yet sent) | ${l.queueBytes / 1024 / 1024} MiB |`);
     expect(section).to.include(`| send queue at which a book subscriber is behind | ${l.coalesceBytes / 1024} KiB |`);

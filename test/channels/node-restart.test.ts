@@ -36,7 +36,13 @@ describe('channels: orders resumed across a kill -9 of the node binary', functio
     await rm(dir, { recursive: true, force: true });
   });
 
-  const flow = (client: ChainClient, firstId: number) => orderFlow(client, firstId, { owners: [alice, bob], mints: [61, 62], prices: { from: 98, spread: 5 }, maxQuantity: 3 });
+  const flow = (client: ChainClient, firstId: number) =>
+    orderFlow(client, firstId, {
+      owners: [alice, bob],
+      mints: [61, 62],
+      prices: { from: 98, spread: 5 },
+      maxQuantity: 3,
+    });
 
   it('resumes from the next sequence with no gap and no duplicate; the replay is byte for byte the live messages', async () => {
     const owner = toBase58(alice.publicKey);

@@ -16,7 +16,10 @@ import { grpcFace, type FaceSpec } from '../../src/node/index.js';
 import { startChainNode, type ChainNode } from '../chain/support/node.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 
-const child = (name: string): ChildProcess => fork(fileURLToPath(new URL(`./clients/${name}.js`, import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const child = (name: string): ChildProcess =>
+  fork(fileURLToPath(new URL(`./clients/${name}.js`, import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
 
 function nextMessage<T>(c: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -38,8 +41,20 @@ describe('channels in the real node: a client that never reads (child processes)
     async start(ctx) {
       const channels = ctx.channels.serve(ctx.chain.chain, ctx.logger, { queueBytes: QUEUE_BYTES });
       hub = channels.hub;
-      const face = await startRpcFace({ chain: ctx.chain.chain, state: () => ctx.book.state, sequencer: ctx.sequencer, addr: ctx.config.rpcAddr, logger: ctx.logger, upgrades: [channels] });
-      return { name: 'rpc', address: face.address, stopAccepting: () => face.stopAccepting(), close: () => face.close() };
+      const face = await startRpcFace({
+        chain: ctx.chain.chain,
+        state: () => ctx.book.state,
+        sequencer: ctx.sequencer,
+        addr: ctx.config.rpcAddr,
+        logger: ctx.logger,
+        upgrades: [channels],
+      });
+      return {
+        name: 'rpc',
+        address: face.address,
+        stopAccepting: () => face.stopAccepting(),
+        close: () => face.close(),
+      };
     },
   };
 
@@ -72,7 +87,21 @@ describe('channels in the real node: a client that never reads (child processes)
       await Promise.all(
         Array.from({ length: 64 }, (_, i) => {
           const key = i % 2 ? alice : bob;
-          return n.client.submit(signedOrderRequest({ orderId: BigInt(++id), owner: key.publicKey, side: i % 2 ? 'Sell' : 'Buy', price: BigInt(90 + (id % 21)), quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, key.secretKey));
+          return n.client.submit(
+            signedOrderRequest(
+              {
+                orderId: BigInt(++id),
+                owner: key.publicKey,
+                side: i % 2 ? 'Sell' : 'Buy',
+                price: BigInt(90 + (id % 21)),
+                quantity: 1n,
+                expiry: 0n,
+                baseMint: mintOf(1),
+                quoteMint: mintOf(2),
+              },
+              key.secretKey,
+            ),
+          );
         }),
       );
       if (closedAfter < 0 && hub!.slowClosed > 0) closedAfter = performance.now() - started;

@@ -39,7 +39,12 @@ async function waitUntil(check: () => boolean | Promise<boolean>, what: string, 
 }
 
 /** Take every queued message matching `pred` until `done` says the list is complete. */
-async function collect(c: TestClient, pred: (m: Msg) => boolean, done: (got: Msg[]) => boolean, ms = 20_000): Promise<Msg[]> {
+async function collect(
+  c: TestClient,
+  pred: (m: Msg) => boolean,
+  done: (got: Msg[]) => boolean,
+  ms = 20_000,
+): Promise<Msg[]> {
   const got: Msg[] = [];
   while (!done(got)) got.push(await c.next(pred, ms));
   return got;
@@ -53,9 +58,31 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
   const alice = keyOf(41);
   const bob = keyOf(42);
   let nextId = 0;
-  const order = (key: typeof alice, side: Side, price: number, quantity: number, id = ++nextId, [base, quote] = [BASE, QUOTE]) =>
-    chain.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(quantity), expiry: 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) }, key.secretKey));
-  const order2 = (key: typeof alice, side: Side, price: number, quantity: number, id = ++nextId) => order(key, side, price, quantity, id, [BASE2, QUOTE2]);
+  const order = (
+    key: typeof alice,
+    side: Side,
+    price: number,
+    quantity: number,
+    id = ++nextId,
+    [base, quote] = [BASE, QUOTE],
+  ) =>
+    chain.submit(
+      signedOrderRequest(
+        {
+          orderId: BigInt(id),
+          owner: key.publicKey,
+          side,
+          price: BigInt(price),
+          quantity: BigInt(quantity),
+          expiry: 0n,
+          baseMint: mintOf(base),
+          quoteMint: mintOf(quote),
+        },
+        key.secretKey,
+      ),
+    );
+  const order2 = (key: typeof alice, side: Side, price: number, quantity: number, id = ++nextId) =>
+    order(key, side, price, quantity, id, [BASE2, QUOTE2]);
 
   before(async () => {
     n = await startChainNode();
@@ -72,7 +99,8 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
   it('blocks from a height in the middle of the live feed: every height once, in order, across the seam, each exactly GET /blocks/:height', async () => {
     // Blocks are cut from ticks with order book transactions: keep a few coming.
     let o = 0;
-    while (((await n.get('/status')).json as { block_height: number }).block_height < 6) await order(keyOf(43 + (o % 2)), o++ % 2 ? 'Sell' : 'Buy', 400 + (o % 5), 1);
+    while (((await n.get('/status')).json as { block_height: number }).block_height < 6)
+      await order(keyOf(43 + (o % 2)), o++ % 2 ? 'Sell' : 'Buy', 400 + (o % 5), 1);
     const c = await TestClient.open(url);
     const welcome = await c.next((m) => m.type === 'welcome');
     expect(welcome.height).to.be.at.least(6);
@@ -86,13 +114,19 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     const flow = (async () => {
       for (let i = 0; flowing; i++) await order(keyOf(43 + (i % 2)), i % 2 ? 'Sell' : 'Buy', 300 + (i % 7), 1);
     })();
-    const blocks = await collect(c, (m) => m.type === 'block', (got) => got.length > 0 && (got[got.length - 1]!.height as number) >= head + 15);
+    const blocks = await collect(
+      c,
+      (m) => m.type === 'block',
+      (got) => got.length > 0 && (got[got.length - 1]!.height as number) >= head + 15,
+    );
     flowing = false;
     await flow;
     expect(blocks.map((b) => b.height)).to.deep.equal(blocks.map((_, i) => from + i));
     for (const b of blocks.slice(0, 4).concat(blocks.slice(-4))) {
       const rest = await n.get(`/blocks/${b.height as number}`);
-      expect(rawOf(b)).to.equal(`{"type":"block","channel":"blocks","height":${b.height as number},"tick":${(b.detail as { block: { last_tick: number } }).block.last_tick},"detail":${rest.text}}`);
+      expect(rawOf(b)).to.equal(
+        `{"type":"block","channel":"blocks","height":${b.height as number},"tick":${(b.detail as { block: { last_tick: number } }).block.last_tick},"detail":${rest.text}}`,
+      );
     }
     c.close();
   });
@@ -108,7 +142,11 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     const sellId = ++nextId;
     await order2(alice, 'Sell', 100, 10, sellId);
     await order2(bob, 'Buy', 100, 4);
-    const first = await collect(a, (m) => m.type === 'order', (got) => got.length >= 2);
+    const first = await collect(
+      a,
+      (m) => m.type === 'order',
+      (got) => got.length >= 2,
+    );
     expect(first.map((m) => m.event)).to.deep.equal(['accepted', 'partially_filled']);
     a.close();
     await a.closed();
@@ -117,18 +155,34 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     await order2(bob, 'Buy', 100, 6);
     const restId = ++nextId;
     await order2(alice, 'Sell', 150, 5, restId);
-    await chain.submit(signedCancelRequest({ orderId: BigInt(restId), owner: alice.publicKey, marketId: MARKET2 }, alice.secretKey));
+    await chain.submit(
+      signedCancelRequest({ orderId: BigInt(restId), owner: alice.publicKey, marketId: MARKET2 }, alice.secretKey),
+    );
     // An order for a market that does not exist, straight to the sequencer: signature good, the engine refuses it.
     const bad = orderTx(alice, 777, 'Sell', 100, 1, 91, 92);
     const seqClient = new NodeClient(n.grpc);
-    await seqClient.submit({ tx_id: bad.txId, payload: Buffer.from(bad.payload), signature: Buffer.from(bad.signature), public_key: Buffer.from(bad.publicKey), nonce: String(bad.nonce), timestamp: String(bad.timestamp) });
+    await seqClient.submit({
+      tx_id: bad.txId,
+      payload: Buffer.from(bad.payload),
+      signature: Buffer.from(bad.signature),
+      public_key: Buffer.from(bad.publicKey),
+      nonce: String(bad.nonce),
+      timestamp: String(bad.timestamp),
+    });
 
     const lastSeen = first[first.length - 1]!.seq as number;
     const b = await TestClient.open(url);
     b.send({ op: 'subscribe', id: 'again', channel: 'orders', owner, from_sequence: lastSeen + 1 });
     expect(await b.next((m) => m.type === 'subscribed')).to.include({ from_sequence: lastSeen + 1 });
-    const rest = await collect(b, (m) => m.type === 'order', (got) => got.some((m) => m.event === 'refused'));
-    expect(rest.map((m) => m.event), JSON.stringify([...first, ...rest].map(rawOf))).to.deep.equal(['filled', 'accepted', 'cancelled', 'refused']);
+    const rest = await collect(
+      b,
+      (m) => m.type === 'order',
+      (got) => got.some((m) => m.event === 'refused'),
+    );
+    expect(
+      rest.map((m) => m.event),
+      JSON.stringify([...first, ...rest].map(rawOf)),
+    ).to.deep.equal(['filled', 'accepted', 'cancelled', 'refused']);
     const all = [...first, ...rest];
     expect(all.map((m) => m.seq)).to.deep.equal(all.map((_, i) => head0 + 1 + i));
     for (const m of all) {
@@ -143,7 +197,11 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     // A third client replays everything from the first sequence: the same bytes as live.
     const c = await TestClient.open(url);
     c.send({ op: 'subscribe', id: 'all', channel: 'orders', owner, from_sequence: head0 + 1 });
-    const replay = await collect(c, (m) => m.type === 'order', (got) => got.length >= all.length);
+    const replay = await collect(
+      c,
+      (m) => m.type === 'order',
+      (got) => got.length >= all.length,
+    );
     expect(replay.map(rawOf)).to.deep.equal(all.map(rawOf));
     seqClient.close();
     b.close();
@@ -151,8 +209,15 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
   });
 
   it("a book's snapshot and deltas fold to GET /markets/:id/orderbook's levels", async () => {
-    type DexBook = { data: { bids: Array<{ price: string; quantity: string; orders: number }>; asks: Array<{ price: string; quantity: string; orders: number }>; tick_number: number } };
-    const levelsOf = (rows: number[][]) => rows.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
+    type DexBook = {
+      data: {
+        bids: Array<{ price: string; quantity: string; orders: number }>;
+        asks: Array<{ price: string; quantity: string; orders: number }>;
+        tick_number: number;
+      };
+    };
+    const levelsOf = (rows: number[][]) =>
+      rows.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
     // Quiet (no order in flight): the snapshot is the book after its `tick`, no older than the order book API's.
     const { data: before } = (await (await fetch(`${n.dex}/markets/${MARKET}/orderbook?depth=1000`)).json()) as DexBook;
     const c = await TestClient.open(url);
@@ -164,10 +229,12 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
     expect(levelsOf(snap.bids as number[][])).to.deep.equal(before.bids);
     expect(levelsOf(snap.asks as number[][])).to.deep.equal(before.asks);
     const sides: Record<'bids' | 'asks', Map<number, [number, number]>> = { bids: new Map(), asks: new Map() };
-    for (const side of ['bids', 'asks'] as const) for (const [p, q, o] of snap[side] as number[][]) sides[side].set(p!, [q!, o!]);
+    for (const side of ['bids', 'asks'] as const)
+      for (const [p, q, o] of snap[side] as number[][]) sides[side].set(p!, [q!, o!]);
     let seq = snap.seq as number;
     const orders = [];
-    for (let i = 0; i < 40; i++) orders.push(order(i % 3 ? alice : bob, i % 2 ? 'Sell' : 'Buy', 95 + ((i * 7) % 11), 1 + (i % 4)));
+    for (let i = 0; i < 40; i++)
+      orders.push(order(i % 3 ? alice : bob, i % 2 ? 'Sell' : 'Buy', 95 + ((i * 7) % 11), 1 + (i % 4)));
     await Promise.all(orders);
     // Fold deltas until one from a tick at or after every order's tick has come, then until quiet.
     let quietSince = Date.now();
@@ -188,8 +255,17 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
       quietSince = Date.now();
     }
     expect(seq).to.be.greaterThan(snap.seq as number);
-    const { data: book } = (await (await fetch(`${n.dex}/markets/${MARKET}/orderbook?depth=1000`)).json()) as { data: { bids: Array<{ price: string; quantity: string; orders: number }>; asks: Array<{ price: string; quantity: string; orders: number }>; tick_number: number } };
-    const rows = (m: Map<number, [number, number]>, desc: boolean) => [...m].sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0])).map(([p, [q, o]]) => ({ price: String(p), quantity: String(q), orders: o }));
+    const { data: book } = (await (await fetch(`${n.dex}/markets/${MARKET}/orderbook?depth=1000`)).json()) as {
+      data: {
+        bids: Array<{ price: string; quantity: string; orders: number }>;
+        asks: Array<{ price: string; quantity: string; orders: number }>;
+        tick_number: number;
+      };
+    };
+    const rows = (m: Map<number, [number, number]>, desc: boolean) =>
+      [...m]
+        .sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0]))
+        .map(([p, [q, o]]) => ({ price: String(p), quantity: String(q), orders: o }));
     expect(rows(sides.bids, true)).to.deep.equal(book.bids);
     expect(rows(sides.asks, false)).to.deep.equal(book.asks);
     c.close();
@@ -214,8 +290,14 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
       [{ op: 'subscribe', id: 2, channel: 'blocks', from_height: (welcome.height as number) + 1000 }, 'out_of_range'],
       [{ op: 'subscribe', id: 3, channel: 'blocks', from_height: 2 ** 60 }, 'out_of_range'],
       [{ op: 'subscribe', id: 4, channel: 'orders', owner: 'not-base58!', from_sequence: 1 }, 'bad_param'],
-      [{ op: 'subscribe', id: 5, channel: 'orders', owner: toBase58(alice.publicKey), from_sequence: 10 ** 9 }, 'out_of_range'],
-      [{ op: 'subscribe', id: 6, channel: 'book', market_id: '00000000-0000-4000-8000-000000000000' }, 'unknown_market'],
+      [
+        { op: 'subscribe', id: 5, channel: 'orders', owner: toBase58(alice.publicKey), from_sequence: 10 ** 9 },
+        'out_of_range',
+      ],
+      [
+        { op: 'subscribe', id: 6, channel: 'book', market_id: '00000000-0000-4000-8000-000000000000' },
+        'unknown_market',
+      ],
       [{ op: 'unsubscribe', id: 7 }, 'unknown_id'],
     ];
     for (const [msg, code] of asks) {
@@ -244,7 +326,8 @@ describe('channels in the real node (WS /ws on the rpc port)', function () {
 
   it('a subscribe past 64 on one socket closes it with 4001; a 65th socket from one address is answered 429', async () => {
     const c = await TestClient.open(url);
-    for (let i = 0; i < 64; i++) c.send({ op: 'subscribe', id: i, channel: 'orders', owner: toBase58(keyOf(100 + i).publicKey) });
+    for (let i = 0; i < 64; i++)
+      c.send({ op: 'subscribe', id: i, channel: 'orders', owner: toBase58(keyOf(100 + i).publicKey) });
     await waitUntil(() => c.inbox.filter((m) => m.type === 'subscribed').length === 64, '64 subscriptions');
     c.send({ op: 'subscribe', id: 64, channel: 'orders', owner: toBase58(keyOf(200).publicKey) });
     expect(await c.closed()).to.equal(4001);

@@ -57,7 +57,8 @@ describe('channels: the owner log', function () {
     let log = new OwnerLog(db);
     await log.load(0);
     const seen = new Map<string, string[]>();
-    const listen = (l: OwnerLog) => l.onItem((owner, item) => seen.set(owner, [...(seen.get(owner) ?? []), item.frame.toString('latin1')]));
+    const listen = (l: OwnerLog) =>
+      l.onItem((owner, item) => seen.set(owner, [...(seen.get(owner) ?? []), item.frame.toString('latin1')]));
     listen(log);
     const m = new TickMaker();
     const ticks = flow();

@@ -93,8 +93,8 @@ describe('book checksum: a corrupted delta between the real node and the SDK cli
     const orders = orderFlow(grpc, 0, { ...spec, prices: { from: 50, spread: 9 }, maxQuantity: 5 });
     const snapshots = () => seen.filter((s) => s.m.type === 'snapshot').length;
     await waitUntil(() => corrupted !== undefined && snapshots() >= 2, 'a corrupted delta and a new snapshot');
-    const after = () => seen.filter((s) => s.m.type === 'delta' && s.m.seq > corrupted!.seq).length;
-    await waitUntil(() => after() >= 5, 'deltas after the new snapshot');
+    const deltasAfter = () => seen.filter((s) => s.m.type === 'delta' && s.m.seq > corrupted!.seq).length;
+    await waitUntil(() => deltasAfter() >= 5, 'deltas after the new snapshot');
     await orders.stop();
     grpc.close();
     await new Promise((r) => setTimeout(r, 500)); // the last ticks' deltas

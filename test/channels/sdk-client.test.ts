@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ChainClient } from '../../src/chain/grpc/client.js';
 import { orderFlow } from './support/order-flow.js';
-import { ChannelClient, marketIdOf, toBase58, type BlockMessage, type BookLevels, type ChannelDial, type OrderMessage } from '../../src/sdk/index.js';
+import {
+  ChannelClient,
+  marketIdOf,
+  toBase58,
+  type BlockMessage,
+  type BookLevels,
+  type ChannelDial,
+  type OrderMessage,
+} from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { freePort, waitUntil } from './support/wait.js';
@@ -54,7 +62,12 @@ describe('sdk ChannelClient: automatic resume against the real node (socket drop
   /** Orders that cross often on their own connection, until stopped (closed with the flow). */
   function flow(grpc: string, firstId: number): { stop(): Promise<number> } {
     const client = new ChainClient(grpc);
-    const orders = orderFlow(client, firstId, { owners: [alice, bob], mints: [BASE, QUOTE], prices: { from: 97, spread: 7 }, maxQuantity: 4 });
+    const orders = orderFlow(client, firstId, {
+      owners: [alice, bob],
+      mints: [BASE, QUOTE],
+      prices: { from: 97, spread: 7 },
+      maxQuantity: 4,
+    });
     return {
       stop: async () => {
         const last = await orders.stop();
@@ -66,7 +79,16 @@ describe('sdk ChannelClient: automatic resume against the real node (socket drop
 
   it('delivers every block and event once, in order, and a book equal to the node, across a dropped socket and a node restart', async () => {
     const port = await freePort();
-    const args = ['--idle-tick-ms', '20', '--block-ms', '50', '--snapshot-txs', '40', '--rpc-addr', `127.0.0.1:${port}`];
+    const args = [
+      '--idle-tick-ms',
+      '20',
+      '--block-ms',
+      '50',
+      '--snapshot-txs',
+      '40',
+      '--rpc-addr',
+      `127.0.0.1:${port}`,
+    ];
     node = await spawnNode(dir, args, FACES);
     const setup = new ChainClient(node.addresses.grpc!);
     await setup.submit({ market: { base_mint: mintOf(BASE), quote_mint: mintOf(QUOTE), name: 'SDK/RESUME' } });
@@ -97,7 +119,10 @@ describe('sdk ChannelClient: automatic resume against the real node (socket drop
 
     node = await spawnNode(dir, args, FACES);
     orders = flow(node.addresses.grpc!, lastId + 1000);
-    await waitUntil(() => events.length >= beforeRestart.events + 20 && blocks.length >= beforeRestart.blocks + 5, '20 more events after the restart');
+    await waitUntil(
+      () => events.length >= beforeRestart.events + 20 && blocks.length >= beforeRestart.blocks + 5,
+      '20 more events after the restart',
+    );
     await orders.stop();
     await new Promise((r) => setTimeout(r, 700)); // the last ticks' messages
     expect(client.connections).to.be.at.least(3);
@@ -116,8 +141,14 @@ describe('sdk ChannelClient: automatic resume against the real node (socket drop
     expect(replay.slice(0, events.length)).to.deep.equal(events);
 
     const res = await fetch(`http://${node.addresses.dex}/markets/${MARKET}/orderbook?depth=1000`);
-    const { data } = (await res.json()) as { data: { bids: Array<{ price: string; quantity: string; orders: number }>; asks: Array<{ price: string; quantity: string; orders: number }> } };
-    const rows = (levels: BookLevels['bids']) => levels.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
+    const { data } = (await res.json()) as {
+      data: {
+        bids: Array<{ price: string; quantity: string; orders: number }>;
+        asks: Array<{ price: string; quantity: string; orders: number }>;
+      };
+    };
+    const rows = (levels: BookLevels['bids']) =>
+      levels.map(([p, q, o]) => ({ price: String(p), quantity: String(q), orders: o }));
     expect(rows(book!.bids)).to.deep.equal(data.bids);
     expect(rows(book!.asks)).to.deep.equal(data.asks);
   });

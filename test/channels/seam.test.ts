@@ -76,7 +76,11 @@ describe('channels: the replay/live seam', () => {
     for (let i = 0; i < 50; i++) src.publish();
     const got2: number[] = [];
     let f2: Feed | undefined;
-    f2 = new Feed({ deliver: (it) => (got2.push(it.pos), it.pos === 20 && f2!.stop()), room: async () => true }, 0, 1 << 20);
+    f2 = new Feed(
+      { deliver: (it) => (got2.push(it.pos), it.pos === 20 && f2!.stop()), room: async () => true },
+      0,
+      1 << 20,
+    );
     expect(await f2.catchUp(src, '', 1)).to.equal(false);
     expect(got2).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
   });

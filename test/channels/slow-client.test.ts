@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { CHANNELS_PATH } from '../../src/channels/index.js';
 import { ChannelsHarness } from './support/harness.js';
 
-const child = (name: string): ChildProcess => fork(fileURLToPath(new URL(`./clients/${name}.js`, import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const child = (name: string): ChildProcess =>
+  fork(fileURLToPath(new URL(`./clients/${name}.js`, import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
 
 function nextMessage<T>(c: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {

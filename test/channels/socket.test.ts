@@ -36,7 +36,12 @@ describe('channels: the WebSocket with real clients', function () {
     const c = await TestClient.open(h.url);
     const w = await c.next((m) => m.type === 'welcome');
     expect(w).to.include({ tick: h.publishedTick, height: h.blocks.latestHeight(), heartbeat_ms: 200 });
-    expect(w.limits).to.deep.equal({ subscriptions: 64, message_bytes: 4096, messages_per_second: 50, queue_bytes: 4 * 1024 * 1024 });
+    expect(w.limits).to.deep.equal({
+      subscriptions: 64,
+      message_bytes: 4096,
+      messages_per_second: 50,
+      queue_bytes: 4 * 1024 * 1024,
+    });
     const hb = await c.next((m) => m.type === 'heartbeat');
     expect(hb).to.deep.equal({ type: 'heartbeat', tick: h.publishedTick, height: h.blocks.latestHeight() });
     c.close();
@@ -54,7 +59,10 @@ describe('channels: the WebSocket with real clients', function () {
       [{ op: 'subscribe', id: 'a', channel: 'blocks', from_height: 1000 }, 'out_of_range'], // beyond the head + 1
       [{ op: 'subscribe', id: 'a', channel: 'orders', owner: 'not-base58!' }, 'bad_param'],
       [{ op: 'subscribe', id: 'a', channel: 'orders', owner: toBase58Key(alice), from_sequence: 5 }, 'out_of_range'],
-      [{ op: 'subscribe', id: 'a', channel: 'book', market_id: '00000000-0000-4000-8000-000000000000' }, 'unknown_market'],
+      [
+        { op: 'subscribe', id: 'a', channel: 'book', market_id: '00000000-0000-4000-8000-000000000000' },
+        'unknown_market',
+      ],
       [{ op: 'unsubscribe', id: 'zz' }, 'unknown_id'],
     ];
     for (const [msg, code] of cases) {
@@ -65,7 +73,12 @@ describe('channels: the WebSocket with real clients', function () {
     }
     // An unknown owner is a valid, empty channel.
     c.send({ op: 'subscribe', id: 'stranger', channel: 'orders', owner: toBase58Key(new Uint8Array(32).fill(9)) });
-    expect(await c.next((m) => m.type === 'subscribed')).to.include({ id: 'stranger', channel: 'orders', from_sequence: 1, head: 0 });
+    expect(await c.next((m) => m.type === 'subscribed')).to.include({
+      id: 'stranger',
+      channel: 'orders',
+      from_sequence: 1,
+      head: 0,
+    });
     c.send({ op: 'subscribe', id: 'stranger', channel: 'blocks' });
     expect((await c.next((m) => m.type === 'error')).code).to.equal('duplicate_id');
     c.send({ op: 'subscribe', id: 'again', channel: 'orders', owner: toBase58Key(new Uint8Array(32).fill(9)) });
@@ -77,7 +90,13 @@ describe('channels: the WebSocket with real clients', function () {
 
   it('1,000 subscribe messages on one socket: the 65th closes it with 4001; the node goes on', async () => {
     const c = await TestClient.open(h.url);
-    for (let i = 0; i < 1000; i++) c.send({ op: 'subscribe', id: i, channel: 'orders', owner: toBase58Key(new Uint8Array(32).fill(i % 250).map((b, k) => (k === 0 ? i >> 8 : b))) });
+    for (let i = 0; i < 1000; i++)
+      c.send({
+        op: 'subscribe',
+        id: i,
+        channel: 'orders',
+        owner: toBase58Key(new Uint8Array(32).fill(i % 250).map((b, k) => (k === 0 ? i >> 8 : b))),
+      });
     expect(await c.closed()).to.equal(CLOSE.tooManySubscriptions);
     expect(c.inbox.filter((m) => m.type === 'subscribed')).to.have.length(DEFAULT_LIMITS.subscriptions);
     const other = await TestClient.open(h.url);
@@ -152,7 +171,10 @@ describe('channels: the WebSocket with real clients', function () {
     let seq = snap.seq as number;
     const ticks: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const t = await h.apply([orderTx(bob, 10 + i, i % 2 ? 'Buy' : 'Sell', 96 + (i % 9), 1 + (i % 4)), ...(i % 5 === 4 ? [cancelTx(bob, 10 + i - 2, MARKET)] : [])]);
+      const t = await h.apply([
+        orderTx(bob, 10 + i, i % 2 ? 'Buy' : 'Sell', 96 + (i % 9), 1 + (i % 4)),
+        ...(i % 5 === 4 ? [cancelTx(bob, 10 + i - 2, MARKET)] : []),
+      ]);
       ticks.push(t.tick.tickNumber);
     }
     await h.apply([orderTx(bob, 1000, 'Buy', 1, 1, 0n, QUOTE, BASE)]); // no market for that pair: no delta
@@ -161,7 +183,10 @@ describe('channels: the WebSocket with real clients', function () {
       expect(d.seq).to.equal(seq + 1);
       seq = d.seq as number;
       expect(ticks).to.include(d.tick);
-      for (const [side, rows] of [[bids, d.bids], [asks, d.asks]] as const) {
+      for (const [side, rows] of [
+        [bids, d.bids],
+        [asks, d.asks],
+      ] as const) {
         for (const [p, q, n] of rows as number[][]) {
           if (n === 0) side.delete(p!);
           else side.set(p!, [q!, n!]);
@@ -170,7 +195,8 @@ describe('channels: the WebSocket with real clients', function () {
       if (d.tick === ticks[ticks.length - 1]) break;
     }
     const engine = levelsOfBook(h.ticks.engine.state.markets.get(MARKET)!.book);
-    const asRows = (m: Map<number, [number, number]>, desc: boolean) => [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([p, [q, n]]) => [BigInt(p), BigInt(q), n]);
+    const asRows = (m: Map<number, [number, number]>, desc: boolean) =>
+      [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([p, [q, n]]) => [BigInt(p), BigInt(q), n]);
     expect(asRows(bids, true)).to.deep.equal(engine.bids);
     expect(asRows(asks, false)).to.deep.equal(engine.asks);
     c.close();
@@ -194,7 +220,9 @@ describe('channels: the WebSocket with real clients', function () {
       [head + 2, 'partially_filled', 50],
       [head + 3, 'cancelled', 50],
     ]);
-    expect(got.every((m) => m.owner === owner && typeof m.tick === 'number' && typeof m.continuum_sequence === 'number')).to.equal(true);
+    expect(
+      got.every((m) => m.owner === owner && typeof m.tick === 'number' && typeof m.continuum_sequence === 'number'),
+    ).to.equal(true);
     const r = await TestClient.open(h.url);
     r.send({ op: 'subscribe', id: 'o', channel: 'orders', owner, from_sequence: head + 2 });
     await r.next((m) => m.type === 'subscribed');

@@ -29,7 +29,10 @@ interface Watcher {
 }
 
 function watcher(argv: string[], env: Record<string, string> = {}): Watcher {
-  const child = spawn(process.execPath, [SVC_BIN, 'chain', 'watch', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SVC_BIN, 'chain', 'watch', ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let buf = '';
   let err = '';
@@ -68,7 +71,8 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
   const SEED = 41;
   const owner = flowOwner(SEED, 0);
 
-  const height = async (): Promise<number> => ((await (await fetch(`http://${node.addresses.rpc}/status`)).json()) as { block_height: number }).block_height;
+  const height = async (): Promise<number> =>
+    ((await (await fetch(`http://${node.addresses.rpc}/status`)).json()) as { block_height: number }).block_height;
   const start = (argv: string[], env: Record<string, string> = {}): Watcher => {
     const w = watcher(argv, env);
     watchers.push(w);
@@ -94,12 +98,18 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
     flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: SEED, concurrency: 2 });
     const market = flow.marketId;
     const blocks = start(['--from-height', '1', '--json', '--rpc-url', rpc]);
-    const orders = start(['--channel', 'orders', '--owner', owner, '--from-sequence', '1', '--json'], { SVC_RPC_URL: rpc });
+    const orders = start(['--channel', 'orders', '--owner', owner, '--from-sequence', '1', '--json'], {
+      SVC_RPC_URL: rpc,
+    });
     const book = start(['--channel', 'book', '--market', market, '--json', '--rpc-url', rpc]);
     const all = [blocks, orders, book];
     for (const downMs of [0, 1_000, 0]) {
       const seen = all.map((w) => w.lines.length);
-      await until('messages before the cut', () => (all.every((w, i) => w.lines.length > seen[i]! + 3) ? true : undefined), 30_000).catch((err: Error) => {
+      await until(
+        'messages before the cut',
+        () => (all.every((w, i) => w.lines.length > seen[i]! + 3) ? true : undefined),
+        30_000,
+      ).catch((err: Error) => {
         throw new Error(`${err.message}: ${all.map((w) => `${w.lines.length} lines, stderr ${w.err()}`).join('; ')}`);
       });
       await proxy.cut(downMs);
@@ -112,17 +122,51 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
     await until('the newest block printed', () => (blocks.lines.length === newest ? true : undefined), 30_000);
     // The owner's channel has no event past the last one printed (a position beyond its head
     // + 1 is refused), and a fresh replay from sequence 1 prints the same lines, byte for byte.
-    for (let last = -1; last !== orders.lines.length; await new Promise((r) => setTimeout(r, 500))) last = orders.lines.length;
+    for (let last = -1; last !== orders.lines.length; await new Promise((r) => setTimeout(r, 500)))
+      last = orders.lines.length;
     const printed = orders.lines.length;
-    const beyond = await svcProcess(['chain', 'watch', '-c', 'orders', '--owner', owner, '--from-sequence', String(printed + 2), '--rpc-url', rpc]);
+    const beyond = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'orders',
+      '--owner',
+      owner,
+      '--from-sequence',
+      String(printed + 2),
+      '--rpc-url',
+      rpc,
+    ]);
     expect(beyond.code, beyond.err).to.equal(1);
     expect(beyond.err).to.match(/out_of_range/);
-    const replay = await svcProcess(['chain', 'watch', '-c', 'orders', '--owner', owner, '--from-sequence', '1', '-n', String(printed), '--json', '--rpc-url', rpc]);
+    const replay = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'orders',
+      '--owner',
+      owner,
+      '--from-sequence',
+      '1',
+      '-n',
+      String(printed),
+      '--json',
+      '--rpc-url',
+      rpc,
+    ]);
     expect(replay.code, replay.err).to.equal(0);
     for (const w of all) w.interrupt();
     for (const w of all) expect(await w.exited, w.err()).to.equal(0);
 
-    const b = blocks.lines.map((l) => parseExactJson(l) as { type: string; height: number; tick: number; detail: { block: { height: number; last_tick: number } } });
+    const b = blocks.lines.map(
+      (l) =>
+        parseExactJson(l) as {
+          type: string;
+          height: number;
+          tick: number;
+          detail: { block: { height: number; last_tick: number } };
+        },
+    );
     expect(b.map((m) => m.height)).to.deep.equal(b.map((_, i) => i + 1));
     for (const m of b) {
       expect(m.type).to.equal('block');
@@ -133,13 +177,17 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
     expect(o.map((m) => m.seq)).to.deep.equal(o.map((_, i) => i + 1));
     expect(new Set(o.map((m) => `${m.type} ${m.owner}`))).to.deep.equal(new Set([`order ${owner}`]));
     expect(orders.lines).to.deep.equal(replay.out.trim().split('\n'));
-    for (const w of all) expect(w.err()).to.match(/connection lost .*reconnecting/).and.match(/connected again .*resuming/);
+    for (const w of all)
+      expect(w.err())
+        .to.match(/connection lost .*reconnecting/)
+        .and.match(/connected again .*resuming/);
 
     // The book: a snapshot, deltas seq + 1 each, and a new snapshot after each cut.
     const k = book.lines.map((l) => parseExactJson(l) as { type: string; market_id: string; seq: number });
     expect(k[0]!.type).to.equal('snapshot');
     expect(k.filter((m) => m.type === 'snapshot').length).to.be.at.least(4);
-    for (let i = 1; i < k.length; i++) if (k[i]!.type === 'delta') expect(k[i]!.seq, `message ${i}`).to.equal(k[i - 1]!.seq + 1);
+    for (let i = 1; i < k.length; i++)
+      if (k[i]!.type === 'delta') expect(k[i]!.seq, `message ${i}`).to.equal(k[i - 1]!.seq + 1);
     expect(new Set(k.map((m) => m.market_id))).to.deep.equal(new Set([market]));
   });
 
@@ -148,28 +196,87 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
     expect(r.code, r.err).to.equal(0);
     const lines = r.out.trim().split('\n');
     expect(lines).to.have.length(3);
-    lines.forEach((l, i) => expect(l).to.match(new RegExp(`^block ${i + 2}  tick \\d+  \\d+ transactions?, \\d+ events, \\d+ trades`)));
-    const o = await svcProcess(['chain', 'watch', '-c', 'orders', '--owner', owner, '--from-sequence', '1', '-n', '2', '--rpc-url', rpc]);
+    lines.forEach((l, i) =>
+      expect(l).to.match(new RegExp(`^block ${i + 2}  tick \\d+  \\d+ transactions?, \\d+ events, \\d+ trades`)),
+    );
+    const o = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'orders',
+      '--owner',
+      owner,
+      '--from-sequence',
+      '1',
+      '-n',
+      '2',
+      '--rpc-url',
+      rpc,
+    ]);
     expect(o.code, o.err).to.equal(0);
-    expect(o.out.trim().split('\n')[0]).to.match(/^order seq 1  tick \d+  accepted  order \d+  market [0-9a-f-]{36}  (Buy|Sell) at \d+  quantity \d+/);
-    const k = await svcProcess(['chain', 'watch', '-c', 'book', '-m', await flowMarket(`http://${node.addresses.dex}`), '-n', '1', '--rpc-url', rpc]);
+    expect(o.out.trim().split('\n')[0]).to.match(
+      /^order seq 1 {2}tick \d+ {2}accepted {2}order \d+ {2}market [0-9a-f-]{36} {2}(Buy|Sell) at \d+ {2}quantity \d+/,
+    );
+    const k = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'book',
+      '-m',
+      await flowMarket(`http://${node.addresses.dex}`),
+      '-n',
+      '1',
+      '--rpc-url',
+      rpc,
+    ]);
     expect(k.code, k.err).to.equal(0);
-    expect(k.out.trim()).to.match(/^book \S+ seq \d+  tick \d+  snapshot \(\d+ levels?\)  best bid (none|\d+ @ \d+)  best ask (none|\d+ @ \d+)  depth \d+\/\d+$/);
+    expect(k.out.trim()).to.match(
+      /^book \S+ seq \d+ {2}tick \d+ {2}snapshot \(\d+ levels?\) {2}best bid (none|\d+ @ \d+) {2}best ask (none|\d+ @ \d+) {2}depth \d+\/\d+$/,
+    );
   });
 
   it('exits 1 with the code when the node refuses the subscription, or cannot be reached', async () => {
-    const far = await svcProcess(['chain', 'watch', '--from-height', String((await height()) + 1000), '--rpc-url', rpc]);
+    const far = await svcProcess([
+      'chain',
+      'watch',
+      '--from-height',
+      String((await height()) + 1000),
+      '--rpc-url',
+      rpc,
+    ]);
     expect(far.code).to.equal(1);
     expect(far.err).to.match(/^svc chain watch: the node refused the subscription: out_of_range: /);
-    const seq = await svcProcess(['chain', 'watch', '-c', 'orders', '--owner', toBase58(new Uint8Array(32).fill(99)), '--from-sequence', '2', '--rpc-url', rpc]);
+    const seq = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'orders',
+      '--owner',
+      toBase58(new Uint8Array(32).fill(99)),
+      '--from-sequence',
+      '2',
+      '--rpc-url',
+      rpc,
+    ]);
     expect(seq.code).to.equal(1);
     expect(seq.err).to.match(/refused the subscription: out_of_range: /);
-    const market = await svcProcess(['chain', 'watch', '-c', 'book', '-m', '00000000-0000-4000-8000-000000000000', '--rpc-url', rpc]);
+    const market = await svcProcess([
+      'chain',
+      'watch',
+      '-c',
+      'book',
+      '-m',
+      '00000000-0000-4000-8000-000000000000',
+      '--rpc-url',
+      rpc,
+    ]);
     expect(market.code).to.equal(1);
     expect(market.err).to.match(/refused the subscription: unknown_market: /);
     const away = await svcProcess(['chain', 'watch', '--rpc-url', 'http://127.0.0.1:1']);
     expect(away.code).to.equal(1);
-    expect(away.err).to.match(/^svc chain watch: cannot reach ws:\/\/127\.0\.0\.1:1\/ws: .*ECONNREFUSED.*is the node running\?/);
+    expect(away.err).to.match(
+      /^svc chain watch: cannot reach ws:\/\/127\.0\.0\.1:1\/ws: .*ECONNREFUSED.*is the node running\?/,
+    );
   });
 
   it('exits 2 on a wrong command line, before connecting', async () => {
@@ -188,7 +295,12 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
       ['extra'],
       ['--form-height', '1'],
     ]) {
-      const r = await svcProcess(['chain', 'watch', ...argv, ...(argv.includes('--rpc-url') ? [] : ['--rpc-url', 'http://127.0.0.1:1'])]);
+      const r = await svcProcess([
+        'chain',
+        'watch',
+        ...argv,
+        ...(argv.includes('--rpc-url') ? [] : ['--rpc-url', 'http://127.0.0.1:1']),
+      ]);
       expect(r.code, `${argv.join(' ')}: ${r.err}`).to.equal(2);
       expect(r.err, argv.join(' ')).to.match(/^svc chain watch: /);
       expect(r.err, argv.join(' ')).to.not.match(/cannot reach/);

@@ -6,7 +6,8 @@ describe('svc CLI dispatcher', () => {
   it('lists every command with its one-line summary', async () => {
     const r = await svc('--help');
     expect(r.code).to.equal(0);
-    for (const name of ['node', 'status', 'tx', 'tick', 'ticks', 'verify', 'keygen', 'market', 'order', 'receipt']) expect(r.out).to.match(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['node', 'status', 'tx', 'tick', 'ticks', 'verify', 'keygen', 'market', 'order', 'receipt'])
+      expect(r.out).to.match(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(r.out).to.match(/^\s+node\s+run the node/m);
   });
 

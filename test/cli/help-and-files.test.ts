@@ -17,7 +17,18 @@ describe('svc --help, --version and the svc directory', function () {
   it('every command and subcommand has --help with a description, defaults and environment variables', async () => {
     const top = await svc('--help');
     const names = [...top.out.matchAll(/^ {2}(\w+) +\S/gm)].map((m) => m[1]!);
-    expect(names).to.include.members(['node', 'status', 'tx', 'tick', 'ticks', 'verify', 'keygen', 'market', 'order', 'receipt']);
+    expect(names).to.include.members([
+      'node',
+      'status',
+      'tx',
+      'tick',
+      'ticks',
+      'verify',
+      'keygen',
+      'market',
+      'order',
+      'receipt',
+    ]);
     const leaves: string[][] = [];
     for (const name of names) {
       const h = await svc(name, '--help');
@@ -26,7 +37,17 @@ describe('svc --help, --version and the svc directory', function () {
       if (subs.length) subs.forEach((s) => leaves.push([name, s]));
       else leaves.push([name]);
     }
-    expect(leaves).to.deep.include.members([['tx', 'send'], ['tx', 'get'], ['tick', 'get'], ['ticks', 'watch'], ['status'], ['verify'], ['market', 'create'], ['order', 'place'], ['receipt', 'verify']]);
+    expect(leaves).to.deep.include.members([
+      ['tx', 'send'],
+      ['tx', 'get'],
+      ['tick', 'get'],
+      ['ticks', 'watch'],
+      ['status'],
+      ['verify'],
+      ['market', 'create'],
+      ['order', 'place'],
+      ['receipt', 'verify'],
+    ]);
     for (const leaf of leaves) {
       const h = await svc(...leaf, '--help');
       expect(h.code, leaf.join(' ')).to.equal(0);
@@ -35,12 +56,16 @@ describe('svc --help, --version and the svc directory', function () {
       if (h.out.includes('--grpc-url')) expect(h.out).to.contain('(default 127.0.0.1:9090; env SVC_GRPC_URL)');
       if (h.out.includes('--url URL')) expect(h.out).to.contain('(default http://127.0.0.1:8081; env SVC_DEX_URL)');
     }
-    expect((await svc('verify', '--help')).out).to.contain('(default 1)').and.contain("(default the node's latest tick)");
+    expect((await svc('verify', '--help')).out)
+      .to.contain('(default 1)')
+      .and.contain("(default the node's latest tick)");
     expect((await svc('node', '--help')).out).to.contain('env SVC_DB_PATH, default ./rollup_data');
   });
 
   it('svc --version prints the package version and the Node version', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const r = await svcProcess(['--version']);
     expect(r.code).to.equal(0);
     expect(r.out.trim()).to.equal(`svc ${pkg.version} (node ${process.version})`);
@@ -73,9 +98,16 @@ describe('svc --help, --version and the svc directory', function () {
       const printed = await svcProcess(['keygen'], { SVC_HOME: home }, undefined, cwd);
       expect(printed.out.trim().split('\n')).to.have.length(1);
       expect(JSON.parse(printed.out)).to.have.keys('algorithm', 'public_key', 'public_key_hex', 'secret_key');
-      const missing = await svcProcess(['order', 'cancel', '--key', 'bob', '--market', 'm', '--order-id', '1'], { SVC_HOME: home }, undefined, cwd);
+      const missing = await svcProcess(
+        ['order', 'cancel', '--key', 'bob', '--market', 'm', '--order-id', '1'],
+        { SVC_HOME: home },
+        undefined,
+        cwd,
+      );
       expect(missing.code).to.equal(2);
-      expect(missing.err).to.contain(`no key 'bob' (looked for ${join(home, 'keys', 'bob.json')}; create it with: svc keygen bob)`);
+      expect(missing.err).to.contain(
+        `no key 'bob' (looked for ${join(home, 'keys', 'bob.json')}; create it with: svc keygen bob)`,
+      );
       expect(await readdir(cwd)).to.deep.equal([]);
     } finally {
       await rm(home, { recursive: true, force: true });

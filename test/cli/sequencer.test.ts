@@ -48,7 +48,19 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
   });
 
   it('tx send --wait waits for the tick; tx get finds it there, for people and as JSON', async () => {
-    const s = await svc('tx', 'send', '--payload', 'wait for me', '--id', `wait-${process.pid}-${Date.now()}`, '--nonce', '7', '--wait', '--grpc-url', url);
+    const s = await svc(
+      'tx',
+      'send',
+      '--payload',
+      'wait for me',
+      '--id',
+      `wait-${process.pid}-${Date.now()}`,
+      '--nonce',
+      '7',
+      '--wait',
+      '--grpc-url',
+      url,
+    );
     expect(s.code, s.err).to.equal(0);
     const m = LINE.exec(s.out)!;
     expect(m[5], s.out).to.match(/^\d+$/);
@@ -58,15 +70,29 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(human.out).to.match(new RegExp(`^tx ${hash}: in tick ${tick}, sequence ${m[3]}$`, 'm'));
     expect(human.out).to.contain('payload     11 bytes "wait for me"').and.contain('nonce       7');
     const json = JSON.parse((await svc('tx', 'get', hash, '--json', '--grpc-url', url)).out) as Record<string, unknown>;
-    const viaRest = (await (await fetch(`${rest}/api/v1/tx/${hash}`)).json()) as { tick_number: number; sequence_number: number; transaction: { tx_id: string } };
-    expect(json).to.include({ found: true, tx_hash: hash, tick_number: viaRest.tick_number, sequence_number: viaRest.sequence_number, tx_id: viaRest.transaction.tx_id, nonce: 7 });
+    const viaRest = (await (await fetch(`${rest}/api/v1/tx/${hash}`)).json()) as {
+      tick_number: number;
+      sequence_number: number;
+      transaction: { tx_id: string };
+    };
+    expect(json).to.include({
+      found: true,
+      tx_hash: hash,
+      tick_number: viaRest.tick_number,
+      sequence_number: viaRest.sequence_number,
+      tx_id: viaRest.transaction.tx_id,
+      nonce: 7,
+    });
     expect(json.payload).to.equal(Buffer.from('wait for me').toString('hex'));
   });
 
   it('tx send --file sends JSON lines with SubmitBatch; a refused item is named, the others go on', async () => {
     const file = join(dir, 'txs.jsonl');
     const id = `file-${process.pid}-${Date.now()}`;
-    await writeFile(file, [`{"tx_id":"${id}-a","payload":"one"}`, `{"tx_id":"${'x'.repeat(129)}","payload_hex":"00ff"}`, `{"tx_id":"${id}-c","payload_base64":"AAEC","nonce":3}`].join('\n') + '\n');
+    await writeFile(
+      file,
+      `${[`{"tx_id":"${id}-a","payload":"one"}`, `{"tx_id":"${'x'.repeat(129)}","payload_hex":"00ff"}`, `{"tx_id":"${id}-c","payload_base64":"AAEC","nonce":3}`].join('\n')}\n`,
+    );
     const r = await svc('tx', 'send', '--file', file, '--json', '--grpc-url', url);
     expect(r.code).to.equal(1);
     const lines = r.out.split('\n').map((l) => JSON.parse(l) as { tx_id: string; tx_hash?: string; error?: string });
@@ -92,14 +118,16 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(nonce.err).to.contain("--nonce must be an unsigned 64-bit integer, got '-1'");
     const target = await svc('status', '--grpc-url', 'nonsense');
     expect(target.code).to.equal(2);
-    expect(target.err).to.contain("svc status: --grpc-url: expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got 'nonsense'");
+    expect(target.err).to.contain(
+      "svc status: --grpc-url: expected host:port (e.g. 127.0.0.1:9090 or [::1]:9090), got 'nonsense'",
+    );
     const tls = await svc('status', '--grpc-url', 'https://node:9090');
     expect(tls.err).to.contain('the node serves plaintext gRPC');
     const flag = await svc('tx', 'send', '--payloda', 'x');
     expect(flag.err).to.contain('unknown flag --payloda (did you mean --payload?)');
   });
 
-  it('tx get: an unknown hash exits 1; a malformed one reports the node\'s INVALID_ARGUMENT', async () => {
+  it("tx get: an unknown hash exits 1; a malformed one reports the node's INVALID_ARGUMENT", async () => {
     const none = await svc('tx', 'get', '00000000', '--grpc-url', url);
     expect(none.code).to.equal(1);
     expect(none.err).to.equal(`svc tx get: no transaction with hash 00000000 in a tick on ${url} (yet)`);
@@ -111,8 +139,13 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
   it('tick get shows a tick for people, and as the REST tick object whose proof verifies', async () => {
     const human = await svc('tick', 'get', '2', '--grpc-url', url);
     expect(human.code, human.err).to.equal(0);
-    expect(human.out).to.match(/^tick 2\n {2}time {10}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\n {2}transactions {2}\d+\n {2}iterations {4}\d+\n/);
-    const json = JSON.parse((await svc('tick', 'get', '2', '--json', '--grpc-url', url)).out) as Record<string, unknown> & { transactions: unknown[] };
+    expect(human.out).to.match(
+      /^tick 2\n {2}time {10}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\n {2}transactions {2}\d+\n {2}iterations {4}\d+\n/,
+    );
+    const json = JSON.parse((await svc('tick', 'get', '2', '--json', '--grpc-url', url)).out) as Record<
+      string,
+      unknown
+    > & { transactions: unknown[] };
     const viaRest = (await (await fetch(`${rest}/api/v1/tick/2`)).json()) as { tick: Record<string, unknown> };
     const { transactions, ...header } = json;
     expect(header).to.deep.equal(viaRest.tick);
@@ -130,9 +163,17 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(r.code, r.err).to.equal(0);
     const lines = r.out.split('\n');
     expect(lines).to.have.length(4);
-    lines.forEach((l, i) => expect(l).to.match(new RegExp(`^tick ${i + 1} {2}\\S+Z {2}\\d+ txs? {2}\\d+ iterations {2}batch [0-9a-f]{8}…[0-9a-f]{8} {2}output `)));
+    lines.forEach((l, i) =>
+      expect(l).to.match(
+        new RegExp(
+          `^tick ${i + 1} {2}\\S+Z {2}\\d+ txs? {2}\\d+ iterations {2}batch [0-9a-f]{8}…[0-9a-f]{8} {2}output `,
+        ),
+      ),
+    );
     const json = await svc('ticks', 'watch', '--from', '3', '--count', '2', '--json', '--grpc-url', url);
-    expect(json.out.split('\n').map((l) => (JSON.parse(l) as { tick_number: number }).tick_number)).to.deep.equal([3, 4]);
+    expect(json.out.split('\n').map((l) => (JSON.parse(l) as { tick_number: number }).tick_number)).to.deep.equal([
+      3, 4,
+    ]);
     const live = await svc('ticks', 'watch', '--count', '2', '--grpc-url', url);
     const [first, second] = live.out.split('\n').map((l) => Number(/^tick (\d+)/.exec(l)![1]));
     expect(second).to.equal(first! + 1);
@@ -146,16 +187,24 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
     expect(s.total_transactions).to.be.at.least(4);
     const down = await svcProcess(['status'], { SVC_GRPC_URL: '127.0.0.1:1' });
     expect(down.code).to.equal(1);
-    expect(down.err.trim()).to.equal("svc status: cannot reach the node's gRPC face at 127.0.0.1:1 (connection refused): is the node running? Point --grpc-url or SVC_GRPC_URL at it");
+    expect(down.err.trim()).to.equal(
+      "svc status: cannot reach the node's gRPC face at 127.0.0.1:1 (connection refused): is the node running? Point --grpc-url or SVC_GRPC_URL at it",
+    );
   });
 
   it('verify checks every tick from genesis with plain progress lines off a terminal', async () => {
     const height = Number(JSON.parse((await svc('status', '--json', '--grpc-url', url)).out).current_tick);
     const r = await svcProcess(['verify', '--to', String(height), '--grpc-url', url]);
     expect(r.code, r.err).to.equal(0);
-    expect(r.out.trim()).to.match(new RegExp(`^verified ticks 1\\.\\.${height} \\(${height} ticks, \\d+ transactions\\): VDF proofs, batch hashes, chained from genesis\\. .+ ticks/s on \\d+ threads?$`));
+    expect(r.out.trim()).to.match(
+      new RegExp(
+        `^verified ticks 1\\.\\.${height} \\(${height} ticks, \\d+ transactions\\): VDF proofs, batch hashes, chained from genesis\\. .+ ticks/s on \\d+ threads?$`,
+      ),
+    );
     expect(r.err).to.not.contain('\r'); // no bar off a terminal
-    const json = JSON.parse((await svcProcess(['verify', '--from', '2', '--to', '5', '--json', '--quiet', '--grpc-url', url])).out) as Record<string, unknown>;
+    const json = JSON.parse(
+      (await svcProcess(['verify', '--from', '2', '--to', '5', '--json', '--quiet', '--grpc-url', url])).out,
+    ) as Record<string, unknown>;
     expect(json).to.include({ ok: true, from: 2, to: 5, verified: 4 });
     // On a terminal (script(1) gives the command a real pty): the bar is drawn in place.
     const tty = await new Promise<string>((resolve) => {

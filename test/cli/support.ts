@@ -29,9 +29,18 @@ export async function svc(...argv: string[]): Promise<CliRun> {
 }
 
 /** `node bin/svc.js ...argv` as a child process with `env` added to this one's. */
-export function svcProcess(argv: string[], env: Record<string, string> = {}, input?: string, cwd?: string): Promise<CliRun> {
+export function svcProcess(
+  argv: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  cwd?: string,
+): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...argv], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+    const child = spawn(process.execPath, [SVC_BIN, ...argv], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

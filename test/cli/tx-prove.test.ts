@@ -31,7 +31,8 @@ describe('svc tx prove against a real node', function () {
   /** A proof of a transaction in a tick of at least 3, with an audit path of at least 2 elements, and its full hash. */
   let served: { hash: string; full: string; proof: Json };
 
-  const prove = (args: string[], env: Record<string, string> = {}, input?: string): Promise<CliRun> => svcProcess(['tx', 'prove', ...args], env, input);
+  const prove = (args: string[], env: Record<string, string> = {}, input?: string): Promise<CliRun> =>
+    svcProcess(['tx', 'prove', ...args], env, input);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-tx-prove-'));
@@ -66,13 +67,20 @@ describe('svc tx prove against a real node', function () {
     const human = await prove([served.hash, '--rest-url', rest]);
     expect(human.code, human.err).to.equal(0);
     expect(human.out).to.match(
-      new RegExp(`^tx ${served.hash}[0-9a-f]{56}: proof valid: in tick ${served.proof.tick_number} at index ${served.proof.index} \\(sequence \\d+\\); the tick's VDF proof verifies\\n {2}tx_id {7}prove-`),
+      new RegExp(
+        `^tx ${served.hash}[0-9a-f]{56}: proof valid: in tick ${served.proof.tick_number} at index ${served.proof.index} \\(sequence \\d+\\); the tick's VDF proof verifies\\n {2}tx_id {7}prove-`,
+      ),
     );
     const json = await prove([served.full.toUpperCase(), '--json'], { SVC_REST_URL: node.addresses.rest! });
     expect(json.code, json.err).to.equal(0);
     const verdict = JSON.parse(json.out) as Json;
     const tick = (served.proof.tick as Json).tick as Json;
-    expect(verdict).to.include({ ok: true, tick_number: served.proof.tick_number, index: served.proof.index, tx_hash: served.full });
+    expect(verdict).to.include({
+      ok: true,
+      tick_number: served.proof.tick_number,
+      index: served.proof.index,
+      tx_hash: served.full,
+    });
     expect(verdict.sequence_number).to.equal((tick.first_sequence as number) + (served.proof.index as number));
   });
 
@@ -84,12 +92,23 @@ describe('svc tx prove against a real node', function () {
     expect(unknownFull.code).to.equal(1);
     expect(unknownFull.err).to.contain('no transaction with hash');
     // Usage errors need no node: their processes run side by side.
-    const bads = ['zzzzzzzz', '1234567', '123456789', 'a'.repeat(63), 'a'.repeat(65), 'a'.repeat(10_000), '12345678/../proof', ''];
+    const bads = [
+      'zzzzzzzz',
+      '1234567',
+      '123456789',
+      'a'.repeat(63),
+      'a'.repeat(65),
+      'a'.repeat(10_000),
+      '12345678/../proof',
+      '',
+    ];
     const badRuns = await Promise.all(bads.map((bad) => prove([bad, '--rest-url', rest])));
     bads.forEach((bad, i) => {
       const r = badRuns[i]!;
       expect(r.code, `${bad.slice(0, 20)}: ${r.err}`).to.equal(2);
-      expect(r.err).to.match(bad === '' ? /give one TX_HASH|must be 8 or 64 hex/ : /TX_HASH must be 8 or 64 hex characters/);
+      expect(r.err).to.match(
+        bad === '' ? /give one TX_HASH|must be 8 or 64 hex/ : /TX_HASH must be 8 or 64 hex characters/,
+      );
     });
     const none = await prove(['--rest-url', rest]);
     expect(none.code).to.equal(2);
@@ -108,7 +127,9 @@ describe('svc tx prove against a real node', function () {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const down = await prove([served.hash, '--rest-url', `127.0.0.1:${port}`]);
     expect(down.code).to.equal(1);
-    expect(down.err.trim()).to.equal(`svc tx prove: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}: is the node running?`);
+    expect(down.err.trim()).to.equal(
+      `svc tx prove: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}: is the node running?`,
+    );
   });
 
   describe('tampered proofs', () => {
@@ -122,7 +143,11 @@ describe('svc tx prove against a real node', function () {
         const m = /^\/([^/]+)\/api\/v1\/tx\/[^/]+\/proof$/.exec(req.url ?? '');
         const body = m ? byPrefix.get(m[1]!) : undefined;
         res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
-        res.end(typeof body === 'string' ? body : JSON.stringify(body ?? { error: 'no such variant', found: false, pending: false }));
+        res.end(
+          typeof body === 'string'
+            ? body
+            : JSON.stringify(body ?? { error: 'no such variant', found: false, pending: false }),
+        );
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const addr = server.address() as { port: number };
@@ -161,7 +186,9 @@ describe('svc tx prove against a real node', function () {
         const verdict = JSON.parse(run.out) as { ok: boolean; step: string; message: string };
         expect(verdict.ok, what).to.equal(false);
         expect(steps, `${what}: failed at ${verdict.step} (${verdict.message})`).to.include(verdict.step);
-        expect(run.err.trim(), what).to.equal(`svc tx prove: the proof is INVALID at step ${verdict.step}: ${verdict.message}`);
+        expect(run.err.trim(), what).to.equal(
+          `svc tx prove: the proof is INVALID at step ${verdict.step}: ${verdict.message}`,
+        );
       });
     });
 

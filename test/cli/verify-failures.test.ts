@@ -6,7 +6,13 @@
  * and why: a flipped proof, a changed payload, a changed batch hash, a broken chain, a bad
  * genesis link, a tick left out.
  */
-import { Server, ServerCredentials, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,19 +23,29 @@ import { SequencerClient, wireTx } from '../support/grpc-client.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { svc } from './support.js';
 
-
 /** Serve `ticks()` (tick n at index n-1) as a node at height `height()` would. */
-async function serveTicks(ticks: () => WireTick[], height: () => number): Promise<{ url: string; close(): Promise<void> }> {
+async function serveTicks(
+  ticks: () => WireTick[],
+  height: () => number,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = new Server();
   server.addService(sequencerServiceDefinition(), {
     GetStatus: (_call: ServerUnaryCall<object, object>, cb: sendUnaryData<object>) =>
-      cb(null, { current_tick: String(height()), total_transactions: '0', pending_transactions: '0', uptime_seconds: '1', transactions_per_second: 0 }),
+      cb(null, {
+        current_tick: String(height()),
+        total_transactions: '0',
+        pending_transactions: '0',
+        uptime_seconds: '1',
+        transactions_per_second: 0,
+      }),
     StreamTicks: (call: ServerWritableStream<{ start_tick: string }, WireTick>) => {
       for (const t of ticks()) if (Number(t.tick_number) >= Number(call.request.start_tick)) call.write(t);
       call.end();
     },
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   return { url: `127.0.0.1:${port}`, close: () => new Promise((resolve) => server.tryShutdown(() => resolve())) };
 }
 
@@ -65,10 +81,17 @@ describe('svc verify names the first bad tick', function () {
     reader.close();
     client.close();
     busy = Number(real.find((t) => t.transactions.length > 0)!.tick_number);
-    fake = await serveTicks(() => tampered, () => height);
+    fake = await serveTicks(
+      () => tampered,
+      () => height,
+    );
   });
   beforeEach(() => {
-    tampered = real.map((t) => ({ ...t, vdf_proof: { ...t.vdf_proof }, transactions: t.transactions.map((o) => ({ ...o, transaction: { ...o.transaction } })) }));
+    tampered = real.map((t) => ({
+      ...t,
+      vdf_proof: { ...t.vdf_proof },
+      transactions: t.transactions.map((o) => ({ ...o, transaction: { ...o.transaction } })),
+    }));
   });
   after(async () => {
     await fake?.close();
@@ -91,7 +114,9 @@ describe('svc verify names the first bad tick', function () {
     tampered[n - 1]!.vdf_proof.proof = flip(tampered[n - 1]!.vdf_proof.proof);
     const r = await verify();
     expect(r.code).to.equal(1);
-    expect(r.err).to.equal(`svc verify: ticks 1..${n - 1} verified; tick ${n} is bad: INVALID_PROOF: the VDF proof does not verify`);
+    expect(r.err).to.equal(
+      `svc verify: ticks 1..${n - 1} verified; tick ${n} is bad: INVALID_PROOF: the VDF proof does not verify`,
+    );
   });
 
   it('a changed payload: BAD_TX_HASH', async () => {
@@ -99,19 +124,29 @@ describe('svc verify names the first bad tick', function () {
     tx.payload = Buffer.concat([tx.payload, Buffer.from([1])]);
     const r = await verify();
     expect(r.code).to.equal(1);
-    expect(r.err).to.match(new RegExp(`tick ${busy} is bad: BAD_TX_HASH: transaction 0 \\(verify-\\d+-\\d+\\) has tx_hash [0-9a-f]{8}, but its bytes hash to [0-9a-f]{8}$`));
+    expect(r.err).to.match(
+      new RegExp(
+        `tick ${busy} is bad: BAD_TX_HASH: transaction 0 \\(verify-\\d+-\\d+\\) has tx_hash [0-9a-f]{8}, but its bytes hash to [0-9a-f]{8}$`,
+      ),
+    );
   });
 
   it('a changed batch hash: BAD_BATCH_HASH', async () => {
     tampered[busy - 1]!.transaction_batch_hash = flip(tampered[busy - 1]!.transaction_batch_hash);
     const r = await verify();
-    expect(r.err).to.match(new RegExp(`tick ${busy} is bad: BAD_BATCH_HASH: transaction_batch_hash is not the Merkle root of the tick's \\d+ transaction hash`));
+    expect(r.err).to.match(
+      new RegExp(
+        `tick ${busy} is bad: BAD_BATCH_HASH: transaction_batch_hash is not the Merkle root of the tick's \\d+ transaction hash`,
+      ),
+    );
   });
 
   it("a previous_output that is not the previous tick's output: CHAIN_BREAK", async () => {
     tampered[24]!.previous_output = tampered[22]!.vdf_proof.output;
     const r = await verify();
-    expect(r.err).to.equal('svc verify: ticks 1..24 verified; tick 25 is bad: CHAIN_BREAK: previous_output of tick 25 is not the output of tick 24');
+    expect(r.err).to.equal(
+      'svc verify: ticks 1..24 verified; tick 25 is bad: CHAIN_BREAK: previous_output of tick 25 is not the output of tick 24',
+    );
   });
 
   it('tick 1 not starting from genesis: BAD_GENESIS', async () => {
@@ -124,6 +159,10 @@ describe('svc verify names the first bad tick', function () {
     tampered.splice(29, 1);
     const r = await svc('verify', '--quiet', '--json', '--grpc-url', fake.url);
     expect(r.code).to.equal(1);
-    expect(JSON.parse(r.out)).to.deep.include({ ok: false, verified: 29, first_bad: { tick: 30, code: 'MISSING_TICK', message: 'the node sent tick 31 where tick 30 was due' } });
+    expect(JSON.parse(r.out)).to.deep.include({
+      ok: false,
+      verified: 29,
+      first_bad: { tick: 30, code: 'MISSING_TICK', message: 'the node sent tick 31 where tick 30 was due' },
+    });
   });
 });

@@ -40,7 +40,9 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     idleTickMs: 10,
     lastTimestamp: 0,
     maxTxPerTick: 1000,
-    trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
+    trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+    bridgeGapMs: 0,
+    bridgeSpan: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
@@ -70,7 +72,10 @@ const ingestedAt = (seq: number): number => 1_000_000 + seq;
 
 /** header_n recomputed from what the tick serves (src/vdf/binding.ts). */
 function headerOf(t: ClockTick): Uint8Array {
-  const transactions = Array.from({ length: t.txCount }, (_, i) => ({ sequenceNumber: t.firstSequence + i, ingestionTimestamp: ingestedAt(t.firstSequence + i) }));
+  const transactions = Array.from({ length: t.txCount }, (_, i) => ({
+    sequenceNumber: t.firstSequence + i,
+    ingestionTimestamp: ingestedAt(t.firstSequence + i),
+  }));
   return headerOfTick({ tickNumber: t.tickNumber, timestamp: t.timestamp, batchHash: t.batchHash, transactions });
 }
 
@@ -97,10 +102,18 @@ describe('clock/clock-loop', () => {
     expect(t.proofPending).to.equal(false);
     expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot([txHash(1), txHash(2), txHash(3)])))).to.equal(true);
     // Binding v2: the input derives from the header, which binds the served fields.
-    expect(Buffer.from(t.ingestionDigest).equals(Buffer.from(ingestionDigest([1, 2, 3].map(ingestedAt))))).to.equal(true);
-    expect(Buffer.from(t.input).equals(Buffer.from(reference.hashToGroup(1, GENESIS_OUTPUT, headerOf(t))))).to.equal(true);
+    expect(Buffer.from(t.ingestionDigest).equals(Buffer.from(ingestionDigest([1, 2, 3].map(ingestedAt))))).to.equal(
+      true,
+    );
+    expect(Buffer.from(t.input).equals(Buffer.from(reference.hashToGroup(1, GENESIS_OUTPUT, headerOf(t))))).to.equal(
+      true,
+    );
     expect(t.timestamp).to.be.at.least(ingestedAt(3));
-    for (const tampered of [{ ...t, timestamp: t.timestamp + 1 }, { ...t, firstSequence: 2 }, { ...t, txCount: 2 }]) {
+    for (const tampered of [
+      { ...t, timestamp: t.timestamp + 1 },
+      { ...t, firstSequence: 2 },
+      { ...t, txCount: 2 },
+    ]) {
       expect(verifies(tampered, GENESIS_OUTPUT), 'a tampered served field fails').to.equal(false);
     }
     expect(verifies(t, GENESIS_OUTPUT)).to.equal(true);
@@ -237,7 +250,8 @@ describe('clock/clock-loop', () => {
     // Then a heartbeat again: the transaction cost the truncated heartbeat and its own tick.
     expect(after!.txCount).to.equal(0);
     expect(after!.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
-    for (let i = 0; i < ticks.length - 1; i++) expect(verifies(ticks[i]!, i === 0 ? GENESIS_OUTPUT : ticks[i - 1]!.output)).to.equal(true);
+    for (let i = 0; i < ticks.length - 1; i++)
+      expect(verifies(ticks[i]!, i === 0 ? GENESIS_OUTPUT : ticks[i - 1]!.output)).to.equal(true);
   });
 
   it('splits a long queue into ticks of at most maxTxPerTick, in order', () => {

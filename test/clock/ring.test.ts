@@ -15,7 +15,7 @@ const item = (v: number): Uint8Array => {
   b[4] = v & 0xff;
   return b;
 };
-const valueOf = (b: Uint8Array): number => new DataView(b.buffer, b.byteOffset).getUint32(0, true);
+const valueIn = (b: Uint8Array): number => new DataView(b.buffer, b.byteOffset).getUint32(0, true);
 
 describe('clock/ring', () => {
   it('rounds the slot count up to a power of two and reports empty', () => {
@@ -32,10 +32,10 @@ describe('clock/ring', () => {
     for (let i = 0; i < 4; i++) expect(ring.tryPush(item(i))).to.equal(true);
     expect(ring.free()).to.equal(0);
     expect(ring.tryPush(item(99))).to.equal(false);
-    expect(valueOf(ring.tryShift()!)).to.equal(0);
+    expect(valueIn(ring.tryShift()!)).to.equal(0);
     expect(ring.tryPush(item(4))).to.equal(true);
     const out: number[] = [];
-    for (let b = ring.tryShift(); b; b = ring.tryShift()) out.push(valueOf(b));
+    for (let b = ring.tryShift(); b; b = ring.tryShift()) out.push(valueIn(b));
     expect(out).to.deep.equal([1, 2, 3, 4]);
   });
 
@@ -50,10 +50,10 @@ describe('clock/ring', () => {
       for (let i = 0; i < m; i++) {
         const b = ring.tryShift();
         if (!b) break;
-        expect(valueOf(b)).to.equal(popped++);
+        expect(valueIn(b)).to.equal(popped++);
       }
     }
-    while (ring.size() > 0) expect(valueOf(ring.tryShift()!)).to.equal(popped++);
+    while (ring.size() > 0) expect(valueIn(ring.tryShift()!)).to.equal(popped++);
     expect(popped).to.equal(pushed);
   });
 
@@ -67,7 +67,7 @@ describe('clock/ring', () => {
     for (let i = 0; i < 4; i++) expect(ring.tryPush(item(i))).to.equal(true);
     expect(ring.size()).to.equal(4);
     expect(ring.tryPush(item(9))).to.equal(false);
-    for (let i = 0; i < 4; i++) expect(valueOf(ring.tryShift()!)).to.equal(i);
+    for (let i = 0; i < 4; i++) expect(valueIn(ring.tryShift()!)).to.equal(i);
     expect(ring.size()).to.equal(0);
   });
 
@@ -84,7 +84,7 @@ describe('clock/ring', () => {
     expect(await ring.waitForDataAsync(5)).to.equal(false);
     setTimeout(() => ring.tryPush(item(7)), 5);
     expect(await ring.waitForDataAsync(5000)).to.equal(true);
-    expect(valueOf(ring.tryShift()!)).to.equal(7);
+    expect(valueIn(ring.tryShift()!)).to.equal(7);
   });
 
   it('keeps the process alive while waiting (Atomics.waitAsync alone does not)', () => {
@@ -122,7 +122,7 @@ describe('clock/ring', () => {
         const off = ring.readOffset(k);
         const v = ring.view.getUint32(off, true);
         const check = ring.view.getUint32(off + 4, true);
-        if (v !== expected || check !== ((v ^ 0xa5a5a5a5) >>> 0)) {
+        if (v !== expected || check !== (v ^ 0xa5a5a5a5) >>> 0) {
           throw new Error(`slot ${expected}: got ${v}/${check}`);
         }
         expected++;

@@ -43,7 +43,11 @@ describe('merkle audit paths (batch rule = RFC 6962)', () => {
   it('the browser-safe SHA-256 gives the same leaves and roots', () => {
     const data = Array.from({ length: 7 }, (_, i) => item(i));
     const pure = (d: Uint8Array): Uint8Array => pureSha256(d);
-    const path = auditPath(pure, data.map((d) => leafHashWith(pure, d)), 6);
+    const path = auditPath(
+      pure,
+      data.map((d) => leafHashWith(pure, d)),
+      6,
+    );
     const r = rootFromPath(pure, leafHashWith(pure, data[6]!), 6, 7, path);
     expect(r.ok && hex(r.root)).to.equal(hex(merkleRoot(data)));
   });
@@ -64,7 +68,8 @@ describe('merkle audit paths (batch rule = RFC 6962)', () => {
           bad[k]![0]! ^= 1;
           expect(leadsToRoot(i, n, bad), `element ${k} of ${i}/${n}`).to.equal(false);
         });
-        for (let j = 0; j < n; j++) if (j !== i) expect(leadsToRoot(j, n, path), `index ${j} for ${i}/${n}`).to.equal(false);
+        for (let j = 0; j < n; j++)
+          if (j !== i) expect(leadsToRoot(j, n, path), `index ${j} for ${i}/${n}`).to.equal(false);
         expect(leadsToRoot(i, n, [...path, leaves[0]!])).to.equal(false);
         if (path.length > 0) expect(leadsToRoot(i, n, path.slice(1))).to.equal(false);
       }
@@ -85,7 +90,14 @@ describe('merkle audit paths (batch rule = RFC 6962)', () => {
 
   it('never throws on hostile input: bad index, size, element length', () => {
     const leaf = leafHash(item(0));
-    for (const [i, n] of [[-1, 3], [3, 3], [0, 0], [0.5, 3], [Number.NaN, 3], [0, Number.POSITIVE_INFINITY]] as const) {
+    for (const [i, n] of [
+      [-1, 3],
+      [3, 3],
+      [0, 0],
+      [0.5, 3],
+      [Number.NaN, 3],
+      [0, Number.POSITIVE_INFINITY],
+    ] as const) {
       expect(rootFromPath(sha256, leaf, i, n, []).ok, `${i}/${n}`).to.equal(false);
     }
     expect(rootFromPath(sha256, leaf, 0, 2, [new Uint8Array(31)]).ok).to.equal(false);

@@ -79,9 +79,7 @@ describe('crypto/merkle (RFC 6962)', () => {
     const b = leafHash(CT_LEAVES[1]!);
     expect(hex(nodeHash(a, b))).to.equal(CT_ROOTS[2]);
     // A two-leaf tree is not the leaf hash of the concatenation.
-    expect(hex(merkleRoot([CT_LEAVES[0]!, CT_LEAVES[1]!]))).to.not.equal(
-      hex(leafHash(new Uint8Array([...a, ...b]))),
-    );
+    expect(hex(merkleRoot([CT_LEAVES[0]!, CT_LEAVES[1]!]))).to.not.equal(hex(leafHash(new Uint8Array([...a, ...b]))));
   });
 
   it('produces the published audit paths', () => {

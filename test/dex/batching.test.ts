@@ -10,10 +10,19 @@ import { startTestDex, type TestDex } from './support/server.js';
 const alice = seeded(11);
 
 function intent(orderId: bigint): OrderIntent {
-  return { orderId, owner: alice.publicKey, side: 'Buy', price: 10n + orderId, quantity: 1n, expiry: 0n, baseMint: mint(1), quoteMint: mint(2) };
+  return {
+    orderId,
+    owner: alice.publicKey,
+    side: 'Buy',
+    price: 10n + orderId,
+    quantity: 1n,
+    expiry: 0n,
+    baseMint: mint(1),
+    quoteMint: mint(2),
+  };
 }
 
-describe('dex: orders of one turn go to the sequencer as one batch', function () {
+describe('dex: orders of one turn go to the sequencer as one batch', () => {
   let t: TestDex;
   let seq: FakeSequencer;
   const batches: number[] = [];
@@ -33,7 +42,9 @@ describe('dex: orders of one turn go to the sequencer as one batch', function ()
   it('submits concurrent orders in one submitBatch; a refused item gets its own error, the others their receipts', async () => {
     batches.length = 0;
     seq.capacity = 3; // the fake refuses past 3 pending transactions: RESOURCE_EXHAUSTED
-    const orders = [1n, 2n, 3n, 4n, 5n].map((id) => parsePlaceOrder(JSON.parse(JSON.stringify(buildOrderBody(intent(id), alice.secretKey)))));
+    const orders = [1n, 2n, 3n, 4n, 5n].map((id) =>
+      parsePlaceOrder(JSON.parse(JSON.stringify(buildOrderBody(intent(id), alice.secretKey)))),
+    );
     const results = await Promise.allSettled(orders.map((o) => t.dex.service.placeOrder(o.intent, o.signature)));
     seq.capacity = 100_000;
     expect(batches).to.deep.equal([5]);
@@ -52,7 +63,11 @@ describe('dex: orders of one turn go to the sequencer as one batch', function ()
       expect(verifyReceipt(receipt, health.publicKey)).to.equal(true);
     }
     // The refused order ids are free again: the same signed orders go through now.
-    const again = await Promise.all(results.flatMap((r, i) => (r.status === 'rejected' ? [t.dex.service.placeOrder(orders[i]!.intent, orders[i]!.signature)] : [])));
+    const again = await Promise.all(
+      results.flatMap((r, i) =>
+        r.status === 'rejected' ? [t.dex.service.placeOrder(orders[i]!.intent, orders[i]!.signature)] : [],
+      ),
+    );
     expect(again).to.have.length(2);
     for (const a of again) expect(verifyReceipt(a.receipt, health.publicKey)).to.equal(true);
   });

@@ -13,7 +13,16 @@
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
 import { ChainClient, signedCancelAllRequest, type WireTxBatch } from '../../src/chain/grpc/index.js';
-import { buildCancelAllBody, buildOrderBody, fromBase58Key, toBase58, verifyReceipt, type CancelAllResult, type OrderResult, type Side } from '../../src/sdk/index.js';
+import {
+  buildCancelAllBody,
+  buildOrderBody,
+  fromBase58Key,
+  toBase58,
+  verifyReceipt,
+  type CancelAllResult,
+  type OrderResult,
+  type Side,
+} from '../../src/sdk/index.js';
 import { postJson, http, startHostileNode, stillServes, type HostileNode } from '../hostile/support.js';
 import { seeded } from './support/orders.js';
 import { spawnNode } from '../support/node-process.js';
@@ -33,7 +42,19 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
 
   const place = async (kp: typeof alice, side: Side, price: number): Promise<{ id: bigint; cs: bigint }> => {
     const id = nextId++;
-    const body = buildOrderBody({ orderId: id, owner: kp.publicKey, side, price: BigInt(price), quantity: 3n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE }, kp.secretKey);
+    const body = buildOrderBody(
+      {
+        orderId: id,
+        owner: kp.publicKey,
+        side,
+        price: BigInt(price),
+        quantity: 3n,
+        expiry: 0n,
+        baseMint: BASE,
+        quoteMint: QUOTE,
+      },
+      kp.secretKey,
+    );
     const res = await postJson(node.addresses.dex!, '/orders', body);
     expect(res.status, res.text).to.equal(200);
     return { id, cs: BigInt(res.json<{ data: OrderResult }>().data.receipt.continuum_sequence) };
@@ -42,12 +63,19 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
   const openOf = async (kp: typeof alice): Promise<bigint[]> => {
     const res = await http(node.addresses.dex!, 'GET', `/markets/${marketId}/orderbook?orders=true&depth=1000`);
     const orders = res.json<{ data: { orders: Array<{ owner: string; order_id: string }> } }>().data.orders;
-    return orders.filter((o) => o.owner === toBase58(kp.publicKey)).map((o) => BigInt(o.order_id)).sort((a, b) => (a < b ? -1 : 1));
+    return orders
+      .filter((o) => o.owner === toBase58(kp.publicKey))
+      .map((o) => BigInt(o.order_id))
+      .sort((a, b) => (a < b ? -1 : 1));
   };
 
   before(async () => {
     node = await startHostileNode(['--intake-threads', '1']); // gRPC SubmitTx checked on an intake thread
-    const res = await postJson(node.addresses.dex!, '/markets', { base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'MASS/CANCEL' });
+    const res = await postJson(node.addresses.dex!, '/markets', {
+      base_mint: toBase58(BASE),
+      quote_mint: toBase58(QUOTE),
+      name: 'MASS/CANCEL',
+    });
     expect(res.status, res.text).to.equal(201);
     marketId = res.json<{ data: { market_id: string } }>().data.market_id;
     const health = await http(node.addresses.dex!, 'GET', '/health');
@@ -60,7 +88,9 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     const b1 = await place(alice, 'Buy', 80);
     const s2 = await place(alice, 'Sell', 121);
     const bobs = await place(bob, 'Sell', 125);
-    const sells = await cancelAll(buildCancelAllBody({ requestId: 1n, owner: alice.publicKey, marketId, side: 'Sell' }, alice.secretKey));
+    const sells = await cancelAll(
+      buildCancelAllBody({ requestId: 1n, owner: alice.publicKey, marketId, side: 'Sell' }, alice.secretKey),
+    );
     expect(sells.status, sells.text).to.equal(200);
     const a = sells.json<{ data: CancelAllResult }>().data;
     expect(a.cancelled.map((c) => [c.order_id, c.side, c.price, c.cancelled_quantity])).to.deep.equal([
@@ -71,10 +101,14 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     expect(a.receipt.order_id).to.equal('1');
     expect(verifyReceipt(a.receipt, nodeKey)).to.equal(true);
     expect(await openOf(alice)).to.deep.equal([b1.id]);
-    const both = (await cancelAll(buildCancelAllBody({ requestId: 2n, owner: alice.publicKey, marketId }, alice.secretKey))).json<{ data: CancelAllResult }>().data;
+    const both = (
+      await cancelAll(buildCancelAllBody({ requestId: 2n, owner: alice.publicKey, marketId }, alice.secretKey))
+    ).json<{ data: CancelAllResult }>().data;
     expect(both.side).to.equal('Both');
     expect(both.cancelled.map((c) => c.order_id)).to.deep.equal([String(b1.id)]);
-    const none = await cancelAll(buildCancelAllBody({ requestId: 3n, owner: alice.publicKey, marketId }, alice.secretKey));
+    const none = await cancelAll(
+      buildCancelAllBody({ requestId: 3n, owner: alice.publicKey, marketId }, alice.secretKey),
+    );
     expect(none.status, none.text).to.equal(200);
     expect(none.json<{ data: CancelAllResult }>().data.cancelled).to.deep.equal([]);
     expect(await openOf(bob)).to.deep.equal([bobs.id]);
@@ -86,7 +120,14 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     const byBob = buildCancelAllBody({ requestId: 41n, owner: alice.publicKey, marketId }, bob.secretKey);
     const cases: Array<[unknown, number, string]> = [
       [byBob, 401, 'BAD_SIGNATURE'],
-      [buildCancelAllBody({ requestId: 42n, owner: alice.publicKey, marketId: '00000000-0000-8000-8000-000000000000' }, alice.secretKey), 404, 'UNKNOWN_MARKET'],
+      [
+        buildCancelAllBody(
+          { requestId: 42n, owner: alice.publicKey, marketId: '00000000-0000-8000-8000-000000000000' },
+          alice.secretKey,
+        ),
+        404,
+        'UNKNOWN_MARKET',
+      ],
       [{ ...good, side: 'Both' }, 400, 'INVALID_SIDE'],
       [{ ...good, request_id: '-1' }, 400, 'INVALID_FIELD'],
       [{ ...good, request_id: '18446744073709551616' }, 400, 'INVALID_FIELD'],
@@ -116,21 +157,49 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     try {
       const open = await openOf(alice);
       const o = await place(alice, 'Buy', 70);
-      const req = signedCancelAllRequest({ requestId: 50n, owner: alice.publicKey, marketId, side: 'Buy' }, alice.secretKey);
+      const req = signedCancelAllRequest(
+        { requestId: 50n, owner: alice.publicKey, marketId, side: 'Buy' },
+        alice.secretKey,
+      );
       const res = await client.submit(req);
-      expect(res.transaction).to.deep.include({ kind: 'cancel_all', order_id: '50', side: 'Buy', market_id: marketId, owner: toBase58(alice.publicKey) });
+      expect(res.transaction).to.deep.include({
+        kind: 'cancel_all',
+        order_id: '50',
+        side: 'Buy',
+        market_id: marketId,
+        owner: toBase58(alice.publicKey),
+      });
       expect(res.transaction!.cancelled_order_ids).to.deep.equal([String(o.id)]);
       // StreamTx carries the same record from its continuum_sequence.
       const stream = client.stream(res.continuum_sequence);
-      const batch = await new Promise<WireTxBatch>((resolve, reject) => stream.once('data', resolve).once('error', reject));
+      const batch = await new Promise<WireTxBatch>((resolve, reject) =>
+        stream.once('data', resolve).once('error', reject),
+      );
       stream.cancel();
       stream.on('error', () => undefined);
-      expect(batch.transactions[0]).to.deep.include({ kind: 'cancel_all', order_id: '50', cancelled_order_ids: [String(o.id)] });
+      expect(batch.transactions[0]).to.deep.include({
+        kind: 'cancel_all',
+        order_id: '50',
+        cancelled_order_ids: [String(o.id)],
+      });
       expect(await openOf(alice)).to.deep.equal(open);
-      const codeOf = (r: Parameters<ChainClient['submit']>[0]) => client.submit(r).then(() => grpc.status.OK, (e: grpc.ServiceError) => e.code);
+      const codeOf = (r: Parameters<ChainClient['submit']>[0]) =>
+        client.submit(r).then(
+          () => grpc.status.OK,
+          (e: grpc.ServiceError) => e.code,
+        );
       expect(await codeOf(req)).to.equal(grpc.status.ALREADY_EXISTS);
-      expect(await codeOf(signedCancelAllRequest({ requestId: 51n, owner: alice.publicKey, marketId }, bob.secretKey))).to.equal(grpc.status.UNAUTHENTICATED);
-      expect(await codeOf(signedCancelAllRequest({ requestId: 52n, owner: alice.publicKey, marketId: '00000000-0000-8000-8000-000000000000' }, alice.secretKey))).to.equal(grpc.status.NOT_FOUND);
+      expect(
+        await codeOf(signedCancelAllRequest({ requestId: 51n, owner: alice.publicKey, marketId }, bob.secretKey)),
+      ).to.equal(grpc.status.UNAUTHENTICATED);
+      expect(
+        await codeOf(
+          signedCancelAllRequest(
+            { requestId: 52n, owner: alice.publicKey, marketId: '00000000-0000-8000-8000-000000000000' },
+            alice.secretKey,
+          ),
+        ),
+      ).to.equal(grpc.status.NOT_FOUND);
       const short = { cancel_all: { data: new Uint8Array(10), signature: new Uint8Array(64) } };
       expect(await codeOf(short)).to.equal(grpc.status.INVALID_ARGUMENT);
       expect(await openOf(alice)).to.deep.equal(open);
@@ -152,8 +221,14 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
     const answer = res.json<{ data: CancelAllResult }>().data;
     const at = BigInt(answer.receipt.continuum_sequence);
     const orders = await Promise.all(placed);
-    const before = orders.filter((o) => o.cs < at).map((o) => String(o.id)).sort();
-    const after = orders.filter((o) => o.cs > at).map((o) => o.id).sort((a, b) => (a < b ? -1 : 1));
+    const before = orders
+      .filter((o) => o.cs < at)
+      .map((o) => String(o.id))
+      .sort();
+    const after = orders
+      .filter((o) => o.cs > at)
+      .map((o) => o.id)
+      .sort((a, b) => (a < b ? -1 : 1));
     expect(before.length + after.length).to.equal(orders.length);
     expect(answer.cancelled.map((c) => c.order_id).sort()).to.deep.equal(before);
     expect(await openOf(alice)).to.deep.equal(after);
@@ -172,8 +247,12 @@ describe('mass cancel (real node, gateway and gRPC)', function () {
       expect(await openOf(alice)).to.deep.equal(before);
       const replay = await cancelAll(ended);
       expect([replay.status, replay.json().code], replay.text).to.deep.equal([409, 'CANCEL_ALL_REPLAYED']);
-      const fresh = await cancelAll(buildCancelAllBody({ requestId: 62n, owner: alice.publicKey, marketId }, alice.secretKey));
-      expect(fresh.json<{ data: CancelAllResult }>().data.cancelled.map((c) => BigInt(c.order_id))).to.deep.equal(before);
+      const fresh = await cancelAll(
+        buildCancelAllBody({ requestId: 62n, owner: alice.publicKey, marketId }, alice.secretKey),
+      );
+      expect(fresh.json<{ data: CancelAllResult }>().data.cancelled.map((c) => BigInt(c.order_id))).to.deep.equal(
+        before,
+      );
     } finally {
       again.child.kill('SIGKILL');
       await again.exited;

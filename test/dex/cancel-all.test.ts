@@ -9,7 +9,13 @@
 import { expect } from 'chai';
 import { levelChangesOf, levelsOfBook, ownerEventsOf, BookSource } from '../../src/channels/index.js';
 import { batchEntry } from '../../src/chain/core/index.js';
-import { decodePayload, decodeSnapshot, encodeCancelAll, encodeSnapshot, OrderBookEngine } from '../../src/dex/engine/index.js';
+import {
+  decodePayload,
+  decodeSnapshot,
+  encodeCancelAll,
+  encodeSnapshot,
+  OrderBookEngine,
+} from '../../src/dex/engine/index.js';
 import { encodeCancelAllData } from '../../src/sdk/index.js';
 import { TickMaker } from '../channels/support/ticks.js';
 import { cancelAllTx, marketTx, mint, orderTx, seeded } from './support/orders.js';
@@ -29,7 +35,11 @@ describe('dex engine: mass cancel', () => {
     const { m, marketId, otherId } = setup();
     m.apply([orderTx(alice, 1, 'Sell', 105, 5), orderTx(alice, 2, 'Buy', 95, 3), orderTx(bob, 1, 'Sell', 106, 4)]);
     m.apply([orderTx(alice, 3, 'Sell', 7, 2, 0n, mint(3), mint(4)), orderTx(alice, 4, 'Buy', 96, 1)]);
-    const t = m.apply([orderTx(alice, 5, 'Sell', 107, 9), cancelAllTx(alice, 1, marketId), orderTx(alice, 6, 'Buy', 94, 2)]);
+    const t = m.apply([
+      orderTx(alice, 5, 'Sell', 107, 9),
+      cancelAllTx(alice, 1, marketId),
+      orderTx(alice, 6, 'Buy', 94, 2),
+    ]);
     const out = t.txs[1]!.outcome;
     if (!out.ok || out.kind !== 'cancel_all') throw new Error(JSON.stringify(out));
     expect(out.ended.map((e) => [e.order.orderId, e.cancelled])).to.deep.equal([
@@ -65,8 +75,19 @@ describe('dex engine: mass cancel', () => {
     m.apply([cancelAllTx(alice, 9, marketId)]);
     m.apply([orderTx(alice, 2, 'Sell', 105, 5)]);
     const rootBefore = m.engine.stateRoot();
-    const bad = m.apply([cancelAllTx(alice, 9, marketId), cancelAllTx(alice, 10, '00000000-0000-8000-8000-000000000000'), cancelAllTx(alice, 11, marketId)], [true, true, false]);
-    expect(bad.txs.map((x) => (x.outcome.ok ? 'ok' : x.outcome.code))).to.deep.equal(['CANCEL_ALL_REPLAYED', 'UNKNOWN_MARKET', 'BAD_SIGNATURE']);
+    const bad = m.apply(
+      [
+        cancelAllTx(alice, 9, marketId),
+        cancelAllTx(alice, 10, '00000000-0000-8000-8000-000000000000'),
+        cancelAllTx(alice, 11, marketId),
+      ],
+      [true, true, false],
+    );
+    expect(bad.txs.map((x) => (x.outcome.ok ? 'ok' : x.outcome.code))).to.deep.equal([
+      'CANCEL_ALL_REPLAYED',
+      'UNKNOWN_MARKET',
+      'BAD_SIGNATURE',
+    ]);
     expect(m.engine.stateRoot()).to.deep.equal(rootBefore);
     expect(m.engine.state.cancelAllUsed(alice, 10n)).to.equal(false);
     expect(m.engine.state.cancelAllUsed(alice, 11n)).to.equal(false);
@@ -90,7 +111,11 @@ describe('dex engine: mass cancel', () => {
     Object.assign(copy, { tickNumber: m.tickNumber, nowMs: m.nowMs });
     (copy as { engine: OrderBookEngine }).engine = new OrderBookEngine(decodeSnapshot(encodeSnapshot(m.engine.state)));
     for (const mk of [m, copy]) {
-      mk.apply([orderTx(alice, 2, 'Buy', 91, 1), cancelAllTx(alice, 1, marketId, 'Buy'), cancelAllTx(bob, 1, marketId)]);
+      mk.apply([
+        orderTx(alice, 2, 'Buy', 91, 1),
+        cancelAllTx(alice, 1, marketId, 'Buy'),
+        cancelAllTx(bob, 1, marketId),
+      ]);
       mk.apply([cancelAllTx(alice, 2, marketId)]);
     }
     expect(copy.engine.stateRoot()).to.deep.equal(m.engine.stateRoot());
@@ -99,7 +124,12 @@ describe('dex engine: mass cancel', () => {
   });
 
   it('wire: payload kind 4 round-trips; a bad side byte or trailing bytes are malformed', () => {
-    const data = { requestId: 5n, owner: alice, marketId: '0d2a5c3e-1111-8222-9333-444455556666', side: 'Buy' as const };
+    const data = {
+      requestId: 5n,
+      owner: alice,
+      marketId: '0d2a5c3e-1111-8222-9333-444455556666',
+      side: 'Buy' as const,
+    };
     const payload = encodeCancelAll(encodeCancelAllData(data), new Uint8Array(64).fill(7));
     expect(payload[3]).to.equal(4);
     const d = decodePayload(payload);
@@ -107,7 +137,10 @@ describe('dex engine: mass cancel', () => {
     const badSide = payload.slice();
     badSide[4 + 8 + 32 + 4 + 36] = 3;
     expect(decodePayload(badSide)).to.deep.include({ kind: 'malformed', reason: 'side' });
-    expect(decodePayload(new Uint8Array([...payload, 0]))).to.deep.include({ kind: 'malformed', reason: 'trailing bytes' });
+    expect(decodePayload(new Uint8Array([...payload, 0]))).to.deep.include({
+      kind: 'malformed',
+      reason: 'trailing bytes',
+    });
   });
 });
 
@@ -117,7 +150,14 @@ describe('dex engine: what consumers derive from a mass cancel', () => {
     const market = m.engine.state.marketList()[0]!;
     const mirror = new BookSource();
     mirror.seed([{ marketId, book: market.book }], m.tickNumber);
-    mirror.derive(m.apply([orderTx(alice, 1, 'Sell', 105, 5), orderTx(alice, 2, 'Sell', 105, 2), orderTx(bob, 1, 'Sell', 105, 1), orderTx(alice, 3, 'Buy', 95, 3)]));
+    mirror.derive(
+      m.apply([
+        orderTx(alice, 1, 'Sell', 105, 5),
+        orderTx(alice, 2, 'Sell', 105, 2),
+        orderTx(bob, 1, 'Sell', 105, 1),
+        orderTx(alice, 3, 'Buy', 95, 3),
+      ]),
+    );
     const t = m.apply([orderTx(bob, 2, 'Buy', 105, 4), cancelAllTx(alice, 1, marketId, 'Sell')]);
     mirror.derive(t);
     expect(mirror.rows(marketId)).to.deep.equal(levelsOfBook(market.book));
@@ -125,12 +165,20 @@ describe('dex engine: what consumers derive from a mass cancel', () => {
     // bob's buy took 4 of alice's order 1 (left 1); the mass cancel took 1 + 2 and both orders out.
     expect(changes).to.deep.equal([[1, 105n, -7n, -2]]);
     const ev = ownerEventsOf(t).filter((e) => e.body.reason === 'cancel_all');
-    expect(ev.map((e) => [e.body.order_id, e.body.cancelled_quantity, e.body.request_id, e.body.continuum_sequence])).to.deep.equal([
+    expect(
+      ev.map((e) => [e.body.order_id, e.body.cancelled_quantity, e.body.request_id, e.body.continuum_sequence]),
+    ).to.deep.equal([
       [1n, 1n, 1n, t.txs[1]!.continuumSequence],
       [2n, 2n, 1n, t.txs[1]!.continuumSequence],
     ]);
     const rec = batchEntry(t.txs[1]!, 'id', 1, 0, t.tick.tickNumber);
-    expect(rec).to.deep.include({ kind: 'cancel_all', order_id: 1n, side: 'Sell', cancelled_quantity: 3n, cancelled_order_ids: [1n, 2n] });
+    expect(rec).to.deep.include({
+      kind: 'cancel_all',
+      order_id: 1n,
+      side: 'Sell',
+      cancelled_quantity: 3n,
+      cancelled_order_ids: [1n, 2n],
+    });
     expect(m.engine.state.openOrdersOf(alice).map((o) => o.orderId)).to.deep.equal([3n]);
   });
 });

@@ -108,7 +108,10 @@ describe('dex engine: cancels, expiry, replay, markets', () => {
     expect(h.market.book.depth(1, 10, h.nowMs)).to.deep.equal([]);
     expect(h.apply(cancelTx(alice, 7, h.marketId))).to.include({ ok: false, code: 'ORDER_NOT_OPEN' });
     expect(h.apply(cancelTx(alice, 8, h.marketId))).to.include({ ok: false, code: 'UNKNOWN_ORDER' });
-    expect(h.apply(cancelTx(alice, 7, '00000000-0000-4000-8000-000000000000'))).to.include({ ok: false, code: 'UNKNOWN_MARKET' });
+    expect(h.apply(cancelTx(alice, 7, '00000000-0000-4000-8000-000000000000'))).to.include({
+      ok: false,
+      code: 'UNKNOWN_MARKET',
+    });
   });
 
   it('ignores transactions whose signature did not verify', () => {
@@ -124,7 +127,10 @@ describe('dex engine: cancels, expiry, replay, markets', () => {
     h.apply(marketTx(mint(3), mint(4), 'X/Y'));
     h.order(alice, 1, 'Buy', 5, 5);
     expect(h.apply(orderTx(alice, 1, 'Buy', 5, 5))).to.include({ ok: false, code: 'ORDER_REPLAYED' });
-    expect(h.apply(orderTx(alice, 1, 'Buy', 5, 5, 0n, mint(3), mint(4)))).to.include({ ok: false, code: 'ORDER_REPLAYED' });
+    expect(h.apply(orderTx(alice, 1, 'Buy', 5, 5, 0n, mint(3), mint(4)))).to.include({
+      ok: false,
+      code: 'ORDER_REPLAYED',
+    });
     expect(h.apply(orderTx(bob, 1, 'Buy', 5, 5)).ok).to.equal(true);
   });
 
@@ -145,20 +151,32 @@ describe('dex engine: cancels, expiry, replay, markets', () => {
     expect(h.apply(marketTx())).to.include({ ok: false, code: 'DUPLICATE_MARKET' });
     expect(h.apply(marketTx(mint(2), mint(1)))).to.include({ ok: false, code: 'DUPLICATE_MARKET' });
     expect(h.apply(marketTx(mint(9), mint(9)))).to.include({ ok: false, code: 'INVALID_MARKET' });
-    expect(h.apply(orderTx(alice, 1, 'Buy', 1, 1, 0n, mint(2), mint(1)))).to.include({ ok: false, code: 'UNKNOWN_MARKET' });
+    expect(h.apply(orderTx(alice, 1, 'Buy', 1, 1, 0n, mint(2), mint(1)))).to.include({
+      ok: false,
+      code: 'UNKNOWN_MARKET',
+    });
   });
 });
 
 describe('dex engine: state root', () => {
   function randomFlow(h: Harness, n: number, seed: number): string[] {
     let s = seed;
-    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     const owners = [alice, bob, carol];
     const roots: string[] = [];
     for (let i = 0; i < n; i++) {
       const owner = owners[Math.floor(rnd() * 3)]!;
       if (rnd() < 0.15) h.apply(cancelTx(owner, Math.floor(rnd() * i), h.marketId));
-      else h.apply(orderTx(owner, 1000 + i, rnd() < 0.5 ? 'Buy' : 'Sell', 95 + Math.floor(rnd() * 10), 1 + Math.floor(rnd() * 20)));
+      else
+        h.apply(
+          orderTx(
+            owner,
+            1000 + i,
+            rnd() < 0.5 ? 'Buy' : 'Sell',
+            95 + Math.floor(rnd() * 10),
+            1 + Math.floor(rnd() * 20),
+          ),
+        );
       if (i % 7 === 0) h.tick++;
       roots.push(toHex(h.market.book.root()));
     }
@@ -168,7 +186,7 @@ describe('dex engine: state root', () => {
   it('is the RFC 6962 root of the slot leaves, after every order', () => {
     const h = new Harness();
     let s = 7;
-    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 300; i++) {
       const buy = rnd() < 0.5;
       // The first 100 orders do not cross (the book, and so the tree, grows); then they mix.
@@ -198,7 +216,11 @@ describe('dex engine: closed orders', () => {
     h.order(bob, 1, 'Buy', 10, 2); // fills alice#1 and bob#1 completely
     h.order(alice, 2, 'Sell', 11, 1);
     h.order(alice, 3, 'Buy', 11, 1); // self-trade: alice#2 is cancelled, alice#3 rests
-    for (const [who, id] of [[alice, 1], [bob, 1], [alice, 2]] as const) {
+    for (const [who, id] of [
+      [alice, 1],
+      [bob, 1],
+      [alice, 2],
+    ] as const) {
       expect(h.state.findOrder(who, BigInt(id))).to.deep.equal({ marketId: h.marketId, open: false, cancelled: false });
       expect(h.apply(orderTx(who, id, 'Buy', 1, 1))).to.include({ ok: false, code: 'ORDER_REPLAYED' });
       expect(h.apply(cancelTx(who, id, h.marketId))).to.include({ ok: false, code: 'ORDER_NOT_OPEN' });

@@ -32,7 +32,7 @@ describe('shedding bookkeeping', () => {
     expect(s.shareFor('10.0.2.1')).to.equal(4);
   });
 
-  it('the reset budget runs out before nghttp2\'s (1,000, 33 a second), and refills at its rate', () => {
+  it("the reset budget runs out before nghttp2's (1,000, 33 a second), and refills at its rate", () => {
     const b = new ResetBudget(0);
     let n = 0;
     while (!b.reset(0)) n++;

@@ -21,11 +21,18 @@ const bob = seeded(2);
 const BASE = toBase58(mint(1));
 const QUOTE = toBase58(mint(2));
 
-function intent(owner: Uint8Array, orderId: bigint, side: 'Buy' | 'Sell', price: bigint, quantity: bigint, expiry = 0n): OrderIntent {
+function intent(
+  owner: Uint8Array,
+  orderId: bigint,
+  side: 'Buy' | 'Sell',
+  price: bigint,
+  quantity: bigint,
+  expiry = 0n,
+): OrderIntent {
   return { orderId, owner, side, price, quantity, expiry, baseMint: mint(1), quoteMint: mint(2) };
 }
 
-describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', function () {
+describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', () => {
   let t: TestDex;
   let client: DexClient;
   let marketId: string;
@@ -48,7 +55,12 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
   });
 
   it('accepts the Perp market kind', async () => {
-    const m = await client.createMarket({ base_mint: toBase58(mint(21)), quote_mint: QUOTE, name: 'PERP-1', kind: 'Perp' });
+    const m = await client.createMarket({
+      base_mint: toBase58(mint(21)),
+      quote_mint: QUOTE,
+      name: 'PERP-1',
+      kind: 'Perp',
+    });
     expect(m.kind).to.equal('Perp');
     expect((await client.listMarkets()).find((x) => x.market_id === m.market_id)?.kind).to.equal('Perp');
   });
@@ -80,7 +92,9 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     expect(book.merkle_root).to.equal(b.receipt.merkle_root);
     const trades = await client.trades(marketId);
     expect(trades[0]).to.include({ price: '100', quantity: '4' });
-    const c = await client.cancelOrder(buildCancelBody({ orderId: 1n, owner: alice.publicKey, marketId }, alice.secretKey));
+    const c = await client.cancelOrder(
+      buildCancelBody({ orderId: 1n, owner: alice.publicKey, marketId }, alice.secretKey),
+    );
     expect(c.cancelled_quantity).to.equal('6');
     expect(verifyReceipt(c.receipt, pub)).to.equal(true);
     expect((await client.orderBook(marketId)).asks).to.deep.equal([]);
@@ -88,7 +102,12 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
 
   it('lists the book with slots so a client recomputes merkle_root (and the receipt root) with the SDK', async () => {
     const r1 = await client.placeOrder(buildOrderBody(intent(alice.publicKey, 50n, 'Sell', 120n, 4n), alice.secretKey));
-    const r2 = await client.placeOrder(buildOrderBody(intent(bob.publicKey, 51n, 'Buy', 80n, 2n, BigInt(Math.floor(Date.now() / 1000) + 3600)), bob.secretKey));
+    const r2 = await client.placeOrder(
+      buildOrderBody(
+        intent(bob.publicKey, 51n, 'Buy', 80n, 2n, BigInt(Math.floor(Date.now() / 1000) + 3600)),
+        bob.secretKey,
+      ),
+    );
     const book = await client.orderBook(marketId, 10, true);
     expect(book.orders!.length).to.be.greaterThan(1);
     expect(stateRootOf(book.orders!, book.tree_size)).to.equal(book.merkle_root);
@@ -102,7 +121,11 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
   });
 
   describe('bad input', () => {
-    const good = (): PlaceOrderBody => buildOrderBody(intent(alice.publicKey, 1000n + BigInt(Math.floor(Math.random() * 1e9)), 'Buy', 5n, 5n), alice.secretKey);
+    const good = (): PlaceOrderBody =>
+      buildOrderBody(
+        intent(alice.publicKey, 1000n + BigInt(Math.floor(Math.random() * 1e9)), 'Buy', 5n, 5n),
+        alice.secretKey,
+      );
     const expectError = (r: { status: number; json: Record<string, unknown> }, status: number, code: string) => {
       expect(r.status, JSON.stringify(r.json)).to.equal(status);
       expect(r.json).to.include({ ok: false, code });
@@ -110,15 +133,26 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     };
 
     it('Base58 that does not decode to 32 bytes: 400', async () => {
-      expectError(await post(`${t.url}/orders`, { ...good(), owner: toBase58(new Uint8Array(31).fill(1)) }), 400, 'INVALID_FIELD');
+      expectError(
+        await post(`${t.url}/orders`, { ...good(), owner: toBase58(new Uint8Array(31).fill(1)) }),
+        400,
+        'INVALID_FIELD',
+      );
       expectError(await post(`${t.url}/orders`, { ...good(), base_mint: '0OIl' }), 400, 'INVALID_FIELD');
-      expectError(await post(`${t.url}/markets`, { base_mint: 'abc', quote_mint: QUOTE, name: 'x' }), 400, 'INVALID_FIELD');
+      expectError(
+        await post(`${t.url}/markets`, { base_mint: 'abc', quote_mint: QUOTE, name: 'x' }),
+        400,
+        'INVALID_FIELD',
+      );
     });
 
     it('an unknown market: 404 (by id and by mints)', async () => {
       expectError(await get(`${t.url}/markets/00000000-0000-4000-8000-000000000000/orderbook`), 404, 'UNKNOWN_MARKET');
       expectError(await get(`${t.url}/markets/00000000-0000-4000-8000-000000000000/trades`), 404, 'UNKNOWN_MARKET');
-      const body = buildOrderBody({ ...intent(alice.publicKey, 77n, 'Buy', 5n, 5n), quoteMint: mint(7) }, alice.secretKey);
+      const body = buildOrderBody(
+        { ...intent(alice.publicKey, 77n, 'Buy', 5n, 5n), quoteMint: mint(7) },
+        alice.secretKey,
+      );
       expectError(await post(`${t.url}/orders`, body), 404, 'UNKNOWN_MARKET');
     });
 
@@ -139,7 +173,10 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     });
 
     it('an expired order: 400', async () => {
-      const body = buildOrderBody(intent(alice.publicKey, 501n, 'Buy', 5n, 5n, BigInt(Math.floor(Date.now() / 1000) - 10)), alice.secretKey);
+      const body = buildOrderBody(
+        intent(alice.publicKey, 501n, 'Buy', 5n, 5n, BigInt(Math.floor(Date.now() / 1000) - 10)),
+        alice.secretKey,
+      );
       expectError(await post(`${t.url}/orders`, body), 400, 'ORDER_EXPIRED');
     });
 
@@ -149,18 +186,40 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     });
 
     it('missing fields: 400', async () => {
-      for (const f of ['order_id', 'owner', 'side', 'price', 'quantity', 'expiry', 'base_mint', 'quote_mint', 'signature']) {
+      for (const f of [
+        'order_id',
+        'owner',
+        'side',
+        'price',
+        'quantity',
+        'expiry',
+        'base_mint',
+        'quote_mint',
+        'signature',
+      ]) {
         const b: Record<string, unknown> = { ...good() };
         delete b[f];
         expectError(await post(`${t.url}/orders`, b), 400, 'MISSING_FIELD');
       }
       expectError(await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: QUOTE }), 400, 'MISSING_FIELD');
-      expectError(await post(`${t.url}/orders/cancel`, { order_id: '1', owner: toBase58(alice.publicKey), signature: 'aa'.repeat(64) }), 400, 'MISSING_FIELD');
+      expectError(
+        await post(`${t.url}/orders/cancel`, {
+          order_id: '1',
+          owner: toBase58(alice.publicKey),
+          signature: 'aa'.repeat(64),
+        }),
+        400,
+        'MISSING_FIELD',
+      );
     });
 
     it('a body that is not JSON (400), not declared JSON (415), or not an object (400)', async () => {
       expectError(await post(`${t.url}/orders`, '{"order_id": 1,'), 400, 'INVALID_JSON');
-      expectError(await post(`${t.url}/orders`, JSON.stringify(good()), { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await post(`${t.url}/orders`, JSON.stringify(good()), { 'content-type': 'text/plain' }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
       expectError(await post(`${t.url}/orders`, '[1,2]'), 400, 'BAD_REQUEST');
     });
 
@@ -169,8 +228,16 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     });
 
     it('a signature of the wrong length: 400', async () => {
-      expectError(await post(`${t.url}/orders`, { ...good(), signature: good().signature.slice(0, 126) }), 400, 'INVALID_SIGNATURE_FORMAT');
-      expectError(await post(`${t.url}/orders`, { ...good(), signature: good().signature + '00' }), 400, 'INVALID_SIGNATURE_FORMAT');
+      expectError(
+        await post(`${t.url}/orders`, { ...good(), signature: good().signature.slice(0, 126) }),
+        400,
+        'INVALID_SIGNATURE_FORMAT',
+      );
+      expectError(
+        await post(`${t.url}/orders`, { ...good(), signature: `${good().signature}00` }),
+        400,
+        'INVALID_SIGNATURE_FORMAT',
+      );
     });
 
     it('a valid signature over other bytes: 401', async () => {
@@ -194,10 +261,26 @@ describe('dex HTTP API (real server, worker pool and LevelDB; fake sequencer)', 
     });
 
     it('a duplicate market pair (either orientation): 409', async () => {
-      expectError(await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: QUOTE, name: 'again' }), 409, 'DUPLICATE_MARKET');
-      expectError(await post(`${t.url}/markets`, { base_mint: QUOTE, quote_mint: BASE, name: 'again' }), 409, 'DUPLICATE_MARKET');
-      expectError(await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: BASE, name: 'self' }), 400, 'INVALID_MARKET');
-      expectError(await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: toBase58(mint(9)), name: 'x', kind: 'Option' }), 400, 'INVALID_FIELD');
+      expectError(
+        await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: QUOTE, name: 'again' }),
+        409,
+        'DUPLICATE_MARKET',
+      );
+      expectError(
+        await post(`${t.url}/markets`, { base_mint: QUOTE, quote_mint: BASE, name: 'again' }),
+        409,
+        'DUPLICATE_MARKET',
+      );
+      expectError(
+        await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: BASE, name: 'self' }),
+        400,
+        'INVALID_MARKET',
+      );
+      expectError(
+        await post(`${t.url}/markets`, { base_mint: BASE, quote_mint: toBase58(mint(9)), name: 'x', kind: 'Option' }),
+        400,
+        'INVALID_FIELD',
+      );
     });
 
     it('a replayed order, sequential or concurrent: 409, and the book holds it once', async () => {

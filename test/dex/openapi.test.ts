@@ -10,7 +10,10 @@ describe('dex OpenAPI document', () => {
   after(async () => t.close());
 
   it('answers CORS preflights and allows any origin (no ambient credentials exist)', async () => {
-    const pre = await fetch(`${t.url}/orders`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${t.url}/orders`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).to.equal(204);
     expect(pre.headers.get('access-control-allow-origin')).to.equal('*');
     expect(pre.headers.get('access-control-allow-methods')).to.contain('POST');
@@ -23,7 +26,17 @@ describe('dex OpenAPI document', () => {
     expect(r.status).to.equal(200);
     expect(r.json.openapi).to.match(/^3\./);
     const paths = Object.keys(r.json.paths as object).sort();
-    expect(paths).to.deep.equal(['/health', '/markets', '/markets/{market_id}/orderbook', '/markets/{market_id}/trades', '/openapi.json', '/orders', '/orders/batch', '/orders/cancel', '/orders/cancel-all']);
+    expect(paths).to.deep.equal([
+      '/health',
+      '/markets',
+      '/markets/{market_id}/orderbook',
+      '/markets/{market_id}/trades',
+      '/openapi.json',
+      '/orders',
+      '/orders/batch',
+      '/orders/cancel',
+      '/orders/cancel-all',
+    ]);
     // Each documented GET route exists (no 404 NOT_FOUND from the router).
     for (const p of paths) {
       const doc = (openApiDocument.paths as Record<string, Record<string, unknown>>)[p]!;

@@ -1,12 +1,36 @@
 import { expect } from 'chai';
-import { decodePayload, encodeCreateMarket, encodePlaceOrderIntent, encodeCancelPayload, toTransaction, isDexPayload } from '../../src/dex/engine/index.js';
-import { buildOrderBody, DexClient, fromHex, orderMessage, sign, toBase58, type OrderIntent } from '../../src/sdk/index.js';
+import {
+  decodePayload,
+  encodeCreateMarket,
+  encodePlaceOrderIntent,
+  encodeCancelPayload,
+  toTransaction,
+  isDexPayload,
+} from '../../src/dex/engine/index.js';
+import {
+  buildOrderBody,
+  DexClient,
+  fromHex,
+  orderMessage,
+  sign,
+  toBase58,
+  type OrderIntent,
+} from '../../src/sdk/index.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
 import { startTestDex } from './support/server.js';
 import { mint, seeded } from './support/orders.js';
 
 const alice = seeded(21);
-const intent: OrderIntent = { orderId: 9n, owner: alice.publicKey, side: 'Sell', price: 7n, quantity: 3n, expiry: 0n, baseMint: mint(51), quoteMint: mint(52) };
+const intent: OrderIntent = {
+  orderId: 9n,
+  owner: alice.publicKey,
+  side: 'Sell',
+  price: 7n,
+  quantity: 3n,
+  expiry: 0n,
+  baseMint: mint(51),
+  quoteMint: mint(52),
+};
 
 describe('dex wire format', () => {
   it('round-trips orders, cancels and markets', () => {
@@ -15,7 +39,9 @@ describe('dex wire format', () => {
     expect(o && o.kind === 'order' && o.intent).to.deep.equal(intent);
     const c = decodePayload(encodeCancelPayload(9n, alice.publicKey, 'f5aa3d3a-73c7-8330-9be2-e6060b4ac4c8', sig));
     expect(c).to.include({ kind: 'cancel', orderId: 9n, marketId: 'f5aa3d3a-73c7-8330-9be2-e6060b4ac4c8' });
-    const m = decodePayload(encodeCreateMarket({ baseMint: mint(1), quoteMint: mint(2), name: 'A/B', marketKind: 'Perp' }));
+    const m = decodePayload(
+      encodeCreateMarket({ baseMint: mint(1), quoteMint: mint(2), name: 'A/B', marketKind: 'Perp' }),
+    );
     expect(m).to.include({ kind: 'market', name: 'A/B', marketKind: 'Perp' });
   });
 
@@ -39,12 +65,26 @@ describe('dex applies order book transactions submitted straight to the sequence
     const t = await startTestDex({ sequencer: seq });
     try {
       const client = new DexClient(t.url);
-      const m = await client.createMarket({ base_mint: toBase58(mint(51)), quote_mint: toBase58(mint(52)), name: 'RAW' });
+      const m = await client.createMarket({
+        base_mint: toBase58(mint(51)),
+        quote_mint: toBase58(mint(52)),
+        name: 'RAW',
+      });
       const forged = encodePlaceOrderIntent(intent, new Uint8Array(64).fill(1));
-      const real = encodePlaceOrderIntent({ ...intent, orderId: 10n }, sign(orderMessage({ ...intent, orderId: 10n }), alice.secretKey));
+      const real = encodePlaceOrderIntent(
+        { ...intent, orderId: 10n },
+        sign(orderMessage({ ...intent, orderId: 10n }), alice.secretKey),
+      );
       await seq.submit(toTransaction('order', forged, alice.publicKey));
       await seq.submit(toTransaction('order', real, alice.publicKey));
-      await seq.submit({ txId: 'not-dex', payload: new TextEncoder().encode('hello'), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n });
+      await seq.submit({
+        txId: 'not-dex',
+        payload: new TextEncoder().encode('hello'),
+        signature: new Uint8Array(0),
+        publicKey: new Uint8Array(0),
+        nonce: 0n,
+        timestamp: 0n,
+      });
       // Wait until the dex has applied the tick (a later HTTP order is answered after it).
       await client.placeOrder(buildOrderBody({ ...intent, orderId: 11n, price: 100n }, alice.secretKey));
       const book = await client.orderBook(m.market_id);

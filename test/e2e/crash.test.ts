@@ -23,7 +23,12 @@ function rawStream(address: string, startTick: number, onTick: (bytes: Buffer) =
   const call = client.makeServerStreamRequest(`${SERVICE}/StreamTicks`, identity, identity, req);
   call.on('data', onTick);
   call.on('error', () => {});
-  return { close: () => { call.cancel(); client.close(); } };
+  return {
+    close: () => {
+      call.cancel();
+      client.close();
+    },
+  };
 }
 
 /** GetTick with raw bytes: returns the embedded Tick message bytes, or undefined if not found. */
@@ -127,80 +132,86 @@ describe('end to end: crash and restart through the real binary', function () {
 
   // Once with intake on the main thread, once on an intake thread (issue 8 point 2).
   for (const intake of [[], ['--intake-threads', '1']]) {
-  it(`kill -9 under load${intake.length ? ' with intake threads' : ''}: seen ticks come back byte-identical, acknowledged transactions are ticked, numbering continues`, async () => {
-    node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
-    const seen = new Map<number, Buffer>();
-    let lastSeen = 0;
-    const stream = rawStream(node.addresses.grpc!, 1, (bytes) => {
-      const n = tickNumberOf(bytes);
-      expect(n, 'stream has no gaps or duplicates').to.equal(lastSeen + 1);
-      lastSeen = n;
-      seen.set(n, Buffer.from(bytes));
-    });
-    const client = new SequencerClient(node.addresses.grpc!);
-    const acks: Ack[] = [];
-    let loading = true;
-    const submitter = async (size: number) => {
-      while (loading) {
-        try {
-          const res = await client.submitBatch(Array.from({ length: size }, () => wireTx(200, 'crash')));
-          const at = seen.size;
-          for (const r of res.responses) if (r.sequence_number !== '0') acks.push({ r, ticksSeenAtAck: at });
-        } catch {
-          // RESOURCE_EXHAUSTED or the kill itself: not acknowledged
-        }
-      }
-    };
-    const load = [submitter(200), submitter(50)];
-    const started = Date.now();
-    while (Date.now() - started < 1000 || acks.length < 300) await new Promise((r) => setTimeout(r, 50));
-    if (process.env.SVC_E2E_DEBUG) console.log('load phase', Date.now() - started, 'ms', acks.length, 'acks', seen.size, 'ticks');
-    node.child.kill('SIGKILL');
-    expect(await node.exited).to.equal('SIGKILL');
-    loading = false;
-    await Promise.all(load);
-    stream.close();
-    client.close();
-
-    const ticksSeen = seen.size;
-    expect(ticksSeen).to.be.greaterThan(2);
-    const ackedBeforeLastTick = acks.filter((a) => a.ticksSeenAtAck < ticksSeen);
-    expect(ackedBeforeLastTick.length).to.be.greaterThan(0);
-    const maxSeq = Math.max(...acks.map((a) => Number(a.r.sequence_number)));
-
-    node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
-    const raw = new grpc.Client(node.addresses.grpc!, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
-    const after = new SequencerClient(node.addresses.grpc!);
-    try {
-      for (const [n, bytes] of seen) {
-        const again = await rawGetTick(raw, n);
-        expect(again, `tick ${n} after restart`).to.not.equal(undefined);
-        expect(again!.equals(bytes), `tick ${n} is byte-identical after restart`).to.equal(true);
-      }
-      if (process.env.SVC_E2E_DEBUG) console.log('ticks checked', Date.now() - started);
-      // Every acknowledged transaction is in a tick: replay the whole chain once through
-      // StreamTicks and match (sequence number, tx_hash) exactly; then spot-check GetTransaction.
-      const inChain = await chainContents(after);
-      const missing = acks
-        .filter((a) => inChain.get(a.r.sequence_number) !== a.r.tx_hash)
-        .map((a) => `${a.r.tx_hash}#${a.r.sequence_number}${a.ticksSeenAtAck < ticksSeen ? ' (acked before the last tick seen)' : ''}`);
-      expect(missing, 'acknowledged transactions missing after restart').to.deep.equal([]);
-      const sample = acks.filter((_, i) => i % Math.ceil(acks.length / 50) === 0);
-      await inParallel(sample, 8, async (a) => {
-        const got = await after.call<{ found: boolean }>('GetTransaction', { tx_hash: a.r.tx_hash });
-        expect(got.found, `GetTransaction ${a.r.tx_hash}`).to.equal(true);
+    it(`kill -9 under load${intake.length ? ' with intake threads' : ''}: seen ticks come back byte-identical, acknowledged transactions are ticked, numbering continues`, async () => {
+      node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
+      const seen = new Map<number, Buffer>();
+      let lastSeen = 0;
+      const stream = rawStream(node.addresses.grpc!, 1, (bytes) => {
+        const n = tickNumberOf(bytes);
+        expect(n, 'stream has no gaps or duplicates').to.equal(lastSeen + 1);
+        lastSeen = n;
+        seen.set(n, Buffer.from(bytes));
       });
-      if (process.env.SVC_E2E_DEBUG) console.log('transactions checked', Date.now() - started);
-      const status = await after.call<{ current_tick: string }>('GetStatus', {});
-      expect(Number(status.current_tick)).to.be.at.least(lastSeen);
-      const next = await after.submit(wireTx(10, 'after'));
-      expect(Number(next.sequence_number)).to.be.greaterThan(maxSeq);
-      expect(Number(next.expected_tick)).to.be.greaterThan(lastSeen);
-    } finally {
-      raw.close();
-      after.close();
-    }
-  });
+      const client = new SequencerClient(node.addresses.grpc!);
+      const acks: Ack[] = [];
+      let loading = true;
+      const submitter = async (size: number) => {
+        while (loading) {
+          try {
+            const res = await client.submitBatch(Array.from({ length: size }, () => wireTx(200, 'crash')));
+            const at = seen.size;
+            for (const r of res.responses) if (r.sequence_number !== '0') acks.push({ r, ticksSeenAtAck: at });
+          } catch {
+            // RESOURCE_EXHAUSTED or the kill itself: not acknowledged
+          }
+        }
+      };
+      const load = [submitter(200), submitter(50)];
+      const started = Date.now();
+      while (Date.now() - started < 1000 || acks.length < 300) await new Promise((r) => setTimeout(r, 50));
+      if (process.env.SVC_E2E_DEBUG)
+        console.log('load phase', Date.now() - started, 'ms', acks.length, 'acks', seen.size, 'ticks');
+      node.child.kill('SIGKILL');
+      expect(await node.exited).to.equal('SIGKILL');
+      loading = false;
+      await Promise.all(load);
+      stream.close();
+      client.close();
+
+      const ticksSeen = seen.size;
+      expect(ticksSeen).to.be.greaterThan(2);
+      const ackedBeforeLastTick = acks.filter((a) => a.ticksSeenAtAck < ticksSeen);
+      expect(ackedBeforeLastTick.length).to.be.greaterThan(0);
+      const maxSeq = Math.max(...acks.map((a) => Number(a.r.sequence_number)));
+
+      node = await spawnNode(dir, ['--idle-tick-ms', '20', ...intake]);
+      const raw = new grpc.Client(node.addresses.grpc!, grpc.credentials.createInsecure(), {
+        'grpc.max_receive_message_length': -1,
+      });
+      const after = new SequencerClient(node.addresses.grpc!);
+      try {
+        for (const [n, bytes] of seen) {
+          const again = await rawGetTick(raw, n);
+          expect(again, `tick ${n} after restart`).to.not.equal(undefined);
+          expect(again!.equals(bytes), `tick ${n} is byte-identical after restart`).to.equal(true);
+        }
+        if (process.env.SVC_E2E_DEBUG) console.log('ticks checked', Date.now() - started);
+        // Every acknowledged transaction is in a tick: replay the whole chain once through
+        // StreamTicks and match (sequence number, tx_hash) exactly; then spot-check GetTransaction.
+        const inChain = await chainContents(after);
+        const missing = acks
+          .filter((a) => inChain.get(a.r.sequence_number) !== a.r.tx_hash)
+          .map(
+            (a) =>
+              `${a.r.tx_hash}#${a.r.sequence_number}${a.ticksSeenAtAck < ticksSeen ? ' (acked before the last tick seen)' : ''}`,
+          );
+        expect(missing, 'acknowledged transactions missing after restart').to.deep.equal([]);
+        const sample = acks.filter((_, i) => i % Math.ceil(acks.length / 50) === 0);
+        await inParallel(sample, 8, async (a) => {
+          const got = await after.call<{ found: boolean }>('GetTransaction', { tx_hash: a.r.tx_hash });
+          expect(got.found, `GetTransaction ${a.r.tx_hash}`).to.equal(true);
+        });
+        if (process.env.SVC_E2E_DEBUG) console.log('transactions checked', Date.now() - started);
+        const status = await after.call<{ current_tick: string }>('GetStatus', {});
+        expect(Number(status.current_tick)).to.be.at.least(lastSeen);
+        const next = await after.submit(wireTx(10, 'after'));
+        expect(Number(next.sequence_number)).to.be.greaterThan(maxSeq);
+        expect(Number(next.expected_tick)).to.be.greaterThan(lastSeen);
+      } finally {
+        raw.close();
+        after.close();
+      }
+    });
   }
 
   it('SIGTERM: exits 0 after ticking out acknowledged work, streams get every tick and end OK; restart continues the chain', async () => {
@@ -216,7 +227,8 @@ describe('end to end: crash and restart through the real binary', function () {
       stream.on('error', () => {});
     });
     const acks: WireSubmitResponse[] = [];
-    for (let i = 0; i < 5; i++) acks.push(...(await client.submitBatch(Array.from({ length: 100 }, () => wireTx(200, 'term')))).responses);
+    for (let i = 0; i < 5; i++)
+      acks.push(...(await client.submitBatch(Array.from({ length: 100 }, () => wireTx(200, 'term')))).responses);
     const inflight = client.submitBatch(Array.from({ length: 100 }, () => wireTx(200, 'term-late'))).then(
       (r) => acks.push(...r.responses),
       () => undefined,
@@ -236,12 +248,16 @@ describe('end to end: crash and restart through the real binary', function () {
     const after = new SequencerClient(node.addresses.grpc!);
     try {
       const inChain = await chainContents(after);
-      const missing = accepted.filter((a) => inChain.get(a.sequence_number) !== a.tx_hash).map((a) => `${a.tx_hash}#${a.sequence_number}`);
+      const missing = accepted
+        .filter((a) => inChain.get(a.sequence_number) !== a.tx_hash)
+        .map((a) => `${a.tx_hash}#${a.sequence_number}`);
       expect(missing, 'acknowledged transactions missing after SIGTERM and restart').to.deep.equal([]);
       const status = await after.call<{ pending_transactions: string; total_transactions: string }>('GetStatus', {});
       expect(Number(status.total_transactions)).to.be.at.least(accepted.length);
       const next = await after.submit(wireTx(10, 'after-term'));
-      expect(Number(next.sequence_number)).to.be.greaterThan(Math.max(...accepted.map((a) => Number(a.sequence_number))));
+      expect(Number(next.sequence_number)).to.be.greaterThan(
+        Math.max(...accepted.map((a) => Number(a.sequence_number))),
+      );
     } finally {
       after.close();
     }

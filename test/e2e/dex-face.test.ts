@@ -9,7 +9,15 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildOrderBody, DexClient, fromBase58Key, keyPairFromSeed, toBase58, verifyReceipt, type OrderIntent } from '../../src/sdk/index.js';
+import {
+  buildOrderBody,
+  DexClient,
+  fromBase58Key,
+  keyPairFromSeed,
+  toBase58,
+  verifyReceipt,
+  type OrderIntent,
+} from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 
 function mint(n: number): Uint8Array {
@@ -36,11 +44,28 @@ describe('end to end: the order book face of the real node', function () {
     const health = await dex.health();
     const sequencerKey = fromBase58Key(health.public_key);
 
-    const market = await dex.createMarket({ base_mint: toBase58(mint(7)), quote_mint: toBase58(mint(8)), name: 'SEVEN/EIGHT' });
+    const market = await dex.createMarket({
+      base_mint: toBase58(mint(7)),
+      quote_mint: toBase58(mint(8)),
+      name: 'SEVEN/EIGHT',
+    });
     const maker = keyPairFromSeed(new Uint8Array(32).fill(1));
     const taker = keyPairFromSeed(new Uint8Array(32).fill(2));
-    const intent = (owner: Uint8Array, orderId: bigint, side: 'Buy' | 'Sell', price: bigint, quantity: bigint): OrderIntent => ({
-      orderId, owner, side, price, quantity, expiry: 0n, baseMint: mint(7), quoteMint: mint(8),
+    const intent = (
+      owner: Uint8Array,
+      orderId: bigint,
+      side: 'Buy' | 'Sell',
+      price: bigint,
+      quantity: bigint,
+    ): OrderIntent => ({
+      orderId,
+      owner,
+      side,
+      price,
+      quantity,
+      expiry: 0n,
+      baseMint: mint(7),
+      quoteMint: mint(8),
     });
 
     const rest = await dex.placeOrder(buildOrderBody(intent(maker.publicKey, 1n, 'Sell', 50n, 10n), maker.secretKey));

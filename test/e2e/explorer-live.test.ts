@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
@@ -32,7 +32,8 @@ describe('end to end: the explorer page keeps every block across dropped connect
   let page: Page;
   let flow: OrderFlow | undefined;
 
-  const status = async (): Promise<{ block_height: number }> => (await fetch(`http://${node.addresses.rpc}/status`)).json() as Promise<{ block_height: number }>;
+  const status = async (): Promise<{ block_height: number }> =>
+    (await fetch(`http://${node.addresses.rpc}/status`)).json() as Promise<{ block_height: number }>;
   const watched = (): Promise<Watched> => page.evaluate(() => (window as unknown as { watched: Watched }).watched);
   const latestShown = async (): Promise<number> => Number(await page.getAttribute('#blocks-body', 'data-latest'));
 
@@ -75,15 +76,23 @@ describe('end to end: the explorer page keeps every block across dropped connect
       const body = document.getElementById('blocks-body')!;
       const live = document.getElementById('live')!;
       new MutationObserver((records) => {
-        for (const r of records) for (const n of Array.from(r.addedNodes)) w.added.push(Number((n as HTMLElement).dataset.height));
+        for (const r of records)
+          for (const n of Array.from(r.addedNodes)) w.added.push(Number((n as HTMLElement).dataset.height));
       }).observe(body, { childList: true });
-      new MutationObserver(() => w.states.push(live.dataset.state ?? '')).observe(live, { attributes: true, attributeFilter: ['data-state'] });
+      new MutationObserver(() => w.states.push(live.dataset.state ?? '')).observe(live, {
+        attributes: true,
+        attributeFilter: ['data-state'],
+      });
       return Number(body.dataset.latest);
     });
 
     for (const downMs of [0, 1_500, 0, 3_000]) {
       const before = await latestShown();
-      await until('a live block before the cut', async () => ((await latestShown()) > before ? true : undefined), 30_000);
+      await until(
+        'a live block before the cut',
+        async () => ((await latestShown()) > before ? true : undefined),
+        30_000,
+      );
       const made = (await status()).block_height;
       await proxy.cut(downMs);
       // Back: the page reconnects and takes the blocks made meanwhile before any new one.
@@ -96,9 +105,15 @@ describe('end to end: the explorer page keeps every block across dropped connect
     await new Promise((r) => setTimeout(r, 1_000));
     let newest = 0;
     try {
-      await until('the newest block on the page', async () => ((newest = (await status()).block_height) === (await latestShown()) ? true : undefined), 30_000);
+      await until(
+        'the newest block on the page',
+        async () => ((newest = (await status()).block_height) === (await latestShown()) ? true : undefined),
+        30_000,
+      );
     } catch (err) {
-      throw new Error(`${(err as Error).message}: node ${newest}, page ${await latestShown()}, ${JSON.stringify(await watched())}`);
+      throw new Error(
+        `${(err as Error).message}: node ${newest}, page ${await latestShown()}, ${JSON.stringify(await watched())}`,
+      );
     }
 
     const { added, states } = await watched();
@@ -108,7 +123,9 @@ describe('end to end: the explorer page keeps every block across dropped connect
     expect(added[0]).to.equal(first + 1);
     expect(added.at(-1)).to.equal(newest);
     expect(added, 'each height once, in order').to.deep.equal(added.map((_, i) => first + 1 + i));
-    const rows = await page.locator('#blocks-body tr').evaluateAll((trs) => trs.map((r) => Number((r as HTMLElement).dataset.height)));
+    const rows = await page
+      .locator('#blocks-body tr')
+      .evaluateAll((trs) => trs.map((r) => Number((r as HTMLElement).dataset.height)));
     expect(rows).to.deep.equal(rows.map((_, i) => newest - i));
     expect(rows.length).to.equal(20);
   });

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { classify, fromHash, hashOf } from '../../src/chain/web/app/search.js';
 import { DexClient, toBase58 } from '../../src/sdk/index.js';
@@ -82,7 +82,12 @@ describe('end to end: the explorer page in Chromium', function () {
     // No --indexer-url: no indexer named, fetches to this origin only.
     expect(html).to.contain('<body>').and.not.contain('data-indexer');
     expect(res.headers.get('content-security-policy')).to.contain("connect-src 'self';");
-    for (const [file, type] of [['main.js', /javascript/], ['style.css', /css/], ['svc-vdf.js', /javascript/], ['svc-vdf.wasm', /wasm/]] as const) {
+    for (const [file, type] of [
+      ['main.js', /javascript/],
+      ['style.css', /css/],
+      ['svc-vdf.js', /javascript/],
+      ['svc-vdf.wasm', /wasm/],
+    ] as const) {
       const r = await fetch(`${rpc}/explorer/${file}`);
       expect(r.status, file).to.equal(200);
       expect(r.headers.get('content-type'), file).to.match(type);
@@ -111,7 +116,8 @@ describe('end to end: the explorer page in Chromium', function () {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const before = Number(await page.getAttribute('#blocks-body', 'data-latest'));
     flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 10, concurrency: 2 });
-    for (let i = 0; i < 300 && Number(await page.getAttribute('#blocks-body', 'data-latest')) <= before + 1; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && Number(await page.getAttribute('#blocks-body', 'data-latest')) <= before + 1; i++)
+      await page.waitForTimeout(100);
     await flow.stop();
     flow = undefined;
     const after = Number(await page.getAttribute('#blocks-body', 'data-latest'));
@@ -139,13 +145,17 @@ describe('end to end: the explorer page in Chromium', function () {
     expect(await rows('batches')).to.equal(best!.block.batch_summaries.length);
     expect(await rows('transactions')).to.equal(best!.transactions.length);
     expect(await rows('events')).to.equal(best!.events.length);
-    expect(await page.locator('#view table.transactions tbody tr td:first-child').allTextContents()).to.deep.equal(best!.block.transaction_ids);
+    expect(await page.locator('#view table.transactions tbody tr td:first-child').allTextContents()).to.deep.equal(
+      best!.block.transaction_ids,
+    );
     expect(await page.locator('#blocks-body tr.selected').count()).to.be.at.most(1);
   });
 
   it('verifies the ticks behind the block in the browser', async () => {
     await page.click('#verify');
-    await page.waitForSelector('#view[data-verdict="ok"], #view[data-verdict="invalid"], #view[data-verdict="error"]', { timeout: 60_000 });
+    await page.waitForSelector('#view[data-verdict="ok"], #view[data-verdict="invalid"], #view[data-verdict="error"]', {
+      timeout: 60_000,
+    });
     const text = await page.textContent('#verdict');
     expect(await page.getAttribute('#view', 'data-verdict'), text ?? '').to.equal('ok');
     expect(text).to.match(/^✓ verified \d+ ticks?: every VDF proof and batch hash/);
@@ -175,7 +185,9 @@ describe('end to end: the explorer page in Chromium', function () {
   });
 
   it('finds a transaction by id, then its owner, then its market', async () => {
-    const d = await getJson<Detail>(`${rpc}/blocks/${(await getJson<{ block_height: number }>(`${rpc}/status`)).block_height}`);
+    const d = await getJson<Detail>(
+      `${rpc}/blocks/${(await getJson<{ block_height: number }>(`${rpc}/status`)).block_height}`,
+    );
     const tx = d.transactions.find((t) => t.kind === 'order') ?? d.transactions[0]!;
     await search(tx.id.toUpperCase());
     await page.waitForSelector(`#view[data-view="tx"][data-key="${tx.id}"]`);
@@ -221,10 +233,16 @@ describe('end to end: the explorer page in Chromium', function () {
   it('shows hostile stored text as text: a market named with markup runs nothing', async () => {
     const name = '<img src=x onerror="document.body.dataset.pwned=1">'; // names are 1..64 bytes
     const dex = new DexClient(`http://${node.addresses.dex}`);
-    const market = await dex.createMarket({ base_mint: toBase58(new Uint8Array(32).fill(21)), quote_mint: toBase58(new Uint8Array(32).fill(22)), name });
+    const market = await dex.createMarket({
+      base_mint: toBase58(new Uint8Array(32).fill(21)),
+      quote_mint: toBase58(new Uint8Array(32).fill(22)),
+      name,
+    });
     let found: { id: string; block_height: number } | undefined;
     for (let i = 0; i < 100 && !found; i++) {
-      const d = await getJson<{ markets: { id: string; block_height: number; market_id: string }[] }>(`${rpc}/blocks/latest`);
+      const d = await getJson<{ markets: { id: string; block_height: number; market_id: string }[] }>(
+        `${rpc}/blocks/latest`,
+      );
       found = d.markets.find((t) => t.market_id === market.market_id);
       if (!found) await new Promise((r) => setTimeout(r, 100));
     }
@@ -246,16 +264,22 @@ describe('end to end: the explorer page in Chromium', function () {
     await page.waitForSelector('#live[data-state="offline"]', { timeout: 30_000 });
     expect(await page.textContent('#live')).to.contain('offline');
     // Back on the same address and database; blocks come while the page reconnects.
-    node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '100', '--rpc-addr', `127.0.0.1:${port}`], ['grpc', 'rest', 'dex', 'rpc']);
+    node = await spawnNode(
+      dir,
+      ['--idle-tick-ms', '20', '--block-ms', '100', '--rpc-addr', `127.0.0.1:${port}`],
+      ['grpc', 'rest', 'dex', 'rpc'],
+    );
     const before = Number(await page.getAttribute('#blocks-body', 'data-latest'));
     flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 11, concurrency: 2 });
     await page.waitForSelector('#live[data-state="live"]', { timeout: 30_000 });
-    for (let i = 0; i < 300 && Number(await page.getAttribute('#blocks-body', 'data-latest')) <= before + 2; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && Number(await page.getAttribute('#blocks-body', 'data-latest')) <= before + 2; i++)
+      await page.waitForTimeout(100);
     await flow.stop();
     flow = undefined;
     // No hole in the list: every height from the newest down is there. A live block can land
     // before the REST read that fills the blocks made meanwhile answers: give that read time.
-    const rows = async (): Promise<number[]> => page.locator('#blocks-body tr').evaluateAll((trs) => trs.map((r) => Number((r as HTMLElement).dataset.height)));
+    const rows = async (): Promise<number[]> =>
+      page.locator('#blocks-body tr').evaluateAll((trs) => trs.map((r) => Number((r as HTMLElement).dataset.height)));
     let heights = await rows();
     for (let i = 0; i < 100 && heights.some((h, k) => h !== heights[0]! - k); i++) {
       await page.waitForTimeout(100);
@@ -273,12 +297,19 @@ describe('end to end: the explorer page in Chromium', function () {
     expect(classify('00000000000000AB-0001-000f')).to.deep.equal({ kind: 'tx', id: '00000000000000ab-0001-000f' });
     expect(classify('0000000000000001-0001')).to.have.property('kind', 'invalid');
     expect(classify('6f1c0e2a-1b2c-4d3e-8f40-5a6b7c8d9e01').kind).to.equal('market');
-    expect(classify('4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi')).to.deep.equal({ kind: 'owner', owner: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' });
+    expect(classify('4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi')).to.deep.equal({
+      kind: 'owner',
+      owner: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi',
+    });
     expect(classify('0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl').kind).to.equal('invalid'); // not Base58
     expect(classify('').kind).to.equal('invalid');
     expect(classify('11111111111111111111111111111111').kind).to.equal('owner'); // the zero key
     expect(classify('10000000000000000000000000000000').kind).to.equal('invalid'); // 0 is not Base58
-    for (const t of [classify('7'), classify('0000000000000001-0000-0002'), classify('4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi')]) {
+    for (const t of [
+      classify('7'),
+      classify('0000000000000001-0000-0002'),
+      classify('4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi'),
+    ]) {
       expect(fromHash(hashOf(t))).to.deep.equal(t);
     }
     expect(fromHash('')).to.deep.equal({ kind: 'latest' });

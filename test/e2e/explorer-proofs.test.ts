@@ -7,7 +7,7 @@
  * transaction view, resting and cancelled.
  */
 import { expect } from 'chai';
-import { type Browser, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
@@ -28,10 +28,27 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
   let resting: WireSubmitTxResponse;
   let cancelledOrder: WireSubmitTxResponse;
   const order = (key: typeof alice, id: number, side: 'Buy' | 'Sell', price: number, qty: number) =>
-    n.client.submit(signedOrderRequest({ orderId: BigInt(id), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(qty), expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, key.secretKey));
+    n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: BigInt(id),
+          owner: key.publicKey,
+          side,
+          price: BigInt(price),
+          quantity: BigInt(qty),
+          expiry: 0n,
+          baseMint: mintOf(1),
+          quoteMint: mintOf(2),
+        },
+        key.secretKey,
+      ),
+    );
 
   /** Change the JSON of responses whose URL matches `pattern` until `unroute`. */
-  async function tamper(pattern: RegExp, change: (body: Record<string, unknown>) => void): Promise<() => Promise<void>> {
+  async function tamper(
+    pattern: RegExp,
+    change: (body: Record<string, unknown>) => void,
+  ): Promise<() => Promise<void>> {
     const handler = async (route: Route) => {
       const res = await route.fetch();
       const body = (await res.json()) as Record<string, unknown>;
@@ -42,10 +59,20 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     return () => page.unroute(pattern, handler);
   }
 
-  async function click(button: string, verdict: string): Promise<{ verdict: string; step: string | null; text: string }> {
+  async function click(
+    button: string,
+    verdict: string,
+  ): Promise<{ verdict: string; step: string | null; text: string }> {
     await page.click(button);
-    await page.waitForSelector(`${verdict}[data-verdict="ok"], ${verdict}[data-verdict="invalid"], ${verdict}[data-verdict="error"]`, { timeout: 60_000 });
-    return { verdict: (await page.getAttribute(verdict, 'data-verdict'))!, step: await page.getAttribute(verdict, 'data-step'), text: (await page.textContent(verdict))! };
+    await page.waitForSelector(
+      `${verdict}[data-verdict="ok"], ${verdict}[data-verdict="invalid"], ${verdict}[data-verdict="error"]`,
+      { timeout: 60_000 },
+    );
+    return {
+      verdict: (await page.getAttribute(verdict, 'data-verdict'))!,
+      step: await page.getAttribute(verdict, 'data-step'),
+      text: (await page.textContent(verdict))!,
+    };
   }
 
   before(async () => {
@@ -53,7 +80,9 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
     resting = await order(alice, 1, 'Sell', 100, 5);
     cancelledOrder = await order(alice, 2, 'Sell', 110, 5);
-    const cancel = await n.client.submit(signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey));
+    const cancel = await n.client.submit(
+      signedCancelRequest({ orderId: 2n, owner: alice.publicKey, marketId: m1 }, alice.secretKey),
+    );
     const last = await order(bob, 1, 'Buy', 90, 1);
     await n.waitForHeight(Math.max(Number(cancel.block_height), Number(last.block_height)));
     browser = await launchChromium();
@@ -72,10 +101,27 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     expect(ok.verdict, ok.text).to.equal('ok');
     expect(ok.text).to.match(/^✓ valid: transaction \d+ of tick \d+/);
     const cases: Array<[string, (b: Record<string, unknown>) => void, string]> = [
-      ['proof.tx', (b) => ((b.proof as { tx: string }).tx = flipHex((b.proof as { tx: string }).tx, 20)), 'transaction'], // the page asks for the transaction's own hash,
-      ['continuum_sequence', (b) => (b.continuum_sequence = String(BigInt(b.continuum_sequence as string) + 1n)), 'block_ids'],
-      ['proof.batch_hash', (b) => ((b.proof as { batch_hash: string }).batch_hash = flipHex((b.proof as { batch_hash: string }).batch_hash)), 'audit_path'],
-      ['proof.tick', (b) => ((b.proof as { tick: { tick: { timestamp: number } } }).tick.tick.timestamp += 1), 'tick_vdf'],
+      [
+        'proof.tx',
+        (b) => ((b.proof as { tx: string }).tx = flipHex((b.proof as { tx: string }).tx, 20)),
+        'transaction',
+      ], // the page asks for the transaction's own hash,
+      [
+        'continuum_sequence',
+        (b) => (b.continuum_sequence = String(BigInt(b.continuum_sequence as string) + 1n)),
+        'block_ids',
+      ],
+      [
+        'proof.batch_hash',
+        (b) =>
+          ((b.proof as { batch_hash: string }).batch_hash = flipHex((b.proof as { batch_hash: string }).batch_hash)),
+        'audit_path',
+      ],
+      [
+        'proof.tick',
+        (b) => ((b.proof as { tick: { tick: { timestamp: number } } }).tick.tick.timestamp += 1),
+        'tick_vdf',
+      ],
     ];
     for (const [name, change, step] of cases) {
       const unroute = await tamper(/\/transactions\/[^/]+\/proof$/, change);
@@ -95,7 +141,10 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     const ok = await click('#verify-order', '#order-verdict');
     expect(ok.verdict, ok.text).to.equal('ok');
     expect(ok.text).to.match(/is not resting .* ended by the transaction/);
-    const unroute = await tamper(/\/orders\/\d+\/proof/, (b) => ((b.used_id as { leaf: string }).leaf = flipHex((b.used_id as { leaf: string }).leaf)));
+    const unroute = await tamper(
+      /\/orders\/\d+\/proof/,
+      (b) => ((b.used_id as { leaf: string }).leaf = flipHex((b.used_id as { leaf: string }).leaf)),
+    );
     const bad = await click('#verify-order', '#order-verdict');
     await unroute();
     expect([bad.verdict, bad.step]).to.deep.equal(['invalid', 'used_id_leaf']);
@@ -110,9 +159,20 @@ describe('end to end: the explorer page verifies proofs in Chromium', function (
     expect(ok.verdict, ok.text).to.equal('ok');
     expect(ok.text).to.match(/rests in the book in block \d+/);
     const cases: Array<[RegExp, (b: Record<string, unknown>) => void, string]> = [
-      [/\/orders\/\d+\/proof/, (b) => ((b.book as { leaf: string }).leaf = flipHex((b.book as { leaf: string }).leaf, 100)), 'book_path'],
+      [
+        /\/orders\/\d+\/proof/,
+        (b) => ((b.book as { leaf: string }).leaf = flipHex((b.book as { leaf: string }).leaf, 100)),
+        'book_path',
+      ],
       [/\/orders\/\d+\/proof/, (b) => (b.state_root = flipHex(b.state_root as string)), 'state_root'],
-      [/\/orders\/\d+\/proof/, (b) => ((b.market as { audit_path: string[] }).audit_path[0] = flipHex((b.market as { audit_path: string[] }).audit_path[0]!)), 'market_path'],
+      [
+        /\/orders\/\d+\/proof/,
+        (b) =>
+          ((b.market as { audit_path: string[] }).audit_path[0] = flipHex(
+            (b.market as { audit_path: string[] }).audit_path[0]!,
+          )),
+        'market_path',
+      ],
       [/\/blocks\/\d+$/, (b) => ((b.block as { state_root: number[] }).state_root[0]! ^= 1), 'anchor'],
     ];
     for (const [pattern, change, step] of cases) {

@@ -57,17 +57,25 @@ describe('end to end: the JetStream producer with a NATS user and password', fun
     const mqUrl = nats.authUrl!;
     node = await spawnNode(dir, [...NODE_ARGS, '--mq-url', mqUrl, '--log-level', 'info'], FACES);
     const flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 1, concurrency: 2 });
-    await waitFor('a block in the stream', async () => (await readStream(nats!.url, 'SVC', AUTH)).some(isBlock), 15_000).catch((err: Error) => {
+    await waitFor(
+      'a block in the stream',
+      async () => (await readStream(nats!.url, 'SVC', AUTH)).some(isBlock),
+      15_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; node log:\n${node!.stderr().slice(-2_000)}`);
     });
     await flow.stop();
     const rpc = `http://${node.addresses.rpc}`;
     let height = 0;
-    await waitFor('the stream to end with the latest block', async () => {
-      height = ((await (await fetch(`${rpc}/status`)).json()) as { block_height: number }).block_height;
-      const last = (await readStream(nats!.url, 'SVC', AUTH)).at(-1);
-      return last !== undefined && isBlock(last) && last.msgId === String(height);
-    }, 15_000);
+    await waitFor(
+      'the stream to end with the latest block',
+      async () => {
+        height = ((await (await fetch(`${rpc}/status`)).json()) as { block_height: number }).block_height;
+        const last = (await readStream(nats!.url, 'SVC', AUTH)).at(-1);
+        return last !== undefined && isBlock(last) && last.msgId === String(height);
+      },
+      15_000,
+    );
     expect(node.stderr()).not.to.include('p@ss:w0rd').and.not.to.include('p%40ss');
 
     // Restarted on its database, then on a fresh one (a node that has not stored as far as
@@ -79,8 +87,14 @@ describe('end to end: the JetStream producer with a NATS user and password', fun
       node = await spawnNode(db, [...NODE_ARGS, '--mq-url', mqUrl, '--log-level', 'info'], FACES);
       const rest = `http://${node.addresses.rest}`;
       let seen = new Map<string, number>();
-      await waitFor('svc_mq_published_height to be the stream\'s last block', async () => (seen = await metrics(rest)).get('svc_mq_published_height') === height, 10_000).catch(() => {
-        throw new Error(`svc_mq_published_height ${seen.get('svc_mq_published_height')} (connected ${seen.get('svc_mq_connected')}), the stream holds block ${height}; node log:\n${node!.stderr().slice(-1_500)}`);
+      await waitFor(
+        "svc_mq_published_height to be the stream's last block",
+        async () => (seen = await metrics(rest)).get('svc_mq_published_height') === height,
+        10_000,
+      ).catch(() => {
+        throw new Error(
+          `svc_mq_published_height ${seen.get('svc_mq_published_height')} (connected ${seen.get('svc_mq_connected')}), the stream holds block ${height}; node log:\n${node!.stderr().slice(-1_500)}`,
+        );
       });
       expect(seen.get('svc_mq_connected')).to.equal(1);
       expect(seen.get('svc_mq_lag_blocks')).to.equal(0);

@@ -53,7 +53,10 @@ describe('end to end: the node publishes through a 3-server JetStream cluster wh
     rest = `http://${node.addresses.rest}`;
     flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 11, concurrency: 2, pauseMs: 10 });
     await cluster.streamReady('SVC', 3);
-    await until('the node publishing', async () => ((await metric(rest, 'svc_mq_published_height')) ?? 0) > 2 || undefined);
+    await until(
+      'the node publishing',
+      async () => ((await metric(rest, 'svc_mq_published_height')) ?? 0) > 2 || undefined,
+    );
   });
 
   after(async () => {
@@ -69,7 +72,11 @@ describe('end to end: the node publishes through a 3-server JetStream cluster wh
     // A leader that is not the node's own server: the node stays connected throughout.
     const nodeServer = await until('the node connected to a server', () => cluster.clientServer(NODE_CLIENT), 20_000);
     const leader = await cluster.leaderNot(nodeServer);
-    await until('the node publishing', async () => (await metric(rest, 'svc_mq_stream_available')) === 1 || undefined, 20_000);
+    await until(
+      'the node publishing',
+      async () => (await metric(rest, 'svc_mq_stream_available')) === 1 || undefined,
+      20_000,
+    );
     const outagesBefore = (await metric(rest, 'svc_mq_outages_total')) ?? 0;
     const r = await failover('stream leader', leader);
     expect(r.afterAnswerMs, 'ms from the election to the first publish').to.be.at.most(MAX_GAP_AFTER_ANSWER_MS);
@@ -110,21 +117,28 @@ describe('end to end: the node publishes through a 3-server JetStream cluster wh
     const seqGaps = messages.filter((m, k) => k > 0 && m.seq !== messages[k - 1]!.seq + 1).map((m) => m.seq);
     if (missing.length > 0 || seqGaps.length > 0) {
       const replicas = JSON.stringify([...(await cluster.replicaStates())]);
-      expect.fail(`stream read back: missing ids ${missing.join(', ')}; sequence gaps before ${seqGaps.join(', ')}; replicas ${replicas}`);
+      expect.fail(
+        `stream read back: missing ids ${missing.join(', ')}; sequence gaps before ${seqGaps.join(', ')}; replicas ${replicas}`,
+      );
     }
     checkStream(messages, chain);
     expect(await metric(rest, 'svc_mq_lag_blocks')).to.equal(0);
     // Every replica (each server's own copy) holds all of it: none came back short.
     const last = messages.at(-1)!.seq;
     let seen = '';
-    const states = await until('every replica to catch up', async () => {
-      const s = await cluster.replicaStates();
-      seen = JSON.stringify([...s]);
-      return s.size === 3 && [...s.values()].every((r) => r.last_seq === last) ? s : undefined;
-    }, 30_000).catch((err: Error) => {
+    const states = await until(
+      'every replica to catch up',
+      async () => {
+        const s = await cluster.replicaStates();
+        seen = JSON.stringify([...s]);
+        return s.size === 3 && [...s.values()].every((r) => r.last_seq === last) ? s : undefined;
+      },
+      30_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}: last seq ${last}, replicas ${seen}`);
     });
-    for (const [i, s] of states) expect(s, `replica on n${i}`).to.deep.equal({ messages: last, first_seq: 1, last_seq: last });
+    for (const [i, s] of states)
+      expect(s, `replica on n${i}`).to.deep.equal({ messages: last, first_seq: 1, last_seq: last });
     // The node created the stream with the replicas it was asked for.
     const nc = await connect({ servers: cluster.urls.split(',') });
     try {

@@ -11,7 +11,14 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkStream, isBlock, isTx, readStream, type ExpectedBlock, type StreamMessage } from '../support/jetstream.js';
+import {
+  checkStream,
+  isBlock,
+  isTx,
+  readStream,
+  type ExpectedBlock,
+  type StreamMessage,
+} from '../support/jetstream.js';
 import { natsServer, type NatsServer } from '../support/nats-server.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { startOrderFlow } from '../support/order-flow.js';
@@ -61,13 +68,17 @@ async function nodeChain(rpc: string): Promise<ExpectedBlock[]> {
  */
 async function settled(rpc: string, nats: NatsServer, minTx: number): Promise<StreamMessage[]> {
   let messages: StreamMessage[] = [];
-  await until('the stream to hold the whole chain', async () => {
-    const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
-    messages = await readStream(nats.url);
-    const last = messages.at(-1);
-    const txs = messages.filter(isTx).length;
-    return txs >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
-  }, 60_000);
+  await until(
+    'the stream to hold the whole chain',
+    async () => {
+      const { block_height } = await getJson<{ block_height: number }>(`${rpc}/status`);
+      messages = await readStream(nats.url);
+      const last = messages.at(-1);
+      const txs = messages.filter(isTx).length;
+      return txs >= minTx && last !== undefined && isBlock(last) && last.msgId === String(block_height);
+    },
+    60_000,
+  );
   return messages;
 }
 
@@ -138,7 +149,10 @@ describe('end to end: the node publishes its chain to NATS JetStream', function 
     const rest = `http://${node.addresses.rest}`;
     const rpc = `http://${node.addresses.rpc}`;
     const flow = await startOrderFlow(`http://${node.addresses.dex}`, { seed: 3, concurrency: 4 });
-    await until('blocks while NATS is down', async () => (await getJson<{ block_height: number }>(`${rpc}/status`)).block_height >= 3);
+    await until(
+      'blocks while NATS is down',
+      async () => (await getJson<{ block_height: number }>(`${rpc}/status`)).block_height >= 3,
+    );
     expect(flow.placed()).to.be.greaterThan(0);
     expect(await metric(rest, 'svc_mq_connected')).to.equal(0);
     expect(await metric(rest, 'svc_mq_lag_blocks')).to.be.greaterThan(0);

@@ -66,7 +66,15 @@ describe('end to end: a client session against the real node', function () {
 
     const res = await fetch(`http://${node.addresses.rest}/api/v1/tick/${n}`);
     expect(res.status).to.equal(200);
-    const json = (await res.json()) as { tick: { vdf_proof: WireTick['vdf_proof'] & { iterations: number }; previous_output: string; transaction_batch_hash: string; transaction_count: number; vdf_iterations: number } };
+    const json = (await res.json()) as {
+      tick: {
+        vdf_proof: WireTick['vdf_proof'] & { iterations: number };
+        previous_output: string;
+        transaction_batch_hash: string;
+        transaction_count: number;
+        vdf_iterations: number;
+      };
+    };
     expect(json.tick.vdf_proof.output).to.equal(carrying.vdf_proof.output);
     expect(json.tick.previous_output).to.equal(carrying.previous_output);
     expect(json.tick.transaction_batch_hash).to.equal(carrying.transaction_batch_hash);
@@ -82,17 +90,26 @@ describe('end to end: a client session against the real node', function () {
     }
 
     const hash = responses[0]!.tx_hash;
-    const tx = (await (await fetch(`http://${node.addresses.rest}/api/v1/tx/${hash}`)).json()) as { found: boolean; tick_number: number; transaction: { tx_id: string } };
+    const tx = (await (await fetch(`http://${node.addresses.rest}/api/v1/tx/${hash}`)).json()) as {
+      found: boolean;
+      tick_number: number;
+      transaction: { tx_id: string };
+    };
     expect(tx.found).to.equal(true);
     expect(tx.transaction.tx_id).to.equal(txs[0]!.tx_id);
   });
 
   it('status, chain state, recent ticks and health agree with each other', async () => {
     const status = await client.call<{ current_tick: string; total_transactions: string }>('GetStatus', {});
-    const chain = await client.call<{ chain_height: string; recent_ticks: WireTick[] }>('GetChainState', { tick_limit: 5 });
+    const chain = await client.call<{ chain_height: string; recent_ticks: WireTick[] }>('GetChainState', {
+      tick_limit: 5,
+    });
     expect(Number(chain.chain_height)).to.be.at.least(Number(status.current_tick));
     expect(chain.recent_ticks).to.have.length(5);
-    const recent = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=5`)).json()) as { ticks: Array<{ tick_number: number }>; total: number };
+    const recent = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=5`)).json()) as {
+      ticks: Array<{ tick_number: number }>;
+      total: number;
+    };
     expect(recent.total).to.equal(5);
     const nums = recent.ticks.map((t) => t.tick_number);
     expect(nums).to.deep.equal([...nums].sort((a, b) => b - a));
@@ -129,7 +146,8 @@ describe('end to end: ticks beyond --retain-ticks come from disk through the sam
     // The transactions' tick is whichever the batcher hands the clock first: on a loaded
     // machine idle ticks can come before it. Wait for it to be stored, then for 40 more
     // ticks, so that it too is served from disk.
-    const lookup = () => client.call<{ found: boolean; tick_number: string }>('GetTransaction', { tx_hash: responses[0]!.tx_hash });
+    const lookup = () =>
+      client.call<{ found: boolean; tick_number: string }>('GetTransaction', { tx_hash: responses[0]!.tx_hash });
     const txTick = await until('the transactions to be stored', async () => {
       const r = await lookup();
       return r.found ? Number(r.tick_number) : undefined;
@@ -141,10 +159,15 @@ describe('end to end: ticks beyond --retain-ticks come from disk through the sam
     // Tick 1 is long out of memory (only the newest 5 are kept).
     const viaGrpc = await client.call<{ found: boolean; tick: WireTick }>('GetTick', { tick_number: '1' });
     expect(viaGrpc.found).to.equal(true);
-    const rest = (await (await fetch(`http://${node.addresses.rest}/api/v1/tick/1`)).json()) as { found: boolean; tick: { vdf_proof: { output: string } } };
+    const rest = (await (await fetch(`http://${node.addresses.rest}/api/v1/tick/1`)).json()) as {
+      found: boolean;
+      tick: { vdf_proof: { output: string } };
+    };
     expect(rest.found).to.equal(true);
     expect(rest.tick.vdf_proof.output).to.equal(viaGrpc.tick.vdf_proof.output);
-    const recent = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=100`)).json()) as { total: number };
+    const recent = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=100`)).json()) as {
+      total: number;
+    };
     expect(recent.total).to.be.at.most(5); // recent ticks are the ones held in memory
 
     const tx = await lookup();
@@ -165,6 +188,7 @@ describe('end to end: ticks beyond --retain-ticks come from disk through the sam
     expect(replay.map((t) => Number(t.tick_number))).to.deep.equal(Array.from({ length: want }, (_, i) => i + 1));
     expect(replay[txTick - 1]!.transactions.map((t) => t.tx_hash)).to.include(responses[0]!.tx_hash);
     expect(replay[0]).to.deep.equal(viaGrpc.tick);
-    for (let i = 1; i < replay.length; i++) expect(replay[i]!.previous_output).to.equal(replay[i - 1]!.vdf_proof.output);
+    for (let i = 1; i < replay.length; i++)
+      expect(replay[i]!.previous_output).to.equal(replay[i - 1]!.vdf_proof.output);
   });
 });

@@ -20,7 +20,9 @@ interface Run {
 /** Run `svc node <args>` to completion (it must exit by itself). */
 function runNode(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SVC_BIN, 'node', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SVC_BIN, 'node', '--log-level', 'warn', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,7 +45,18 @@ describe('end to end: start-up errors a user can act on', function () {
   let dir: string;
   let running: NodeProcess;
   // One order book gateway each (the default is the cores): these nodes start in parallel.
-  const free = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--gateways', '1'];
+  const free = [
+    '--grpc-addr',
+    '127.0.0.1:0',
+    '--rest-addr',
+    '127.0.0.1:0',
+    '--dex-addr',
+    '127.0.0.1:0',
+    '--rpc-addr',
+    '127.0.0.1:0',
+    '--gateways',
+    '1',
+  ];
   const faces = ['grpc', 'rest', 'dex'] as const;
   // The failing starts are independent: run them side by side, once the first node is up.
   const runs = new Map<string, Promise<Run>>();
@@ -101,6 +114,8 @@ describe('end to end: start-up errors a user can act on', function () {
   it('--retain-ticks -5 says what is wrong with the value', async () => {
     const r = await runs.get('retain')!;
     expect(r.code).to.equal(2);
-    expect(r.stderr.trim().split('\n')[0]).to.equal('svc node: invalid --retain-ticks: -5 is out of range: expected a whole number from 1 to 100,000,000');
+    expect(r.stderr.trim().split('\n')[0]).to.equal(
+      'svc node: invalid --retain-ticks: -5 is out of range: expected a whole number from 1 to 100,000,000',
+    );
   });
 });

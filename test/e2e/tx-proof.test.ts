@@ -44,7 +44,16 @@ interface WireProofResponse {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fullHashOf = (t: WireTransaction): string =>
-  hex(transactionHash({ txId: t.tx_id, payload: t.payload, signature: t.signature, publicKey: t.public_key, nonce: BigInt(t.nonce), timestamp: BigInt(t.timestamp) }));
+  hex(
+    transactionHash({
+      txId: t.tx_id,
+      payload: t.payload,
+      signature: t.signature,
+      publicKey: t.public_key,
+      nonce: BigInt(t.nonce),
+      timestamp: BigInt(t.timestamp),
+    }),
+  );
 
 describe('end to end: transaction inclusion proofs from the real node', function () {
   this.timeout(120_000);
@@ -91,7 +100,15 @@ describe('end to end: transaction inclusion proofs from the real node', function
       const r = await get(`/api/v1/tx/${short}/proof`);
       expect(r.status, r.text).to.equal(200);
       const proof = r.body;
-      expect(Object.keys(proof)).to.deep.equal(['tick_number', 'index', 'transaction_count', 'tx', 'audit_path', 'batch_hash', 'tick']);
+      expect(Object.keys(proof)).to.deep.equal([
+        'tick_number',
+        'index',
+        'transaction_count',
+        'tx',
+        'audit_path',
+        'batch_hash',
+        'tick',
+      ]);
       const tickText = await (await fetch(`${rest}/api/v1/tick/${proof.tick_number}`)).text();
       expect(JSON.stringify(proof.tick)).to.equal(tickText);
       expect(r.text.endsWith(`"tick":${tickText}}`)).to.equal(true);
@@ -108,10 +125,13 @@ describe('end to end: transaction inclusion proofs from the real node', function
       }
       counts.add(proof.transaction_count as number);
     }
-    expect([...counts].some((c) => c >= 3), `tick sizes ${[...counts]}`).to.equal(true);
+    expect(
+      [...counts].some((c) => c >= 3),
+      `tick sizes ${[...counts]}`,
+    ).to.equal(true);
   });
 
-  it('gRPC GetTransactionProof: the same proof as REST, its tick exactly GetTick\'s, by short or full hash', async () => {
+  it("gRPC GetTransactionProof: the same proof as REST, its tick exactly GetTick's, by short or full hash", async () => {
     for (const { short, full } of sent) {
       const viaRest = (await get(`/api/v1/tx/${short}/proof`)).body;
       for (const hash of [short, full, full.toUpperCase()]) {
@@ -120,7 +140,14 @@ describe('end to end: transaction inclusion proofs from the real node', function
         expect(a.pending).to.equal(false);
         expect(a.candidates).to.deep.equal([]);
         const p = a.proof!;
-        expect({ tick_number: Number(p.tick_number), index: p.index, transaction_count: p.transaction_count, tx: p.tx, audit_path: p.audit_path, batch_hash: p.batch_hash }).to.deep.equal({
+        expect({
+          tick_number: Number(p.tick_number),
+          index: p.index,
+          transaction_count: p.transaction_count,
+          tx: p.tx,
+          audit_path: p.audit_path,
+          batch_hash: p.batch_hash,
+        }).to.deep.equal({
           tick_number: viaRest.tick_number,
           index: viaRest.index,
           transaction_count: viaRest.transaction_count,
@@ -140,7 +167,11 @@ describe('end to end: transaction inclusion proofs from the real node', function
     for (const hash of ['00000000', '0'.repeat(64), sent[0]!.full.replace(/.$/, (c) => (c === '0' ? '1' : '0'))]) {
       const r = await get(`/api/v1/tx/${hash}/proof`);
       expect(r.status).to.equal(404);
-      expect(r.body).to.deep.equal({ error: `no transaction with hash ${hash} in a proven tick`, found: false, pending: false });
+      expect(r.body).to.deep.equal({
+        error: `no transaction with hash ${hash} in a proven tick`,
+        found: false,
+        pending: false,
+      });
       expect(r.retryAfter).to.equal(null);
       expect(await proofAnswer(hash)).to.deep.equal({ found: false, proof: null, pending: false, candidates: [] });
     }
@@ -148,8 +179,22 @@ describe('end to end: transaction inclusion proofs from the real node', function
 
   it('an ambiguous short hash: REST 409 with both candidates oldest first, gRPC found = false with them, each provable by its full hash; svc tx prove exits 1 naming them', async () => {
     const [a, b] = collidingPair(`e2e-collide-${process.pid}`);
-    const ra = await client.submit({ tx_id: a.txId, payload: Buffer.alloc(0), signature: Buffer.alloc(0), public_key: Buffer.alloc(0), nonce: '0', timestamp: '0' });
-    const rb = await client.submit({ tx_id: b.txId, payload: Buffer.alloc(0), signature: Buffer.alloc(0), public_key: Buffer.alloc(0), nonce: '0', timestamp: '0' });
+    const ra = await client.submit({
+      tx_id: a.txId,
+      payload: Buffer.alloc(0),
+      signature: Buffer.alloc(0),
+      public_key: Buffer.alloc(0),
+      nonce: '0',
+      timestamp: '0',
+    });
+    const rb = await client.submit({
+      tx_id: b.txId,
+      payload: Buffer.alloc(0),
+      signature: Buffer.alloc(0),
+      public_key: Buffer.alloc(0),
+      nonce: '0',
+      timestamp: '0',
+    });
     expect(ra.tx_hash).to.equal(rb.tx_hash);
     const short = ra.tx_hash;
     const [fa, fb] = [hex(transactionHash(a)), hex(transactionHash(b))];
@@ -163,13 +208,24 @@ describe('end to end: transaction inclusion proofs from the real node', function
     expect(candidates.map((c) => c.tx_hash)).to.deep.equal([fa, fb]);
     expect(Number(ra.sequence_number)).to.equal(candidates[0]!.sequence_number);
     expect(Number(rb.sequence_number)).to.equal(candidates[1]!.sequence_number);
-    expect(r.body.error).to.match(/^2 proven transactions share the hash [0-9a-f]{8}: ask again with a full 64-hex hash$/);
+    expect(r.body.error).to.match(
+      /^2 proven transactions share the hash [0-9a-f]{8}: ask again with a full 64-hex hash$/,
+    );
     const g = await proofAnswer(short);
     expect(g.found).to.equal(false);
     expect(g.pending).to.equal(false);
-    expect(g.candidates).to.deep.equal(candidates.map((c) => ({ tx_hash: c.tx_hash, tick_number: String(c.tick_number), sequence_number: String(c.sequence_number) })));
+    expect(g.candidates).to.deep.equal(
+      candidates.map((c) => ({
+        tx_hash: c.tx_hash,
+        tick_number: String(c.tick_number),
+        sequence_number: String(c.sequence_number),
+      })),
+    );
     const v = await tickVerifier();
-    for (const [full, c] of [[fa, candidates[0]!], [fb, candidates[1]!]] as const) {
+    for (const [full, c] of [
+      [fa, candidates[0]!],
+      [fb, candidates[1]!],
+    ] as const) {
       const p = await get(`/api/v1/tx/${full}/proof`);
       expect(p.status).to.equal(200);
       const verdict = verifyInclusion(p.body, { tickVerifier: v, expectedHash: full });
@@ -190,7 +246,18 @@ describe('end to end: transaction inclusion proofs from the real node', function
   });
 
   it('malformed hashes: REST 400 (non-hex, 7/9/63/65 characters, 10,000 characters), 431 for a path beyond the header limit; gRPC INVALID_ARGUMENT', async () => {
-    const bad = ['zzzzzzzz', '1234567', '123456789', 'a'.repeat(63), 'a'.repeat(65), 'g'.repeat(64), '%20%20%20%20%20%20%20%20', '1234%2f78', '-1234567', 'a'.repeat(10_000)];
+    const bad = [
+      'zzzzzzzz',
+      '1234567',
+      '123456789',
+      'a'.repeat(63),
+      'a'.repeat(65),
+      'g'.repeat(64),
+      '%20%20%20%20%20%20%20%20',
+      '1234%2f78',
+      '-1234567',
+      'a'.repeat(10_000),
+    ];
     for (const hash of bad) {
       const r = await http(node.addresses.rest!, 'GET', `/api/v1/tx/${hash}/proof`);
       expect(r.status, `${hash.slice(0, 20)}: ${r.text}`).to.equal(400);
@@ -200,7 +267,11 @@ describe('end to end: transaction inclusion proofs from the real node', function
     const huge = await http(node.addresses.rest!, 'GET', `/api/v1/tx/${'a'.repeat(40_000)}/proof`);
     expect(huge.status).to.equal(431);
     for (const hash of ['', 'zzzzzzzz', '1234567', 'a'.repeat(65), 'é'.repeat(4), 'a'.repeat(100_000)]) {
-      const e = await rawCall(node.addresses.grpc!, 'GetTransactionProof', Buffer.concat([Buffer.from([0x0a]), varint(Buffer.byteLength(hash)), Buffer.from(hash)]));
+      const e = await rawCall(
+        node.addresses.grpc!,
+        'GetTransactionProof',
+        Buffer.concat([Buffer.from([0x0a]), varint(Buffer.byteLength(hash)), Buffer.from(hash)]),
+      );
       expect(e.code, `${hash.slice(0, 20)}: ${e.details}`).to.equal(grpc.status.INVALID_ARGUMENT);
       expect(e.details).to.match(/^tx_hash must be (8 or 64 hexadecimal characters|hexadecimal)/);
     }
@@ -231,14 +302,23 @@ describe('end to end: transaction inclusion proofs from the real node', function
       ['an 11-byte varint', '10 8080808080808080808001'],
     ];
     for (const [what, body] of bodies) {
-      const r = await rawCall(node.addresses.grpc!, 'GetTransactionProof', Buffer.from(body.replace(/\s+/g, ''), 'hex'));
+      const r = await rawCall(
+        node.addresses.grpc!,
+        'GetTransactionProof',
+        Buffer.from(body.replace(/\s+/g, ''), 'hex'),
+      );
       expect(r.code, `${what}: ${r.details}`).to.equal(grpc.status.INVALID_ARGUMENT);
       expect(r.details, what).to.match(/^malformed GetTransactionProofRequest: /);
     }
     const empty = await rawCall(node.addresses.grpc!, 'GetTransactionProof', Buffer.alloc(0));
     expect(empty.code).to.equal(grpc.status.INVALID_ARGUMENT); // no tx_hash: the empty string
     const short = sent[0]!.short;
-    const withUnknown = Buffer.concat([Buffer.from('1005', 'hex'), Buffer.from([0x0a, 8]), Buffer.from(short), Buffer.from('1a0100', 'hex')]);
+    const withUnknown = Buffer.concat([
+      Buffer.from('1005', 'hex'),
+      Buffer.from([0x0a, 8]),
+      Buffer.from(short),
+      Buffer.from('1a0100', 'hex'),
+    ]);
     const ok = await rawCall(node.addresses.grpc!, 'GetTransactionProof', withUnknown);
     expect(ok.code, ok.details).to.equal(0);
     await stillServes(node);
@@ -250,7 +330,7 @@ describe('end to end: transaction inclusion proofs from the real node', function
     const { short, full } = sent[sent.length - 2]!;
     const { answer, result } = await sdk.proveTransaction(short, { tickVerifier: v });
     expect(answer.status).to.equal('found');
-    expect(result && result.ok && result.tx_hash).to.equal(full);
+    expect(result?.ok && result.tx_hash).to.equal(full);
     const waited = await sdk.proveTransaction(full, { tickVerifier: v, waitMs: 5_000 });
     expect(waited.result?.ok).to.equal(true);
     expect((await sdk.fetchProof('00000000')).status).to.equal('unknown');
@@ -262,7 +342,9 @@ describe('end to end: transaction inclusion proofs from the real node', function
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     let thrown: unknown;
     try {
-      await new TransactionProofClient(`http://127.0.0.1:${(proxy.address() as { port: number }).port}`).fetchProof(short);
+      await new TransactionProofClient(`http://127.0.0.1:${(proxy.address() as { port: number }).port}`).fetchProof(
+        short,
+      );
     } catch (err) {
       thrown = err;
     } finally {

@@ -51,12 +51,19 @@ describe('end to end: the node serves a browser tick verifier', function () {
     const view = await page.evaluate(() => ({
       verdict: document.body.dataset.verdict,
       summary: document.getElementById('summary')!.textContent,
-      notice: getComputedStyle(document.getElementById('notice')!).display === 'none' ? '' : document.getElementById('notice')!.textContent,
+      notice:
+        getComputedStyle(document.getElementById('notice')!).display === 'none'
+          ? ''
+          : document.getElementById('notice')!.textContent,
       ticks: Array.from(document.querySelectorAll('tr.tick')).map((tr) => ({
         verdict: (tr as HTMLElement).dataset.verdict,
         cells: Array.from((tr as HTMLTableRowElement).cells).map((c) => c.textContent ?? ''),
       })),
-      links: Array.from(document.querySelectorAll('tr.link')).map((tr) => ({ tick: Number((tr as HTMLElement).dataset.link), verdict: (tr as HTMLElement).dataset.verdict, text: tr.textContent ?? '' })),
+      links: Array.from(document.querySelectorAll('tr.link')).map((tr) => ({
+        tick: Number((tr as HTMLElement).dataset.link),
+        verdict: (tr as HTMLElement).dataset.verdict,
+        text: tr.textContent ?? '',
+      })),
     }));
     return { page, errors, view };
   }
@@ -78,7 +85,9 @@ describe('end to end: the node serves a browser tick verifier', function () {
     expect(view.ticks).to.have.length(8);
     const numbers = view.ticks.map((t) => Number(t.cells[0]));
     expect(numbers).to.deep.equal(numbers.map((_, i) => numbers[0]! + i)); // consecutive, oldest first
-    expect(view.summary).to.equal(`verified 8 ticks (${numbers[0]}..${numbers[7]}): every proof verifies, chain unbroken`);
+    expect(view.summary).to.equal(
+      `verified 8 ticks (${numbers[0]}..${numbers[7]}): every proof verifies, chain unbroken`,
+    );
     for (const t of view.ticks) {
       expect(t.verdict).to.equal('ok');
       const [, time, txs, iterations, output, verdict] = t.cells;
@@ -91,7 +100,9 @@ describe('end to end: the node serves a browser tick verifier', function () {
     expect(view.links.map((l) => l.tick)).to.deep.equal(numbers.slice(1));
     for (const l of view.links) {
       expect(l.verdict).to.equal('ok');
-      expect(l.text).to.match(new RegExp(`^↳ previous_output of ${l.tick}: [0-9a-f]{8}…[0-9a-f]{8}✓ is the output of ${l.tick - 1}$`));
+      expect(l.text).to.match(
+        new RegExp(`^↳ previous_output of ${l.tick}: [0-9a-f]{8}…[0-9a-f]{8}✓ is the output of ${l.tick - 1}$`),
+      );
     }
     await page.close();
   });
@@ -108,8 +119,12 @@ describe('end to end: the node serves a browser tick verifier', function () {
     expect(bad[0]!.cells[5]).to.equal('✗ INVALID_PROOF: the VDF claim does not verify (tampered on purpose)');
     const broken = view.links.filter((l) => l.verdict !== 'ok');
     expect(broken.map((l) => [l.tick, l.verdict])).to.deep.equal([[k + 1, 'CHAIN_BREAK']]);
-    expect(broken[0]!.text).to.contain(`✗ CHAIN_BREAK: previous_output of tick ${k + 1} is not the output of tick ${k}`);
-    expect(view.summary).to.match(new RegExp(`^INVALID: 2 failures in 6 ticks \\(\\d+\\.\\.\\d+\\) \\(tick ${k} was tampered with on purpose\\)$`));
+    expect(broken[0]!.text).to.contain(
+      `✗ CHAIN_BREAK: previous_output of tick ${k + 1} is not the output of tick ${k}`,
+    );
+    expect(view.summary).to.match(
+      new RegExp(`^INVALID: 2 failures in 6 ticks \\(\\d+\\.\\.\\d+\\) \\(tick ${k} was tampered with on purpose\\)$`),
+    );
     // A picture of the per-tick view with a failure in it, for people to look at.
     await page.screenshot({ path: join(tmpdir(), 'svc-verifier-page.png'), fullPage: true });
     await page.close();

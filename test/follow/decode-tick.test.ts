@@ -17,17 +17,29 @@ describe('follow/decode-tick', () => {
     const back = tickOfWire(wireOf(tick)) as Tick;
     expect(back).to.deep.equal(tick);
     const w = wireOf(tick);
-    w.vdf_proof.output = '0x' + w.vdf_proof.output.toUpperCase();
+    w.vdf_proof.output = `0x${w.vdf_proof.output.toUpperCase()}`;
     expect((tickOfWire(w) as Tick).vdfProof.output).to.deep.equal(tick.vdfProof.output);
   });
 
   it('refuses short, long, odd and non-hex fields, and a missing one, naming the tick and the field', () => {
     const tick = makeTick(9, 1, 5);
     const cases: Array<[string, (w: WireTick) => void, RegExp]> = [
-      ['short input', (w) => (w.vdf_proof.input = w.vdf_proof.input.slice(2)), /tick 9: vdf_proof.input: expected 512 hex digits, got 510/],
+      [
+        'short input',
+        (w) => (w.vdf_proof.input = w.vdf_proof.input.slice(2)),
+        /tick 9: vdf_proof.input: expected 512 hex digits, got 510/,
+      ],
       ['long output', (w) => (w.vdf_proof.output += '00'), /vdf_proof.output: expected 512 hex digits, got 514/],
-      ['non-hex proof', (w) => (w.vdf_proof.proof = 'g' + w.vdf_proof.proof.slice(1)), /vdf_proof.proof: not hexadecimal/],
-      ['space in batch hash', (w) => (w.transaction_batch_hash = ' ' + w.transaction_batch_hash.slice(1)), /transaction_batch_hash: not hexadecimal/],
+      [
+        'non-hex proof',
+        (w) => (w.vdf_proof.proof = `g${w.vdf_proof.proof.slice(1)}`),
+        /vdf_proof.proof: not hexadecimal/,
+      ],
+      [
+        'space in batch hash',
+        (w) => (w.transaction_batch_hash = ` ${w.transaction_batch_hash.slice(1)}`),
+        /transaction_batch_hash: not hexadecimal/,
+      ],
       ['missing previous output', (w) => delete (w as Partial<WireTick>).previous_output, /previous_output is missing/],
     ];
     for (const [what, spoil, message] of cases) {

@@ -26,7 +26,16 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
-const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
+const PORTS = [
+  '--grpc-addr',
+  '127.0.0.1:0',
+  '--rest-addr',
+  '127.0.0.1:0',
+  '--dex-addr',
+  '127.0.0.1:0',
+  '--rpc-addr',
+  '127.0.0.1:0',
+];
 // In-process order book (no gateway processes): these nodes test the follower, and start faster.
 const FLAGS = ['--block-ms', '50', '--snapshot-txs', '50', '--gateways', '0'];
 
@@ -50,7 +59,10 @@ describe('full node faults (fake leader, corrupted stream)', function () {
 
   before(async () => {
     // Record a real leader: ticks with orders and cancels, and its block roots.
-    const leader = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', dir(), '--idle-tick-ms', '20', '--vdf-iterations', '200']), { logger: silentLogger(), print: () => undefined, poolThreads: 1 });
+    const leader = await startNode(
+      nodeConfig([...PORTS, ...FLAGS, '--db-path', dir(), '--idle-tick-ms', '20', '--vdf-iterations', '200']),
+      { logger: silentLogger(), print: () => undefined, poolThreads: 1 },
+    );
     try {
       for (const t of makeTicks(40, 5)) {
         if (t.transactions.length === 0) continue;
@@ -65,8 +77,9 @@ describe('full node faults (fake leader, corrupted stream)', function () {
       // Blocks are cut from ordered ticks, the ticks served are the proven ones (order first,
       // proof after): record once every tick of those blocks is proven, or under load the
       // recorded ticks could stop short of the recorded blocks.
-      const last = ((await (await fetch(`http://${rpc}/blocks/${height}`)).json()) as { block: { last_tick: number } }).block.last_tick;
-      await until('the blocks\' ticks proven', () => (leader.sequencer.status().currentTick >= last ? true : undefined));
+      const last = ((await (await fetch(`http://${rpc}/blocks/${height}`)).json()) as { block: { last_tick: number } })
+        .block.last_tick;
+      await until("the blocks' ticks proven", () => (leader.sequencer.status().currentTick >= last ? true : undefined));
       roots = await recordBlockRoots(leader.addresses.grpc!, height);
       const recorded: Tick[] = [];
       for await (const t of leader.sequencer.readTicks(1, leader.sequencer.status().currentTick)) recorded.push(t);
@@ -82,10 +95,19 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     temp.removeAll();
   });
 
-  async function follow(leaderTicks: WireTick[], leaderRoots: WireBlockRoot[], options: { endFirstAfter?: number; faces?: FaceSpec[]; db?: string } = {}) {
+  async function follow(
+    leaderTicks: WireTick[],
+    leaderRoots: WireBlockRoot[],
+    options: { endFirstAfter?: number; faces?: FaceSpec[]; db?: string } = {},
+  ) {
     const leader = await fakeLeader(leaderTicks, leaderRoots, options);
     const db = options.db ?? dir();
-    const node = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader.address]), { logger: silentLogger(), print: () => undefined, poolThreads: 2, ...(options.faces ? { faces: options.faces } : {}) });
+    const node = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader.address]), {
+      logger: silentLogger(),
+      print: () => undefined,
+      poolThreads: 2,
+      ...(options.faces ? { faces: options.faces } : {}),
+    });
     return { leader, node, db };
   }
 
@@ -93,7 +115,9 @@ describe('full node faults (fake leader, corrupted stream)', function () {
   const lateRpcFace: FaceSpec = {
     name: 'rpc',
     async start(ctx) {
-      await until('every tick before the rpc face', () => (ctx.sequencer.status().currentTick === ticks.length ? true : undefined));
+      await until('every tick before the rpc face', () =>
+        ctx.sequencer.status().currentTick === ticks.length ? true : undefined,
+      );
       await new Promise((r) => setTimeout(r, 300)); // the chain applies the last ticks
       return rpcFace.start(ctx);
     },
@@ -111,7 +135,10 @@ describe('full node faults (fake leader, corrupted stream)', function () {
   /** The halt the follower reports (it keeps running: node.failed stays pending). */
   async function failure(node: NodeHandle): Promise<{ tickNumber?: number; code: string; message: string }> {
     const h = await until('the follower halts', () => node.sequencer.status().follow?.halted, 60_000);
-    const stillRunning = await Promise.race([node.failed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 100))]);
+    const stillRunning = await Promise.race([
+      node.failed.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 100)),
+    ]);
     expect(stillRunning, 'the node stopped on bad leader data').to.equal(true);
     return { ...(h.tick !== undefined ? { tickNumber: h.tick } : {}), code: h.code, message: h.message };
   }
@@ -123,20 +150,31 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     await until('all ticks', () => (node.sequencer.status().currentTick === ticks.length ? true : undefined));
     expect(leader.streamStarts.slice(0, 2)).to.deep.equal([1, 6]);
     // Its lag, on GET /api/v1/status and /metrics.
-    const status = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number; follow: { leader: string; leader_tick: number; lag_ticks: number; lag_ms: number; reconnects: number } };
+    const status = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as {
+      latest_tick: number;
+      follow: { leader: string; leader_tick: number; lag_ticks: number; lag_ms: number; reconnects: number };
+    };
     expect(status.latest_tick).to.equal(ticks.length);
     expect(status.follow).to.include({ leader: leader.address, leader_tick: ticks.length, lag_ticks: 0, lag_ms: 0 });
     expect(status.follow.reconnects).to.be.at.least(1);
     expect(await (await fetch(`http://${node.addresses.rest}/metrics`)).text()).to.match(/^svc_follow_lag_ticks 0$/m);
     // Every block compared equal: the node is still running after its root check saw them all.
     const rpcHeight = await until('the blocks', async () => {
-      const s = (await (await fetch(`http://${node.addresses.rpc}/status`)).json()) as { block_height: number; state_root: number[] };
+      const s = (await (await fetch(`http://${node.addresses.rpc}/status`)).json()) as {
+        block_height: number;
+        state_root: number[];
+      };
       return s.block_height >= roots.length - 1 ? s : undefined; // the last block may stay open: no tick after it closes it
     });
     const h = Math.min(rpcHeight.block_height, roots.length);
-    const detail = (await (await fetch(`http://${node.addresses.rpc}/blocks/${h}`)).json()) as { block: { state_root: number[] } };
+    const detail = (await (await fetch(`http://${node.addresses.rpc}/blocks/${h}`)).json()) as {
+      block: { state_root: number[] };
+    };
     expect(Buffer.from(detail.block.state_root).toString('hex')).to.equal(roots[h - 1]!.state_root);
-    const stillRunning = await Promise.race([node.failed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 500))]);
+    const stillRunning = await Promise.race([
+      node.failed.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 500)),
+    ]);
     expect(stillRunning).to.equal(true);
     await node.close();
     await leader.close();
@@ -180,7 +218,16 @@ describe('full node faults (fake leader, corrupted stream)', function () {
     o.transaction.payload = Buffer.from(o.transaction.payload);
     o.transaction.payload[o.transaction.payload.length - 1]! ^= 1;
     const tx = o.transaction;
-    o.tx_hash = shortHash(transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) }));
+    o.tx_hash = shortHash(
+      transactionHash({
+        txId: tx.tx_id,
+        payload: tx.payload,
+        signature: tx.signature,
+        publicKey: tx.public_key,
+        nonce: BigInt(tx.nonce),
+        timestamp: BigInt(tx.timestamp),
+      }),
+    );
     const { leader, node, db } = await follow(t, roots);
     const err = await failure(node);
     expect(err.tickNumber).to.equal(bad);
@@ -241,7 +288,11 @@ describe('full node faults (fake leader, corrupted stream)', function () {
         [otherLeader.address, /serves another chain/],
       ] as const) {
         const db = dir();
-        const err = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader]), { logger: silentLogger(), print: () => undefined, poolThreads: 1 }).then(
+        const err = await startNode(nodeConfig([...PORTS, ...FLAGS, '--db-path', db, '--follow', leader]), {
+          logger: silentLogger(),
+          print: () => undefined,
+          poolThreads: 1,
+        }).then(
           () => undefined,
           (e: unknown) => e,
         );

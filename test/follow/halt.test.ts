@@ -25,7 +25,16 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { fakeLeader, recordBlockRoots, wireOf, type FakeLeader } from './support/fake-leader.js';
 
-const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
+const PORTS = [
+  '--grpc-addr',
+  '127.0.0.1:0',
+  '--rest-addr',
+  '127.0.0.1:0',
+  '--dex-addr',
+  '127.0.0.1:0',
+  '--rpc-addr',
+  '127.0.0.1:0',
+];
 const CHAIN = ['--block-ms', '50', '--snapshot-txs', '50', '--gateways', '0'];
 const WAIT_MS = 20_000;
 
@@ -37,7 +46,12 @@ interface Status {
 /** grpc.health.v1.Health/Check for `service`: 1 SERVING, 2 NOT_SERVING. */
 async function health(grpcAddress: string, service: string): Promise<number> {
   const name = Buffer.from(service);
-  const r = await rawCall(grpcAddress, 'Check', Buffer.concat([Buffer.from([0x0a, name.length]), name]), 'grpc.health.v1.Health');
+  const r = await rawCall(
+    grpcAddress,
+    'Check',
+    Buffer.concat([Buffer.from([0x0a, name.length]), name]),
+    'grpc.health.v1.Health',
+  );
   expect(r.code, r.details).to.equal(0);
   return r.response!.length === 0 ? 0 : r.response![1]!;
 }
@@ -50,14 +64,21 @@ describe('full node halts on bad leader data and keeps serving (svc node --follo
   const open: Array<{ close(): Promise<void> }> = [];
 
   before(async () => {
-    const leader = await startNode(nodeConfig([...PORTS, ...CHAIN, '--db-path', temp.make(), '--idle-tick-ms', '20', '--vdf-iterations', '200']), { logger: silentLogger(), print: () => undefined, poolThreads: 1 });
+    const leader = await startNode(
+      nodeConfig([...PORTS, ...CHAIN, '--db-path', temp.make(), '--idle-tick-ms', '20', '--vdf-iterations', '200']),
+      { logger: silentLogger(), print: () => undefined, poolThreads: 1 },
+    );
     try {
       for (const t of makeTicks(30, 5)) {
         if (t.transactions.length === 0) continue;
         await leader.sequencer.submitBatch(t.transactions.map((o) => o.transaction));
         await new Promise((r) => setTimeout(r, 30));
       }
-      await until('2 blocks', async () => ((await http(leader.addresses.rpc!, 'GET', '/status')).json<{ block_height: number }>().block_height >= 2 ? true : undefined));
+      await until('2 blocks', async () =>
+        (await http(leader.addresses.rpc!, 'GET', '/status')).json<{ block_height: number }>().block_height >= 2
+          ? true
+          : undefined,
+      );
       await recordBlockRoots(leader.addresses.grpc!, 1);
       const recorded: Tick[] = [];
       for await (const t of leader.sequencer.readTicks(1, leader.sequencer.status().currentTick)) recorded.push(t);
@@ -97,7 +118,8 @@ describe('full node halts on bad leader data and keeps serving (svc node --follo
     return node;
   }
 
-  const status = async (n: NodeProcess): Promise<Status> => (await http(n.addresses.rest!, 'GET', '/api/v1/status')).json<Status>();
+  const status = async (n: NodeProcess): Promise<Status> =>
+    (await http(n.addresses.rest!, 'GET', '/api/v1/status')).json<Status>();
   const metrics = async (n: NodeProcess): Promise<string> => (await http(n.addresses.rest!, 'GET', '/metrics')).text;
 
   it('a bad tick: keeps running and serving, reports the halt (status, health, metrics), stores nothing of it, retries, resumes on a good leader', async () => {
@@ -106,7 +128,11 @@ describe('full node halts on bad leader data and keeps serving (svc node --follo
     badProof(served[bad - 1]!);
     const leader = await leaderOf(served);
     const node = await follower(leader.address);
-    const halted = await until('the halt on /api/v1/status', async () => (await status(node)).follow.halted ?? undefined, WAIT_MS);
+    const halted = await until(
+      'the halt on /api/v1/status',
+      async () => (await status(node)).follow.halted ?? undefined,
+      WAIT_MS,
+    );
     expect(halted).to.include({ code: 'INVALID_PROOF', tick: bad, leader: leader.address });
     expect(halted.message).to.include(`nothing of tick ${bad}`);
     expect(node.child.exitCode, 'the follower exited').to.equal(null);
@@ -123,11 +149,19 @@ describe('full node halts on bad leader data and keeps serving (svc node --follo
     expect(m).to.match(new RegExp(`^svc_follow_halted_tick ${bad}$`, 'm'));
     expect(m).to.include(`svc_follow_halt_info{code="INVALID_PROOF",tick="${bad}",block=""} 1`);
     // It retries (the same bad tick again: refused again, still nothing stored).
-    await until('a retry', async () => (((await status(node)).follow.halted?.retries ?? 0) >= 1 ? true : undefined), WAIT_MS);
+    await until(
+      'a retry',
+      async () => (((await status(node)).follow.halted?.retries ?? 0) >= 1 ? true : undefined),
+      WAIT_MS,
+    );
     expect((await status(node)).latest_tick).to.equal(bad - 1);
     // The leader now serves the good tick: following resumes, the halt is gone everywhere.
     served[bad - 1] = structuredClone(ticks[bad - 1]!);
-    await until('every tick', async () => ((await status(node)).latest_tick === ticks.length ? true : undefined), WAIT_MS);
+    await until(
+      'every tick',
+      async () => ((await status(node)).latest_tick === ticks.length ? true : undefined),
+      WAIT_MS,
+    );
     expect((await status(node)).follow.halted).to.equal(null);
     expect(await health(node.addresses.grpc!, 'svc.follow.v1.Following')).to.equal(1);
     expect(await metrics(node)).to.match(/^svc_follow_halted 0$/m);
@@ -141,7 +175,11 @@ describe('full node halts on bad leader data and keeps serving (svc node --follo
     const a = await leaderOf(served);
     const b = await leaderOf(ticks);
     const node = await follower(`${a.address},${b.address}`);
-    await until('every tick from B', async () => ((await status(node)).latest_tick === ticks.length ? true : undefined), WAIT_MS);
+    await until(
+      'every tick from B',
+      async () => ((await status(node)).latest_tick === ticks.length ? true : undefined),
+      WAIT_MS,
+    );
     const s = await status(node);
     expect(s.follow).to.include({ leader: b.address, halted: null });
     expect(node.child.exitCode).to.equal(null);

@@ -32,7 +32,7 @@ describe('follow: lag in milliseconds', () => {
     expect(c.lagMs(10, 700)).to.equal(50);
   });
 
-  it('keeps bounded memory when the leader runs far ahead, never understating the first tick\'s lag', () => {
+  it("keeps bounded memory when the leader runs far ahead, never understating the first tick's lag", () => {
     const c = new LagClock();
     for (let t = 1; t <= 100_000; t++) c.known(t, t);
     expect(c.lagMs(0, 100_000)).to.equal(99_999); // tick 1, known at 1 ms

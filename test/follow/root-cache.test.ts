@@ -27,7 +27,11 @@ describe('follow/root-cache', () => {
     const asks = await Promise.all(Array.from({ length: 50 }, () => cache.get(1, 200)));
     for (const got of asks) expect(got).to.have.length(READ_BATCH); // one batch at most per call
     expect(reads).to.equal(READ_BATCH);
-    const want = encodeBlockRoot({ height: '5', state_root: Buffer.from(rootOf(5)).toString('hex'), detail_sha256: createHash('sha256').update(jsonOf(5)).digest('hex') });
+    const want = encodeBlockRoot({
+      height: '5',
+      state_root: Buffer.from(rootOf(5)).toString('hex'),
+      detail_sha256: createHash('sha256').update(jsonOf(5)).digest('hex'),
+    });
     expect(asks[0]![4]!.equals(want)).to.equal(true);
     await Promise.all(Array.from({ length: 50 }, () => cache.get(1, 200)));
     expect(reads).to.equal(READ_BATCH);
@@ -40,7 +44,11 @@ describe('follow/root-cache', () => {
     let listener: ((d: BlockDetail) => void) | undefined;
     let latest = 0;
     const cache = new BlockRootCache(
-      { latestHeight: () => latest, onBlock: (l) => ((listener = l), () => undefined), latestDetailJson: () => ({ height: 1, json: jsonOf(1) }) },
+      {
+        latestHeight: () => latest,
+        onBlock: (l) => ((listener = l), () => undefined),
+        latestDetailJson: () => ({ height: 1, json: jsonOf(1) }),
+      },
       { read: async () => expect.fail('no stored read for a live block') },
     );
     let woke = 0;

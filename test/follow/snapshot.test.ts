@@ -18,7 +18,14 @@ import { decodeStoredSnapshot, encodeStoredSnapshot } from '../../src/chain/core
 import { nodeConfig } from '../../src/config/index.js';
 import type { Tick, Transaction } from '../../src/core/types.js';
 import { openDatabase } from '../../src/db/index.js';
-import { fetchSnapshot, SNAPSHOT_CHUNK_BYTES, wireSnapshotInfo, type SnapshotInfo, type WireBlockRoot, type WireSnapshotChunk } from '../../src/follow/index.js';
+import {
+  fetchSnapshot,
+  SNAPSHOT_CHUNK_BYTES,
+  wireSnapshotInfo,
+  type SnapshotInfo,
+  type WireBlockRoot,
+  type WireSnapshotChunk,
+} from '../../src/follow/index.js';
 import type { OpenRecords } from '../../src/chain/interface.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
@@ -28,9 +35,28 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { fakeLeader, recordBlockRoots, wireOf } from './support/fake-leader.js';
 
-const PORTS = ['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0'];
+const PORTS = [
+  '--grpc-addr',
+  '127.0.0.1:0',
+  '--rest-addr',
+  '127.0.0.1:0',
+  '--dex-addr',
+  '127.0.0.1:0',
+  '--rpc-addr',
+  '127.0.0.1:0',
+];
 const CHAIN = ['--block-ms', '50', '--gateways', '0'];
-const LEADER = [...CHAIN, '--idle-tick-ms', '20', '--vdf-iterations', '200', '--snapshot-txs', '20', '--snapshot-ticks', '40'];
+const LEADER = [
+  ...CHAIN,
+  '--idle-tick-ms',
+  '20',
+  '--vdf-iterations',
+  '200',
+  '--snapshot-txs',
+  '20',
+  '--snapshot-ticks',
+  '40',
+];
 const QUIET = { logger: silentLogger(), print: () => undefined, poolThreads: 1 };
 
 async function text(url: string): Promise<string> {
@@ -38,12 +64,14 @@ async function text(url: string): Promise<string> {
   return `${r.status} ${await r.text()}`;
 }
 
-const height = async (n: NodeHandle): Promise<number> => ((await (await fetch(`http://${n.addresses.rpc}/status`)).json()) as { block_height: number }).block_height;
+const height = async (n: NodeHandle): Promise<number> =>
+  ((await (await fetch(`http://${n.addresses.rpc}/status`)).json()) as { block_height: number }).block_height;
 
 /** The messages StreamSnapshot sends for these bytes and records (as the real service splits them). */
 function messagesOf(info: SnapshotInfo, bytes: Uint8Array, open: OpenRecords): WireSnapshotChunk[] {
   const out: WireSnapshotChunk[] = [{ info: wireSnapshotInfo(info) }];
-  for (let off = 0; off < bytes.length; off += SNAPSHOT_CHUNK_BYTES) out.push({ data: Buffer.from(bytes.subarray(off, off + SNAPSHOT_CHUNK_BYTES)) });
+  for (let off = 0; off < bytes.length; off += SNAPSHOT_CHUNK_BYTES)
+    out.push({ data: Buffer.from(bytes.subarray(off, off + SNAPSHOT_CHUNK_BYTES)) });
   if (open.transactions.length > 0) out.push({ open_transactions: open.transactions });
   if (open.events.length > 0) out.push({ open_events: open.events });
   return out;
@@ -61,16 +89,22 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
   };
 
   let leader: NodeHandle;
-  let recorded: { snapshot: { info: SnapshotInfo; bytes: Uint8Array; open: OpenRecords }; ticks: WireTick[]; roots: WireBlockRoot[] };
+  let recorded: {
+    snapshot: { info: SnapshotInfo; bytes: Uint8Array; open: OpenRecords };
+    ticks: WireTick[];
+    roots: WireBlockRoot[];
+  };
 
   after(async () => {
     for (const n of nodes) await n.close().catch(() => undefined);
     temp.removeAll();
   });
 
-  it('starts from the snapshot, stores no tick below T, and every block after T and every book equal the leader\'s byte for byte', async () => {
+  it("starts from the snapshot, stores no tick below T, and every block after T and every book equal the leader's byte for byte", async () => {
     leader = await start([...LEADER, '--db-path', dir()]);
-    const groups: Transaction[][] = makeTicks(120, 11).map((t) => t.transactions.map((o) => o.transaction)).filter((g) => g.length > 0);
+    const groups: Transaction[][] = makeTicks(120, 11)
+      .map((t) => t.transactions.map((o) => o.transaction))
+      .filter((g) => g.length > 0);
     const half = Math.floor(groups.length * 0.6);
     const submit = async (gs: Transaction[][]): Promise<void> => {
       for (const g of gs) {
@@ -79,14 +113,26 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
       }
     };
     await submit(groups.slice(0, half));
-    const snapshot = await until('a leader snapshot', () => fetchSnapshot(leader.addresses.grpc!).catch(() => undefined));
+    const snapshot = await until('a leader snapshot', () =>
+      fetchSnapshot(leader.addresses.grpc!).catch(() => undefined),
+    );
     expect(snapshot.info.producedHeight).to.be.greaterThan(0);
 
     const followerDb = dir();
-    const follower = await start([...CHAIN, '--db-path', followerDb, '--follow', leader.addresses.grpc!, '--follow-from', 'snapshot']);
+    const follower = await start([
+      ...CHAIN,
+      '--db-path',
+      followerDb,
+      '--follow',
+      leader.addresses.grpc!,
+      '--follow-from',
+      'snapshot',
+    ]);
     await submit(groups.slice(half));
     const leaderTick = leader.sequencer.status().currentTick;
-    await until('the follower at the leader tick', () => (follower.sequencer.status().currentTick >= leaderTick ? true : undefined));
+    await until('the follower at the leader tick', () =>
+      follower.sequencer.status().currentTick >= leaderTick ? true : undefined,
+    );
     const top = await height(leader);
     await until('the follower at the leader height', async () => ((await height(follower)) >= top ? true : undefined));
 
@@ -115,14 +161,23 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     }
     expect(missing).to.be.greaterThan(0);
     expect(served).to.be.greaterThan(1);
-    const markets = (await (await fetch(`http://${leader.addresses.dex}/markets`)).json()) as { data: Array<{ market_id: string }> };
+    const markets = (await (await fetch(`http://${leader.addresses.dex}/markets`)).json()) as {
+      data: Array<{ market_id: string }>;
+    };
     expect(markets.data.length).to.be.greaterThan(0);
-    expect(await text(`http://${follower.addresses.dex}/markets`)).to.equal(await text(`http://${leader.addresses.dex}/markets`));
+    expect(await text(`http://${follower.addresses.dex}/markets`)).to.equal(
+      await text(`http://${leader.addresses.dex}/markets`),
+    );
     for (const m of markets.data) {
       const book = `/markets/${m.market_id}/orderbook?orders=true`;
-      expect(await text(`http://${follower.addresses.dex}${book}`), `book ${m.market_id}`).to.equal(await text(`http://${leader.addresses.dex}${book}`));
+      expect(await text(`http://${follower.addresses.dex}${book}`), `book ${m.market_id}`).to.equal(
+        await text(`http://${leader.addresses.dex}${book}`),
+      );
     }
-    const stillRunning = await Promise.race([follower.failed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]);
+    const stillRunning = await Promise.race([
+      follower.failed.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 300)),
+    ]);
     expect(stillRunning, 'its root check agreed').to.equal(true);
 
     // Recorded for the fake leader below: the snapshot before the second half, every tick and block root.
@@ -134,7 +189,15 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
 
     // Restarted on its store, the flag is ignored: it resumes from its own ticks (still none below T).
     await follower.close();
-    const again = await start([...CHAIN, '--db-path', followerDb, '--follow', leader.addresses.grpc!, '--follow-from', 'snapshot']);
+    const again = await start([
+      ...CHAIN,
+      '--db-path',
+      followerDb,
+      '--follow',
+      leader.addresses.grpc!,
+      '--follow-from',
+      'snapshot',
+    ]);
     expect(again.sequencer.status().currentTick).to.be.at.least(leaderTick);
     expect(await again.sequencer.getTick(first - 1)).to.equal(undefined);
     // StreamTicks from below its first tick: OUT_OF_RANGE naming it, not a broken stream.
@@ -148,7 +211,9 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     reader.close();
     expect(refused.code).to.equal(grpc.status.OUT_OF_RANGE);
     expect(refused.details).to.include(`start at tick ${first}`);
-    expect(await text(`http://${again.addresses.rpc}/blocks/${top}`)).to.equal(await text(`http://${leader.addresses.rpc}/blocks/${top}`));
+    expect(await text(`http://${again.addresses.rpc}/blocks/${top}`)).to.equal(
+      await text(`http://${leader.addresses.rpc}/blocks/${top}`),
+    );
     await again.close();
   });
 
@@ -161,10 +226,22 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     engine.write('F', at + 'ELEVEN/TWELV'.length); // a market renamed: the state root commits to it
     const tampered = encodeStoredSnapshot({ ...snap, engine });
     const fake = await fakeLeader(recorded.ticks, recorded.roots, {
-      snapshot: messagesOf({ ...info, totalBytes: tampered.length, sha256: createHash('sha256').update(tampered).digest('hex') }, tampered, open),
+      snapshot: messagesOf(
+        { ...info, totalBytes: tampered.length, sha256: createHash('sha256').update(tampered).digest('hex') },
+        tampered,
+        open,
+      ),
     });
     try {
-      const follower = await start([...CHAIN, '--db-path', dir(), '--follow', fake.address, '--follow-from', 'snapshot']);
+      const follower = await start([
+        ...CHAIN,
+        '--db-path',
+        dir(),
+        '--follow',
+        fake.address,
+        '--follow-from',
+        'snapshot',
+      ]);
       // Halted, not stopped: it keeps serving what it verified and reports the block.
       const halted = await until('the follower halts', () => follower.sequencer.status().follow?.halted, 30_000);
       expect(halted.code).to.equal('STATE_ROOT_MISMATCH');
@@ -193,8 +270,12 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     const opened = await openDatabase(db);
     try {
       expect(await new DiskTickStore(opened).meta.get('head')).to.equal(undefined);
-      expect(await opened.sublevel<string, Uint8Array>('chain-meta', { valueEncoding: 'view' }).get('snapshot')).to.equal(undefined);
-      expect(await opened.sublevel<string, string>('follow-meta', { valueEncoding: 'utf8' }).get('matched')).to.equal(undefined);
+      expect(
+        await opened.sublevel<string, Uint8Array>('chain-meta', { valueEncoding: 'view' }).get('snapshot'),
+      ).to.equal(undefined);
+      expect(await opened.sublevel<string, string>('follow-meta', { valueEncoding: 'utf8' }).get('matched')).to.equal(
+        undefined,
+      );
     } finally {
       await opened.close();
     }
@@ -204,15 +285,33 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     const { info, bytes, open } = recorded.snapshot;
     const flipped = Uint8Array.from(bytes);
     flipped[flipped.length - 1]! ^= 1;
-    await refusedAtStart(messagesOf(info, flipped, open), /is refused: its bytes hash to [0-9a-f]{64}, not the announced SHA-256/);
-    await refusedAtStart(messagesOf(info, bytes.subarray(0, bytes.length - 10), { transactions: [], events: [] }), new RegExp(`is refused: it is truncated: ${bytes.length - 10} of the ${bytes.length} bytes`));
+    await refusedAtStart(
+      messagesOf(info, flipped, open),
+      /is refused: its bytes hash to [0-9a-f]{64}, not the announced SHA-256/,
+    );
+    await refusedAtStart(
+      messagesOf(info, bytes.subarray(0, bytes.length - 10), { transactions: [], events: [] }),
+      new RegExp(`is refused: it is truncated: ${bytes.length - 10} of the ${bytes.length} bytes`),
+    );
     const more = messagesOf(info, bytes, { transactions: [], events: [] });
     more.push({ data: Buffer.from([1, 2, 3]) });
     await refusedAtStart(more, new RegExp(`is refused: it sends more than the ${bytes.length} bytes it announced`));
-    await refusedAtStart([{ info: wireSnapshotInfo({ ...info, totalBytes: 2 * 1024 ** 3 }) }], /is refused: it announces 2147483648 bytes, above the limit/);
+    await refusedAtStart(
+      [{ info: wireSnapshotInfo({ ...info, totalBytes: 2 * 1024 ** 3 }) }],
+      /is refused: it announces 2147483648 bytes, above the limit/,
+    );
     const after = [...messagesOf(info, bytes, open), { data: Buffer.from([1]) }];
-    await refusedAtStart(after, /is refused: (snapshot bytes arrived after its open block records|it sends more than the \d+ bytes it announced)/);
-    await refusedAtStart(messagesOf(info, bytes, { transactions: [...open.transactions, open.transactions[0] ?? '{}'], events: open.events }), /is refused: the records of its open block do not fit it: /);
+    await refusedAtStart(
+      after,
+      /is refused: (snapshot bytes arrived after its open block records|it sends more than the \d+ bytes it announced)/,
+    );
+    await refusedAtStart(
+      messagesOf(info, bytes, {
+        transactions: [...open.transactions, open.transactions[0] ?? '{}'],
+        events: open.events,
+      }),
+      /is refused: the records of its open block do not fit it: /,
+    );
   });
 
   it('a tick T whose VDF proof does not verify is refused at start with nothing written', async () => {
@@ -220,16 +319,30 @@ describe('full node started from a leader snapshot (--follow-from snapshot)', fu
     const ticks = recorded.ticks.map((t) => structuredClone(t));
     const p = ticks[info.tick - 1]!.vdf_proof;
     p.proof = (p.proof[0] === '0' ? '1' : '0') + p.proof.slice(1);
-    await refusedAtStart(messagesOf(info, bytes, open), new RegExp(`\\(tick ${info.tick}\\) is refused: tick ${info.tick} fails verification: `), ticks);
+    await refusedAtStart(
+      messagesOf(info, bytes, open),
+      new RegExp(`\\(tick ${info.tick}\\) is refused: tick ${info.tick} fails verification: `),
+      ticks,
+    );
   });
 
   it('a leader with no snapshot yet: a clear error at start', async () => {
     const fresh = await start([...CHAIN, '--idle-tick-ms', '20', '--vdf-iterations', '200', '--db-path', dir()]);
-    const err = await start([...CHAIN, '--db-path', dir(), '--follow', fresh.addresses.grpc!, '--follow-from', 'snapshot']).then(
+    const err = await start([
+      ...CHAIN,
+      '--db-path',
+      dir(),
+      '--follow',
+      fresh.addresses.grpc!,
+      '--follow-from',
+      'snapshot',
+    ]).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).to.be.instanceOf(StartupError);
-    expect((err as Error).message).to.match(/serves no snapshot \(--follow-from snapshot\): this node has no chain snapshot yet/);
+    expect((err as Error).message).to.match(
+      /serves no snapshot \(--follow-from snapshot\): this node has no chain snapshot yet/,
+    );
   });
 });

@@ -63,7 +63,10 @@ describe('gateway: connections are accepted by the gateways, not by the ordering
       prepare: 150,
     };
     const flood = runChild<IngestJob, IngestResult>('load-gen.js', floodJob);
-    const floodEnded = flood.then(() => performance.now(), () => 0);
+    const floodEnded = flood.then(
+      () => performance.now(),
+      () => 0,
+    );
     // The flood's client encodes its batches first: probe once the main thread is busy.
     await untilBusy(node.child.pid!);
     const cpu0 = await mainThreadSeconds(node.child.pid!);
@@ -100,7 +103,10 @@ describe('gateway: connections are accepted by the gateways, not by the ordering
     expect(Math.max(...r.gateway.ms), summary).to.be.at.most(GATEWAY_BOUND_MS);
     // What needs the node process waits for its turn, within a bound, accepted or refused.
     expect(Object.keys(r.health.statuses), summary).to.deep.equal(['200']);
-    expect(Object.keys(r.order.statuses).every((s) => s === '200' || s === '503'), summary).to.equal(true);
+    expect(
+      Object.keys(r.order.statuses).every((s) => s === '200' || s === '503'),
+      summary,
+    ).to.equal(true);
     expect(Math.max(...r.health.ms, ...r.order.ms), summary).to.be.at.most(NODE_BOUND_MS);
   });
 });

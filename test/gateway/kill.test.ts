@@ -12,7 +12,16 @@ import { Agent, request } from 'node:http';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildOrderBody, DexClient, fromBase58Key, keyPairFromSeed, toBase58, verifyReceipt, type OrderIntent, type Receipt } from '../../src/sdk/index.js';
+import {
+  buildOrderBody,
+  DexClient,
+  fromBase58Key,
+  keyPairFromSeed,
+  toBase58,
+  verifyReceipt,
+  type OrderIntent,
+  type Receipt,
+} from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 
 const BASE = new Uint8Array(32).fill(21);
@@ -25,15 +34,34 @@ interface Answer {
 }
 
 function post(address: string, agent: Agent, path: string, body: unknown): Promise<Answer> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+  const [host, port] = [
+    address.slice(0, address.lastIndexOf(':')),
+    Number(address.slice(address.lastIndexOf(':') + 1)),
+  ];
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request({ host, port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'] }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host,
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'],
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     // A bound all the same: a request on the killed gateway's connection is not
     // acknowledged, and the client must not wait for ever if it is never answered.
     req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
@@ -91,7 +119,11 @@ describe('gateway processes (real node, --gateways 2)', function () {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-gw-e2e-'));
     // --queue-capacity 16: each of the 2 gateways lets 8 orders wait for the sequencer.
-    node = await spawnNode(dir, ['--idle-tick-ms', '20', '--gateways', '2', '--queue-capacity', '16'], ['grpc', 'rest', 'dex']);
+    node = await spawnNode(
+      dir,
+      ['--idle-tick-ms', '20', '--gateways', '2', '--queue-capacity', '16'],
+      ['grpc', 'rest', 'dex'],
+    );
     dexAddr = node.addresses.dex!;
     const dex = new DexClient(`http://${dexAddr}`);
     sequencerKey = fromBase58Key((await dex.health()).public_key);
@@ -158,9 +190,13 @@ describe('gateway processes (real node, --gateways 2)', function () {
     expect(fresh.status).to.equal(200);
   });
 
-  it('a burst beyond the gateways\' bound: 503 QUEUE_FULL with Retry-After at once; the orders answered 200 are real', async () => {
+  it("a burst beyond the gateways' bound: 503 QUEUE_FULL with Retry-After at once; the orders answered 200 are real", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 400 });
-    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => post(dexAddr, agent, '/orders', order(50 + (i % 4), BigInt(1000 + i)).body)));
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        post(dexAddr, agent, '/orders', order(50 + (i % 4), BigInt(1000 + i)).body),
+      ),
+    );
     agent.destroy();
     const full = answers.filter((a) => a.status === 503);
     const ok = answers.filter((a) => a.status === 200);

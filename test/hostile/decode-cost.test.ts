@@ -38,7 +38,18 @@ function refusedWith(fn: () => unknown, code: string): void {
 const LONG = '2'.repeat(15_800); // the issue's owner: a body just under the 16 KiB limit
 const KEY = '11111111111111111111111111111112'; // 31 zero bytes and a 1: a valid 32-byte Base58 key
 const order = (over: Record<string, unknown>) =>
-  JSON.stringify({ order_id: '1', owner: KEY, side: 'Buy', price: '1', quantity: '1', expiry: '0', base_mint: KEY, quote_mint: KEY, signature: '0'.repeat(128), ...over });
+  JSON.stringify({
+    order_id: '1',
+    owner: KEY,
+    side: 'Buy',
+    price: '1',
+    quantity: '1',
+    expiry: '0',
+    base_mint: KEY,
+    quote_mint: KEY,
+    signature: '0'.repeat(128),
+    ...over,
+  });
 
 describe('hostile: decodes are bounded by length first', () => {
   for (const field of ['owner', 'base_mint', 'quote_mint']) {
@@ -58,12 +69,20 @@ describe('hostile: decodes are bounded by length first', () => {
   }
 
   it('POST /orders/cancel and POST /markets refuse long Base58 the same way', () => {
-    const cancel = JSON.stringify({ order_id: '1', owner: LONG, market_id: '00000000-0000-8000-8000-000000000000', signature: '0'.repeat(128) });
+    const cancel = JSON.stringify({
+      order_id: '1',
+      owner: LONG,
+      market_id: '00000000-0000-8000-8000-000000000000',
+      signature: '0'.repeat(128),
+    });
     const market = JSON.stringify({ base_mint: LONG, quote_mint: LONG, name: 'X' });
     refusedWith(() => parseCancel(JSON.parse(cancel)), 'INVALID_FIELD');
     refusedWith(() => parseCreateMarket(JSON.parse(market)), 'INVALID_FIELD');
     const ms = bestMs(10, () => {
-      for (const [parse, body] of [[parseCancel, cancel], [parseCreateMarket, market]] as const) {
+      for (const [parse, body] of [
+        [parseCancel, cancel],
+        [parseCreateMarket, market],
+      ] as const) {
         try {
           parse(JSON.parse(body));
         } catch {
@@ -80,7 +99,17 @@ describe('hostile: decodes are bounded by length first', () => {
       const text = n === 0 ? '' : toBase58(new Uint8Array(n).fill(n));
       expect(() => fromBase58Key(text, 'owner'), `${n} bytes`).to.throw(TypeError, /owner/);
     }
-    for (const bad of ['0' + KEY.slice(1), 'O' + KEY.slice(1), 'I' + KEY.slice(1), 'l' + KEY.slice(1), 'é' + KEY.slice(2), '😀' + KEY.slice(2), ` ${KEY}`, `${KEY}\n`, '1'.repeat(45)]) {
+    for (const bad of [
+      `0${KEY.slice(1)}`,
+      `O${KEY.slice(1)}`,
+      `I${KEY.slice(1)}`,
+      `l${KEY.slice(1)}`,
+      `é${KEY.slice(2)}`,
+      `😀${KEY.slice(2)}`,
+      ` ${KEY}`,
+      `${KEY}\n`,
+      '1'.repeat(45),
+    ]) {
       expect(() => fromBase58Key(bad, 'owner'), JSON.stringify(bad)).to.throw(TypeError);
     }
     expect(fromBase58Key(KEY).length).to.equal(32);

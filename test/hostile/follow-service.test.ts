@@ -24,7 +24,14 @@ const STATUS_BOUND_MS = 1_000; // another client's /api/v1/status, worst of the 
 /** The node builds no empty blocks: one market creation per block window makes `count` blocks. */
 async function makeBlocks(grpcAddress: string, count: number): Promise<void> {
   const client = new SequencerClient(grpcAddress);
-  const wire = (tx: Transaction) => ({ tx_id: tx.txId, payload: Buffer.from(tx.payload), signature: Buffer.from(tx.signature), public_key: Buffer.from(tx.publicKey), nonce: tx.nonce.toString(), timestamp: tx.timestamp.toString() });
+  const wire = (tx: Transaction) => ({
+    tx_id: tx.txId,
+    payload: Buffer.from(tx.payload),
+    signature: Buffer.from(tx.signature),
+    public_key: Buffer.from(tx.publicKey),
+    nonce: tx.nonce.toString(),
+    timestamp: tx.timestamp.toString(),
+  });
   try {
     for (let i = 0; i < count; i++) {
       await client.submit(wire(marketTx(1000 + 2 * i, 1001 + 2 * i, `M${i}/Q${i}`)));
@@ -87,7 +94,12 @@ describe('hostile: FollowService clients (real node)', function () {
     node = await startHostileNode(['--block-ms', '20', '--stream-stall-ms', '1000']);
     rest = node.addresses.rest!;
     await makeBlocks(node.addresses.grpc!, 120);
-    await until('100 blocks', 10_000, async () => ((await http(node.addresses.rpc!, 'GET', '/status')).json<{ block_height: number }>().block_height ?? 0) >= 100);
+    await until(
+      '100 blocks',
+      10_000,
+      async () =>
+        ((await http(node.addresses.rpc!, 'GET', '/status')).json<{ block_height: number }>().block_height ?? 0) >= 100,
+    );
   });
   afterEach(async () => {
     child?.kill('SIGKILL');
@@ -108,13 +120,22 @@ describe('hostile: FollowService clients (real node)', function () {
     expect(report.admitted).to.equal(8);
     expect(report.refused).to.have.length(292);
     expect(new Set(report.refused)).to.deep.equal(new Set(['8'])); // RESOURCE_EXHAUSTED
-    expect(report.details).to.deep.equal(['too many FollowService streams open on this connection (at most 8); close some or retry later']);
-    expect(Math.max(...during), `/api/v1/status during the attack: ${during.map((t) => t.toFixed(0)).join(' ')} ms`).to.be.below(STATUS_BOUND_MS);
+    expect(report.details).to.deep.equal([
+      'too many FollowService streams open on this connection (at most 8); close some or retry later',
+    ]);
+    expect(
+      Math.max(...during),
+      `/api/v1/status during the attack: ${during.map((t) => t.toFixed(0)).join(' ')} ms`,
+    ).to.be.below(STATUS_BOUND_MS);
     // Another client still gets its roots, from block 1.
     const other = await rawStreamOf(node.addresses.grpc!, ROOTS, Buffer.from([0x08, 0x01]), 50);
     expect(other).to.include({ code: 0, messages: 50 });
     // The admitted streams never take a byte: reset after the stall timeout (1 s here), their slots free.
-    await until('the stalled streams reset', 10_000, async () => (await ask<{ resets: number }>(child!, 'count')).resets >= 8);
+    await until(
+      'the stalled streams reset',
+      10_000,
+      async () => (await ask<{ resets: number }>(child!, 'count')).resets >= 8,
+    );
     await until('svc_stream_clients back to 0', 5_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
     const after = await statusTimes(rest, 10);
     expect(Math.max(...after)).to.be.below(STATUS_BOUND_MS);
@@ -126,7 +147,9 @@ describe('hostile: FollowService clients (real node)', function () {
     const { report } = await attack(5, 8);
     expect(report.admitted).to.equal(32);
     expect(report.refused).to.deep.equal(Array(8).fill('8'));
-    expect(report.details).to.deep.equal(['too many FollowService streams open from this address (at most 32); close some or retry later']);
+    expect(report.details).to.deep.equal([
+      'too many FollowService streams open from this address (at most 32); close some or retry later',
+    ]);
     child!.kill('SIGKILL');
     child = undefined;
     await until('svc_stream_clients back to 0', 5_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);

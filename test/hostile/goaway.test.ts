@@ -10,7 +10,7 @@
  * its exit and a frozen event loop as missing heartbeats.
  */
 import { expect } from 'chai';
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { fileURLToPath } from 'node:url';
 
@@ -33,7 +33,9 @@ describe('hostile: connections closed while their client keeps opening streams (
     server.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<string>((r) => server.once('exit', (code, signal) => r(`${code ?? signal}`)));
     try {
-      const port = await new Promise<number>((resolve) => server.on('message', (m: { port?: number }) => m.port && resolve(m.port)));
+      const port = await new Promise<number>((resolve) =>
+        server.on('message', (m: { port?: number }) => m.port && resolve(m.port)),
+      );
       let lastBeat = performance.now();
       let longestGap = 0;
       server.on('message', (m: { beat?: boolean }) => {
@@ -104,7 +106,8 @@ async function oneConnection(port: number, tally: Tally, end: number): Promise<v
       s.resume();
       s.on('close', () => {
         if (status === 200) tally.answered++;
-        else if (s.rstCode === 7) tally.refused++; // REFUSED_STREAM: never processed (held back for a slot when the GOAWAY came)
+        else if (s.rstCode === 7)
+          tally.refused++; // REFUSED_STREAM: never processed (held back for a slot when the GOAWAY came)
         else tally.lost++;
         resolve();
       });

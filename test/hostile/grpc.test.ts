@@ -121,10 +121,16 @@ describe('hostile: gRPC request decoding (real node)', function () {
   });
 
   it('invalid UTF-8 in a string field, and numbers out of range, are refused', async () => {
-    expect((await rawCall(grpcAddr, 'GetTransaction', hex('0a 08 c328 6161616161 61'))).code).to.equal(grpc.status.INVALID_ARGUMENT);
-    expect((await rawCall(grpcAddr, 'GetChainState', hex('08 8080808010'))).code).to.equal(grpc.status.INVALID_ARGUMENT); // tick_limit 2^32
+    expect((await rawCall(grpcAddr, 'GetTransaction', hex('0a 08 c328 6161616161 61'))).code).to.equal(
+      grpc.status.INVALID_ARGUMENT,
+    );
+    expect((await rawCall(grpcAddr, 'GetChainState', hex('08 8080808010'))).code).to.equal(
+      grpc.status.INVALID_ARGUMENT,
+    ); // tick_limit 2^32
     expect((await rawCall(grpcAddr, 'GetChainState', hex('08 65'))).code).to.equal(grpc.status.INVALID_ARGUMENT); // 101 > 100
-    expect((await rawCall(grpcAddr, 'GetTick', hex('08 ffffffffffffffffff01'))).code).to.equal(grpc.status.INVALID_ARGUMENT); // 2^64 - 1
+    expect((await rawCall(grpcAddr, 'GetTick', hex('08 ffffffffffffffffff01'))).code).to.equal(
+      grpc.status.INVALID_ARGUMENT,
+    ); // 2^64 - 1
     expect((await rawCall(grpcAddr, 'GetTick', hex('08 00'))).code).to.equal(grpc.status.INVALID_ARGUMENT); // tick 0
   });
 
@@ -168,7 +174,9 @@ describe('hostile: gRPC request decoding (real node)', function () {
       expect(batch.response.responses.map((r) => r.sequence_number === '0')).to.deep.equal([false, true, false]);
       expect(batch.trailers.get('svc-failed-items')).to.deep.equal(['1']);
       // invalid UTF-8 in tx_id: transaction { tx_id: c3 28 }
-      expect((await rawCall(grpcAddr, 'SubmitTransaction', hex('0a 04 0a 02 c328'))).code).to.equal(grpc.status.INVALID_ARGUMENT);
+      expect((await rawCall(grpcAddr, 'SubmitTransaction', hex('0a 04 0a 02 c328'))).code).to.equal(
+        grpc.status.INVALID_ARGUMENT,
+      );
       expect((await rawCall(grpcAddr, 'SubmitBatch', Buffer.alloc(0))).code).to.equal(grpc.status.INVALID_ARGUMENT); // empty batch
       const tooMany = Buffer.concat(Array.from({ length: 10_001 }, () => hex('0a 03 0a 01 61')));
       const r = await rawCall(grpcAddr, 'SubmitBatch', tooMany);

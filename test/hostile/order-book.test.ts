@@ -16,7 +16,7 @@ const mint = (n: number) => new Uint8Array(32).fill(n);
 const BASE = mint(0x31);
 const QUOTE = mint(0x32);
 /** R = the identity point, S = 0: verifies for a small-order key under lax rules, whatever the message. */
-const FORGED_SIGNATURE = '01' + '00'.repeat(63);
+const FORGED_SIGNATURE = `01${'00'.repeat(63)}`;
 const NON_CANONICAL_IDENTITY = 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f';
 
 function orderBody(owner: string, orderId: number, signature = FORGED_SIGNATURE): Record<string, unknown> {
@@ -40,7 +40,11 @@ describe('hostile: order book (real node)', function () {
 
   before(async () => {
     node = await startHostileNode();
-    const res = await postJson(node.addresses.dex!, '/markets', { base_mint: toBase58(BASE), quote_mint: toBase58(QUOTE), name: 'HOSTILE/TEST' });
+    const res = await postJson(node.addresses.dex!, '/markets', {
+      base_mint: toBase58(BASE),
+      quote_mint: toBase58(QUOTE),
+      name: 'HOSTILE/TEST',
+    });
     expect(res.status, res.text).to.equal(201);
     marketId = res.json<{ data: { market_id: string } }>().data.market_id;
   });
@@ -57,22 +61,46 @@ describe('hostile: order book (real node)', function () {
     });
 
     it('POST /orders for the identity encoded non-canonically (y = p + 1): 401 BAD_SIGNATURE', async () => {
-      const res = await postJson(node.addresses.dex!, '/orders', orderBody(toBase58(fromHex(NON_CANONICAL_IDENTITY)), 200));
+      const res = await postJson(
+        node.addresses.dex!,
+        '/orders',
+        orderBody(toBase58(fromHex(NON_CANONICAL_IDENTITY)), 200),
+      );
       expect(res.status, res.text).to.equal(401);
       expect(res.json().code).to.equal('BAD_SIGNATURE');
     });
 
     it('POST /orders/cancel signed that way: 401 BAD_SIGNATURE, before any lookup of the order', async () => {
       const owner = toBase58(fromHex(SMALL_ORDER_POINTS[0]!));
-      const res = await postJson(node.addresses.dex!, '/orders/cancel', { order_id: '100', owner, market_id: marketId, signature: FORGED_SIGNATURE });
+      const res = await postJson(node.addresses.dex!, '/orders/cancel', {
+        order_id: '100',
+        owner,
+        market_id: marketId,
+        signature: FORGED_SIGNATURE,
+      });
       expect(res.status, res.text).to.equal(401);
       expect(res.json().code).to.equal('BAD_SIGNATURE');
     });
 
     it('a forged order sent straight to the sequencer over gRPC is sequenced but never applied to the book', async () => {
       const owner = fromHex(SMALL_ORDER_POINTS[0]!);
-      const intent: OrderIntent = { orderId: 300n, owner, side: 'Buy', price: 100n, quantity: 5n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE };
-      const tx = toTransaction('order', encodePlaceOrderIntent(intent, fromHex(FORGED_SIGNATURE)), owner, fromHex(FORGED_SIGNATURE), 1n);
+      const intent: OrderIntent = {
+        orderId: 300n,
+        owner,
+        side: 'Buy',
+        price: 100n,
+        quantity: 5n,
+        expiry: 0n,
+        baseMint: BASE,
+        quoteMint: QUOTE,
+      };
+      const tx = toTransaction(
+        'order',
+        encodePlaceOrderIntent(intent, fromHex(FORGED_SIGNATURE)),
+        owner,
+        fromHex(FORGED_SIGNATURE),
+        1n,
+      );
       const client = new SequencerClient(node.addresses.grpc!);
       try {
         const ack = await client.submit({
@@ -85,9 +113,18 @@ describe('hostile: order book (real node)', function () {
         });
         // An honest order in a later tick: once it is answered, the forged one's tick was applied too.
         const maker = keyPairFromSeed(new Uint8Array(32).fill(0x77));
-        const honest = await postJson(node.addresses.dex!, '/orders', buildOrderBody({ ...intent, owner: maker.publicKey, orderId: 1n, side: 'Sell', price: 1000n }, maker.secretKey));
+        const honest = await postJson(
+          node.addresses.dex!,
+          '/orders',
+          buildOrderBody(
+            { ...intent, owner: maker.publicKey, orderId: 1n, side: 'Sell', price: 1000n },
+            maker.secretKey,
+          ),
+        );
         expect(honest.status, honest.text).to.equal(200);
-        expect(honest.json<{ data: { receipt: { tick_number: number } } }>().data.receipt.tick_number).to.be.greaterThan(Number(ack.expected_tick) - 1);
+        expect(
+          honest.json<{ data: { receipt: { tick_number: number } } }>().data.receipt.tick_number,
+        ).to.be.greaterThan(Number(ack.expected_tick) - 1);
         const book = await http(node.addresses.dex!, 'GET', `/markets/${marketId}/orderbook?orders=true`);
         const orders = book.json<{ data: { orders: Array<{ owner: string }> } }>().data.orders;
         expect(orders.map((o) => o.owner)).to.not.include(toBase58(owner));
@@ -99,7 +136,19 @@ describe('hostile: order book (real node)', function () {
 
     it('an honest order still goes through and its signature bytes are 128 hex', async () => {
       const trader = keyPairFromSeed(new Uint8Array(32).fill(0x42));
-      const body = buildOrderBody({ orderId: 7n, owner: trader.publicKey, side: 'Buy', price: 10n, quantity: 1n, expiry: 0n, baseMint: BASE, quoteMint: QUOTE }, trader.secretKey);
+      const body = buildOrderBody(
+        {
+          orderId: 7n,
+          owner: trader.publicKey,
+          side: 'Buy',
+          price: 10n,
+          quantity: 1n,
+          expiry: 0n,
+          baseMint: BASE,
+          quoteMint: QUOTE,
+        },
+        trader.secretKey,
+      );
       const res = await postJson(node.addresses.dex!, '/orders', body);
       expect(res.status, res.text).to.equal(200);
       expect(body.signature).to.match(/^[0-9a-f]{128}$/);
@@ -147,10 +196,25 @@ describe('hostile: order book (real node)', function () {
           await new Promise((r) => setTimeout(r, 50));
         }
         expect(metrics).to.match(/svc_http_requests_aborted_total\{face="dex"\} 4/);
-        expect(quiet.stderr().split('\n').filter((l) => l !== '' && !l.startsWith('{')), 'non-JSON stderr').to.deep.equal([]);
-        const lines = quiet.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
-        expect(lines.filter((l) => l.level >= 50), 'error lines').to.deep.equal([]);
-        expect(lines.filter((l) => /mid-request \(aborted\)/.test(l.msg)).map((l) => l.level)).to.deep.equal([20, 20, 20, 20]);
+        expect(
+          quiet
+            .stderr()
+            .split('\n')
+            .filter((l) => l !== '' && !l.startsWith('{')),
+          'non-JSON stderr',
+        ).to.deep.equal([]);
+        const lines = quiet
+          .stderr()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { level: number; msg: string });
+        expect(
+          lines.filter((l) => l.level >= 50),
+          'error lines',
+        ).to.deep.equal([]);
+        expect(lines.filter((l) => /mid-request \(aborted\)/.test(l.msg)).map((l) => l.level)).to.deep.equal([
+          20, 20, 20, 20,
+        ]);
         for (const l of lines.filter((x) => /disconnect|abort/.test(x.msg))) expect(l.level, l.msg).to.equal(20);
       } finally {
         await quiet.stop();

@@ -22,18 +22,30 @@ const CLIENT = fileURLToPath(new URL('../../bench/support/overload-client.js', i
 const BASE = Array.from({ length: 32 }, (_, i) => 0x51 + i);
 const QUOTE = Array.from({ length: 32 }, (_, i) => 0x91 + i);
 
-
 function runClient<T>(job: OverloadJob): Promise<T> {
   const child = fork(CLIENT, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise<T>((resolve, reject) => {
-    child.once('message', (m: T | { error: string }) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
+    child.once('message', (m: T | { error: string }) =>
+      (m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T),
+    );
     child.once('exit', (code) => reject(new Error(`overload client exited with ${code} before reporting`)));
     child.send(job);
   });
 }
 
 function merge(rs: OpenReport[]): OpenReport {
-  const out: OpenReport = { sent: 0, accepted: [], refused: [], other: {}, unanswered: 0, goaways: [], resent: 0, executedAnyway: 0, resendOther: {}, refusalDetails: [] };
+  const out: OpenReport = {
+    sent: 0,
+    accepted: [],
+    refused: [],
+    other: {},
+    unanswered: 0,
+    goaways: [],
+    resent: 0,
+    executedAnyway: 0,
+    resendOther: {},
+    refusalDetails: [],
+  };
   for (const r of rs) {
     out.refusalDetails.push(...r.refusalDetails);
     out.sent += r.sent;
@@ -58,7 +70,13 @@ describe('hostile: overload, fair share and answers in sequence order (real node
   this.timeout(120_000);
   let node: HostileNode;
   let marketId: string;
-  const job = (role: OverloadJob['role'], localAddress: string, seed: number, firstOrderId: number, extra: Partial<OverloadJob>): OverloadJob => ({
+  const job = (
+    role: OverloadJob['role'],
+    localAddress: string,
+    seed: number,
+    firstOrderId: number,
+    extra: Partial<OverloadJob>,
+  ): OverloadJob => ({
     role,
     grpc: node.addresses.grpc!,
     localAddress,
@@ -74,9 +92,13 @@ describe('hostile: overload, fair share and answers in sequence order (real node
     // --max-pending 16: the shedding bound is reached on any machine, fast or loaded.
     node = await startHostileNode(['--max-pending', '16']);
     const c = new ChainClient(node.addresses.grpc!);
-    await c.submit({ market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'OVERLOAD/TEST' } });
+    await c.submit({
+      market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'OVERLOAD/TEST' },
+    });
     c.close();
-    const markets = (await http(node.addresses.dex!, 'GET', '/markets')).json<{ data: Array<{ market_id: string; name: string }> }>().data;
+    const markets = (await http(node.addresses.dex!, 'GET', '/markets')).json<{
+      data: Array<{ market_id: string; name: string }>;
+    }>().data;
     marketId = markets.find((m) => m.name === 'OVERLOAD/TEST')!.market_id;
   });
   after(async () => node?.stop());
@@ -95,8 +117,25 @@ describe('hostile: overload, fair share and answers in sequence order (real node
     ]);
     const f = merge(await Promise.all(floods));
     const summary = JSON.stringify({
-      flood: { sent: f.sent, accepted: f.accepted.length, refused: f.refused.length, refusedP99: p99(f.refused), other: f.other, unanswered: f.unanswered, executedAnyway: f.executedAnyway, resendOther: f.resendOther, why: f.refusalDetails },
-      polite: { sent: polite.sent, accepted: polite.accepted.length, p99: p99(polite.accepted), refused: polite.refused.length, other: polite.other, why: polite.refusalDetails },
+      flood: {
+        sent: f.sent,
+        accepted: f.accepted.length,
+        refused: f.refused.length,
+        refusedP99: p99(f.refused),
+        other: f.other,
+        unanswered: f.unanswered,
+        executedAnyway: f.executedAnyway,
+        resendOther: f.resendOther,
+        why: f.refusalDetails,
+      },
+      polite: {
+        sent: polite.sent,
+        accepted: polite.accepted.length,
+        p99: p99(polite.accepted),
+        refused: polite.refused.length,
+        other: polite.other,
+        why: polite.refusalDetails,
+      },
       cancels,
     });
     // Shed, not queued: the flood gets refusals, fast, and an answer for every call.
@@ -130,9 +169,14 @@ describe('hostile: overload, fair share and answers in sequence order (real node
     let r: ResetsReport;
     try {
       const c = new ChainClient(own.addresses.grpc!);
-      await c.submit({ market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'RESETS/TEST' } });
+      await c.submit({
+        market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'RESETS/TEST' },
+      });
       c.close();
-      r = await runClient<ResetsReport>({ ...job('resets', '127.0.0.5', 70, 1, { resets: 1500, keepEvery: 25 }), grpc: own.addresses.grpc! });
+      r = await runClient<ResetsReport>({
+        ...job('resets', '127.0.0.5', 70, 1, { resets: 1500, keepEvery: 25 }),
+        grpc: own.addresses.grpc!,
+      });
     } finally {
       await own.stop();
     }

@@ -18,8 +18,13 @@ const identity = (b: Buffer) => b;
 process.once('message', async (job: PausedJob) => {
   const held: grpc.ClientReadableStream<Buffer>[] = [];
   for (let i = 0; i < job.count; i++) {
-    const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1, 'grpc.max_receive_message_length': -1 });
-    await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
+    const client = new grpc.Client(job.address, grpc.credentials.createInsecure(), {
+      'grpc.use_local_subchannel_pool': 1,
+      'grpc.max_receive_message_length': -1,
+    });
+    await new Promise<void>((resolve, reject) =>
+      client.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())),
+    );
     const body = i % 2 === 0 ? Buffer.alloc(0) : Buffer.from([0x08, 0x01]); // start_tick 0 | 1
     const call = client.makeServerStreamRequest(STREAM_TICKS, identity, identity, body);
     call.on('error', () => undefined);

@@ -17,7 +17,17 @@ import { grpcFace } from '../support/front-ends.js';
 import { SequencerClient, wireTx } from '../support/grpc-client.js';
 import type { ChurnJob, ChurnReport } from './churn-client.js';
 import type { PausedJob } from './paused-clients.js';
-import { ANSWER_BOUND_MS, describeProcess, http, rawStream, splitAddress, startHostileNode, stillServes, within, type HostileNode } from './support.js';
+import {
+  ANSWER_BOUND_MS,
+  describeProcess,
+  http,
+  rawStream,
+  splitAddress,
+  startHostileNode,
+  stillServes,
+  within,
+  type HostileNode,
+} from './support.js';
 
 /** The file's node, for describeProcess when it stops answering. */
 let current: HostileNode | undefined;
@@ -48,7 +58,10 @@ function varint(n: number): number[] {
 }
 
 function openRaw(session: ClientHttp2Session): ClientHttp2Stream {
-  return session.request({ ':method': 'POST', ':path': STREAM_TICKS, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false });
+  return session.request(
+    { ':method': 'POST', ':path': STREAM_TICKS, 'content-type': 'application/grpc', te: 'trailers' },
+    { endStream: false },
+  );
 }
 
 /** `work`, or after 15 s a failure that describes the node's threads (a node that stopped answering). */
@@ -95,27 +108,40 @@ describe('hostile: StreamTicks clients (real node)', function () {
       ['before the request body', async () => undefined],
       ['with the request body still open', async (s) => void s.write(frame(startBody(0)))],
       ['right after the request', async (s) => void s.end(frame(startBody(0)))],
-      ['right after the response headers', async (s) => {
-        s.end(frame(startBody(0)));
-        await new Promise((r) => s.once('response', r));
-      }],
-      ['after the first tick', async (s) => {
-        s.end(frame(startBody(0)));
-        await new Promise((r) => s.once('data', r));
-      }],
-      ['in the middle of a replay from tick 1', async (s) => {
-        s.end(frame(startBody(1)));
-        await new Promise((r) => s.once('data', r));
-      }],
+      [
+        'right after the response headers',
+        async (s) => {
+          s.end(frame(startBody(0)));
+          await new Promise((r) => s.once('response', r));
+        },
+      ],
+      [
+        'after the first tick',
+        async (s) => {
+          s.end(frame(startBody(0)));
+          await new Promise((r) => s.once('data', r));
+        },
+      ],
+      [
+        'in the middle of a replay from tick 1',
+        async (s) => {
+          s.end(frame(startBody(1)));
+          await new Promise((r) => s.once('data', r));
+        },
+      ],
     ];
-    for (const [what, before] of moments) {
+    for (const [what, reach] of moments) {
       for (let i = 0; i < 30; i++) {
         const s = openRaw(session);
         s.on('error', () => undefined);
-        await before(s);
+        await reach(s);
         s.close(constants.NGHTTP2_CANCEL);
       }
-      await until(`svc_stream_clients back to 0 after resets ${what}`, 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await until(
+        `svc_stream_clients back to 0 after resets ${what}`,
+        2_000,
+        async () => (await metric(rest, 'svc_stream_clients')) === 0,
+      );
     }
     session.close();
     const fresh = await rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0));
@@ -146,10 +172,14 @@ describe('hostile: StreamTicks clients (real node)', function () {
     // The client runs in its own process: grpc-js (<= 1.14.7) leaves the HTTP/2 stream of a call
     // cancelled before it started open and reading (docs/api.md); those streams end when newer
     // streams on that connection displace them or when the connection closes.
-    const child = fork(fileURLToPath(new URL('./leaky-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./leaky-client.js', import.meta.url)), [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const exited = new Promise((r) => child.once('exit', r));
     try {
-      const report = new Promise<{ done: number; refused: number; cancelled: number; stalled: number }>((resolve) => child.once('message', resolve));
+      const report = new Promise<{ done: number; refused: number; cancelled: number; stalled: number }>((resolve) =>
+        child.once('message', resolve),
+      );
       child.send({ address: node.addresses.grpc!, pairs: 1000 });
       let maxOpen = 0;
       let finished = false;
@@ -157,7 +187,10 @@ describe('hostile: StreamTicks clients (real node)', function () {
       while (!finished) {
         maxOpen = Math.max(maxOpen, await metric(rest, 'svc_stream_clients'));
         // Another client, on its own connection, is never refused whatever this one leaks.
-        const o = await answered('StreamTicks of another client', rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0)));
+        const o = await answered(
+          'StreamTicks of another client',
+          rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0)),
+        );
         expect(o.code, o.details).to.equal(0);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -165,7 +198,8 @@ describe('hostile: StreamTicks clients (real node)', function () {
       expect(r.done).to.equal(1000);
       // A call grpc-js left without an answer is the client's (it was cancelled after 5 s):
       // shown, and bounded, while its cause is open (the closing note of 2026-11-28).
-      if (r.stalled > 0) process.stderr.write(`      leaky client: ${r.stalled} of 1000 calls got neither a tick nor an error in 5 s\n`);
+      if (r.stalled > 0)
+        process.stderr.write(`      leaky client: ${r.stalled} of 1000 calls got neither a tick nor an error in 5 s\n`);
       expect(r.stalled, 'calls left without an answer').to.be.at.most(3);
       // What that client leaked counts against its own connection only.
       expect(maxOpen, 'open streams during the run').to.be.at.most(16 + 1);
@@ -174,7 +208,11 @@ describe('hostile: StreamTicks clients (real node)', function () {
       child.kill('SIGKILL');
       await exited;
     }
-    await until('svc_stream_clients back to 0 once the client is gone', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+    await until(
+      'svc_stream_clients back to 0 once the client is gone',
+      2_000,
+      async () => (await metric(rest, 'svc_stream_clients')) === 0,
+    );
     const fresh = await rawStream(node.addresses.grpc!, 'StreamTicks', Buffer.alloc(0));
     expect(fresh.code).to.equal(0);
     expect(fresh.messages).to.equal(1);
@@ -184,7 +222,9 @@ describe('hostile: StreamTicks clients (real node)', function () {
   it('churn on one grpc-js channel, cancelled at once or on the first tick (issue 19 point 1): every call ends CANCELLED, the connection keeps getting new streams, all slots and memory come back', async () => {
     const CALLS = 400;
     const rssBefore = await metric(rest, 'process_resident_memory_bytes');
-    const child = fork(fileURLToPath(new URL('./churn-client.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./churn-client.js', import.meta.url)), [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const exited = new Promise((r) => child.once('exit', r));
     try {
       const report = new Promise<ChurnReport>((resolve) => child.once('message', resolve));
@@ -198,7 +238,11 @@ describe('hostile: StreamTicks clients (real node)', function () {
       // New streams on the same connection are accepted; each displaced a stream grpc-js leaked
       // (its cancel never reached the wire), so with the channel still open nothing is left.
       expect(r.fresh).to.deep.equal({ CANCELLED: 16 });
-      await until('svc_stream_clients back to 0 with the channel still open', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await until(
+        'svc_stream_clients back to 0 with the channel still open',
+        2_000,
+        async () => (await metric(rest, 'svc_stream_clients')) === 0,
+      );
       child.send('close');
       await exited;
     } finally {
@@ -216,7 +260,9 @@ describe('hostile: StreamTicks clients (real node)', function () {
       // History of loaded ticks: ~19 MB of transactions (100 x 8 KB per batch).
       for (let i = 0; i < 24; i++) await writer.submitBatch(Array.from({ length: 100 }, () => wireTx(8_000, 'h19')));
       const rssBefore = await metric(rest, 'process_resident_memory_bytes');
-      const child = fork(fileURLToPath(new URL('./paused-clients.js', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const child = fork(fileURLToPath(new URL('./paused-clients.js', import.meta.url)), [], {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       const exited = new Promise((r) => child.once('exit', r));
       try {
         const opened = new Promise<{ opened: number }>((resolve) => child.once('message', resolve));
@@ -238,7 +284,11 @@ describe('hostile: StreamTicks clients (real node)', function () {
         child.kill('SIGKILL');
         await exited;
       }
-      await until('svc_stream_clients back to 0 once the client is gone', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await until(
+        'svc_stream_clients back to 0 once the client is gone',
+        2_000,
+        async () => (await metric(rest, 'svc_stream_clients')) === 0,
+      );
       await stillServes(node);
     } finally {
       writer.close();
@@ -248,7 +298,8 @@ describe('hostile: StreamTicks clients (real node)', function () {
   it('pairs with the cancel after the call started (setImmediate, the workaround): every stream is released at once, none refused', async () => {
     const client = new SequencerClient(node.addresses.grpc!);
     const failures: string[] = [];
-    const unexpected = (e: grpc.ServiceError) => void (e.code !== grpc.status.CANCELLED && failures.push(`${e.code} ${e.details}`));
+    const unexpected = (e: grpc.ServiceError) =>
+      void (e.code !== grpc.status.CANCELLED && failures.push(`${e.code} ${e.details}`));
     try {
       for (let i = 0; i < 200; i++) {
         const a = client.stream(0);
@@ -267,7 +318,11 @@ describe('hostile: StreamTicks clients (real node)', function () {
         });
       }
       expect(failures).to.deep.equal([]);
-      await until('svc_stream_clients back to 0 with the channel still open', 2_000, async () => (await metric(rest, 'svc_stream_clients')) === 0);
+      await until(
+        'svc_stream_clients back to 0 with the channel still open',
+        2_000,
+        async () => (await metric(rest, 'svc_stream_clients')) === 0,
+      );
     } finally {
       client.close();
     }
@@ -285,7 +340,14 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
   });
 
   async function tick(payloadBytes: number): Promise<void> {
-    await fake.submit({ txId: `t-${fake.ticks.length}-${Math.random()}`, payload: new Uint8Array(payloadBytes), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n });
+    await fake.submit({
+      txId: `t-${fake.ticks.length}-${Math.random()}`,
+      payload: new Uint8Array(payloadBytes),
+      signature: new Uint8Array(0),
+      publicKey: new Uint8Array(0),
+      nonce: 0n,
+      timestamp: 0n,
+    });
     fake.closeTick();
   }
 
@@ -296,12 +358,19 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
     const paused: grpc.ClientReadableStream<Buffer>[] = [];
     const ended: number[] = [];
     for (let i = 0; i < 50; i++) {
-      const c = new grpc.Client(face.address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+      const c = new grpc.Client(face.address, grpc.credentials.createInsecure(), {
+        'grpc.use_local_subchannel_pool': 1,
+      });
       clients.push(c);
       // A paused reader: grpc-js stops asking HTTP/2 for data once its 16-message buffer is full,
       // so flow control stops the node's writes. (A call nobody ever reads from is different:
       // grpc-js then keeps reading into the client's memory, and the node sees a reader.)
-      const call = c.makeServerStreamRequest(STREAM_TICKS, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0));
+      const call = c.makeServerStreamRequest(
+        STREAM_TICKS,
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+      );
       call.on('data', () => undefined);
       call.pause();
       call.on('error', (e: grpc.ServiceError) => ended.push(e.code));
@@ -346,7 +415,12 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
     face = await grpcFace(fake);
     fake.closeTick();
     const client = new SequencerClient(face.address);
-    const oldestEnded = new Promise<grpc.ServiceError>((resolve) => client.stream(0).on('error', resolve).once('data', () => undefined));
+    const oldestEnded = new Promise<grpc.ServiceError>((resolve) =>
+      client
+        .stream(0)
+        .on('error', resolve)
+        .once('data', () => undefined),
+    );
     const calls = Array.from({ length: 15 }, () => client.stream(0).on('error', () => undefined));
     await Promise.all(calls.map((c) => new Promise((r) => c.once('data', r))));
     await until('16 open', 2_000, () => face.streamClients() === 16);
@@ -355,7 +429,9 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
     calls.push(newest);
     const displaced = await oldestEnded;
     expect(displaced.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
-    expect(displaced.details).to.match(/replaced by a newer tick stream on this connection \(at most 16 open per connection\)/);
+    expect(displaced.details).to.match(
+      /replaced by a newer tick stream on this connection \(at most 16 open per connection\)/,
+    );
     expect(face.streamClients()).to.equal(16);
     const other = new SequencerClient(face.address, { 'grpc.use_local_subchannel_pool': 1 });
     const s = other.stream(0).on('error', () => undefined);

@@ -42,7 +42,13 @@ export interface HttpAnswer {
 }
 
 /** One HTTP request with exactly the given body bytes and headers (nothing added but Host). */
-export function http(address: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+export function http(
+  address: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   const [host, port] = splitAddress(address);
   return new Promise((resolve, reject) => {
     const req = request({ host, port, method, path, headers: { connection: 'close', ...headers } }, (res) => {
@@ -62,7 +68,10 @@ export function http(address: string, method: string, path: string, body?: strin
 /** POST a JSON body (a string is sent as is, anything else JSON.stringify'd). */
 export function postJson(address: string, path: string, body: unknown): Promise<HttpAnswer> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return http(address, 'POST', path, text, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  return http(address, 'POST', path, text, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
 }
 
 export function splitAddress(address: string): [string, number] {
@@ -71,26 +80,52 @@ export function splitAddress(address: string): [string, number] {
 }
 
 /** Raw unary call with arbitrary request bytes; resolves with the status code (OK = 0) and details. */
-export function rawCall(address: string, method: string, body: Buffer, service = 'svc.sequencer.v1.SequencerService'): Promise<{ code: number; details: string; response?: Buffer }> {
+export function rawCall(
+  address: string,
+  method: string,
+  body: Buffer,
+  service = 'svc.sequencer.v1.SequencerService',
+): Promise<{ code: number; details: string; response?: Buffer }> {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   return new Promise((resolve) => {
-    client.makeUnaryRequest(`/${service}/${method}`, (b: Buffer) => b, (b: Buffer) => b, body, (err, res) => {
-      client.close();
-      resolve(err ? { code: err.code, details: err.details } : { code: 0, details: 'OK', response: res });
-    });
+    client.makeUnaryRequest(
+      `/${service}/${method}`,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+      (err, res) => {
+        client.close();
+        resolve(err ? { code: err.code, details: err.details } : { code: 0, details: 'OK', response: res });
+      },
+    );
   });
 }
 
 /** Raw server-streaming call to a sequencer method: resolves with the status and how many messages arrived first. */
-export function rawStream(address: string, method: string, body: Buffer, take = 1): Promise<{ code: number; details: string; messages: number }> {
+export function rawStream(
+  address: string,
+  method: string,
+  body: Buffer,
+  take = 1,
+): Promise<{ code: number; details: string; messages: number }> {
   return rawStreamOf(address, `/svc.sequencer.v1.SequencerService/${method}`, body, take);
 }
 
 /** Raw server-streaming call to any method path (`/package.Service/Method`); stops after `take` messages. */
-export function rawStreamOf(address: string, path: string, body: Buffer, take = 1): Promise<{ code: number; details: string; messages: number }> {
+export function rawStreamOf(
+  address: string,
+  path: string,
+  body: Buffer,
+  take = 1,
+): Promise<{ code: number; details: string; messages: number }> {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   return new Promise((resolve) => {
-    const call = client.makeServerStreamRequest(path, (b: Buffer) => b, (b: Buffer) => b, body);
+    const call = client.makeServerStreamRequest(
+      path,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+    );
     let messages = 0;
     const done = (code: number, details: string) => {
       client.close();
@@ -109,7 +144,9 @@ export function rawStreamOf(address: string, path: string, body: Buffer, take = 
 
 export async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([work, late]);
   } finally {
@@ -161,6 +198,8 @@ export async function describeProcess(node: HostileNode): Promise<string> {
   const a = await sample();
   await new Promise((r) => setTimeout(r, 1000));
   const b = await sample();
-  const lines = [...b].map(([tid, t]) => `  ${tid} ${t.name} ${t.state} cpu ${t.cpu - (a.get(tid)?.cpu ?? t.cpu)}/100 wchan ${t.wchan}`);
+  const lines = [...b].map(
+    ([tid, t]) => `  ${tid} ${t.name} ${t.state} cpu ${t.cpu - (a.get(tid)?.cpu ?? t.cpu)}/100 wchan ${t.wchan}`,
+  );
   return `node pid ${pid}, threads (CPU ticks in 1 s):\n${lines.join('\n')}\nstderr (tail):\n${node.stderr().slice(-4000)}`;
 }

@@ -36,7 +36,12 @@ async function attack(job: Job): Promise<void> {
     session.on('error', () => undefined);
     await new Promise<void>((resolve) => session.once('connect', () => resolve()));
     for (let i = 0; i < job.streams; i++) {
-      const s: ClientHttp2Stream = session.request({ ':method': 'POST', ':path': '/svc.follow.v1.FollowService/StreamBlockRoots', 'content-type': 'application/grpc', te: 'trailers' });
+      const s: ClientHttp2Stream = session.request({
+        ':method': 'POST',
+        ':path': '/svc.follow.v1.FollowService/StreamBlockRoots',
+        'content-type': 'application/grpc',
+        te: 'trailers',
+      });
       s.on('error', () => undefined);
       s.on('close', () => {
         if (s.rstCode !== undefined && s.rstCode !== 0) resets++;
@@ -44,12 +49,21 @@ async function attack(job: Job): Promise<void> {
       s.end(frame(Buffer.from([0x08, 0x01])));
       answers.push(
         new Promise((resolve) =>
-          s.once('response', (h) => resolve({ status: h['grpc-status'] as string | undefined, message: decodeURIComponent(String(h['grpc-message'] ?? '')) })),
+          s.once('response', (h) =>
+            resolve({
+              status: h['grpc-status'] as string | undefined,
+              message: decodeURIComponent(String(h['grpc-message'] ?? '')),
+            }),
+          ),
         ),
       );
     }
   }
   const all = await Promise.all(answers);
   const refused = all.filter((a) => a.status !== undefined);
-  process.send!({ admitted: all.length - refused.length, refused: refused.map((r) => r.status), details: [...new Set(refused.map((r) => r.message))] });
+  process.send!({
+    admitted: all.length - refused.length,
+    refused: refused.map((r) => r.status),
+    details: [...new Set(refused.map((r) => r.message))],
+  });
 }

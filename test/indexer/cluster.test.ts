@@ -54,7 +54,11 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
   before(async () => {
     [cluster, pg] = await Promise.all([natsCluster(), postgresServer()]);
     dir = await mkdtemp(join(tmpdir(), 'svc-idx-cluster-'));
-    node = await spawnNode(dir, ['--idle-tick-ms', '20', '--block-ms', '100', '--mq-url', cluster.urls, '--mq-replicas', '3'], ['grpc', 'rest', 'dex', 'rpc']);
+    node = await spawnNode(
+      dir,
+      ['--idle-tick-ms', '20', '--block-ms', '100', '--mq-url', cluster.urls, '--mq-replicas', '3'],
+      ['grpc', 'rest', 'dex', 'rpc'],
+    );
     rpc = `http://${node.addresses.rpc}`;
   });
 
@@ -76,7 +80,11 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
     const nodeServer = await until('the node connected', () => cluster.clientServer(NODE_CLIENT), 20_000);
     await measureFailover(cluster, await cluster.leaderNot(nodeServer), rest);
     const leader = await cluster.streamReady();
-    await measureFailover(cluster, [0, 1, 2].find((i) => i !== leader && i !== nodeServer) ?? [0, 1, 2].find((i) => i !== leader)!, rest);
+    await measureFailover(
+      cluster,
+      [0, 1, 2].find((i) => i !== leader && i !== nodeServer) ?? [0, 1, 2].find((i) => i !== leader)!,
+      rest,
+    );
 
     const placed = await flow.stop();
     const messages = await streamHoldsChain(rpc, cluster.urls, placed);
@@ -94,7 +102,11 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
     for (const m of [...txs.slice(0, 3), ...txs.slice(-3)]) paths.push(`/transactions/${m.msgId}`);
     for (const p of paths) {
       const [want, got] = await Promise.all([fetch(`${rpc}${p}`), fetch(`${base}${p}`)]);
-      expect({ p, status: got.status, body: await got.text() }).to.deep.equal({ p, status: want.status, body: await want.text() });
+      expect({ p, status: got.status, body: await got.text() }).to.deep.equal({
+        p,
+        status: want.status,
+        body: await want.text(),
+      });
     }
     await indexer.close();
     indexer = undefined;
@@ -112,11 +124,15 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
       await nc.close();
     }
     indexer = await start('hole');
-    const stalled = await until('the indexer to stall at the hole', () => (indexer!.status().state === 'stalled' ? indexer!.status() : undefined), 60_000).catch(
-      (err: Error) => {
-        throw new Error(`${err.message}: hole ${hole}, status ${JSON.stringify(indexer!.status())}\n${logs.slice(-20).join('\n')}`);
-      },
-    );
+    const stalled = await until(
+      'the indexer to stall at the hole',
+      () => (indexer!.status().state === 'stalled' ? indexer!.status() : undefined),
+      60_000,
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}: hole ${hole}, status ${JSON.stringify(indexer!.status())}\n${logs.slice(-20).join('\n')}`,
+      );
+    });
     expect(stalled.stream_seq).to.equal(hole - 1);
     expect(stalled.error).to.equal(`stream message ${hole + 1} came after ${hole - 1}`);
     // Looked at again (every second here): still stalled, still not past the hole.

@@ -10,10 +10,20 @@ import { decodeCursor, encodeCursor } from '../../src/indexer/cursor.js';
 
 describe('indexer: flags and cursors', () => {
   it('reads flags over SVC_* variables over defaults', () => {
-    const out = parseIndexerConfig(['--pg-url', 'postgres://a@h:5432/db', '--indexer-batch', '50'], { SVC_MQ_URL: 'nats://127.0.0.1:4222', SVC_INDEXER_BATCH: '7' });
+    const out = parseIndexerConfig(['--pg-url', 'postgres://a@h:5432/db', '--indexer-batch', '50'], {
+      SVC_MQ_URL: 'nats://127.0.0.1:4222',
+      SVC_INDEXER_BATCH: '7',
+    });
     expect(out.kind).to.equal('config');
     if (out.kind !== 'config') return;
-    expect(out.config).to.deep.include({ pgUrl: 'postgres://a@h:5432/db', mqUrl: 'nats://127.0.0.1:4222', mqStream: 'SVC', indexerConsumer: 'svc-indexer', indexerBatch: 50, logLevel: 'info' });
+    expect(out.config).to.deep.include({
+      pgUrl: 'postgres://a@h:5432/db',
+      mqUrl: 'nats://127.0.0.1:4222',
+      mqStream: 'SVC',
+      indexerConsumer: 'svc-indexer',
+      indexerBatch: 50,
+      logLevel: 'info',
+    });
     expect(out.config.indexerAddr).to.deep.equal({ host: '0.0.0.0', port: 8083 });
   });
 
@@ -29,14 +39,22 @@ describe('indexer: flags and cursors', () => {
     expect(error(['--pg-url', 'postgres://h/db', '--indexr-addr', 'x'])).to.match(/did you mean --indexer-addr/);
     const help = parseIndexerConfig(['--help'], {});
     expect(help.kind).to.equal('help');
-    if (help.kind === 'help') for (const f of INDEXER_FLAGS) expect(help.text).to.contain(`--${f.flag}`).and.contain(envName(f.flag));
+    if (help.kind === 'help')
+      for (const f of INDEXER_FLAGS) expect(help.text).to.contain(`--${f.flag}`).and.contain(envName(f.flag));
   });
 
   it('decodes a cursor only from the text it encodes to', () => {
     const c = encodeCursor([5613522255872n, 17]);
     expect(decodeCursor(c, 2)).to.deep.equal([5613522255872n, 17n]);
     expect(decodeCursor(c, 1)).to.be.a('string');
-    for (const bad of ['', '!!', Buffer.from('01:2').toString('base64url'), Buffer.from('1:x').toString('base64url'), `${c}=`, Buffer.from('18446744073709551616').toString('base64url')]) {
+    for (const bad of [
+      '',
+      '!!',
+      Buffer.from('01:2').toString('base64url'),
+      Buffer.from('1:x').toString('base64url'),
+      `${c}=`,
+      Buffer.from('18446744073709551616').toString('base64url'),
+    ]) {
       expect(decodeCursor(bad, bad.includes('MTg') ? 1 : 2), bad).to.match(/cursor is not one this indexer gave/);
     }
   });

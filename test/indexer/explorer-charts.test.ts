@@ -9,7 +9,7 @@
  * /tmp/svc-explorer-chart.png (and the history panel alone in svc-explorer-chart-panel.png).
  */
 import { expect } from 'chai';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startIndexer, type Indexer } from '../../src/indexer/index.js';
 import { chartRange, RESOLUTIONS } from '../../src/chain/web/app/indexer-api.js';
 import { silentLogger } from '../../src/log/index.js';
@@ -17,7 +17,7 @@ import { DexClient, toBase58 } from '../../src/sdk/index.js';
 import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { getJson, startFixture, type Fixture } from './support/fixture.js';
 
-export const SCREENSHOT = '/tmp/svc-explorer-chart.png';
+const SCREENSHOT = '/tmp/svc-explorer-chart.png';
 
 describe('indexer: charts, trades and fills on the explorer page', function () {
   this.timeout(180_000);
@@ -108,7 +108,7 @@ describe('indexer: charts, trades and fills on the explorer page', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('switches the resolution: 5m, 1h, 1d and back to 1m, each the indexer\'s candles', async () => {
+  it("switches the resolution: 5m, 1h, 1d and back to 1m, each the indexer's candles", async () => {
     for (const r of ['5m', '1h', '1d', '1m'] as const) {
       await page.click(`#history button[data-resolution="${r}"]`);
       await page.waitForSelector(`#history[data-resolution="${r}"][data-state="ready"]`);

@@ -87,7 +87,16 @@ describe('indexer: exactly once through crashes, and refusals', function () {
     let kills = 0;
     let seq = 0;
     for (let round = 0; round < 2 && seq < fx.lastSeq; round++) {
-      const p = await spawnIndexer(['--pg-url', url, '--mq-url', fx.nats.url, '--indexer-batch', '4', '--indexer-consumer', 'killed']);
+      const p = await spawnIndexer([
+        '--pg-url',
+        url,
+        '--mq-url',
+        fx.nats.url,
+        '--indexer-batch',
+        '4',
+        '--indexer-consumer',
+        'killed',
+      ]);
       const target = seq + Math.max(10, Math.floor(fx.lastSeq / 3));
       seq = await until('progress', async () => {
         const h = await health(p.url);
@@ -101,7 +110,9 @@ describe('indexer: exactly once through crashes, and refusals', function () {
     }
     expect(kills, 'kills that landed mid-stream').to.be.greaterThan(0);
     const p = await spawnIndexer(['--pg-url', url, '--mq-url', fx.nats.url, '--indexer-consumer', 'killed']);
-    await until('the end of the stream', async () => ((await health(p.url)).stream_seq === fx.lastSeq ? true : undefined));
+    await until('the end of the stream', async () =>
+      (await health(p.url)).stream_seq === fx.lastSeq ? true : undefined,
+    );
     p.child.kill('SIGTERM');
     expect(await p.exited).to.equal(0);
     expect(await dumpDatabase(url)).to.deep.equal(clean);
@@ -121,7 +132,11 @@ describe('indexer: exactly once through crashes, and refusals', function () {
     expect((await getText(`${base}/blocks/1`)).status).to.equal(503);
     const stopped = down.stream_seq;
     expect(stopped).to.be.lessThan(fx.lastSeq);
-    await until('a database retry on /metrics', async () => (/^svc_indexer_retries_total\{cause="database"\} [1-9]/m.test(await (await fetch(`${base}/metrics`)).text()) ? true : undefined));
+    await until('a database retry on /metrics', async () =>
+      /^svc_indexer_retries_total\{cause="database"\} [1-9]/m.test(await (await fetch(`${base}/metrics`)).text())
+        ? true
+        : undefined,
+    );
     await fx.pg.start();
     await ix.reached(fx.lastSeq);
     expect(await dumpDatabase(url)).to.deep.equal(clean);
@@ -145,7 +160,7 @@ describe('indexer: exactly once through crashes, and refusals', function () {
     expect(await dumpDatabase(url)).to.deep.equal(clean);
   });
 
-  it('refuses a stream of another chain, and one that does not start at the chain\'s start', async () => {
+  it("refuses a stream of another chain, and one that does not start at the chain's start", async () => {
     // Another nats-server whose stream SVC holds the real chain from its 10th message on.
     const other = await natsServer();
     try {
@@ -164,7 +179,9 @@ describe('indexer: exactly once through crashes, and refusals', function () {
       });
       expect(stalled.error).to.match(/does not start at the chain's start/);
       expect(await rowCount(fresh, 'transactions')).to.equal(0);
-      await until('svc_indexer_stalled 1', async () => (/^svc_indexer_stalled 1$/m.test(await (await fetch(`${a.base}/metrics`)).text()) ? true : undefined));
+      await until('svc_indexer_stalled 1', async () =>
+        /^svc_indexer_stalled 1$/m.test(await (await fetch(`${a.base}/metrics`)).text()) ? true : undefined,
+      );
 
       // The clean database (the whole chain) meets a stream shorter than what it holds.
       const b = await start(cleanUrl, { mqUrl: other.url, indexerConsumer: 'clean-other' });
@@ -174,7 +191,9 @@ describe('indexer: exactly once through crashes, and refusals', function () {
         return res.status === 503 && h.state === 'diverged' ? h : undefined;
       });
       expect(diverged.error).to.match(/another stream/);
-      await until('svc_indexer_diverged 1', async () => (/^svc_indexer_diverged 1$/m.test(await (await fetch(`${b.base}/metrics`)).text()) ? true : undefined));
+      await until('svc_indexer_diverged 1', async () =>
+        /^svc_indexer_diverged 1$/m.test(await (await fetch(`${b.base}/metrics`)).text()) ? true : undefined,
+      );
       expect(await dumpDatabase(cleanUrl)).to.deep.equal(clean);
     } finally {
       await other.dispose();
@@ -190,7 +209,11 @@ describe('indexer: exactly once through crashes, and refusals', function () {
       return res.status === 503 && v.nats === 'down' && v.database === 'up' ? v : undefined;
     });
     expect(h.state).to.equal('connecting');
-    await until('a NATS retry on /metrics', async () => (/^svc_indexer_retries_total\{cause="nats"\} [1-9]/m.test(await (await fetch(`${a.base}/metrics`)).text()) ? true : undefined));
+    await until('a NATS retry on /metrics', async () =>
+      /^svc_indexer_retries_total\{cause="nats"\} [1-9]/m.test(await (await fetch(`${a.base}/metrics`)).text())
+        ? true
+        : undefined,
+    );
 
     const deadPg = `postgres://svc@127.0.0.1:${await freePort()}/none`;
     const b = await start(deadPg);

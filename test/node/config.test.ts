@@ -21,8 +21,18 @@ describe('node configuration', () => {
   });
 
   it('reads every flag from SVC_* variables, and flags win', () => {
-    expect(FLAGS.map((f) => envName(f.flag))).to.include.members(['SVC_GRPC_ADDR', 'SVC_DB_PATH', 'SVC_QUEUE_CAPACITY', 'SVC_LOG_LEVEL']);
-    const env = { SVC_GRPC_ADDR: '127.0.0.1:1234', SVC_RETAIN_TICKS: '50', SVC_LOG_LEVEL: 'debug', SVC_REST_ADDR: '[::1]:0' };
+    expect(FLAGS.map((f) => envName(f.flag))).to.include.members([
+      'SVC_GRPC_ADDR',
+      'SVC_DB_PATH',
+      'SVC_QUEUE_CAPACITY',
+      'SVC_LOG_LEVEL',
+    ]);
+    const env = {
+      SVC_GRPC_ADDR: '127.0.0.1:1234',
+      SVC_RETAIN_TICKS: '50',
+      SVC_LOG_LEVEL: 'debug',
+      SVC_REST_ADDR: '[::1]:0',
+    };
     const c = nodeConfig(['--retain-ticks', '70', '--idle-tick-ms=5'], env);
     expect(c.grpcAddr).to.deep.equal({ host: '127.0.0.1', port: 1234 });
     expect(c.restAddr).to.deep.equal({ host: '::1', port: 0 });
@@ -35,7 +45,11 @@ describe('node configuration', () => {
     [['--grpc-addr', 'localhost'], {}, /--grpc-addr.*host:port/],
     [['--rest-addr', '1.2.3.4:70000'], {}, /--rest-addr.*out of range/],
     [['--retain-ticks', '0'], {}, /--retain-ticks.*out of range/],
-    [['--retain-ticks', '-5'], {}, /^invalid --retain-ticks: -5 is out of range: expected a whole number from 1 to 100,000,000$/],
+    [
+      ['--retain-ticks', '-5'],
+      {},
+      /^invalid --retain-ticks: -5 is out of range: expected a whole number from 1 to 100,000,000$/,
+    ],
     [['--idle-tick-ms', '-1.5'], {}, /^invalid --idle-tick-ms: -1\.5 is out of range/],
     [['--grpc-adr', '1.2.3.4:1'], {}, /^unknown flag --grpc-adr \(did you mean --grpc-addr\?\)$/],
     [['--db-path'], {}, /^--db-path needs a value$/],
@@ -48,8 +62,16 @@ describe('node configuration', () => {
     [['--follow-dex', 'http://127.0.0.1:8081'], {}, /^--follow-dex needs --follow/],
     [['--follow-from', 'snapshot'], {}, /^--follow-from snapshot needs --follow/],
     [[], { SVC_FOLLOW_FROM: 'snapshot' }, /^--follow-from snapshot needs --follow/],
-    [['--follow', '127.0.0.1:9090', '--follow-from', 'later'], {}, /^invalid --follow-from: expected genesis or snapshot/],
-    [['--indexer-url', 'ftp://127.0.0.1:8083'], {}, /^invalid --indexer-url: expected http:\/\/host:port, got 'ftp:\/\/127\.0\.0\.1:8083'/],
+    [
+      ['--follow', '127.0.0.1:9090', '--follow-from', 'later'],
+      {},
+      /^invalid --follow-from: expected genesis or snapshot/,
+    ],
+    [
+      ['--indexer-url', 'ftp://127.0.0.1:8083'],
+      {},
+      /^invalid --indexer-url: expected http:\/\/host:port, got 'ftp:\/\/127\.0\.0\.1:8083'/,
+    ],
     [[], { SVC_INDEXER_URL: 'not a url' }, /SVC_INDEXER_URL.*expected http:\/\/host:port/],
   ];
   for (const [argv, env, message] of bad) {
@@ -63,6 +85,7 @@ describe('node configuration', () => {
   it('prints help listing every flag and its variable', () => {
     const outcome = parseNodeConfig(['--help']);
     expect(outcome.kind).to.equal('help');
-    if (outcome.kind === 'help') for (const f of FLAGS) expect(outcome.text).to.contain(`--${f.flag}`).and.contain(envName(f.flag));
+    if (outcome.kind === 'help')
+      for (const f of FLAGS) expect(outcome.text).to.contain(`--${f.flag}`).and.contain(envName(f.flag));
   });
 });

@@ -14,7 +14,10 @@ describe('node logs (pino)', () => {
       log.info('not shown');
       log.warn({ face: 'grpc' }, 'shown');
       log.error(new Error('boom'), 'failed');
-      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.map((l) => l.msg)).to.deep.equal(['shown', 'failed']);
       expect(lines[0]).to.include({ level: 40, face: 'grpc', svc: 'node' });
       expect((lines[1]!.err as { message: string }).message).to.equal('boom');

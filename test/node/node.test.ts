@@ -34,7 +34,18 @@ describe('node runner (startNode)', () => {
       await stop();
     };
     const lines: string[] = [];
-    const config = nodeConfig(['--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0', '--db-path', dir]);
+    const config = nodeConfig([
+      '--grpc-addr',
+      '127.0.0.1:0',
+      '--rest-addr',
+      '127.0.0.1:0',
+      '--dex-addr',
+      '127.0.0.1:0',
+      '--rpc-addr',
+      '127.0.0.1:0',
+      '--db-path',
+      dir,
+    ]);
     const node = await startNode(config, {
       logger: silentLogger(),
       print: (l) => lines.push(l),
@@ -73,12 +84,23 @@ describe('node runner (startNode)', () => {
     const closed: string[] = [];
     const ok: FaceSpec = {
       name: 'extra',
-      start: async () => ({ name: 'extra', address: '127.0.0.1:1', stopAccepting() {}, close: async () => void closed.push('extra') }),
+      start: async () => ({
+        name: 'extra',
+        address: '127.0.0.1:1',
+        stopAccepting() {},
+        close: async () => void closed.push('extra'),
+      }),
     };
     const broken: FaceSpec = { name: 'broken', start: async () => Promise.reject(new Error('port in use')) };
     const config = nodeConfig(['--db-path', dir]);
     const lines: string[] = [];
-    await startNode(config, { logger: silentLogger(), print: (l) => lines.push(l), createSequencer: () => fake, faces: [ok, broken], poolThreads: 1 }).then(
+    await startNode(config, {
+      logger: silentLogger(),
+      print: (l) => lines.push(l),
+      createSequencer: () => fake,
+      faces: [ok, broken],
+      poolThreads: 1,
+    }).then(
       () => expect.fail('should not start'),
       (err: Error) => expect(err.message).to.equal('the broken face failed to start: port in use'),
     );
@@ -98,7 +120,13 @@ describe('node runner (startNode)', () => {
       },
     };
     const config = nodeConfig(['--db-path', dir, '--dex-addr', '127.0.0.1:0', '--gateways', '2']);
-    await startNode(config, { logger: silentLogger(), print: () => undefined, createSequencer: () => new FakeSequencer(), faces: [broken, dexFace], poolThreads: 1 }).then(
+    await startNode(config, {
+      logger: silentLogger(),
+      print: () => undefined,
+      createSequencer: () => new FakeSequencer(),
+      faces: [broken, dexFace],
+      poolThreads: 1,
+    }).then(
       () => expect.fail('should not start'),
       (err: Error) => expect(err.message).to.match(/the broken face failed to start/),
     );

@@ -12,7 +12,10 @@ import { FakeSequencer } from '../support/fake-sequencer.js';
 
 function capture(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger: Logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+  const logger: Logger = pino(
+    { level: 'info' },
+    { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+  );
   return { logger, lines };
 }
 
@@ -65,7 +68,12 @@ describe('start-up progress', () => {
       }
     };
     const { logger, lines } = capture();
-    const applier = new TickApplier(sequencer, new OrderBookEngine(), { verifyMany: async (items) => items.map(() => true) }, { logger });
+    const applier = new TickApplier(
+      sequencer,
+      new OrderBookEngine(),
+      { verifyMany: async (items) => items.map(() => true) },
+      { logger },
+    );
     try {
       await applier.start();
     } finally {
@@ -73,7 +81,9 @@ describe('start-up progress', () => {
     }
     const progress = lines.filter((l) => l.progress === 'order book replay');
     expect(progress.length, JSON.stringify(lines)).to.be.at.least(2);
-    expect(progress[0]!.msg).to.match(/^order book replay: [\d,]+ of 1,000 ticks \(\d+%\), [\d,]+ ticks\/s, about .+ left$/);
+    expect(progress[0]!.msg).to.match(
+      /^order book replay: [\d,]+ of 1,000 ticks \(\d+%\), [\d,]+ ticks\/s, about .+ left$/,
+    );
     expect(progress[0]!.total).to.equal(1000);
     expect(progress.at(-1)!.msg).to.match(/^order book replay: done, 1,000 ticks in \d/);
   });

@@ -42,7 +42,9 @@ describe('--retain-bytes', () => {
       // ticks/recent lists only ticks held in memory: walk back until it runs out.
       let held = 0;
       for (let offset = 0; offset < height; offset += 100) {
-        const res = (await (await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=100&offset=${offset}`)).json()) as { total: number };
+        const res = (await (
+          await fetch(`http://${node.addresses.rest}/api/v1/ticks/recent?limit=100&offset=${offset}`)
+        ).json()) as { total: number };
         held += res.total;
         if (res.total < 100) break;
       }
@@ -50,7 +52,9 @@ describe('--retain-bytes', () => {
       // 256 KiB (+1/8) at >= ~600 bytes per tick and ~250 bytes per transaction: at most ~480 ticks' worth
       expect(held, `ticks held in memory of ${height}`).to.be.at.most(Math.ceil((256 * 1024 * 1.125) / 600));
       // The oldest tick is still served, from disk, by gRPC and REST.
-      const first = await client.call<{ found: boolean; tick: { transactions: unknown[] } }>('GetTick', { tick_number: '1' });
+      const first = await client.call<{ found: boolean; tick: { transactions: unknown[] } }>('GetTick', {
+        tick_number: '1',
+      });
       expect(first.found).to.equal(true);
       expect((await fetch(`http://${node.addresses.rest}/api/v1/tick/1`)).status).to.equal(200);
     } finally {

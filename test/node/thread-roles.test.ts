@@ -26,7 +26,7 @@ function threads(pid: number): Map<string, number[]> {
   return out;
 }
 
-describe('thread roles: names and priorities of the real node\'s threads', function () {
+describe("thread roles: names and priorities of the real node's threads", function () {
   this.timeout(60_000);
   const dirs = tempDirs('svc-threads-');
   let node: NodeProcess;
@@ -40,20 +40,22 @@ describe('thread roles: names and priorities of the real node\'s threads', funct
     dirs.removeAll();
   });
 
-  it('names the clock, batcher and pool threads, keeps the clock at the main thread\'s priority and lowers the pool', async () => {
+  it("names the clock, batcher and pool threads, keeps the clock at the main thread's priority and lowers the pool", async () => {
     const pid = node.child.pid!;
     await until('the pool threads', () => (threads(pid).has('svc-pool') ? true : undefined), 10_000);
     const seen = threads(pid);
     const main = seen.get('main')![0]!;
     expect(seen.get('svc-clock'), 'one clock thread').to.deep.equal([main]);
     expect(seen.get('svc-batcher'), 'one batcher thread').to.deep.equal([main]);
-    for (const nice of seen.get('svc-pool')!) expect(nice, 'pool threads answer after ordering').to.equal(Math.min(19, main + 2));
+    for (const nice of seen.get('svc-pool')!)
+      expect(nice, 'pool threads answer after ordering').to.equal(Math.min(19, main + 2));
   });
 
   it('reports CPU per thread on /metrics, the clock busiest', async () => {
     const text = await (await fetch(`http://${node.addresses.rest}/metrics`)).text();
     const cpu = new Map<string, number>();
-    for (const m of text.matchAll(/^svc_thread_cpu_seconds_total\{thread="([^"]+)"\} (\S+)$/gm)) cpu.set(m[1]!, Number(m[2]));
+    for (const m of text.matchAll(/^svc_thread_cpu_seconds_total\{thread="([^"]+)"\} (\S+)$/gm))
+      cpu.set(m[1]!, Number(m[2]));
     expect([...cpu.keys()]).to.include.members(['main', 'svc-clock', 'svc-batcher', 'svc-pool']);
     // The clock squares without pause: after start-up it has used more CPU than the batcher.
     await new Promise((r) => setTimeout(r, 1000));

@@ -22,14 +22,25 @@ describe('proofs: order state over a busy engine', function () {
     const ticks = makeTicks(400, 11);
     const t0 = ticks[ticks.length - 1]!.timestamp + 1000;
     const whale = keyOf(9);
-    ticks.push(tickOf(401, t0, [marketTx(9, 10, 'DEEP/BOOK'), ...Array.from({ length: 150 }, (_, i) => orderTx(whale, 1 + i, 'Buy', 1 + i, 1, 9, 10))]));
+    ticks.push(
+      tickOf(401, t0, [
+        marketTx(9, 10, 'DEEP/BOOK'),
+        ...Array.from({ length: 150 }, (_, i) => orderTx(whale, 1 + i, 'Buy', 1 + i, 1, 9, 10)),
+      ]),
+    );
     applyAll(engine, ticks, checkSignature, {
       visit: (r) => {
         for (const a of r.txs) {
           if (!a.outcome.ok || a.outcome.kind !== 'order') continue;
           const o = a.outcome.order;
           leaves.push(usedIdLeaf(o.owner, o.orderId));
-          if (o.open) rested.set(`${o.ownerKey}:${o.orderId}`, { marketId: o.marketId, owner: o.owner, orderId: o.orderId, slot: o.slot });
+          if (o.open)
+            rested.set(`${o.ownerKey}:${o.orderId}`, {
+              marketId: o.marketId,
+              owner: o.owner,
+              orderId: o.orderId,
+              slot: o.slot,
+            });
         }
       },
     });
@@ -45,7 +56,15 @@ describe('proofs: order state over a busy engine', function () {
       for (const o of market.book.restingOrders()) {
         const usedId = resting % 25 === 0 ? usedIdMemberFromLeaves(leaves, o.owner, o.orderId) : undefined;
         if (usedId) sampled++;
-        const p = buildOrderStateProof(state, { marketId: market.info.marketId, owner: o.owner, orderId: o.orderId, blockHeight: 7, tickNumber: 401, lastTickOutputHash: ANCHOR, usedId });
+        const p = buildOrderStateProof(state, {
+          marketId: market.info.marketId,
+          owner: o.owner,
+          orderId: o.orderId,
+          blockHeight: 7,
+          tickNumber: 401,
+          lastTickOutputHash: ANCHOR,
+          usedId,
+        });
         const r = verifyOrderState(JSON.parse(JSON.stringify(p)), { trustedBlock: block });
         expect(r.ok, JSON.stringify(r)).to.equal(true);
         if (r.ok) expect(r.order?.remaining).to.equal(o.remaining.toString());
@@ -59,7 +78,17 @@ describe('proofs: order state over a busy engine', function () {
     for (const r of rested.values()) {
       const now = state.findOrder(r.owner, r.orderId);
       if (!now || now.open || left >= 30) continue;
-      const p = buildOrderStateProof(state, { marketId: r.marketId, owner: r.owner, orderId: r.orderId, blockHeight: 7, tickNumber: 401, lastTickOutputHash: ANCHOR, usedId: usedIdMemberFromLeaves(leaves, r.owner, r.orderId), restedInSlot: r.slot, end: 'filled' }); // end: the node's word, unchecked without ended_by
+      const p = buildOrderStateProof(state, {
+        marketId: r.marketId,
+        owner: r.owner,
+        orderId: r.orderId,
+        blockHeight: 7,
+        tickNumber: 401,
+        lastTickOutputHash: ANCHOR,
+        usedId: usedIdMemberFromLeaves(leaves, r.owner, r.orderId),
+        restedInSlot: r.slot,
+        end: 'filled',
+      }); // end: the node's word, unchecked without ended_by
       const v = verifyOrderState(JSON.parse(JSON.stringify(p)), { trustedBlock: block });
       expect(v.ok && v.state === 'not_resting' && v.absence, JSON.stringify(v)).to.equal('slot');
       left++;

@@ -35,7 +35,10 @@ describe('proofs: an order ended by a mass cancel', function () {
 
   it('proves cancelled, ended_by the mass cancel, for each order it ended (whole book: none rests)', () => {
     expect(f.state.openOrdersOf(dave.publicKey)).to.deep.equal([]);
-    expect(f.explorer.get((4n << 32n) | 5n)).to.deep.include({ kind: 'cancel_all', cancelled_order_ids: [1n, 2n, 3n, 4n, 5n, 6n] });
+    expect(f.explorer.get((4n << 32n) | 5n)).to.deep.include({
+      kind: 'cancel_all',
+      cancelled_order_ids: [1n, 2n, 3n, 4n, 5n, 6n],
+    });
     for (const id of [1, 4]) {
       const r = verify(orderProofOf(f, dave, id, { end: 'cancelled', endedBy: [4, 5], wholeBook: true }));
       expect(r.ok && r.state, JSON.stringify(r)).to.equal('not_resting');
@@ -48,7 +51,10 @@ describe('proofs: an order ended by a mass cancel', function () {
 
   it("refuses a mass cancel of another owner, or another order's cancel, as what ended it", () => {
     const other = verify(orderProofOf(f, alice, 2, { end: 'cancelled', endedBy: [4, 5] }));
-    expect(other.ok === false && [other.step, other.message], JSON.stringify(other)).to.deep.equal(['ended_by', 'the ending mass cancel names another owner or market']);
+    expect(other.ok === false && [other.step, other.message], JSON.stringify(other)).to.deep.equal([
+      'ended_by',
+      'the ending mass cancel names another owner or market',
+    ]);
     const p: OrderStateProof = orderProofOf(f, dave, 1, { end: 'cancelled', endedBy: [2, 0] });
     const r = verify(clone(p));
     expect(r.ok === false && r.step).to.equal('ended_by');

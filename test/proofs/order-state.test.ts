@@ -8,7 +8,12 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import type { BrowserVerifier } from '../../src/browser/index.js';
-import { buildOrderStateProof, verifyOrderState, type OrderStateProof, type OrderStateStep } from '../../src/proofs/index.js';
+import {
+  buildOrderStateProof,
+  verifyOrderState,
+  type OrderStateProof,
+  type OrderStateStep,
+} from '../../src/proofs/index.js';
 import { toBase58Key } from '../../src/sdk/bytes.js';
 import { MARKET_ID, alice, bob, carol, dave, makeFixture, type Fixture } from './support/fixture.js';
 import { inclusionOf, orderProofOf } from './support/vectors.js';
@@ -32,7 +37,12 @@ describe('proofs: order state', function () {
     last_tick_output_hash: createHash('sha256').update(f.ticks[3]!.vdfProof.output).digest('hex'),
   });
   const verify = (p: unknown) => verifyOrderState(p, { trustedBlock: block(), inclusion: { tickVerifier: v } });
-  const rejectedAt = (p: OrderStateProof, tamper: (t: OrderStateProof) => void, step: OrderStateStep, what: string): void => {
+  const rejectedAt = (
+    p: OrderStateProof,
+    tamper: (t: OrderStateProof) => void,
+    step: OrderStateStep,
+    what: string,
+  ): void => {
     const t = clone(p);
     tamper(t);
     const r = verify(t);
@@ -40,14 +50,21 @@ describe('proofs: order state', function () {
     if (!r.ok) expect(r.step, `${what}: ${r.message}`).to.equal(step);
   };
 
-  it('a resting order: its leaf in its slot, the state root recomputed is the engine\'s (and the block\'s)', () => {
+  it("a resting order: its leaf in its slot, the state root recomputed is the engine's (and the block's)", () => {
     const p = orderProofOf(f, bob, 1);
     expect(p.state_root).to.equal(root);
     const r = verify(clone(p));
     expect(r.ok, JSON.stringify(r)).to.equal(true);
     if (!r.ok) return;
     expect(r.state).to.equal('resting');
-    expect(r.order).to.include({ order_id: '1', owner: toBase58Key(bob.publicKey), side: 'Buy', price: '90', quantity: '5', remaining: '5' });
+    expect(r.order).to.include({
+      order_id: '1',
+      owner: toBase58Key(bob.publicKey),
+      side: 'Buy',
+      price: '90',
+      quantity: '5',
+      remaining: '5',
+    });
     expect(r.used_id_index).to.equal(2);
     // Without the used-id member it still proves (it is optional for a resting order).
     expect(verify(orderProofOf(f, bob, 1, { usedId: false })).ok).to.equal(true);
@@ -70,9 +87,19 @@ describe('proofs: order state', function () {
     const bare = verify(orderProofOf(f, bob, 3, { end: 'filled_on_arrival' }));
     expect(bare.ok && bare.absence).to.equal('unproven');
     // A resting order cannot pass as not resting, by slot or by whole book.
-    rejectedAt(orderProofOf(f, bob, 1), (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')), 'book_leaf', 'resting claimed not resting');
+    rejectedAt(
+      orderProofOf(f, bob, 1),
+      (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')),
+      'book_leaf',
+      'resting claimed not resting',
+    );
     const wb = orderProofOf(f, dave, 2, { wholeBook: true });
-    rejectedAt(wb, (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')), 'book_leaf', 'resting order in the whole book');
+    rejectedAt(
+      wb,
+      (t) => ((t.state = 'not_resting'), (t.end = 'cancelled')),
+      'book_leaf',
+      'resting order in the whole book',
+    );
   });
 
   it('each tampered field of a resting proof fails at its step', () => {
@@ -95,18 +122,50 @@ describe('proofs: order state', function () {
     rejectedAt(p, (t) => (t.used_ids_root = flipHex(t.used_ids_root)), 'used_id_path', 'used_ids_root');
     rejectedAt(p, (t) => (t.used_id_count += 1), 'used_id_path', 'used_id_count');
     const noUsed = orderProofOf(f, dave, 6, { usedId: false });
-    rejectedAt(noUsed, (t) => (t.used_ids_root = flipHex(t.used_ids_root)), 'state_root', 'used_ids_root without a used-id member');
+    rejectedAt(
+      noUsed,
+      (t) => (t.used_ids_root = flipHex(t.used_ids_root)),
+      'state_root',
+      'used_ids_root without a used-id member',
+    );
     rejectedAt(noUsed, (t) => (t.used_id_count += 1), 'state_root', 'used_id_count without a used-id member');
     // The market leaf: market_id text (byte 4 on), a byte of the name, the book_root, book_size.
     const leafLen = p.market.leaf.length;
     rejectedAt(p, (t) => (t.market.leaf = flipHex(t.market.leaf, 8 + 1)), 'market_leaf', 'market leaf market_id');
-    rejectedAt(p, (t) => (t.market.leaf = flipHex(t.market.leaf, 8 + 72 + 128 + 10)), 'market_path', 'market leaf mint/name');
-    rejectedAt(p, (t) => (t.market.leaf = flipHex(t.market.leaf, leafLen - 2 * (8 + 4 + 32) + 3)), 'book_path', 'market leaf book_root');
-    rejectedAt(p, (t) => (t.market.leaf = t.market.leaf.slice(0, leafLen - 24) + '00008000' + t.market.leaf.slice(leafLen - 16)), 'book_path', 'market leaf book_size');
-    rejectedAt(p, (t) => (t.market.leaf = t.market.leaf.slice(0, leafLen - 24) + '64000000' + t.market.leaf.slice(leafLen - 16)), 'market_leaf', 'market leaf book_size not a power of two');
-    rejectedAt(p, (t) => (t.market.leaf = t.market.leaf + '00'), 'market_leaf', 'market leaf with a trailing byte');
+    rejectedAt(
+      p,
+      (t) => (t.market.leaf = flipHex(t.market.leaf, 8 + 72 + 128 + 10)),
+      'market_path',
+      'market leaf mint/name',
+    );
+    rejectedAt(
+      p,
+      (t) => (t.market.leaf = flipHex(t.market.leaf, leafLen - 2 * (8 + 4 + 32) + 3)),
+      'book_path',
+      'market leaf book_root',
+    );
+    rejectedAt(
+      p,
+      (t) => (t.market.leaf = `${t.market.leaf.slice(0, leafLen - 24)}00008000${t.market.leaf.slice(leafLen - 16)}`),
+      'book_path',
+      'market leaf book_size',
+    );
+    rejectedAt(
+      p,
+      (t) => (t.market.leaf = `${t.market.leaf.slice(0, leafLen - 24)}64000000${t.market.leaf.slice(leafLen - 16)}`),
+      'market_leaf',
+      'market leaf book_size not a power of two',
+    );
+    rejectedAt(p, (t) => (t.market.leaf = `${t.market.leaf}00`), 'market_leaf', 'market leaf with a trailing byte');
     rejectedAt(p, (t) => (t.market.index = 1), 'shape', 'market index past the count');
-    p.market.audit_path.forEach((_, k) => rejectedAt(p, (t) => (t.market.audit_path[k] = flipHex(t.market.audit_path[k]!)), 'market_path', `market path ${k}`));
+    p.market.audit_path.forEach((_, k) =>
+      rejectedAt(
+        p,
+        (t) => (t.market.audit_path[k] = flipHex(t.market.audit_path[k]!)),
+        'market_path',
+        `market path ${k}`,
+      ),
+    );
     rejectedAt(p, (t) => t.market.audit_path.pop(), 'market_path', 'market path short');
     // The book leaf: each field.
     const fields: Array<[string, number, OrderStateStep]> = [
@@ -118,15 +177,35 @@ describe('proofs: order state', function () {
       ['remaining', 65, 'book_path'],
       ['expiry', 73, 'book_path'],
     ];
-    for (const [name, offset, step] of fields) rejectedAt(p, (t) => (t.book!.leaf = flipHex(t.book!.leaf, 2 * offset + 1)), step, `book leaf ${name}`);
-    rejectedAt(p, (t) => (t.book!.leaf = t.book!.leaf.slice(0, 96) + '01' + t.book!.leaf.slice(98)), 'book_path', 'book leaf side');
-    rejectedAt(p, (t) => (t.book!.leaf = t.book!.leaf.slice(0, 96) + '07' + t.book!.leaf.slice(98)), 'book_leaf', 'book leaf side 7');
+    for (const [name, offset, step] of fields)
+      rejectedAt(p, (t) => (t.book!.leaf = flipHex(t.book!.leaf, 2 * offset + 1)), step, `book leaf ${name}`);
+    rejectedAt(
+      p,
+      (t) => (t.book!.leaf = `${t.book!.leaf.slice(0, 96)}01${t.book!.leaf.slice(98)}`),
+      'book_path',
+      'book leaf side',
+    );
+    rejectedAt(
+      p,
+      (t) => (t.book!.leaf = `${t.book!.leaf.slice(0, 96)}07${t.book!.leaf.slice(98)}`),
+      'book_leaf',
+      'book leaf side 7',
+    );
     rejectedAt(p, (t) => (t.book!.index += 1), 'book_path', 'slot');
     rejectedAt(p, (t) => (t.book!.index = 64), 'book_leaf', 'slot past the book');
-    p.book!.audit_path.forEach((_, k) => rejectedAt(p, (t) => (t.book!.audit_path[k] = flipHex(t.book!.audit_path[k]!)), 'book_path', `book path ${k}`));
+    p.book!.audit_path.forEach((_, k) =>
+      rejectedAt(p, (t) => (t.book!.audit_path[k] = flipHex(t.book!.audit_path[k]!)), 'book_path', `book path ${k}`),
+    );
     rejectedAt(p, (t) => (t.used_id!.index -= 1), 'used_id_path', 'used-id index');
     rejectedAt(p, (t) => (t.used_id!.leaf = flipHex(t.used_id!.leaf)), 'used_id_leaf', 'used-id leaf');
-    p.used_id!.audit_path.forEach((_, k) => rejectedAt(p, (t) => (t.used_id!.audit_path[k] = flipHex(t.used_id!.audit_path[k]!)), 'used_id_path', `used-id path ${k}`));
+    p.used_id!.audit_path.forEach((_, k) =>
+      rejectedAt(
+        p,
+        (t) => (t.used_id!.audit_path[k] = flipHex(t.used_id!.audit_path[k]!)),
+        'used_id_path',
+        `used-id path ${k}`,
+      ),
+    );
   });
 
   it('each tampered field of a not-resting proof fails at its step', () => {
@@ -136,7 +215,12 @@ describe('proofs: order state', function () {
     rejectedAt(p, (t) => (t.end = 'filled'), 'ended_by', 'end filled with a cancel');
     rejectedAt(p, (t) => ((t as { end: string }).end = 'gone'), 'shape', 'unknown end');
     rejectedAt(p, (t) => (t.ended_by = inclusionOf(f, 2, 2)), 'ended_by', 'ended by another transaction');
-    rejectedAt(p, (t) => ((t.ended_by as { tx: string }).tx = flipHex((t.ended_by as { tx: string }).tx, 30)), 'ended_by', 'ending tx tampered');
+    rejectedAt(
+      p,
+      (t) => ((t.ended_by as { tx: string }).tx = flipHex((t.ended_by as { tx: string }).tx, 30)),
+      'ended_by',
+      'ending tx tampered',
+    );
     rejectedAt(p, (t) => (t.tick_number = 1), 'anchor', 'ended after the state');
     const noInclusion = verifyOrderState(clone(p), { trustedBlock: block() });
     expect(noInclusion.ok === false && noInclusion.step).to.equal('ended_by');
@@ -145,13 +229,22 @@ describe('proofs: order state', function () {
     rejectedAt(arrival, (t) => t.book_entries!.pop(), 'book_leaf', 'whole book short');
     rejectedAt(arrival, (t) => (t.ended_by = inclusionOf(f, 2, 2)), 'ended_by', 'filled on arrival by another order');
     const leaf = orderProofOf(f, dave, 2).book!.leaf;
-    rejectedAt(arrival, (t) => ((t.owner = toBase58Key(dave.publicKey)), (t.order_id = '2'), (t.book_entries![7] = leaf)), 'book_leaf', 'the order among the entries');
+    rejectedAt(
+      arrival,
+      (t) => ((t.owner = toBase58Key(dave.publicKey)), (t.order_id = '2'), (t.book_entries![7] = leaf)),
+      'book_leaf',
+      'the order among the entries',
+    );
   });
 
-  it('blocks anchor their ticks: ended_by chains through ticks N+1..last_tick to the block\'s last_tick_output_hash', () => {
+  it("blocks anchor their ticks: ended_by chains through ticks N+1..last_tick to the block's last_tick_output_hash", () => {
     const p = orderProofOf(f, alice, 2, { end: 'cancelled', endedBy: [2, 0] }); // ended in tick 2, state after tick 4
     const later = f.served.slice(2, 4); // ticks 3 and 4
-    const chained = verifyOrderState(clone(p), { trustedBlock: block(), inclusion: { tickVerifier: v }, endedByTicks: later });
+    const chained = verifyOrderState(clone(p), {
+      trustedBlock: block(),
+      inclusion: { tickVerifier: v },
+      endedByTicks: later,
+    });
     expect(chained.ok && chained.ended_by_chained, JSON.stringify(chained)).to.equal(true);
     const unchained = verify(clone(p));
     expect(unchained.ok && unchained.ended_by_chained).to.equal(false);
@@ -179,16 +272,43 @@ describe('proofs: order state', function () {
   });
 
   it('the builder refuses unknown markets and orders, and orders of another market', () => {
-    const req = { marketId: MARKET_ID, owner: bob.publicKey, orderId: 99n, blockHeight: 1, tickNumber: 4, lastTickOutputHash: '00'.repeat(32) };
+    const req = {
+      marketId: MARKET_ID,
+      owner: bob.publicKey,
+      orderId: 99n,
+      blockHeight: 1,
+      tickNumber: 4,
+      lastTickOutputHash: '00'.repeat(32),
+    };
     expect(() => buildOrderStateProof(f.state, req)).to.throw(RangeError);
-    expect(() => buildOrderStateProof(f.state, { ...req, orderId: 1n, marketId: '00000000-0000-4000-8000-000000000000' })).to.throw(RangeError);
-    expect(() => buildOrderStateProof(f.state, { ...req, orderId: 2n, owner: alice.publicKey })).to.throw(RangeError, /used-id/);
-    expect(() => buildOrderStateProof(f.state, { ...req, orderId: 1n, usedId: { index: 0, path: [] } })).to.throw(RangeError, /used_ids_root/);
+    expect(() =>
+      buildOrderStateProof(f.state, { ...req, orderId: 1n, marketId: '00000000-0000-4000-8000-000000000000' }),
+    ).to.throw(RangeError);
+    expect(() => buildOrderStateProof(f.state, { ...req, orderId: 2n, owner: alice.publicKey })).to.throw(
+      RangeError,
+      /used-id/,
+    );
+    expect(() => buildOrderStateProof(f.state, { ...req, orderId: 1n, usedId: { index: 0, path: [] } })).to.throw(
+      RangeError,
+      /used_ids_root/,
+    );
   });
 
   it('never throws on hostile shapes', () => {
     const p = orderProofOf(f, bob, 1) as unknown as Record<string, unknown>;
-    const hostile: unknown[] = [null, 'x', [], {}, { ...p, market: null }, { ...p, book: { index: 0 } }, { ...p, book_entries: Array(5000).fill('') }, { ...p, used_id: { index: 99, leaf: '', audit_path: [] } }, { ...p, state: 'maybe' }, { ...p, market: { index: 0, leaf: 'ff'.repeat(500), audit_path: [] } }, { ...p, order_id: 2 ** 64 }];
+    const hostile: unknown[] = [
+      null,
+      'x',
+      [],
+      {},
+      { ...p, market: null },
+      { ...p, book: { index: 0 } },
+      { ...p, book_entries: Array(5000).fill('') },
+      { ...p, used_id: { index: 99, leaf: '', audit_path: [] } },
+      { ...p, state: 'maybe' },
+      { ...p, market: { index: 0, leaf: 'ff'.repeat(500), audit_path: [] } },
+      { ...p, order_id: 2 ** 64 },
+    ];
     for (const h of hostile) expect(verify(h).ok, JSON.stringify(h).slice(0, 80)).to.equal(false);
     expect(verifyOrderState(p, { trustedBlock: { height: 1, state_root: 'zz' } }).ok).to.equal(false);
     expect(verifyOrderState(p, { trustedBlock: { height: 1, state_root: [1, 2, 3] } }).ok).to.equal(false);

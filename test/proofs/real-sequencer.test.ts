@@ -56,7 +56,11 @@ describe('proofs: inclusion from a real sequencer', function () {
         const later: unknown[] = [];
         for (let n = tick.tickNumber + 1; n <= newest; n++) later.push(await served(n));
         const newestTick = (await h.seq.getTick(newest))!;
-        const r = verifyInclusion(proof, { tickVerifier: v, expectedHash: hash, chain: { ticks: later, trustedOutput: Buffer.from(newestTick.vdfProof.output).toString('hex') } });
+        const r = verifyInclusion(proof, {
+          tickVerifier: v,
+          expectedHash: hash,
+          chain: { ticks: later, trustedOutput: Buffer.from(newestTick.vdfProof.output).toString('hex') },
+        });
         expect(r.ok, JSON.stringify(r)).to.equal(true);
         if (r.ok) {
           expect(shortHash(Buffer.from(r.tx_hash, 'hex'))).to.equal(hash);

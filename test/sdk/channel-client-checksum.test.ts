@@ -60,12 +60,57 @@ describe('sdk ChannelClient: the book checksum', () => {
     expect(errors[0]!.message).to.match(/checksum is [0-9a-f]{16}, the message says [0-9a-f]{16}/);
     expect(client.checksumMismatches).to.equal(1);
     expect(s.sent.slice(-2)).to.deep.equal(resubscribed(2));
-    s.book('delta', 5, [[101, 1, 1]], [], sum([[100, 4, 1], [101, 1, 1]], [])); // of the old subscription: ignored
+    s.book(
+      'delta',
+      5,
+      [[101, 1, 1]],
+      [],
+      sum(
+        [
+          [100, 4, 1],
+          [101, 1, 1],
+        ],
+        [],
+      ),
+    ); // of the old subscription: ignored
     s.push({ type: 'subscribed', id: 2, tick: 5, channel: 'book', market_id: MARKET, seq: 5 });
-    s.book('snapshot', 5, [[101, 1, 1], [100, 4, 1]], [], sum([[101, 1, 1], [100, 4, 1]], []));
-    s.book('delta', 6, [], [[103, 2, 1]], sum([[101, 1, 1], [100, 4, 1]], [[103, 2, 1]]));
+    s.book(
+      'snapshot',
+      5,
+      [
+        [101, 1, 1],
+        [100, 4, 1],
+      ],
+      [],
+      sum(
+        [
+          [101, 1, 1],
+          [100, 4, 1],
+        ],
+        [],
+      ),
+    );
+    s.book(
+      'delta',
+      6,
+      [],
+      [[103, 2, 1]],
+      sum(
+        [
+          [101, 1, 1],
+          [100, 4, 1],
+        ],
+        [[103, 2, 1]],
+      ),
+    );
     expect(books.map((b) => b.seq)).to.deep.equal([3, 5, 6]);
-    expect(books[2]).to.deep.include({ bids: [[101, 1, 1], [100, 4, 1]], asks: [[103, 2, 1]] });
+    expect(books[2]).to.deep.include({
+      bids: [
+        [101, 1, 1],
+        [100, 4, 1],
+      ],
+      asks: [[103, 2, 1]],
+    });
     expect(errors).to.have.length(1);
     client.close();
   });

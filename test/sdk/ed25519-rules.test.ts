@@ -24,7 +24,11 @@ const vectors = JSON.parse(readFileSync(new URL('../../../docs/ed25519-vectors.j
   valid: Vector[];
   invalid: Vector[];
 };
-const bytes = (v: Vector) => ({ publicKey: fromHex(v.public_key), message: fromHex(v.message), signature: fromHex(v.signature) });
+const bytes = (v: Vector) => ({
+  publicKey: fromHex(v.public_key),
+  message: fromHex(v.message),
+  signature: fromHex(v.signature),
+});
 
 describe('ed25519 rules (docs/ed25519-vectors.json)', () => {
   it('the small-order table is the torsion subgroup: 8 distinct points, each with 8P = 0', () => {

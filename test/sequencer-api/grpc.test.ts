@@ -43,7 +43,14 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       const tx = wireTx(200);
       const r = await client.submit(tx);
       const expected = shortHash(
-        transactionHash({ txId: tx.tx_id, payload: tx.payload, signature: tx.signature, publicKey: tx.public_key, nonce: BigInt(tx.nonce), timestamp: BigInt(tx.timestamp) }),
+        transactionHash({
+          txId: tx.tx_id,
+          payload: tx.payload,
+          signature: tx.signature,
+          publicKey: tx.public_key,
+          nonce: BigInt(tx.nonce),
+          timestamp: BigInt(tx.timestamp),
+        }),
       );
       expect(r).to.deep.equal({ sequence_number: '1', expected_tick: '1', tx_hash: expected });
       expect((await client.submit(wireTx())).sequence_number).to.equal('2');
@@ -63,9 +70,21 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       await expectStatus(client.submit({ ...wireTx(), tx_id: '' }), grpc.status.INVALID_ARGUMENT, /tx_id/);
     });
     it('refuses an oversized payload, signature, public key and tx_id', async () => {
-      await expectStatus(client.submit({ ...wireTx(), payload: Buffer.alloc(65_537) }), grpc.status.INVALID_ARGUMENT, /payload/);
-      await expectStatus(client.submit({ ...wireTx(), signature: Buffer.alloc(257) }), grpc.status.INVALID_ARGUMENT, /signature/);
-      await expectStatus(client.submit({ ...wireTx(), public_key: Buffer.alloc(257) }), grpc.status.INVALID_ARGUMENT, /public_key/);
+      await expectStatus(
+        client.submit({ ...wireTx(), payload: Buffer.alloc(65_537) }),
+        grpc.status.INVALID_ARGUMENT,
+        /payload/,
+      );
+      await expectStatus(
+        client.submit({ ...wireTx(), signature: Buffer.alloc(257) }),
+        grpc.status.INVALID_ARGUMENT,
+        /signature/,
+      );
+      await expectStatus(
+        client.submit({ ...wireTx(), public_key: Buffer.alloc(257) }),
+        grpc.status.INVALID_ARGUMENT,
+        /public_key/,
+      );
       await expectStatus(client.submit({ ...wireTx(), tx_id: 'x'.repeat(129) }), grpc.status.INVALID_ARGUMENT, /tx_id/);
     });
     it('maps ALREADY_EXISTS from the sequencer', async () => {
@@ -74,11 +93,28 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       await expectStatus(client.submit(tx), grpc.status.ALREADY_EXISTS);
     });
     it('answers INVALID_ARGUMENT (not INTERNAL) to malformed protobuf bytes', async () => {
-      for (const bytes of [[0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f], [0x0a, 0x05, 0x0a], [0x0f], [0x0a, 0x03, 0x0a, 0x01, 0xff]]) {
-        await expectStatus(rawUnary(face.address, 'SubmitTransaction', Buffer.from(bytes)), grpc.status.INVALID_ARGUMENT, /malformed/);
-        await expectStatus(rawUnary(face.address, 'SubmitBatch', Buffer.from(bytes)), grpc.status.INVALID_ARGUMENT, /malformed/);
+      for (const bytes of [
+        [0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f],
+        [0x0a, 0x05, 0x0a],
+        [0x0f],
+        [0x0a, 0x03, 0x0a, 0x01, 0xff],
+      ]) {
+        await expectStatus(
+          rawUnary(face.address, 'SubmitTransaction', Buffer.from(bytes)),
+          grpc.status.INVALID_ARGUMENT,
+          /malformed/,
+        );
+        await expectStatus(
+          rawUnary(face.address, 'SubmitBatch', Buffer.from(bytes)),
+          grpc.status.INVALID_ARGUMENT,
+          /malformed/,
+        );
       }
-      await expectStatus(rawUnary(face.address, 'GetTick', Buffer.from([0x08])), grpc.status.INVALID_ARGUMENT, /malformed/);
+      await expectStatus(
+        rawUnary(face.address, 'GetTick', Buffer.from([0x08])),
+        grpc.status.INVALID_ARGUMENT,
+        /malformed/,
+      );
     });
     it('answers RESOURCE_EXHAUSTED when the queue is full', async () => {
       for (let i = 0; i < 50; i++) await client.submit(wireTx());
@@ -94,21 +130,36 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
 
   describe('SubmitBatch', () => {
     it('keeps failed items in place with sequence_number 0 and an empty hash, and reports them in trailers', async () => {
-      const txs = [wireTx(), { ...wireTx(), tx_id: '' }, wireTx(), { ...wireTx(), payload: Buffer.alloc(70_000) }, wireTx()];
-      const { response, trailers } = await client.callWithTrailers<{ responses: Array<{ sequence_number: string; tx_hash: string }> }>(
-        'SubmitBatch',
-        { transactions: txs },
-      );
+      const txs = [
+        wireTx(),
+        { ...wireTx(), tx_id: '' },
+        wireTx(),
+        { ...wireTx(), payload: Buffer.alloc(70_000) },
+        wireTx(),
+      ];
+      const { response, trailers } = await client.callWithTrailers<{
+        responses: Array<{ sequence_number: string; tx_hash: string }>;
+      }>('SubmitBatch', { transactions: txs });
       expect(response.responses.map((r) => r.sequence_number)).to.deep.equal(['1', '0', '2', '0', '3']);
       expect(response.responses[1]!.tx_hash).to.equal('');
       expect(response.responses[0]!.tx_hash).to.match(/^[0-9a-f]{8}$/);
       expect(trailers.get('svc-failed-items')).to.deep.equal(['2']);
       const errors = JSON.parse(String(trailers.get('svc-item-errors')[0])) as Array<{ index: number; code: string }>;
-      expect(errors.map((e) => [e.index, e.code])).to.deep.equal([[1, 'INVALID_ARGUMENT'], [3, 'INVALID_ARGUMENT']]);
+      expect(errors.map((e) => [e.index, e.code])).to.deep.equal([
+        [1, 'INVALID_ARGUMENT'],
+        [3, 'INVALID_ARGUMENT'],
+      ]);
     });
     it('refuses an empty batch and one over the batch limit', async () => {
       await expectStatus(client.submitBatch([]), grpc.status.INVALID_ARGUMENT, /empty/);
-      const many = Array.from({ length: 10_001 }, (_, i) => ({ tx_id: `m${i}`, payload: Buffer.alloc(0), signature: Buffer.alloc(0), public_key: Buffer.alloc(0), nonce: '0', timestamp: '0' }));
+      const many = Array.from({ length: 10_001 }, (_, i) => ({
+        tx_id: `m${i}`,
+        payload: Buffer.alloc(0),
+        signature: Buffer.alloc(0),
+        public_key: Buffer.alloc(0),
+        nonce: '0',
+        timestamp: '0',
+      }));
       await expectStatus(client.submitBatch(many), grpc.status.INVALID_ARGUMENT, /more than 10000/);
       expect(fake.status().pendingTransactions).to.equal(0);
     });
@@ -122,7 +173,11 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       const small = await grpcFace(fake, { maxReceiveMessageBytes: 64 * 1024 });
       const c = new SequencerClient(small.address);
       try {
-        await expectStatus(c.submitBatch([wireTx(40_000), wireTx(40_000)]), grpc.status.RESOURCE_EXHAUSTED, /larger than max/);
+        await expectStatus(
+          c.submitBatch([wireTx(40_000), wireTx(40_000)]),
+          grpc.status.RESOURCE_EXHAUSTED,
+          /larger than max/,
+        );
         expect((await c.submit(wireTx(1000))).sequence_number).to.equal('1');
       } finally {
         c.close();
@@ -145,10 +200,11 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       const tx = wireTx(33);
       const r = await client.submit(tx);
       fake.closeTick();
-      const got = await client.call<{ found: boolean; tick_number: string; transaction: { sequence_number: string; tx_hash: string; transaction: { tx_id: string; payload: Buffer } } }>(
-        'GetTransaction',
-        { tx_hash: r.tx_hash.toUpperCase() },
-      );
+      const got = await client.call<{
+        found: boolean;
+        tick_number: string;
+        transaction: { sequence_number: string; tx_hash: string; transaction: { tx_id: string; payload: Buffer } };
+      }>('GetTransaction', { tx_hash: r.tx_hash.toUpperCase() });
       expect(got.found).to.equal(true);
       expect(got.tick_number).to.equal('1');
       expect(got.transaction.sequence_number).to.equal(r.sequence_number);
@@ -174,7 +230,11 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       expect(got.tick.transactions).to.have.length(1);
       expect(await client.call('GetTick', { tick_number: '2' })).to.include({ found: false });
       await expectStatus(client.call('GetTick', { tick_number: '0' }), grpc.status.INVALID_ARGUMENT, /genesis/);
-      await expectStatus(client.call('GetTick', { tick_number: '18446744073709551615' }), grpc.status.INVALID_ARGUMENT, /too large/);
+      await expectStatus(
+        client.call('GetTick', { tick_number: '18446744073709551615' }),
+        grpc.status.INVALID_ARGUMENT,
+        /too large/,
+      );
     });
 
     it('GetChainState: default 10 ticks, tick_limit honoured, more than 100 refused, hash sample', async () => {
@@ -182,10 +242,26 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
         await client.submit(wireTx());
         fake.closeTick();
       }
-      const def = await client.call<{ chain_height: string; total_transactions: string; recent_ticks: WireTick[]; tx_to_tick_sample: Record<string, string> }>('GetChainState', {});
+      const def = await client.call<{
+        chain_height: string;
+        total_transactions: string;
+        recent_ticks: WireTick[];
+        tx_to_tick_sample: Record<string, string>;
+      }>('GetChainState', {});
       expect(def.chain_height).to.equal('15');
       expect(def.total_transactions).to.equal('15');
-      expect(def.recent_ticks.map((t) => t.tick_number)).to.deep.equal(['15', '14', '13', '12', '11', '10', '9', '8', '7', '6']);
+      expect(def.recent_ticks.map((t) => t.tick_number)).to.deep.equal([
+        '15',
+        '14',
+        '13',
+        '12',
+        '11',
+        '10',
+        '9',
+        '8',
+        '7',
+        '6',
+      ]);
       expect(Object.keys(def.tx_to_tick_sample)).to.have.length(10);
       for (const [hash, n] of Object.entries(def.tx_to_tick_sample)) {
         const tick = fake.ticks[Number(n) - 1]!;
@@ -193,12 +269,20 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
       }
       const three = await client.call<{ recent_ticks: WireTick[] }>('GetChainState', { tick_limit: 3 });
       expect(three.recent_ticks).to.have.length(3);
-      await expectStatus(client.call('GetChainState', { tick_limit: 101 }), grpc.status.INVALID_ARGUMENT, /at most 100/);
+      await expectStatus(
+        client.call('GetChainState', { tick_limit: 101 }),
+        grpc.status.INVALID_ARGUMENT,
+        /at most 100/,
+      );
     });
 
     it('maps a failing store read to INTERNAL without leaking the error', async () => {
       fake.failNextRead = true;
-      await expectStatus(client.call('GetTick', { tick_number: '1' }), grpc.status.INTERNAL, /internal error in GetTick/);
+      await expectStatus(
+        client.call('GetTick', { tick_number: '1' }),
+        grpc.status.INTERNAL,
+        /internal error in GetTick/,
+      );
     });
   });
 
@@ -212,7 +296,14 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
         grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
       };
       const c = new pkg.grpc.reflection.v1.ServerReflection(face.address, grpc.credentials.createInsecure());
-      const call = (c as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, { list_services_response: { service: Array<{ name: string }> } }> }).ServerReflectionInfo();
+      const call = (
+        c as unknown as {
+          ServerReflectionInfo(): grpc.ClientDuplexStream<
+            object,
+            { list_services_response: { service: Array<{ name: string }> } }
+          >;
+        }
+      ).ServerReflectionInfo();
       const names = await new Promise<string[]>((resolve, reject) => {
         call.on('data', (msg) => resolve(msg.list_services_response.service.map((s: { name: string }) => s.name)));
         call.on('error', reject);
@@ -226,14 +317,21 @@ describe('gRPC SequencerService (real client, fake sequencer)', () => {
     it('answers grpc.health.v1 Check with SERVING, and NOT_SERVING once stopping', async () => {
       const protoLoader = await import('@grpc/proto-loader');
       const { protoPath } = await import('grpc-health-check');
-      const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
+      const pkg = grpc.loadPackageDefinition(
+        protoLoader.loadSync(protoPath, { keepCase: true, enums: String }),
+      ) as unknown as {
         grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
       };
-      const c = new pkg.grpc.health.v1.Health(face.address, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
+      const c = new pkg.grpc.health.v1.Health(
+        face.address,
+        grpc.credentials.createInsecure(),
+      ) as unknown as grpc.Client & {
         Check(req: object, cb: (err: grpc.ServiceError | null, res: { status: string }) => void): void;
       };
       const check = (service: string) =>
-        new Promise<string>((resolve, reject) => c.Check({ service }, (err, res) => (err ? reject(err) : resolve(res.status))));
+        new Promise<string>((resolve, reject) =>
+          c.Check({ service }, (err, res) => (err ? reject(err) : resolve(res.status))),
+        );
       expect(await check('')).to.equal('SERVING');
       expect(await check('svc.sequencer.v1.SequencerService')).to.equal('SERVING');
       face.stopAccepting();

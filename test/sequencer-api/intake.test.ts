@@ -46,15 +46,30 @@ describe('gRPC SubmitBatch through intake threads (real node)', function () {
   });
 
   it('keeps failed items in place and names them in the trailers', async () => {
-    const txs = [wireTx(), { ...wireTx(), tx_id: '' }, wireTx(), { ...wireTx(), payload: Buffer.alloc(70_000) }, wireTx()];
-    const { response, trailers } = await client.callWithTrailers<{ responses: WireSubmitResponse[] }>('SubmitBatch', { transactions: txs });
+    const txs = [
+      wireTx(),
+      { ...wireTx(), tx_id: '' },
+      wireTx(),
+      { ...wireTx(), payload: Buffer.alloc(70_000) },
+      wireTx(),
+    ];
+    const { response, trailers } = await client.callWithTrailers<{ responses: WireSubmitResponse[] }>('SubmitBatch', {
+      transactions: txs,
+    });
     const seqs = response.responses.map((r) => Number(r.sequence_number));
     expect(seqs[1]).to.equal(0);
     expect(seqs[3]).to.equal(0);
     expect([seqs[2]! - seqs[0]!, seqs[4]! - seqs[2]!]).to.deep.equal([1, 1]);
     expect(response.responses[1]!.tx_hash).to.equal('');
-    const errors = JSON.parse(String(trailers.get('svc-item-errors')[0])) as Array<{ index: number; code: string; message: string }>;
-    expect(errors.map((e) => [e.index, e.code])).to.deep.equal([[1, 'INVALID_ARGUMENT'], [3, 'INVALID_ARGUMENT']]);
+    const errors = JSON.parse(String(trailers.get('svc-item-errors')[0])) as Array<{
+      index: number;
+      code: string;
+      message: string;
+    }>;
+    expect(errors.map((e) => [e.index, e.code])).to.deep.equal([
+      [1, 'INVALID_ARGUMENT'],
+      [3, 'INVALID_ARGUMENT'],
+    ]);
     expect(errors[1]!.message).to.match(/payload/);
   });
 
@@ -65,7 +80,14 @@ describe('gRPC SubmitBatch through intake threads (real node)', function () {
       expect(s.details).to.match(/malformed/);
     }
     expect((await statusOf(client.submitBatch([]))).details).to.match(/empty/);
-    const many = Array.from({ length: 10_001 }, (_, i) => ({ tx_id: `m${i}`, payload: Buffer.alloc(0), signature: Buffer.alloc(0), public_key: Buffer.alloc(0), nonce: '0', timestamp: '0' }));
+    const many = Array.from({ length: 10_001 }, (_, i) => ({
+      tx_id: `m${i}`,
+      payload: Buffer.alloc(0),
+      signature: Buffer.alloc(0),
+      public_key: Buffer.alloc(0),
+      nonce: '0',
+      timestamp: '0',
+    }));
     const over = await statusOf(client.submitBatch(many));
     expect(over.code).to.equal(grpc.status.INVALID_ARGUMENT);
     expect(over.details).to.match(/more than 10000/);
@@ -78,7 +100,10 @@ describe('gRPC SubmitBatch through intake threads (real node)', function () {
     const all: number[] = [];
     answers.forEach(({ responses }, b) => {
       const seqs = responses.map((r) => Number(r.sequence_number));
-      expect(seqs.every((s) => s > 0), `batch ${b}`).to.equal(true);
+      expect(
+        seqs.every((s) => s > 0),
+        `batch ${b}`,
+      ).to.equal(true);
       for (let i = 1; i < seqs.length; i++) expect(seqs[i]! - seqs[i - 1]!, `batch ${b} item ${i}`).to.equal(1);
       all.push(...seqs);
     });
@@ -96,11 +121,16 @@ describe('gRPC SubmitBatch through intake threads (real node)', function () {
     });
     // They went through the intake threads, not the main thread.
     const metrics = await (await fetch(`http://${node.addresses.rest}/metrics`)).text();
-    expect(Number(/svc_submit_batch_requests_total\{intake="thread"\} (\d+)/.exec(metrics)?.[1])).to.be.at.least(sizes.length + 1);
+    expect(Number(/svc_submit_batch_requests_total\{intake="thread"\} (\d+)/.exec(metrics)?.[1])).to.be.at.least(
+      sizes.length + 1,
+    );
     expect(metrics).not.to.match(/svc_submit_batch_requests_total\{intake="main"\}/);
     for (const b of [0, 1, 5, 11]) {
       const r = answers[b]!.responses[answers[b]!.responses.length - 1]!;
-      const found = await client.call<{ found: boolean; transaction: { sequence_number: string; tx_hash: string } }>('GetTransaction', { tx_hash: r.tx_hash });
+      const found = await client.call<{ found: boolean; transaction: { sequence_number: string; tx_hash: string } }>(
+        'GetTransaction',
+        { tx_hash: r.tx_hash },
+      );
       expect(found.found).to.equal(true);
       expect(found.transaction.sequence_number).to.equal(r.sequence_number);
     }
@@ -113,7 +143,16 @@ describe('intake threads: the byte budget', function () {
     const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });
     const type = root.lookupType('svc.sequencer.v1.SubmitBatchRequest');
     const payload = Buffer.alloc(700, 1);
-    const big = type.encode({ transactions: Array.from({ length: 10_000 }, (_, i) => ({ tx_id: `budget-${i}`, payload, nonce: String(i), timestamp: '1' })) }).finish();
+    const big = type
+      .encode({
+        transactions: Array.from({ length: 10_000 }, (_, i) => ({
+          tx_id: `budget-${i}`,
+          payload,
+          nonce: String(i),
+          timestamp: '1',
+        })),
+      })
+      .finish();
     const fit = Math.floor(MAX_INTAKE_BYTES / big.length);
     const intake = new IntakeThreads(1);
     try {
@@ -132,4 +171,3 @@ describe('intake threads: the byte budget', function () {
     }
   });
 });
-

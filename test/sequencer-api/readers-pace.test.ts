@@ -21,7 +21,7 @@ import { grpcFace } from '../support/front-ends.js';
 const TICKS = 600;
 const PER_TICK = 40;
 
-describe('readers share the pace\'s floor while ordering has work (in process, readers in child processes)', function () {
+describe("readers share the pace's floor while ordering has work (in process, readers in child processes)", function () {
   this.timeout(300_000);
   let fake: FakeSequencer;
   let face: GrpcFace;
@@ -37,7 +37,14 @@ describe('readers share the pace\'s floor while ordering has work (in process, r
   const loadedTick = async (): Promise<void> => {
     const txs: Transaction[] = Array.from({ length: PER_TICK }, () => {
       counter++;
-      return { txId: `pace-${counter}`, payload: new Uint8Array(100).fill(counter & 0xff), signature: new Uint8Array(64).fill(1), publicKey: new Uint8Array(32).fill(2), nonce: BigInt(counter), timestamp: BigInt(counter) };
+      return {
+        txId: `pace-${counter}`,
+        payload: new Uint8Array(100).fill(counter & 0xff),
+        signature: new Uint8Array(64).fill(1),
+        publicKey: new Uint8Array(32).fill(2),
+        nonce: BigInt(counter),
+        timestamp: BigInt(counter),
+      };
     });
     await fake.submitBatch(txs);
     fake.closeTick();
@@ -53,10 +60,15 @@ describe('readers share the pace\'s floor while ordering has work (in process, r
     return (d.user + d.system) / TICKS;
   };
 
-  it('50 fast readers add less than 1.5x the ticks\' own cost per tick, and still get ticks', async () => {
+  it("50 fast readers add less than 1.5x the ticks' own cost per tick, and still get ticks", async () => {
     const none = await perTick();
     const readers: Array<StartedChild<StreamClientsResult>> = [0, 1].map((startTick) =>
-      startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', { address: face.address, count: 25, startTick, mode: 'fast' }),
+      startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', {
+        address: face.address,
+        count: 25,
+        startTick,
+        mode: 'fast',
+      }),
     );
     await Promise.all(readers.map((r) => r.ready));
     const passed0 = readerPace.passedBytes;
@@ -68,7 +80,10 @@ describe('readers share the pace\'s floor while ordering has work (in process, r
     const base = (none + noneAfter) / 2;
     const detail = `none ${none.toFixed(1)} / ${noneAfter.toFixed(1)} us per tick, with 50 fast readers ${withReaders.toFixed(1)} us; readers were passed ${Math.round(passed / 1024)} KiB`;
     console.log(`      ${detail}`);
-    expect(ended.reduce((a, e) => a + e.opened, 0), detail).to.equal(50);
+    expect(
+      ended.reduce((a, e) => a + e.opened, 0),
+      detail,
+    ).to.equal(50);
     // Before the pace: +3.3x the tick's own cost (load 20). With it: +0.6-0.7x at load 20,
     // +1.2x at load 50 (the floor is bytes per wall second, and a loaded box stretches a tick).
     expect(withReaders - base, detail).to.be.below(1.5 * base);

@@ -28,14 +28,22 @@ const hex = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
 describe('strict request decoders vs protobufjs', () => {
   it('uint64 fields: 0 (absent), 1, 2^53 - 1, 2^63, 2^64 - 1', () => {
     for (const v of ['0', '1', '9007199254740991', '9223372036854775808', '18446744073709551615']) {
-      expect(decodeGetTickRequest(encode('GetTickRequest', { tick_number: v }))).to.deep.equal({ tickNumber: BigInt(v) });
-      expect(decodeStreamTicksRequest(encode('StreamTicksRequest', { start_tick: v }))).to.deep.equal({ startTick: BigInt(v) });
+      expect(decodeGetTickRequest(encode('GetTickRequest', { tick_number: v }))).to.deep.equal({
+        tickNumber: BigInt(v),
+      });
+      expect(decodeStreamTicksRequest(encode('StreamTicksRequest', { start_tick: v }))).to.deep.equal({
+        startTick: BigInt(v),
+      });
     }
   });
 
   it('uint32 tick_limit and string tx_hash, unicode included', () => {
-    for (const v of [0, 1, 100, 4294967295]) expect(decodeGetChainStateRequest(encode('GetChainStateRequest', { tick_limit: v }))).to.deep.equal({ tickLimit: v });
-    for (const v of ['', 'deadbeef', 'ünï€😀']) expect(decodeGetTransactionRequest(encode('GetTransactionRequest', { tx_hash: v }))).to.deep.equal({ txHash: v });
+    for (const v of [0, 1, 100, 4294967295])
+      expect(decodeGetChainStateRequest(encode('GetChainStateRequest', { tick_limit: v }))).to.deep.equal({
+        tickLimit: v,
+      });
+    for (const v of ['', 'deadbeef', 'ünï€😀'])
+      expect(decodeGetTransactionRequest(encode('GetTransactionRequest', { tx_hash: v }))).to.deep.equal({ txHash: v });
     expect(decodeGetStatusRequest(encode('GetStatusRequest', {}))).to.deep.equal({});
   });
 
@@ -61,9 +69,13 @@ describe('strict request decoders vs protobufjs', () => {
     for (const [body, why] of cases) {
       const d = decodeGetTickRequest(hex(body));
       expect(isMalformed(d), body).to.equal(true);
-      expect((d as { malformed: string }).malformed, body).to.match(/^malformed GetTickRequest: /).and.match(why);
+      expect((d as { malformed: string }).malformed, body)
+        .to.match(/^malformed GetTickRequest: /)
+        .and.match(why);
     }
-    expect(decodeGetTransactionRequest(hex('0a 02 c328'))).to.deep.equal({ malformed: 'malformed GetTransactionRequest: tx_hash is not valid UTF-8' });
+    expect(decodeGetTransactionRequest(hex('0a 02 c328'))).to.deep.equal({
+      malformed: 'malformed GetTransactionRequest: tx_hash is not valid UTF-8',
+    });
     expect(isMalformed(decodeGetChainStateRequest(hex('08 8080808010')))).to.equal(true);
   });
 });

@@ -13,7 +13,15 @@ import { FakeSequencer } from '../support/fake-sequencer.js';
 import { restFace } from '../support/front-ends.js';
 
 function tx(i: number, extra: Partial<Transaction> = {}): Transaction {
-  return { txId: `rest-${i}`, payload: new Uint8Array(10 + i), signature: new Uint8Array(64), publicKey: new Uint8Array(32), nonce: BigInt(i), timestamp: 1n, ...extra };
+  return {
+    txId: `rest-${i}`,
+    payload: new Uint8Array(10 + i),
+    signature: new Uint8Array(64),
+    publicKey: new Uint8Array(32),
+    nonce: BigInt(i),
+    timestamp: 1n,
+    ...extra,
+  };
 }
 
 describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
@@ -23,7 +31,12 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
   const get = async (path: string) => {
     const res = await fetch(base + path);
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      text,
+      body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    };
   };
 
   beforeEach(async () => {
@@ -43,7 +56,13 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     const r = await get('/api/v1/status');
     expect(r.status).to.equal(200);
     expect(r.type).to.match(/application\/json/);
-    expect(r.body).to.include({ chain_height: 1, total_transactions: 2, latest_tick: 1, status: 'running', pending_transactions: 1 });
+    expect(r.body).to.include({
+      chain_height: 1,
+      total_transactions: 2,
+      latest_tick: 1,
+      status: 'running',
+      pending_transactions: 1,
+    });
   });
 
   it('GET /api/v1/health answers healthy with a microsecond timestamp, 503 while stopping', async () => {
@@ -77,7 +96,12 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
         ingestion_digest: hex(ingestionDigest([tick.transactions[0]!.ingestionTimestamp])),
         vdf_iterations: tick.vdfProof.iterations,
         previous_output: hex(tick.previousOutput),
-        vdf_proof: { input: hex(tick.vdfProof.input), output: hex(tick.vdfProof.output), proof: hex(tick.vdfProof.proof), iterations: tick.vdfProof.iterations },
+        vdf_proof: {
+          input: hex(tick.vdfProof.input),
+          output: hex(tick.vdfProof.output),
+          proof: hex(tick.vdfProof.proof),
+          iterations: tick.vdfProof.iterations,
+        },
       },
     });
     expect((r.body!.tick as { vdf_proof: { output: string } }).vdf_proof.output).to.match(/^[0-9a-f]{512}$/);
@@ -121,7 +145,19 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     expect((await get('/api/v1/archive/x')).status).to.equal(400);
   });
 
-  for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9007199254740992', '99999999999999999999999999', '0x1', '%20', '1%00', '%E0%A4%A']) {
+  for (const bad of [
+    '0',
+    '-1',
+    '1.5',
+    'abc',
+    '1e3',
+    '9007199254740992',
+    '99999999999999999999999999',
+    '0x1',
+    '%20',
+    '1%00',
+    '%E0%A4%A',
+  ]) {
     it(`GET /api/v1/tick/${bad} answers 400 with a clear message`, async () => {
       const r = await get(`/api/v1/tick/${bad}`);
       expect(r.status).to.equal(400);
@@ -142,7 +178,13 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     fake.closeTick();
     const small = await get(`/api/v1/tx/${shortHash(fake.ticks[1]!.transactions[0]!.txHash)}`);
     expect(small.text).to.contain('"nonce":9007199254740991');
-    expect(r.body).to.deep.include({ tx_hash: hash, tick_number: 1, sequence_number: o.sequenceNumber, found: true, matches: 1 });
+    expect(r.body).to.deep.include({
+      tx_hash: hash,
+      tick_number: 1,
+      sequence_number: o.sequenceNumber,
+      found: true,
+      matches: 1,
+    });
     const t = r.body!.transaction as Record<string, unknown>;
     expect(t).to.include({ tx_id: 'ünïcode-id', ingestion_timestamp: o.ingestionTimestamp, payload_size: 17 });
   });
@@ -186,7 +228,19 @@ describe('REST /api/v1 (real HTTP, fake sequencer)', () => {
     expect(max.body!.total).to.equal(30);
   });
 
-  const badQueries = ['limit=0', 'limit=101', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=', 'offset=-1', 'offset=x', 'offset=1e3', 'offset=99999999999', 'limit=1&limit=2'];
+  const badQueries = [
+    'limit=0',
+    'limit=101',
+    'limit=-1',
+    'limit=abc',
+    'limit=1.5',
+    'limit=',
+    'offset=-1',
+    'offset=x',
+    'offset=1e3',
+    'offset=99999999999',
+    'limit=1&limit=2',
+  ];
   for (const q of badQueries) {
     it(`GET /api/v1/ticks/recent?${q} answers 400`, async () => {
       const r = await get(`/api/v1/ticks/recent?${q}`);

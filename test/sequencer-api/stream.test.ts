@@ -29,8 +29,12 @@ function collect(stream: grpc.ClientReadableStream<WireTick>) {
   stream.on('end', () => setImmediate(() => finish(0, 'end')));
   return {
     ticks,
-    count: (n: number) => new Promise<void>((resolve) => (ticks.length >= n ? resolve() : waiters.push({ n, resolve }))),
-    end: () => new Promise<{ code: number; details: string }>((resolve) => (ended ? resolve(ended) : endWaiters.push(() => resolve(ended!)))),
+    count: (n: number) =>
+      new Promise<void>((resolve) => (ticks.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    end: () =>
+      new Promise<{ code: number; details: string }>((resolve) =>
+        ended ? resolve(ended) : endWaiters.push(() => resolve(ended!)),
+      ),
   };
 }
 
@@ -141,7 +145,10 @@ describe('gRPC StreamTicks', () => {
     const fast = collect(client.stream(1));
     // its own connection, so the paused stream cannot hold the fast one's HTTP/2 window
     // and grpc-js's default 64 KiB receive window, so HTTP/2 flow control stops the server quickly
-    const slowClient = new SequencerClient(face.address, { 'grpc.use_local_subchannel_pool': 1, 'grpc-node.flow_control_window': 65_535 });
+    const slowClient = new SequencerClient(face.address, {
+      'grpc.use_local_subchannel_pool': 1,
+      'grpc-node.flow_control_window': 65_535,
+    });
     const slowStream = slowClient.stream(1);
     const slow = collect(slowStream);
     fake.closeTick();
@@ -150,7 +157,14 @@ describe('gRPC StreamTicks', () => {
     slowStream.pause();
     // Ticks of ~60 KB each: HTTP/2 flow control and grpc-js's 16-message buffer fill quickly.
     for (let i = 0; i < 120; i++) {
-      await fake.submit({ txId: `big-${i}`, payload: new Uint8Array(60_000), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n });
+      await fake.submit({
+        txId: `big-${i}`,
+        payload: new Uint8Array(60_000),
+        signature: new Uint8Array(0),
+        publicKey: new Uint8Array(0),
+        nonce: 0n,
+        timestamp: 0n,
+      });
       fake.closeTick(); // never waits for a stream
       await new Promise((r) => setTimeout(r, 3));
     }

@@ -54,27 +54,62 @@ describe('GetTransactionProof codec vs protobufjs', () => {
 
   it('the response encoder writes what protobufjs reads: a proof with its Tick, pending, candidates', async () => {
     const fake = new FakeSequencer();
-    for (let i = 0; i < 5; i++) await fake.submit({ txId: `codec-${i}`, payload: new Uint8Array(i), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: BigInt(i), timestamp: 1n });
+    for (let i = 0; i < 5; i++)
+      await fake.submit({
+        txId: `codec-${i}`,
+        payload: new Uint8Array(i),
+        signature: new Uint8Array(0),
+        publicKey: new Uint8Array(0),
+        nonce: BigInt(i),
+        timestamp: 1n,
+      });
     const tick = fake.closeTick();
     const proof = buildInclusionProof(tick, 3, restTick(tick, false));
-    const found = T('GetTransactionProofResponse').toObject(T('GetTransactionProofResponse').decode(encodeGetTransactionProofResponse({ found: true, proof, encodedTick: encodeTick(tick) })), { longs: String, defaults: true });
+    const found = T('GetTransactionProofResponse').toObject(
+      T('GetTransactionProofResponse').decode(
+        encodeGetTransactionProofResponse({ found: true, proof, encodedTick: encodeTick(tick) }),
+      ),
+      { longs: String, defaults: true },
+    );
     expect(found.found).to.equal(true);
     expect(found.pending).to.equal(false);
     expect(found.candidates).to.deep.equal([]);
     const { tick: wireTick, ...rest } = found.proof as Record<string, unknown>;
-    expect(rest).to.deep.equal({ tick_number: '1', index: 3, transaction_count: 5, tx: proof.tx, audit_path: proof.audit_path, batch_hash: proof.batch_hash });
+    expect(rest).to.deep.equal({
+      tick_number: '1',
+      index: 3,
+      transaction_count: 5,
+      tx: proof.tx,
+      audit_path: proof.audit_path,
+      batch_hash: proof.batch_hash,
+    });
     const direct = T('Tick').toObject(T('Tick').decode(encodeTick(tick)), { longs: String, defaults: true });
     expect(wireTick).to.deep.equal(direct);
     const first = buildInclusionProof(tick, 0, restTick(tick, false));
-    const atZero = T('GetTransactionProofResponse').toObject(T('GetTransactionProofResponse').decode(encodeGetTransactionProofResponse({ found: true, proof: first, encodedTick: encodeTick(tick) })), { longs: String, defaults: true });
+    const atZero = T('GetTransactionProofResponse').toObject(
+      T('GetTransactionProofResponse').decode(
+        encodeGetTransactionProofResponse({ found: true, proof: first, encodedTick: encodeTick(tick) }),
+      ),
+      { longs: String, defaults: true },
+    );
     expect((atZero.proof as { index: number }).index).to.equal(0);
-    const pending = T('GetTransactionProofResponse').toObject(T('GetTransactionProofResponse').decode(encodeGetTransactionProofResponse({ found: false, pending: true, candidates: [] })), { longs: String, defaults: true });
+    const pending = T('GetTransactionProofResponse').toObject(
+      T('GetTransactionProofResponse').decode(
+        encodeGetTransactionProofResponse({ found: false, pending: true, candidates: [] }),
+      ),
+      { longs: String, defaults: true },
+    );
     expect(pending).to.deep.equal({ found: false, pending: true, proof: null, candidates: [] });
     const candidates = [
       { txHash: 'a'.repeat(64), tickNumber: 3, sequenceNumber: 7 },
       { txHash: 'b'.repeat(64), tickNumber: 2 ** 53 - 1, sequenceNumber: 2 ** 40 },
     ];
-    const ambiguous = T('GetTransactionProofResponse').toObject(T('GetTransactionProofResponse').decode(encodeGetTransactionProofResponse({ found: false, pending: false, candidates })), { longs: String, defaults: true });
+    const ambiguous = T('GetTransactionProofResponse').toObject(
+      T('GetTransactionProofResponse').decode(
+        encodeGetTransactionProofResponse({ found: false, pending: false, candidates }),
+      ),
+      { longs: String, defaults: true },
+    );
     expect(ambiguous.candidates).to.deep.equal([
       { tx_hash: 'a'.repeat(64), tick_number: '3', sequence_number: '7' },
       { tx_hash: 'b'.repeat(64), tick_number: '9007199254740991', sequence_number: '1099511627776' },
@@ -85,7 +120,14 @@ describe('GetTransactionProof codec vs protobufjs', () => {
 describe('transaction proofs on the faces over the test double: store failures and methods', () => {
   it('a failing store read answers REST 500 and gRPC INTERNAL without its details; POST answers 405', async () => {
     const fake = new FakeSequencer();
-    await fake.submit({ txId: 'fail-1', payload: new Uint8Array(3), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 1n, timestamp: 1n });
+    await fake.submit({
+      txId: 'fail-1',
+      payload: new Uint8Array(3),
+      signature: new Uint8Array(0),
+      publicKey: new Uint8Array(0),
+      nonce: 1n,
+      timestamp: 1n,
+    });
     fake.closeTick();
     const short = bytesToHex(fake.ticks[0]!.transactions[0]!.txHash).slice(0, 8);
     const rest = await restFace(fake);
@@ -126,7 +168,13 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
     const db = await openDatabase(dir);
     const realPool = createPool({ threads: 1 });
     // A busy tick of 150,000 squarings (~1 s here) keeps a transaction in the clock; proofs arrive 8 s late.
-    const seq = new TickSequencer({ ...defaults, vdfIterations: 150_000, idleTickMs: 100, db, pool: slowPool(realPool, 8_000) });
+    const seq = new TickSequencer({
+      ...defaults,
+      vdfIterations: 150_000,
+      idleTickMs: 100,
+      db,
+      pool: slowPool(realPool, 8_000),
+    });
     await seq.start();
     const rest = await restFace(seq);
     const grpcF = await grpcFace(seq);
@@ -146,15 +194,27 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       const hash = r.txHash;
       const get = async (h: string) => {
         const res = await fetch(`${base}/api/v1/tx/${h}/proof`);
-        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+        return {
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.json()) as Record<string, unknown>,
+        };
       };
 
       // 1. In the clock's running tick: the node holds it only in its queue, and cannot tell.
       const queued = await get(hash);
-      const queuedGrpc = await client.call<{ found: boolean; pending: boolean }>('GetTransactionProof', { tx_hash: hash });
-      expect(orderedSeqs.has(r.sequenceNumber), 'still in the clock when asked (the busy tick takes ~1 s)').to.equal(false);
+      const queuedGrpc = await client.call<{ found: boolean; pending: boolean }>('GetTransactionProof', {
+        tx_hash: hash,
+      });
+      expect(orderedSeqs.has(r.sequenceNumber), 'still in the clock when asked (the busy tick takes ~1 s)').to.equal(
+        false,
+      );
       expect(queued.status).to.equal(404);
-      expect(queued.body).to.deep.equal({ error: `no transaction with hash ${hash} in a proven tick`, found: false, pending: false });
+      expect(queued.body).to.deep.equal({
+        error: `no transaction with hash ${hash} in a proven tick`,
+        found: false,
+        pending: false,
+      });
       expect(queuedGrpc).to.include({ found: false, pending: false });
 
       // 2. Ordered, its proof (or an earlier tick's) held back: pending.
@@ -163,15 +223,28 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       const pending = await get(hash);
       expect(pending.status).to.equal(404);
       expect(pending.retryAfter).to.equal('1');
-      expect(pending.body).to.deep.equal({ error: `transaction ${hash} is not yet in a proven tick; retry shortly`, found: false, pending: true });
-      const pendingGrpc = await client.call<{ found: boolean; pending: boolean; proof: unknown; candidates: unknown[] }>('GetTransactionProof', { tx_hash: hash });
+      expect(pending.body).to.deep.equal({
+        error: `transaction ${hash} is not yet in a proven tick; retry shortly`,
+        found: false,
+        pending: true,
+      });
+      const pendingGrpc = await client.call<{
+        found: boolean;
+        pending: boolean;
+        proof: unknown;
+        candidates: unknown[];
+      }>('GetTransactionProof', { tx_hash: hash });
       expect(pendingGrpc).to.deep.equal({ found: false, pending: true, proof: null, candidates: [] });
       const other = await get(hash === '00000000' ? '00000001' : '00000000');
       expect(other.body.pending).to.equal(false);
       const cli = await svcProcess(['tx', 'prove', hash, '--rest-url', base]);
-      expect((await get(hash)).body.pending, 'still pending after the CLI ran (proofs are held back 8 s)').to.equal(true);
+      expect((await get(hash)).body.pending, 'still pending after the CLI ran (proofs are held back 8 s)').to.equal(
+        true,
+      );
       expect(cli.code, cli.err).to.equal(1);
-      expect(cli.err.trim()).to.equal(`svc tx prove: transaction ${hash} is not yet in a proven tick on ${base}; retry shortly (or give --wait)`);
+      expect(cli.err.trim()).to.equal(
+        `svc tx prove: transaction ${hash} is not yet in a proven tick on ${base}; retry shortly (or give --wait)`,
+      );
       const fullPending = await get(fullHashes.get(r.sequenceNumber)!);
       expect(fullPending.status).to.equal(404);
       expect(fullPending.body.pending).to.equal(true);
@@ -184,7 +257,9 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       const waited = await waiting;
       expect(waited.code, waited.err).to.equal(0);
       expect(JSON.parse(waited.out)).to.include({ ok: true, sequence_number: r.sequenceNumber });
-      const provenGrpc = await client.call<{ found: boolean; pending: boolean }>('GetTransactionProof', { tx_hash: hash });
+      const provenGrpc = await client.call<{ found: boolean; pending: boolean }>('GetTransactionProof', {
+        tx_hash: hash,
+      });
       expect(provenGrpc).to.include({ found: true, pending: false });
     } finally {
       client.close();

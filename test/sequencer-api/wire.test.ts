@@ -8,7 +8,11 @@ import protobuf from 'protobufjs';
 import { join } from 'node:path';
 import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
 import { PROTO_DIR } from '../../src/wire/index.js';
-import { decodeSubmitBatchRequest, decodeSubmitTransactionRequest, isMalformed } from '../../src/sequencer-api/grpc/requests.js';
+import {
+  decodeSubmitBatchRequest,
+  decodeSubmitTransactionRequest,
+  isMalformed,
+} from '../../src/sequencer-api/grpc/requests.js';
 import {
   encodeGetChainStateResponse,
   encodeGetStatusResponse,
@@ -40,16 +44,18 @@ describe('wire codec (hand-written protobuf) vs protobufjs', () => {
     const txs = [sampleTx(1), sampleTx(2, 0xffff_ffff_ffff_ffffn), sampleTx(3, 2n ** 53n + 1n)];
     const type = T('SubmitBatchRequest');
     const bytes = type
-      .encode(type.fromObject({
-        transactions: txs.map((t) => ({
-          tx_id: t.txId,
-          payload: t.payload,
-          signature: t.signature,
-          public_key: t.publicKey,
-          nonce: t.nonce.toString(),
-          timestamp: t.timestamp.toString(),
-        })),
-      }))
+      .encode(
+        type.fromObject({
+          transactions: txs.map((t) => ({
+            tx_id: t.txId,
+            payload: t.payload,
+            signature: t.signature,
+            public_key: t.publicKey,
+            nonce: t.nonce.toString(),
+            timestamp: t.timestamp.toString(),
+          })),
+        }),
+      )
       .finish();
     const decoded = decodeSubmitBatchRequest(bytes, 10);
     if (isMalformed(decoded)) throw new Error(decoded.malformed);
@@ -66,7 +72,9 @@ describe('wire codec (hand-written protobuf) vs protobufjs', () => {
   });
 
   it('refuses more than the batch limit while decoding', () => {
-    const bytes = T('SubmitBatchRequest').encode({ transactions: [1, 2, 3].map((i) => ({ tx_id: `t${i}` })) }).finish();
+    const bytes = T('SubmitBatchRequest')
+      .encode({ transactions: [1, 2, 3].map((i) => ({ tx_id: `t${i}` })) })
+      .finish();
     const decoded = decodeSubmitBatchRequest(bytes, 2);
     expect(isMalformed(decoded) && decoded.malformed).to.match(/more than 2 transactions/);
   });
@@ -162,19 +170,39 @@ describe('wire codec (hand-written protobuf) vs protobufjs', () => {
     ]);
     const status = asObject(
       'GetStatusResponse',
-      encodeGetStatusResponse({ currentTick: 7, totalTransactions: 9, pendingTransactions: 1, uptimeSeconds: 3.7, transactionsPerSecond: 12.5 }),
+      encodeGetStatusResponse({
+        currentTick: 7,
+        totalTransactions: 9,
+        pendingTransactions: 1,
+        uptimeSeconds: 3.7,
+        transactionsPerSecond: 12.5,
+      }),
     );
-    expect(status).to.deep.equal({ current_tick: '7', total_transactions: '9', pending_transactions: '1', uptime_seconds: '3', transactions_per_second: 12.5 });
+    expect(status).to.deep.equal({
+      current_tick: '7',
+      total_transactions: '9',
+      pending_transactions: '1',
+      uptime_seconds: '3',
+      transactions_per_second: 12.5,
+    });
     const fake = new FakeSequencer();
     await fake.submit(sampleTx(9));
     const tick = fake.closeTick();
-    const tx = asObject('GetTransactionResponse', encodeGetTransactionResponse({ tickNumber: 1, transaction: tick.transactions[0]! }));
+    const tx = asObject(
+      'GetTransactionResponse',
+      encodeGetTransactionResponse({ tickNumber: 1, transaction: tick.transactions[0]! }),
+    );
     expect(tx.found).to.equal(true);
     expect(tx.tick_number).to.equal('1');
     expect(asObject('GetTransactionResponse', encodeGetTransactionResponse(undefined)).found).to.equal(false);
     const cs = asObject(
       'GetChainStateResponse',
-      encodeGetChainStateResponse({ chainHeight: 1, totalTransactions: 1, recentTicks: [encodeTick(tick)], txToTickSample: [['abcdef01', 1]] }),
+      encodeGetChainStateResponse({
+        chainHeight: 1,
+        totalTransactions: 1,
+        recentTicks: [encodeTick(tick)],
+        txToTickSample: [['abcdef01', 1]],
+      }),
     );
     expect(cs.chain_height).to.equal('1');
     expect((cs.recent_ticks as unknown[]).length).to.equal(1);

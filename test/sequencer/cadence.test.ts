@@ -27,12 +27,17 @@ describe('sequencer cadence', function () {
     const result = await seq.submit(tx());
     const seen: Tick[] = [];
     seq.onTick((t) => seen.push(t));
-    await waitFor(() => seq.status().pendingTransactions === 0 && seq.status().totalTransactions >= 1, 'the transaction ticked');
+    await waitFor(
+      () => seq.status().pendingTransactions === 0 && seq.status().totalTransactions >= 1,
+      'the transaction ticked',
+    );
     let carried: Tick | undefined;
     for await (const t of seq.readTicks(before, seq.status().currentTick)) if (t.transactions.length > 0) carried = t;
     // Wait for two heartbeats after it, then read everything since the idle period.
     await waitFor(
-      () => seen.filter((t) => t.tickNumber > carried!.tickNumber && t.vdfProof.iterations > TRIVIAL_PROOF_MAX_T).length >= 2,
+      () =>
+        seen.filter((t) => t.tickNumber > carried!.tickNumber && t.vdfProof.iterations > TRIVIAL_PROOF_MAX_T).length >=
+        2,
       'two heartbeats after the transaction',
     );
     const ticks: Tick[] = [];
@@ -42,7 +47,10 @@ describe('sequencer cadence', function () {
     // transaction caused: its own (and the heartbeat it cut, if it arrived right as that
     // one started). No empty ticks follow it.
     const short = ticks.filter((t) => t.vdfProof.iterations <= TRIVIAL_PROOF_MAX_T);
-    expect(short.length, `short ticks: ${short.map((t) => `${t.tickNumber}:${t.vdfProof.iterations}`).join(' ')}`).to.be.at.most(2);
+    expect(
+      short.length,
+      `short ticks: ${short.map((t) => `${t.tickNumber}:${t.vdfProof.iterations}`).join(' ')}`,
+    ).to.be.at.most(2);
     expect(short.filter((t) => t.transactions.length > 0)).to.have.length(1);
     const hearts = ticks.filter((t) => t.vdfProof.iterations > TRIVIAL_PROOF_MAX_T);
     expect(hearts.every((t) => t.transactions.length === 0)).to.equal(true);
@@ -72,7 +80,9 @@ describe('sequencer cadence', function () {
     const carrying = ticks.filter((t) => t.transactions.length > 0).length;
     const shape = ticks.map((t) => `${t.vdfProof.iterations}/${t.transactions.length}`).join(' ');
     if (process.env.SVC_TEST_DEBUG) console.log({ ticks: ticks.length, carrying, ms }, shape);
-    expect(ticks.length, `${ticks.length} ticks in ${Math.round(ms)} ms (iterations/transactions: ${shape})`).to.be.at.most(2 * carrying + Math.ceil(ms / 100) + 2);
+    expect(
+      ticks.length,
+      `${ticks.length} ticks in ${Math.round(ms)} ms (iterations/transactions: ${shape})`,
+    ).to.be.at.most(2 * carrying + Math.ceil(ms / 100) + 2);
   });
 });
-

@@ -15,7 +15,7 @@ const dir = process.argv[2]!;
 // process.stdout is synchronous for pipes on Linux: a line the parent reads was written
 // before the kill, so it is something a client really saw.
 const out = (line: string): void => {
-  process.stdout.write(line + '\n');
+  process.stdout.write(`${line}\n`);
 };
 
 const db = await openDatabase(dir);

@@ -30,10 +30,14 @@ describe('sequencer crash (kill -9 under load)', function () {
       if (kind === 'T') ticks.set(Number(a), b!);
       else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
     });
-    await waitFor(() => {
-      checkAlive();
-      return ticks.size >= 30 && acked.size >= 3000;
-    }, 'child under load', 60_000);
+    await waitFor(
+      () => {
+        checkAlive();
+        return ticks.size >= 30 && acked.size >= 3000;
+      },
+      'child under load',
+      60_000,
+    );
     child.kill('SIGKILL');
     expect(await exited).to.equal('SIGKILL');
 
@@ -63,6 +67,8 @@ describe('sequencer crash (kill -9 under load)', function () {
       60_000,
     );
     const loc = await seq.findTransactions(next.txHash);
-    expect(loc.find((l) => l.transaction.sequenceNumber === next.sequenceNumber)!.tickNumber).to.be.greaterThan(maxSeen);
+    expect(loc.find((l) => l.transaction.sequenceNumber === next.sequenceNumber)!.tickNumber).to.be.greaterThan(
+      maxSeen,
+    );
   });
 });

@@ -28,8 +28,15 @@ describe('heartbeat proofs from clock checkpoints', function () {
     const batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
     const tickRing = RingQueue.create(8, TICK_SLOT_BYTES);
     const params: ClockParams = {
-      startTick: 1, previousOutput: GENESIS_OUTPUT, vdfIterations: 20, idleTickMs: 5, lastTimestamp: 0,
-      maxTxPerTick: 100, trivialProofMaxT: TRIVIAL_PROOF_MAX_T, bridgeGapMs: 0, bridgeSpan: 0,
+      startTick: 1,
+      previousOutput: GENESIS_OUTPUT,
+      vdfIterations: 20,
+      idleTickMs: 5,
+      lastTimestamp: 0,
+      maxTxPerTick: 100,
+      trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
+      bridgeGapMs: 0,
+      bridgeSpan: 0,
     };
     const posted: { tickNumber: number; checkpoints: Uint8Array; publishedBefore: number }[] = [];
     const loop = new ClockLoop(engine, batchRing, tickRing, new ClockControl(), params, (tickNumber, checkpoints) =>
@@ -44,7 +51,9 @@ describe('heartbeat proofs from clock checkpoints', function () {
     expect(posted[0]!.tickNumber).to.equal(1);
     expect(posted[0]!.publishedBefore).to.equal(0); // posted before the tick reached the ring
     const proof = engine.proveFromCheckpoints(tick.input, tick.output, tick.iterations, posted[0]!.checkpoints);
-    expect(Buffer.from(proof).equals(Buffer.from(referenceVdfEngine().prove(tick.input, tick.output, tick.iterations)))).to.equal(true);
+    expect(
+      Buffer.from(proof).equals(Buffer.from(referenceVdfEngine().prove(tick.input, tick.output, tick.iterations))),
+    ).to.equal(true);
   });
 
   it('stored heartbeats carry pool proofs that verify and chain', async () => {

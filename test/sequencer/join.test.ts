@@ -12,8 +12,17 @@ import { makeEntry, makeTx } from '../store/fixtures.js';
 const el = (b: number): Uint8Array => new Uint8Array(256).fill(b);
 function clockTick(n: number, firstSequence: number, txCount: number): ClockTick {
   return {
-    tickNumber: n, iterations: 20, timestamp: 1_000 + n, firstSequence, txCount, proofPending: false,
-    batchHash: new Uint8Array(32).fill(n), ingestionDigest: new Uint8Array(32), input: el(n), output: el(100 + n), proof: el(1),
+    tickNumber: n,
+    iterations: 20,
+    timestamp: 1_000 + n,
+    firstSequence,
+    txCount,
+    proofPending: false,
+    batchHash: new Uint8Array(32).fill(n),
+    ingestionDigest: new Uint8Array(32),
+    input: el(n),
+    output: el(100 + n),
+    proof: el(1),
   };
 }
 const queue: WalEntry[] = [5, 6, 7].map((seq) => makeEntry(makeTx(seq), seq, 900 + seq));

@@ -11,14 +11,15 @@ import { TX_BODY_HEADER, writeTxBody } from '../../src/core/tx-record.js';
 import type { Transaction } from '../../src/core/types.js';
 import { LAYOUT_STRIDE, PreparedReader, prepareTransactions, type PreparedBatch } from '../../src/sequencer/prepare.js';
 import { hashKey, pkNonceKey } from '../../src/sequencer/replay.js';
-import { decodeArchiveRecord, encodeArchiveRecord } from '../../src/store/archive.js';
-import { makeTick, makeTx } from '../store/fixtures.js';
+import { makeTx } from '../store/fixtures.js';
 
 const enc = new TextEncoder();
 
 function referenceBody(tx: Transaction): Uint8Array {
   const id = enc.encode(tx.txId);
-  const out = new Uint8Array(TX_BODY_HEADER + id.length + tx.payload.length + tx.signature.length + tx.publicKey.length);
+  const out = new Uint8Array(
+    TX_BODY_HEADER + id.length + tx.payload.length + tx.signature.length + tx.publicKey.length,
+  );
   writeTxBody(out, new DataView(out.buffer), 0, tx, id, transactionHash(tx));
   return out;
 }
@@ -27,7 +28,12 @@ describe('sequencer/prepare', () => {
   const txs: Transaction[] = [
     makeTx(1),
     makeTx(2, { txId: 'ü-😀-"quoted"\\', publicKey: new Uint8Array(0) }),
-    makeTx(3, { payload: new Uint8Array(0), signature: new Uint8Array(0), nonce: 2n ** 64n - 1n, timestamp: 2n ** 53n + 1n }),
+    makeTx(3, {
+      payload: new Uint8Array(0),
+      signature: new Uint8Array(0),
+      nonce: 2n ** 64n - 1n,
+      timestamp: 2n ** 53n + 1n,
+    }),
   ];
 
   it('writes the body, full hash, replay keys and archive prefix the formats define', () => {
@@ -38,7 +44,12 @@ describe('sequencer/prepare', () => {
     txs.forEach((tx, i) => {
       expect(reader.error(i)).to.equal(undefined);
       const p = reader.item(i);
-      expect(p.tx).to.deep.equal({ ...tx, payload: new Uint8Array(tx.payload), signature: new Uint8Array(tx.signature), publicKey: new Uint8Array(tx.publicKey) });
+      expect(p.tx).to.deep.equal({
+        ...tx,
+        payload: new Uint8Array(tx.payload),
+        signature: new Uint8Array(tx.signature),
+        publicKey: new Uint8Array(tx.publicKey),
+      });
       expect(Buffer.from(p.fullHash).equals(Buffer.from(transactionHash(tx)))).to.equal(true);
       expect(Buffer.from(p.body).equals(Buffer.from(referenceBody(tx)))).to.equal(true);
       expect(p.hashKey).to.equal(hashKey(transactionHash(tx)));
@@ -68,7 +79,10 @@ describe('sequencer/prepare', () => {
     const batch = prepareTransactions(txs);
     const before = new PreparedReader(batch).item(1);
     const copy = { ...batch, bytes: batch.bytes.slice(), layout: batch.layout.slice() };
-    const worker = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.once("message", (m) => parentPort.postMessage(m, [m.bytes.buffer, m.layout.buffer]));', { eval: true });
+    const worker = new Worker(
+      'const { parentPort } = require("node:worker_threads"); parentPort.once("message", (m) => parentPort.postMessage(m, [m.bytes.buffer, m.layout.buffer]));',
+      { eval: true },
+    );
     const back = await new Promise<PreparedBatch>((resolve) => {
       worker.once('message', resolve);
       worker.postMessage(copy, [copy.bytes.buffer, copy.layout.buffer]);

@@ -13,7 +13,7 @@ import { createSequencer } from '../../src/sequencer/index.js';
 import { orderDigest, slowPool } from './proof-support.js';
 
 const out = (line: string): void => {
-  process.stdout.write(line + '\n');
+  process.stdout.write(`${line}\n`);
 };
 
 const db = await openDatabase(process.argv[2]!);
@@ -24,7 +24,14 @@ seq.orderedTicks!().onTick((t) => out(`O ${t.tickNumber} ${t.transactions.length
 out('READY');
 for (let n = 1; ; n++) {
   const txId = `proof-after-${process.pid}-${n}`;
-  const r = await seq.submit({ txId, payload: new Uint8Array(8).fill(n & 0xff), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: BigInt(n), timestamp: BigInt(n) });
+  const r = await seq.submit({
+    txId,
+    payload: new Uint8Array(8).fill(n & 0xff),
+    signature: new Uint8Array(0),
+    publicKey: new Uint8Array(0),
+    nonce: BigInt(n),
+    timestamp: BigInt(n),
+  });
   out(`A ${r.sequenceNumber} ${r.txHash} ${txId}`);
   await new Promise((resolve) => setTimeout(resolve, 30));
 }

@@ -28,7 +28,9 @@ function expectVerified(ticks: Tick[], previous: Uint8Array): void {
   let prev = previous;
   for (const t of ticks) {
     expect(Buffer.from(t.previousOutput).equals(Buffer.from(prev)), `tick ${t.tickNumber} chains`).to.equal(true);
-    expect(reference.verify({ ...vdfInputOfTick(t), previousOutput: prev }), `tick ${t.tickNumber} verifies`).to.equal(true);
+    expect(reference.verify({ ...vdfInputOfTick(t), previousOutput: prev }), `tick ${t.tickNumber} verifies`).to.equal(
+      true,
+    );
     prev = t.vdfProof.output;
   }
 }
@@ -70,7 +72,11 @@ describe('sequencer: order first, proof after', function () {
       expect(shown.every((t) => t.tickNumber < cut.tickNumber)).to.equal(true);
       expect(seq.orderedTicks().status().currentTick).to.be.at.least(mine.tickNumber);
       // Once the proofs arrive, every ordered tick is shown with its proof, in order.
-      await waitFor(() => shown.some((t) => t.tickNumber === mine.tickNumber), 'the transaction shown with its proof', 30_000);
+      await waitFor(
+        () => shown.some((t) => t.tickNumber === mine.tickNumber),
+        'the transaction shown with its proof',
+        30_000,
+      );
       expect(shown.map((t) => t.tickNumber)).to.deep.equal(shown.map((_, i) => i + 1));
       expectVerified(shown, GENESIS_OUTPUT);
       const read = await seq.getTick(mine.tickNumber);
@@ -95,10 +101,14 @@ describe('sequencer: order first, proof after', function () {
         if (Number(b) > 0) carried++;
       } else if (kind === 'A') acked.set(Number(a), { hash: b!, txId: c! });
     });
-    await waitFor(() => {
-      checkAlive();
-      return carried >= 5;
-    }, 'five transactions ordered without proofs', 60_000);
+    await waitFor(
+      () => {
+        checkAlive();
+        return carried >= 5;
+      },
+      'five transactions ordered without proofs',
+      60_000,
+    );
     child.kill('SIGKILL');
     expect(await exited).to.equal('SIGKILL');
 

@@ -23,7 +23,9 @@ export function slowPool(pool: Piscina, delayMs: number): Piscina {
       return (task: unknown, options?: unknown) =>
         new Promise((resolve, reject) => {
           setTimeout(() => {
-            (target.run as (t: unknown, o?: unknown) => Promise<unknown>).call(target, task, options).then(resolve, reject);
+            (target.run as (t: unknown, o?: unknown) => Promise<unknown>)
+              .call(target, task, options)
+              .then(resolve, reject);
           }, delayMs);
         });
     },

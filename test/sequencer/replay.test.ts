@@ -47,7 +47,14 @@ describe('sequencer/replay', () => {
     for (const pkLen of [0, 1, 32, 33, 256]) {
       for (const nonce of [0n, 1n, 255n, 256n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
         const publicKey = new Uint8Array(pkLen).map((_, i) => (i * 37 + pkLen) & 0xff);
-        txs.push({ txId: `id-${pkLen}-${nonce}`, payload: new Uint8Array(5), signature: new Uint8Array(3), publicKey, nonce, timestamp: 7n });
+        txs.push({
+          txId: `id-${pkLen}-${nonce}`,
+          payload: new Uint8Array(5),
+          signature: new Uint8Array(3),
+          publicKey,
+          nonce,
+          timestamp: 7n,
+        });
       }
     }
     // One prepared batch holds them all at offsets inside one buffer, as intake writes them.

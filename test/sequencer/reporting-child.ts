@@ -15,7 +15,9 @@ export interface ReportingChild {
 }
 
 export function spawnReporting(script: string, dir: string, onLine: (fields: string[]) => void): ReportingChild {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let buffered = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {

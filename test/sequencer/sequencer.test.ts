@@ -70,7 +70,9 @@ describe('sequencer (end to end)', function () {
     const seen: number[] = [];
     for (const t of ticks) {
       expect(Buffer.from(t.previousOutput).equals(Buffer.from(prev)), `tick ${t.tickNumber} links`).to.equal(true);
-      expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot(t.transactions.map((o) => o.txHash))))).to.equal(true);
+      expect(Buffer.from(t.batchHash).equals(Buffer.from(merkleRoot(t.transactions.map((o) => o.txHash))))).to.equal(
+        true,
+      );
       const valid = reference.verify(vdfInputOfTick(t));
       expect(valid, `tick ${t.tickNumber} verifies`).to.equal(true);
       for (const o of t.transactions) {
@@ -188,9 +190,7 @@ describe('sequencer (end to end)', function () {
     await waitFor(() => seq2.status().totalTransactions === 4, 'ticked after restart');
     const resumed = (await seq2.getTick(before + 1))!;
     expect(Buffer.from(resumed.previousOutput).equals(Buffer.from(lastTick.vdfProof.output))).to.equal(true);
-    expect(
-      reference.verify(vdfInputOfTick(resumed)),
-    ).to.equal(true);
+    expect(reference.verify(vdfInputOfTick(resumed))).to.equal(true);
     expect(encodeArchiveRecord((await seq2.getTick(1))!)).to.equal(record1);
     expect((await seq2.findTransactions(first[1]!.txHash))[0]!.transaction.sequenceNumber).to.equal(2);
   });
@@ -203,11 +203,7 @@ describe('sequencer (end to end)', function () {
     // As if the node died after acknowledging 2 and 3 but before ticking them.
     const wal = new WriteAheadLog(h.db);
     const orphans = [tx(), tx()];
-    await Promise.all(
-      orphans.map((t, i) =>
-        wal.append(makeEntry(t, 2 + i, 5)),
-      ),
-    );
+    await Promise.all(orphans.map((t, i) => wal.append(makeEntry(t, 2 + i, 5))));
     const seq2 = await h.restart();
     const fresh = await seq2.submit(tx());
     expect(fresh.sequenceNumber).to.equal(4);
@@ -232,7 +228,8 @@ describe('sequencer (end to end)', function () {
     }
     await waitFor(() => h.seq.status().currentTick >= 30 && h.seq.status().totalTransactions === 10, '30 ticks');
     expect(h.seq.memoryFootprint().ticks).to.be.at.most(5);
-    for (const [n, record] of seen) expect(encodeArchiveRecord((await h.seq.getTick(n))!), `tick ${n}`).to.equal(record);
+    for (const [n, record] of seen)
+      expect(encodeArchiveRecord((await h.seq.getTick(n))!), `tick ${n}`).to.equal(record);
     const all = await allTicks(h);
     expect(all.map((t) => t.tickNumber)).to.deep.equal(Array.from({ length: all.length }, (_, i) => i + 1));
     const recent = h.seq.recentTicks(100, 0);
@@ -272,7 +269,9 @@ describe('sequencer (end to end)', function () {
     expect(ry.sequenceNumber).to.not.equal(rx.sequenceNumber);
     await waitFor(() => h.seq.status().totalTransactions === 2, 'ticked');
     const found = await h.seq.findTransactions(rx.txHash);
-    expect(found.map((l) => l.transaction.transaction.txId).sort()).to.deep.equal([`collide-${x}`, `collide-${y}`].sort());
+    expect(found.map((l) => l.transaction.transaction.txId).sort()).to.deep.equal(
+      [`collide-${x}`, `collide-${y}`].sort(),
+    );
   });
 
   it('reports status and calls listeners in tick order once durable', async () => {
@@ -292,7 +291,10 @@ describe('sequencer (end to end)', function () {
     expect(s.pendingTransactions).to.equal(0);
     expect(s.transactionsPerSecond).to.be.greaterThan(0);
     expect(s.startedAt).to.be.greaterThan(1_600_000_000_000_000);
-    await waitFor(() => order.length > 0 && order[order.length - 1] === h.seq.status().currentTick, 'listener caught up');
+    await waitFor(
+      () => order.length > 0 && order[order.length - 1] === h.seq.status().currentTick,
+      'listener caught up',
+    );
     expect(order).to.deep.equal(Array.from({ length: order.length }, (_, i) => order[0]! + i));
     expect(order[0]).to.equal(1);
     unsubscribe();
@@ -316,7 +318,8 @@ describe('sequencer (end to end)', function () {
       await expectCode(h.seq.findTransactions(bad as string), 'INVALID_ARGUMENT');
     }
     // A limit that is not a positive integer lists nothing; a bad offset counts as 0.
-    for (const limit of [NaN, -5, 0, Infinity, 1.5]) expect(h.seq.recentTicks(limit, 0), String(limit)).to.deep.equal([]);
+    for (const limit of [NaN, -5, 0, Infinity, 1.5])
+      expect(h.seq.recentTicks(limit, 0), String(limit)).to.deep.equal([]);
     expect(h.seq.recentTicks(2, -1)).to.deep.equal(h.seq.recentTicks(2, 0));
     expect(h.seq.recentTicks(2, NaN)).to.deep.equal(h.seq.recentTicks(2, 0));
     expect(h.seq.recentTicks(1e9, 0).length).to.equal(h.seq.status().currentTick);
@@ -337,13 +340,24 @@ describe('sequencer (end to end)', function () {
   it('refuses bad options and answers UNAVAILABLE before start', async () => {
     h = await startHarness();
     const base = { db: h.db, pool: h.pool, retainTicks: 10, vdfIterations: 20, idleTickMs: 10, queueCapacity: 10 };
-    for (const bad of [{ retainTicks: 0 }, { vdfIterations: 0 }, { idleTickMs: -1 }, { queueCapacity: 1.5 }, { replayWindow: 0 }]) {
+    for (const bad of [
+      { retainTicks: 0 },
+      { vdfIterations: 0 },
+      { idleTickMs: -1 },
+      { queueCapacity: 1.5 },
+      { replayWindow: 0 },
+    ]) {
       expect(() => new TickSequencer({ ...base, ...bad }), JSON.stringify(bad)).to.throw(RangeError);
     }
     const idle = new TickSequencer(base);
     await expectCode(idle.submit(tx()), 'UNAVAILABLE', /not started/);
     await expectCode(idle.submitBatch([tx()]), 'UNAVAILABLE');
-    expect(idle.status()).to.include({ currentTick: 0, totalTransactions: 0, pendingTransactions: 0, transactionsPerSecond: 0 });
+    expect(idle.status()).to.include({
+      currentTick: 0,
+      totalTransactions: 0,
+      pendingTransactions: 0,
+      transactionsPerSecond: 0,
+    });
     expect(idle.recentTicks(10, 0)).to.deep.equal([]);
     expect(await idle.getTick(1)).to.equal(undefined);
     await idle.stop(); // stopping a never-started sequencer is harmless
@@ -358,10 +372,7 @@ describe('sequencer (end to end)', function () {
     expect(long.length).to.be.greaterThan(0);
     for (const t of ticks) {
       expect(t.transactions).to.have.length(0);
-      expect(
-        reference.verify(vdfInputOfTick(t)),
-        `tick ${t.tickNumber}`,
-      ).to.equal(true);
+      expect(reference.verify(vdfInputOfTick(t)), `tick ${t.tickNumber}`).to.equal(true);
     }
   });
 });

@@ -29,7 +29,14 @@ function viaBorsh(tx: Transaction): Uint8Array {
 }
 
 const samples: Transaction[] = [
-  { txId: 'a', payload: new Uint8Array(0), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n },
+  {
+    txId: 'a',
+    payload: new Uint8Array(0),
+    signature: new Uint8Array(0),
+    publicKey: new Uint8Array(0),
+    nonce: 0n,
+    timestamp: 0n,
+  },
   {
     txId: 'héllo wörld ✓ 𝄞',
     payload: new Uint8Array(300).map((_, i) => i & 0xff),
@@ -62,9 +69,15 @@ describe('sequencer/tx-hash', () => {
       const out = slab.subarray(13, 13 + transactionBytesLength(tx, len));
       const [payloadAt, signatureAt, publicKeyAt] = writeTransactionBytesFromText(out, tx, len);
       expect(Buffer.from(out).equals(Buffer.from(viaBorsh(tx)))).to.equal(true);
-      expect(Buffer.from(out.subarray(payloadAt, payloadAt + tx.payload.length)).equals(Buffer.from(tx.payload))).to.equal(true);
-      expect(Buffer.from(out.subarray(signatureAt, signatureAt + tx.signature.length)).equals(Buffer.from(tx.signature))).to.equal(true);
-      expect(Buffer.from(out.subarray(publicKeyAt, publicKeyAt + tx.publicKey.length)).equals(Buffer.from(tx.publicKey))).to.equal(true);
+      expect(
+        Buffer.from(out.subarray(payloadAt, payloadAt + tx.payload.length)).equals(Buffer.from(tx.payload)),
+      ).to.equal(true);
+      expect(
+        Buffer.from(out.subarray(signatureAt, signatureAt + tx.signature.length)).equals(Buffer.from(tx.signature)),
+      ).to.equal(true);
+      expect(
+        Buffer.from(out.subarray(publicKeyAt, publicKeyAt + tx.publicKey.length)).equals(Buffer.from(tx.publicKey)),
+      ).to.equal(true);
       expect(slab[12]).to.equal(0xaa);
       expect(slab[13 + out.length]).to.equal(0xaa);
     }
@@ -80,7 +93,15 @@ describe('sequencer/tx-hash', () => {
       timestamp: 3n,
     });
     expect(Buffer.from(bytes).toString('hex')).to.equal(
-      '02000000' + '6162' + '01000000' + '07' + '00000000' + '02000000' + '0102' + '0201000000000000' + '0300000000000000',
+      '02000000' +
+        '6162' +
+        '01000000' +
+        '07' +
+        '00000000' +
+        '02000000' +
+        '0102' +
+        '0201000000000000' +
+        '0300000000000000',
     );
   });
 
@@ -99,7 +120,7 @@ describe('sequencer/tx-hash', () => {
     const base = samples[1]!;
     const h = Buffer.from(transactionHash(base)).toString('hex');
     const variants: Transaction[] = [
-      { ...base, txId: base.txId + '!' },
+      { ...base, txId: `${base.txId}!` },
       { ...base, payload: base.payload.slice(1) },
       { ...base, signature: new Uint8Array(64).fill(0xfd) },
       { ...base, publicKey: new Uint8Array(33).fill(1) },

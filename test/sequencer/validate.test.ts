@@ -37,7 +37,9 @@ function rejects(tx: unknown, field: RegExp): void {
 
 describe('sequencer/validate', () => {
   it('exports the documented limits', () => {
-    expect([MAX_TX_ID_BYTES, MAX_PAYLOAD_BYTES, MAX_SIGNATURE_BYTES, MAX_PUBLIC_KEY_BYTES]).to.deep.equal([128, 65536, 256, 256]);
+    expect([MAX_TX_ID_BYTES, MAX_PAYLOAD_BYTES, MAX_SIGNATURE_BYTES, MAX_PUBLIC_KEY_BYTES]).to.deep.equal([
+      128, 65536, 256, 256,
+    ]);
     expect(MAX_U64).to.equal(2n ** 64n - 1n);
   });
 
@@ -55,7 +57,17 @@ describe('sequencer/validate', () => {
   });
 
   it('counts the UTF-8 bytes of a tx_id exactly without encoding it', () => {
-    for (const txId of ['a', 'é', '€', '😀', 'a😀é€z', '\u007f\u0080\u07ff\u0800\uffff', '\ud7ff\ue000', '𐀀'.repeat(32), 'x'.repeat(128)]) {
+    for (const txId of [
+      'a',
+      'é',
+      '€',
+      '😀',
+      'a😀é€z',
+      '\u007f\u0080\u07ff\u0800\uffff',
+      '\ud7ff\ue000',
+      '𐀀'.repeat(32),
+      'x'.repeat(128),
+    ]) {
       expect(checkTransaction({ ...base, txId }), txId).to.equal(new TextEncoder().encode(txId).length);
     }
   });

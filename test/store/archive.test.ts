@@ -27,13 +27,13 @@ describe('store/archive', () => {
       'timestamp',
       'previous_vdf_output',
     ]);
-    const p = json['vdf_proof'] as Record<string, unknown>;
-    expect(p['input']).to.equal('0x' + Buffer.from(tick.vdfProof.input).toString('hex'));
-    expect(p['proof']).to.match(/^0x0{510}01$/);
-    expect(p['iterations']).to.equal(20);
-    expect(json['batch_hash']).to.deep.equal(Array.from(tick.batchHash));
-    expect(json['previous_vdf_output']).to.deep.equal(Array.from(tick.previousOutput));
-    const tx = (json['transactions'] as Array<Record<string, unknown>>)[0]!;
+    const p = json.vdf_proof as Record<string, unknown>;
+    expect(p.input).to.equal(`0x${Buffer.from(tick.vdfProof.input).toString('hex')}`);
+    expect(p.proof).to.match(/^0x0{510}01$/);
+    expect(p.iterations).to.equal(20);
+    expect(json.batch_hash).to.deep.equal(Array.from(tick.batchHash));
+    expect(json.previous_vdf_output).to.deep.equal(Array.from(tick.previousOutput));
+    const tx = (json.transactions as Array<Record<string, unknown>>)[0]!;
     expect(Object.keys(tx)).to.deep.equal([
       'tx_id',
       'tx_hash',
@@ -45,8 +45,8 @@ describe('store/archive', () => {
       'sequence_number',
       'ingestion_timestamp',
     ]);
-    expect(tx['tx_hash']).to.deep.equal(Array.from(tick.transactions[0]!.txHash));
-    expect(tx['sequence_number']).to.equal(11);
+    expect(tx.tx_hash).to.deep.equal(Array.from(tick.transactions[0]!.txHash));
+    expect(tx.sequence_number).to.equal(11);
   });
 
   it('round-trips ticks exactly, u64 values beyond 2^53 included', () => {
@@ -77,31 +77,77 @@ describe('store/archive', () => {
 
   it('writes byte for byte what plain JSON text building gives (one record or many in one buffer)', () => {
     // The reference: the record built as a string with JSON.stringify and String().
-    const arr = (b: Uint8Array): string => '[' + Array.from(b).join(',') + ']';
+    const arr = (b: Uint8Array): string => `[${Array.from(b).join(',')}]`;
     const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
     const reference = (t: Tick): string =>
-      '{"tick_number":' + String(t.tickNumber) +
-      ',"vdf_proof":{"input":"0x' + hex(t.vdfProof.input) + '","output":"0x' + hex(t.vdfProof.output) +
-      '","proof":"0x' + hex(t.vdfProof.proof) + '","iterations":' + String(t.vdfProof.iterations) +
+      '{"tick_number":' +
+      String(t.tickNumber) +
+      ',"vdf_proof":{"input":"0x' +
+      hex(t.vdfProof.input) +
+      '","output":"0x' +
+      hex(t.vdfProof.output) +
+      '","proof":"0x' +
+      hex(t.vdfProof.proof) +
+      '","iterations":' +
+      String(t.vdfProof.iterations) +
       '},"transactions":[' +
       t.transactions
         .map(
           (o) =>
-            '{"tx_id":' + JSON.stringify(o.transaction.txId) + ',"tx_hash":' + arr(o.txHash) +
-            ',"payload":' + arr(o.transaction.payload) +
-            ',"signature":' + arr(o.transaction.signature) + ',"public_key":' + arr(o.transaction.publicKey) +
-            ',"nonce":' + o.transaction.nonce.toString() + ',"timestamp":' + o.transaction.timestamp.toString() +
-            ',"sequence_number":' + String(o.sequenceNumber) + ',"ingestion_timestamp":' + String(o.ingestionTimestamp) + '}',
+            '{"tx_id":' +
+            JSON.stringify(o.transaction.txId) +
+            ',"tx_hash":' +
+            arr(o.txHash) +
+            ',"payload":' +
+            arr(o.transaction.payload) +
+            ',"signature":' +
+            arr(o.transaction.signature) +
+            ',"public_key":' +
+            arr(o.transaction.publicKey) +
+            ',"nonce":' +
+            o.transaction.nonce.toString() +
+            ',"timestamp":' +
+            o.transaction.timestamp.toString() +
+            ',"sequence_number":' +
+            String(o.sequenceNumber) +
+            ',"ingestion_timestamp":' +
+            String(o.ingestionTimestamp) +
+            '}',
         )
         .join(',') +
-      '],"batch_hash":' + arr(t.batchHash) + ',"timestamp":' + String(t.timestamp) +
-      ',"previous_vdf_output":' + arr(t.previousOutput) + '}';
+      '],"batch_hash":' +
+      arr(t.batchHash) +
+      ',"timestamp":' +
+      String(t.timestamp) +
+      ',"previous_vdf_output":' +
+      arr(t.previousOutput) +
+      '}';
     const ids = ['a', 'tx-1', '"q"', 'back\\slash', 'tab\there', 'nl\n', '\u007f', 'ü', '😀', '\u2028', ' ', '~}{'];
-    const nums = [0n, 1n, 9n, 10n, 99n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 64n - 1n, 1_700_000_000_000_000n];
+    const nums = [
+      0n,
+      1n,
+      9n,
+      10n,
+      99n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 53n + 1n,
+      2n ** 64n - 1n,
+      1_700_000_000_000_000n,
+    ];
     const ticks: Tick[] = [];
     for (let n = 1; n <= 40; n++) {
       const t = makeTick(n, n % 7, n * 10, { trivial: n % 3 !== 0 });
-      t.timestamp = [0, 9, 10, 1_700_000_000_500_000 + n, Number.MAX_SAFE_INTEGER, 99_999_999, 100_000_000, 1_000_000_000_000_005][n % 8]!;
+      t.timestamp = [
+        0,
+        9,
+        10,
+        1_700_000_000_500_000 + n,
+        Number.MAX_SAFE_INTEGER,
+        99_999_999,
+        100_000_000,
+        1_000_000_000_000_005,
+      ][n % 8]!;
       t.vdfProof.iterations = [20, 1, 0, 47_326, 1_000_000_007][n % 5]!;
       t.transactions.forEach((o, k) => {
         o.transaction.txId = ids[(n + k) % ids.length]! + (k % 2 ? String(n) : '');

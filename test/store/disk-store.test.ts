@@ -48,7 +48,11 @@ describe('store/disk-store', () => {
     const disk = new DiskTickStore(t.db);
     const chain = makeChain(30, (n) => n % 3);
     // The first ten with their transactions' bodies as intake writes them, the rest encoded here.
-    await disk.writeTicks(chain.slice(0, 10), chain.slice(0, 10).map((t) => t.transactions.map((o) => bodyOf(o))), { tick: 10, lastSequence: 9 });
+    await disk.writeTicks(
+      chain.slice(0, 10),
+      chain.slice(0, 10).map((t) => t.transactions.map((o) => bodyOf(o))),
+      { tick: 10, lastSequence: 9 },
+    );
     await disk.writeTicks(chain.slice(10), undefined, { tick: 30, lastSequence: 30 });
     const reopened = new DiskTickStore(await t.reopen());
     expect(await reopened.loadHead()).to.deep.equal({ tick: 30, lastSequence: 30, proven: 30 });
@@ -71,7 +75,9 @@ describe('store/disk-store', () => {
     const chain = makeChain(3, (n) => (n === 3 ? 2 : 0));
     chain[1]!.vdfProof.proof = new Uint8Array(256).fill(9);
     await disk.writeTicks(chain, undefined, { tick: 3, lastSequence: 2 });
-    const sizes = await Promise.all([1, 2, 3].map(async (n) => (await disk.ticks.get(String(n).padStart(16, '0')))!.length));
+    const sizes = await Promise.all(
+      [1, 2, 3].map(async (n) => (await disk.ticks.get(String(n).padStart(16, '0')))!.length),
+    );
     expect(sizes).to.deep.equal([592 + 256, 592, 592]); // tick 1 carries the genesis output
     const proofs = await disk.proofs.iterator().all();
     expect(proofs.map(([k, v]) => [Number(k), v.length])).to.deep.equal([[2, 256]]);

@@ -38,11 +38,21 @@ export function makeTx(i: number, extra: Partial<Transaction> = {}): Transaction
 
 export function ordered(i: number, sequence: number): OrderedTransaction {
   const tx = makeTx(i);
-  return { transaction: tx, sequenceNumber: sequence, txHash: transactionHash(tx), ingestionTimestamp: 1_700_000_000_123_456 + i };
+  return {
+    transaction: tx,
+    sequenceNumber: sequence,
+    txHash: transactionHash(tx),
+    ingestionTimestamp: 1_700_000_000_123_456 + i,
+  };
 }
 
 /** Tick n with `count` transactions starting at sequence `firstSeq`. */
-export function makeTick(n: number, count: number, firstSeq: number, opts: { trivial?: boolean; prev?: Uint8Array } = {}): Tick {
+export function makeTick(
+  n: number,
+  count: number,
+  firstSeq: number,
+  opts: { trivial?: boolean; prev?: Uint8Array } = {},
+): Tick {
   const one = new Uint8Array(256);
   one[255] = 1;
   return {

@@ -11,7 +11,9 @@ import { bytes, makeChain, makeTick } from './fixtures.js';
 
 /** The chain with every transaction's payload replaced by `size(tick number)` bytes. */
 function withPayloads(chain: Tick[], size: (n: number) => number): Tick[] {
-  for (const t of chain) for (const o of t.transactions) o.transaction = { ...o.transaction, payload: bytes(size(t.tickNumber), o.sequenceNumber) };
+  for (const t of chain)
+    for (const o of t.transactions)
+      o.transaction = { ...o.transaction, payload: bytes(size(t.tickNumber), o.sequenceNumber) };
   return chain;
 }
 
@@ -83,7 +85,10 @@ describe('store/memory-store', () => {
     const store = new MemoryTickStore(1_000_000, undefined, bound); // the count bound never binds here
     let maxAllocated = 0;
     // Small ticks, then ticks with 60 KB of payloads, then small again.
-    const chain = withPayloads(makeChain(3000, (n) => (n > 1000 && n <= 2000 ? 3 : 1)), (n) => (n > 1000 && n <= 2000 ? 20_000 : 100));
+    const chain = withPayloads(
+      makeChain(3000, (n) => (n > 1000 && n <= 2000 ? 3 : 1)),
+      (n) => (n > 1000 && n <= 2000 ? 20_000 : 100),
+    );
     for (const t of chain) {
       store.append({ tick: t });
       maxAllocated = Math.max(maxAllocated, store.allocatedBytes());
@@ -99,7 +104,10 @@ describe('store/memory-store', () => {
 
   it('--retain-bytes: a single tick larger than the bound is still held (the newest tick always is)', () => {
     const store = new MemoryTickStore(100, undefined, 64 * 1024);
-    const chain = withPayloads(makeChain(5, () => 2), () => 60_000);
+    const chain = withPayloads(
+      makeChain(5, () => 2),
+      () => 60_000,
+    );
     for (const t of chain) store.append({ tick: t });
     expect(store.has(5)).to.equal(true);
     expect(store.get(5)).to.deep.equal(chain[4]);

@@ -40,7 +40,7 @@ async function writeReference(db: Database, ticks: Tick[]): Promise<void> {
     for (const o of t.transactions) {
       const seq = pad16(o.sequenceNumber);
       await txs.put(seq, referenceValue(t.tickNumber, o));
-      await index.put(shortHash(o.txHash) + ':' + seq, String(t.tickNumber));
+      await index.put(`${shortHash(o.txHash)}:${seq}`, String(t.tickNumber));
     }
   }
 }

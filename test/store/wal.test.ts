@@ -7,7 +7,6 @@
 import { expect } from 'chai';
 import { DiskTickStore } from '../../src/store/disk-store.js';
 import { WriteAheadLog, decodeGroup, encodeGroup, type WalEntry } from '../../src/store/wal.js';
-import { transactionHash } from '../../src/core/tx-hash.js';
 import { makeEntry, makeTx } from './fixtures.js';
 import { tempDb, type TempDb } from './db.js';
 

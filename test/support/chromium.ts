@@ -7,7 +7,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -15,6 +24,7 @@ export function launchChromium(): Promise<Browser> {
 export function collectPageProblems(page: Page, problems: string[], options: { warnings?: boolean } = {}): void {
   page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' || (options.warnings === true && m.type() === 'warning')) problems.push(`console ${m.type()}: ${m.text()}`);
+    if (m.type() === 'error' || (options.warnings === true && m.type() === 'warning'))
+      problems.push(`console ${m.type()}: ${m.text()}`);
   });
 }

@@ -68,7 +68,8 @@ export class FakeSequencer implements Sequencer {
 
   private validate(tx: Transaction): SubmitError | undefined {
     const idBytes = Buffer.byteLength(tx.txId, 'utf8');
-    if (idBytes < 1 || idBytes > MAX_TX_ID_BYTES) return new SubmitError('INVALID_ARGUMENT', `tx_id must be 1..${MAX_TX_ID_BYTES} bytes`);
+    if (idBytes < 1 || idBytes > MAX_TX_ID_BYTES)
+      return new SubmitError('INVALID_ARGUMENT', `tx_id must be 1..${MAX_TX_ID_BYTES} bytes`);
     if (tx.payload.length > MAX_PAYLOAD_BYTES) return new SubmitError('INVALID_ARGUMENT', 'payload too large');
     if (tx.signature.length > MAX_SIGNATURE_BYTES) return new SubmitError('INVALID_ARGUMENT', 'signature too large');
     if (tx.publicKey.length > MAX_PUBLIC_KEY_BYTES) return new SubmitError('INVALID_ARGUMENT', 'public_key too large');
@@ -85,7 +86,12 @@ export class FakeSequencer implements Sequencer {
     this.txIds.add(tx.txId);
     const ordered: OrderedTransaction = {
       // copy: the front-end hands views into the received message
-      transaction: { ...tx, payload: tx.payload.slice(), signature: tx.signature.slice(), publicKey: tx.publicKey.slice() },
+      transaction: {
+        ...tx,
+        payload: tx.payload.slice(),
+        signature: tx.signature.slice(),
+        publicKey: tx.publicKey.slice(),
+      },
       sequenceNumber: this.nextSeq++,
       txHash,
       ingestionTimestamp: Date.now() * 1000,
@@ -151,7 +157,8 @@ export class FakeSequencer implements Sequencer {
     }
     const out: TransactionLocation[] = [];
     for (const tick of this.ticks) {
-      for (const o of tick.transactions) if (shortHash(o.txHash) === txHash8) out.push({ tickNumber: tick.tickNumber, transaction: o });
+      for (const o of tick.transactions)
+        if (shortHash(o.txHash) === txHash8) out.push({ tickNumber: tick.tickNumber, transaction: o });
     }
     return out;
   }

@@ -2,7 +2,7 @@
  * Starts the real gRPC and REST faces on 127.0.0.1 port 0 over a given Sequencer (the
  * FakeSequencer double in front-end unit tests), and closes them again.
  */
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { startGrpcFace, type GrpcFace, type GrpcFaceOptions } from '../../src/sequencer-api/grpc/server.js';
 import { startRestFace, type RestFace } from '../../src/sequencer-api/rest/server.js';
 import { silentLogger } from '../../src/log/index.js';

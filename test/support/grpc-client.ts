@@ -8,10 +8,20 @@ import * as protoLoader from '@grpc/proto-loader';
 import { SEQUENCER_PROTO } from '../../src/sequencer-api/proto.js';
 import { LOADER_OPTIONS } from '../../src/wire/index.js';
 
-export type { WireOrdered, WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer-api/grpc/client.js';
+export type {
+  WireOrdered,
+  WireSubmitResponse,
+  WireTick,
+  WireTransaction,
+} from '../../src/sequencer-api/grpc/client.js';
 import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer-api/grpc/client.js';
 
-type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+type Unary = (
+  req: object,
+  meta: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null, res: unknown) => void,
+) => grpc.ClientUnaryCall;
 
 export class SequencerClient {
   readonly raw: grpc.Client & Record<string, Unary | ((req: object) => grpc.ClientReadableStream<WireTick>)>;
@@ -61,7 +71,9 @@ export class SequencerClient {
   }
 
   stream(startTick: number | string): grpc.ClientReadableStream<WireTick> {
-    return (this.raw.StreamTicks as (req: object) => grpc.ClientReadableStream<WireTick>).call(this.raw, { start_tick: String(startTick) });
+    return (this.raw.StreamTicks as (req: object) => grpc.ClientReadableStream<WireTick>).call(this.raw, {
+      start_tick: String(startTick),
+    });
   }
 
   close(): void {

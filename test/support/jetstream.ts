@@ -99,7 +99,8 @@ export function checkStream(messages: StreamMessage[], blocks: ExpectedBlock[], 
     expect(blk.json<{ block: { height: number } }>().block.height).to.equal(b.height);
   }
   for (let k = 1; k < messages.length; k++) expect(messages[k]!.seq).to.equal(messages[k - 1]!.seq + 1);
-  for (const m of messages) expect(Object.keys(m.headers).sort()).to.deep.equal(['Nats-Expected-Last-Sequence', 'Nats-Msg-Id']);
+  for (const m of messages)
+    expect(Object.keys(m.headers).sort()).to.deep.equal(['Nats-Expected-Last-Sequence', 'Nats-Msg-Id']);
 }
 
 export const isBlock = (m: StreamMessage) => m.subject.endsWith('.blocks');

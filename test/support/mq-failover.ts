@@ -37,8 +37,17 @@ export interface Failover {
 /** The node's connection name (src/chain/mq/connection.ts). */
 export const NODE_CLIENT = 'svc-node';
 
-export async function measureFailover(cluster: NatsCluster, target: number, rest: string, stream = 'SVC'): Promise<Failover> {
-  await until('the node publishing before the kill', async () => (await metric(rest, 'svc_mq_stream_available')) === 1 || undefined, 20_000);
+export async function measureFailover(
+  cluster: NatsCluster,
+  target: number,
+  rest: string,
+  stream = 'SVC',
+): Promise<Failover> {
+  await until(
+    'the node publishing before the kill',
+    async () => (await metric(rest, 'svc_mq_stream_available')) === 1 || undefined,
+    20_000,
+  );
   const wasStreamLeader = (await cluster.streamLeader(stream)) === target;
   const wasMetaLeader = (await cluster.metaLeader()) === target;
   const wasNodeServer = (await cluster.clientServer(NODE_CLIENT)) === target;
@@ -69,7 +78,8 @@ export async function measureFailover(cluster: NatsCluster, target: number, rest
   );
   sub.unsubscribe();
   await probe.close();
-  if (wasStreamLeader && electedAt === undefined) throw new Error('the stream leader died and no new one announced itself');
+  if (wasStreamLeader && electedAt === undefined)
+    throw new Error('the stream leader died and no new one announced itself');
   const answeredAt = wasStreamLeader ? electedAt! : killedAt;
 
   // Back to three replicas before reading: creating the reader's consumer needs a meta leader.

@@ -86,7 +86,9 @@ interface StreamDetail {
 }
 
 /** Three servers (or `size`) named n0.., all started unless `start: false`. */
-export async function natsCluster(options: { size?: number; start?: boolean; name?: string } = {}): Promise<NatsCluster> {
+export async function natsCluster(
+  options: { size?: number; start?: boolean; name?: string } = {},
+): Promise<NatsCluster> {
   const size = options.size ?? 3;
   const clusterName = options.name ?? 'svc-test';
   const members: Member[] = [];
@@ -121,7 +123,9 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
   const jsz = async (m: Member): Promise<Jsz | undefined> => {
     if (!m.running()) return undefined;
     try {
-      const res = await fetch(`http://127.0.0.1:${m.httpPort}/jsz?accounts=true&streams=true`, { signal: AbortSignal.timeout(1_000) });
+      const res = await fetch(`http://127.0.0.1:${m.httpPort}/jsz?accounts=true&streams=true`, {
+        signal: AbortSignal.timeout(1_000),
+      });
       return res.ok ? ((await res.json()) as Jsz) : undefined;
     } catch {
       return undefined;
@@ -140,14 +144,32 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
       const m = members[i]!;
       if (m.running()) return;
       const args = [
-        '-js', '-a', '127.0.0.1', '-p', String(m.port), '-m', String(m.httpPort), '-sd', m.storeDir,
-        '-n', m.name, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${m.routePort}`, '--routes', routes,
+        '-js',
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(m.port),
+        '-m',
+        String(m.httpPort),
+        '-sd',
+        m.storeDir,
+        '-n',
+        m.name,
+        '--cluster_name',
+        clusterName,
+        '--cluster',
+        `nats://127.0.0.1:${m.routePort}`,
+        '--routes',
+        routes,
       ];
       const proc = spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       m.child = proc;
       m.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`nats-server ${m.name} did not become ready in 15 s:\n${m.output}`)), 15_000);
+        const timer = setTimeout(
+          () => reject(new Error(`nats-server ${m.name} did not become ready in 15 s:\n${m.output}`)),
+          15_000,
+        );
         const onData = (d: Buffer) => {
           m.output += d.toString();
           if (m.output.length > 200_000) m.output = m.output.slice(-100_000);
@@ -201,7 +223,9 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
         for (let attempt = 0; attempt < 10; attempt++) {
           const leader = await cluster.streamReady(stream, size);
           if (leader !== avoid) return leader;
-          await nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, undefined, { timeout: 5_000 }).catch(() => undefined);
+          await nc
+            .request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, undefined, { timeout: 5_000 })
+            .catch(() => undefined);
           await until(`a new leader of ${stream}`, 30_000, async () => (await cluster.streamLeader(stream)) !== leader);
         }
         throw new Error(`stream ${stream} kept its leader on n${avoid} through 10 step-downs`);
@@ -213,7 +237,9 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
       for (const m of members) {
         if (!m.running()) continue;
         try {
-          const res = await fetch(`http://127.0.0.1:${m.httpPort}/connz?limit=1024`, { signal: AbortSignal.timeout(1_000) });
+          const res = await fetch(`http://127.0.0.1:${m.httpPort}/connz?limit=1024`, {
+            signal: AbortSignal.timeout(1_000),
+          });
           const connz = (await res.json()) as { connections?: { name?: string }[] };
           if ((connz.connections ?? []).some((c) => c.name === name)) return m.index;
         } catch {
@@ -227,7 +253,8 @@ export async function natsCluster(options: { size?: number; start?: boolean; nam
       await until('the NATS cluster to elect a meta leader', timeoutMs, async () => {
         for (const m of running) {
           const meta = (await jsz(m))?.meta_cluster;
-          if (!meta?.leader || indexOf(meta.leader) === undefined || !members[indexOf(meta.leader)!]!.running()) return false;
+          if (!meta?.leader || indexOf(meta.leader) === undefined || !members[indexOf(meta.leader)!]!.running())
+            return false;
         }
         return true;
       });

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Debian installs it in /usr/sbin, which a non-root PATH may lack; NATS_SERVER overrides. */
-export const NATS_SERVER_BIN = process.env.NATS_SERVER ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
+export const NATS_SERVER_BIN =
+  process.env.NATS_SERVER ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 
 /** Credentials the server demands of every client (`--user`/`--pass`). */
 export interface NatsAuth {
@@ -56,7 +57,9 @@ export function freePort(): Promise<number> {
  * Create a server handle; `start: false` leaves it down (for "NATS down at start" tests);
  * `auth` starts it with `--user`/`--pass`, so clients without them are refused.
  */
-export async function natsServer(options: { port?: number; start?: boolean; auth?: NatsAuth } = {}): Promise<NatsServer> {
+export async function natsServer(
+  options: { port?: number; start?: boolean; auth?: NatsAuth } = {},
+): Promise<NatsServer> {
   const port = options.port ?? (await freePort());
   const storeDir = await mkdtemp(join(tmpdir(), 'svc-nats-'));
   let child: ChildProcess | undefined;
@@ -72,7 +75,11 @@ export async function natsServer(options: { port?: number; start?: boolean; auth
   const handle: NatsServer = {
     port,
     url: `nats://127.0.0.1:${port}`,
-    ...(options.auth ? { authUrl: `nats://${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@127.0.0.1:${port}` } : {}),
+    ...(options.auth
+      ? {
+          authUrl: `nats://${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@127.0.0.1:${port}`,
+        }
+      : {}),
     storeDir,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     pid: () => child?.pid,
@@ -84,7 +91,10 @@ export async function natsServer(options: { port?: number; start?: boolean; auth
       child = proc;
       exited = new Promise((resolve) => proc.once('exit', () => resolve()));
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`nats-server did not become ready in 15 s:\n${output}`)), 15_000);
+        const timer = setTimeout(
+          () => reject(new Error(`nats-server did not become ready in 15 s:\n${output}`)),
+          15_000,
+        );
         const onData = (d: Buffer) => {
           output += d.toString();
           if (output.length > 100_000) output = output.slice(-50_000);

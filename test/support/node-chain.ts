@@ -43,13 +43,21 @@ export async function metric(rest: string, name: string): Promise<number | undef
  * latest block and holds at least `minTx` transactions: once the flow of orders is over.
  * On a timeout it says which of the node's messages the stream lacks, and where.
  */
-export async function streamHoldsChain(rpc: string, natsUrl: string, minTx: number, ms = 60_000): Promise<StreamMessage[]> {
+export async function streamHoldsChain(
+  rpc: string,
+  natsUrl: string,
+  minTx: number,
+  ms = 60_000,
+): Promise<StreamMessage[]> {
   let seen = 'nothing read';
   return until(
     'the stream to hold the whole chain',
     async () => {
       try {
-        const { block_height, total_transactions } = await getJson<{ block_height: number; total_transactions: number }>(`${rpc}/status`);
+        const { block_height, total_transactions } = await getJson<{
+          block_height: number;
+          total_transactions: number;
+        }>(`${rpc}/status`);
         const messages = await readStream(natsUrl);
         const last = messages.at(-1);
         const txs = messages.filter(isTx).length;
@@ -76,7 +84,7 @@ async function missingFromStream(rpc: string, natsUrl: string): Promise<string> 
     const want = expectedIds(await nodeChain(rpc));
     const after = (k: number) => seqOf.get(want[k - 1] ?? '') ?? '?';
     const missing = want.flatMap((id, k) => (seqOf.has(id) ? [] : [`${id} (after seq ${after(k)})`]));
-    if (missing.length === 0) return 'the stream lacks none of the messages of the node\'s blocks';
+    if (missing.length === 0) return "the stream lacks none of the messages of the node's blocks";
     const list = missing.slice(0, 20).join(', ');
     return `the stream lacks ${missing.length} of the node's ${want.length} messages: ${list}`;
   } catch (err) {

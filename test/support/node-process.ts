@@ -24,7 +24,12 @@ export interface NodeProcess {
  * starts in 1-3 s on a quiet 2-core machine and took over 20 s on one at load 20); a restart
  * that replays a long chain (bench/follow.bench.ts, no snapshot at 10^6 ticks) needs more.
  */
-export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFor = ['grpc', 'rest'], options: { timeoutMs?: number } = {}): Promise<NodeProcess> {
+export async function spawnNode(
+  dbPath: string,
+  extraArgs: string[] = [],
+  waitFor = ['grpc', 'rest'],
+  options: { timeoutMs?: number } = {},
+): Promise<NodeProcess> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const nodeFlags = (process.env.SVC_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
   const args = [
@@ -54,7 +59,9 @@ export async function spawnNode(dbPath: string, extraArgs: string[] = [], waitFo
     err += d.toString();
     if (err.length > 200_000) err = err.slice(-100_000);
   });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const addresses: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
     let buf = '';

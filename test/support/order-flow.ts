@@ -21,11 +21,16 @@ export async function flowMarket(dexUrl: string): Promise<string> {
   const dex = new DexClient(dexUrl);
   const existing = (await dex.listMarkets()).find((m) => m.name === 'SEVEN/EIGHT');
   if (existing) return existing.market_id;
-  return (await dex.createMarket({ base_mint: toBase58(FLOW_BASE), quote_mint: toBase58(FLOW_QUOTE), name: 'SEVEN/EIGHT' })).market_id;
+  return (
+    await dex.createMarket({ base_mint: toBase58(FLOW_BASE), quote_mint: toBase58(FLOW_QUOTE), name: 'SEVEN/EIGHT' })
+  ).market_id;
 }
 
 /** `seed` keeps keys (and so order ids) of different flows apart. */
-export async function startOrderFlow(dexUrl: string, options: { seed?: number; concurrency?: number; pauseMs?: number } = {}): Promise<OrderFlow> {
+export async function startOrderFlow(
+  dexUrl: string,
+  options: { seed?: number; concurrency?: number; pauseMs?: number } = {},
+): Promise<OrderFlow> {
   const dex = new DexClient(dexUrl);
   const marketId = await flowMarket(dexUrl);
   const seed = options.seed ?? 1;

@@ -47,12 +47,17 @@ export async function postgresServer(): Promise<PostgresServer> {
   const bin = dirname(await toolPath('postgres'));
   const root = process.getuid?.() === 0;
   const ids = root ? userIds('postgres') : undefined;
-  if (root && !ids) throw new Error('running as root: PostgreSQL needs the postgres user (apt-get install postgresql creates it)');
+  if (root && !ids)
+    throw new Error('running as root: PostgreSQL needs the postgres user (apt-get install postgresql creates it)');
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   if (ids) chownSync(dir, ids.uid, ids.gid);
   const data = join(dir, 'data');
   const as = ids ? { uid: ids.uid, gid: ids.gid } : {};
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'svc', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], { ...as, encoding: 'utf8', cwd: dir });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'svc', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    { ...as, encoding: 'utf8', cwd: dir },
+  );
   if (init.status !== 0) throw new Error(`initdb failed (${init.status}): ${init.stderr || init.error?.message}`);
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -78,8 +83,26 @@ export async function postgresServer(): Promise<PostgresServer> {
     },
     async start() {
       if (running()) return;
-      const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'max_connections=100', '-c', 'shared_buffers=64MB'];
-      const proc = spawn(join(bin, 'postgres'), args, { ...as, cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const args = [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-h',
+        '127.0.0.1',
+        '-k',
+        dir,
+        '-c',
+        'max_connections=100',
+        '-c',
+        'shared_buffers=64MB',
+      ];
+      const proc = spawn(join(bin, 'postgres'), args, {
+        ...as,
+        cwd: dir,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child = proc;
       exited = new Promise((resolve) => proc.once('exit', () => resolve()));
       await new Promise<void>((resolve, reject) => {
@@ -111,7 +134,8 @@ export async function postgresServer(): Promise<PostgresServer> {
       if (running()) process.kill(-pid!, 'SIGKILL');
       await exited;
       // The backends of the group die with it; wait until none holds the data directory.
-      for (let i = 0; pid !== undefined && i < 100 && spawnSync('pgrep', ['-g', String(pid)]).status === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; pid !== undefined && i < 100 && spawnSync('pgrep', ['-g', String(pid)]).status === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
       child = undefined;
     },
     async dispose() {

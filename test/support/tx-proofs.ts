@@ -10,7 +10,14 @@ import type { InclusionStep } from '../../src/proofs/index.js';
 
 /** Two transactions named `${prefix}-${i}` that share an 8-hex hash (found in well under a second). */
 export function collidingPair(prefix: string): [Transaction, Transaction] {
-  const make = (i: number): Transaction => ({ txId: `${prefix}-${i}`, payload: new Uint8Array(0), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n });
+  const make = (i: number): Transaction => ({
+    txId: `${prefix}-${i}`,
+    payload: new Uint8Array(0),
+    signature: new Uint8Array(0),
+    publicKey: new Uint8Array(0),
+    nonce: 0n,
+    timestamp: 0n,
+  });
   const seen = new Map<string, number>();
   for (let i = 0; i < 3_000_000; i++) {
     const s = shortHash(transactionHash(make(i)));
@@ -62,21 +69,43 @@ export function tamperings(proof: Json): Tampering[] {
   add('index: a string', ['shape'], (p) => (p.index = String(index)));
   add('transaction_count: one more', ['audit_path', 'tick'], (p) => (p.transaction_count = count + 1));
   add('transaction_count: one less', ['audit_path', 'tick', 'shape'], (p) => (p.transaction_count = count - 1));
-  path.forEach((_, i) => add(`audit_path[${i}]: one bit`, ['audit_path'], (p) => ((p.audit_path as string[])[i] = flipHex(path[i]!))));
+  path.forEach((_, i) =>
+    add(`audit_path[${i}]: one bit`, ['audit_path'], (p) => ((p.audit_path as string[])[i] = flipHex(path[i]!))),
+  );
   add('audit_path: last element dropped', ['audit_path'], (p) => (p.audit_path as string[]).pop());
   add('audit_path: an element added', ['audit_path'], (p) => (p.audit_path as string[]).push(path[0]!));
-  add('audit_path: two elements swapped', ['audit_path'], (p) => (p.audit_path = [path[1]!, path[0]!, ...path.slice(2)]));
+  add(
+    'audit_path: two elements swapped',
+    ['audit_path'],
+    (p) => (p.audit_path = [path[1]!, path[0]!, ...path.slice(2)]),
+  );
   add('batch_hash: one bit', ['audit_path'], (p) => (p.batch_hash = flipHex(p.batch_hash as string)));
   add('tick_number: the next tick', ['tick'], (p) => (p.tick_number = (p.tick_number as number) + 1));
   add('tick.tick_number (the lookup)', ['tick'], (_p, l) => (l.tick_number = (l.tick_number as number) + 1));
   add('tick.tick.tick_number', ['tick'], (_p, _l, t) => (t.tick_number = (t.tick_number as number) + 1));
-  add('tick.tick.transaction_count', ['tick'], (_p, _l, t) => (t.transaction_count = (t.transaction_count as number) + 1));
-  add('tick.tick.transaction_batch_hash', ['batch_hash'], (_p, _l, t) => (t.transaction_batch_hash = flipHex(t.transaction_batch_hash as string)));
+  add(
+    'tick.tick.transaction_count',
+    ['tick'],
+    (_p, _l, t) => (t.transaction_count = (t.transaction_count as number) + 1),
+  );
+  add(
+    'tick.tick.transaction_batch_hash',
+    ['batch_hash'],
+    (_p, _l, t) => (t.transaction_batch_hash = flipHex(t.transaction_batch_hash as string)),
+  );
   add('tick.tick.timestamp', ['tick_vdf'], (_p, _l, t) => (t.timestamp = (t.timestamp as number) + 1));
   add('tick.tick.first_sequence', ['tick_vdf'], (_p, _l, t) => (t.first_sequence = (t.first_sequence as number) + 1));
-  add('tick.tick.ingestion_digest', ['tick_vdf'], (_p, _l, t) => (t.ingestion_digest = flipHex(t.ingestion_digest as string)));
+  add(
+    'tick.tick.ingestion_digest',
+    ['tick_vdf'],
+    (_p, _l, t) => (t.ingestion_digest = flipHex(t.ingestion_digest as string)),
+  );
   add('tick.tick.vdf_iterations', ['tick_vdf'], (_p, _l, t) => (t.vdf_iterations = (t.vdf_iterations as number) + 1));
-  add('tick.tick.previous_output', ['tick_vdf'], (_p, _l, t) => (t.previous_output = flipHex(t.previous_output as string)));
+  add(
+    'tick.tick.previous_output',
+    ['tick_vdf'],
+    (_p, _l, t) => (t.previous_output = flipHex(t.previous_output as string)),
+  );
   for (const f of ['input', 'output', 'proof']) {
     add(`tick.tick.vdf_proof.${f}`, ['tick_vdf'], (_p, _l, t) => {
       const v = t.vdf_proof as Json;

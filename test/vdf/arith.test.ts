@@ -18,7 +18,21 @@ describe('vdf: WASM arithmetic vs BigInt', () => {
   const read = (slot: number): bigint => bytesToBigInt(a.store(slot));
 
   const ALL_ONES = (1n << 2048n) - 1n; // every limb all ones
-  const edges = [0n, 1n, 2n, N - 1n, N - 2n, (N - 1n) / 2n, (N + 1n) / 2n, N, N + 1n, ALL_ONES, 1n << 2047n, (1n << 2044n) - 1n, 0xfffffffn];
+  const edges = [
+    0n,
+    1n,
+    2n,
+    N - 1n,
+    N - 2n,
+    (N - 1n) / 2n,
+    (N + 1n) / 2n,
+    N,
+    N + 1n,
+    ALL_ONES,
+    1n << 2047n,
+    (1n << 2044n) - 1n,
+    0xfffffffn,
+  ];
 
   it('load/store gives the canonical signed residue of v mod N (including v >= N)', () => {
     for (const v of [...edges, ...Array.from({ length: 50 }, randomResidue)]) {
@@ -101,6 +115,8 @@ describe('vdf: SHA-256 of the hot path', () => {
       const cut = len >> 1;
       expect(bytesToHex(sha256(m.subarray(0, cut), m.subarray(cut)))).to.equal(bytesToHex(noble(m)));
     }
-    expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).to.equal('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(bytesToHex(sha256(new TextEncoder().encode('abc')))).to.equal(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 });

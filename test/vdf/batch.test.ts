@@ -40,7 +40,10 @@ describe('vdf: batch verification', () => {
   });
 
   it('finds one bad non-trivial tick among many good ones every time (20 trials)', () => {
-    const many = makeTicks(wasm, Array.from({ length: 24 }, (_, i) => 130 + i));
+    const many = makeTicks(
+      wasm,
+      Array.from({ length: 24 }, (_, i) => 130 + i),
+    );
     for (let trial = 0; trial < 20; trial++) {
       const i = trial % many.length;
       const batch = many.slice();

@@ -62,17 +62,30 @@ describe('vdf: tick binding on real ticks (REST JSON with transactions)', functi
       { transaction_batch_hash: 'ab'.repeat(32) },
       { ingestion_digest: 'cd'.repeat(32) },
     ];
-    for (const over of tampered) expect(verdict({ ...served, tick: { ...withoutTxs(), ...over } }), JSON.stringify(over)).to.deep.equal({ ok: false });
+    for (const over of tampered)
+      expect(verdict({ ...served, tick: { ...withoutTxs(), ...over } }), JSON.stringify(over)).to.deep.equal({
+        ok: false,
+      });
   });
 
   it('included transactions that disagree with the tick are named', () => {
     const first = served.tick.transactions[0]!;
-    expect(verdict(withTx(0, { ingestion_timestamp: (first.ingestion_timestamp as number) - 1 })).error).to.match(/ingestion_digest does not match/);
-    expect(verdict(withTx(0, { ingestion_timestamp: (served.tick.timestamp as number) + 1 })).error).to.match(/after the tick's timestamp/);
-    expect(verdict(withTx(0, { sequence_number: (first.sequence_number as number) + 7 })).error).to.match(/has sequence/);
+    expect(verdict(withTx(0, { ingestion_timestamp: (first.ingestion_timestamp as number) - 1 })).error).to.match(
+      /ingestion_digest does not match/,
+    );
+    expect(verdict(withTx(0, { ingestion_timestamp: (served.tick.timestamp as number) + 1 })).error).to.match(
+      /after the tick's timestamp/,
+    );
+    expect(verdict(withTx(0, { sequence_number: (first.sequence_number as number) + 7 })).error).to.match(
+      /has sequence/,
+    );
     expect(verdict(withTx(0, { payload: 'ff' })).error).to.match(/do not hash to its tx_hash/);
-    expect(verdict(withTick({ transactions: served.tick.transactions.slice(1) })).error).to.match(/transaction_count is/);
+    expect(verdict(withTick({ transactions: served.tick.transactions.slice(1) })).error).to.match(
+      /transaction_count is/,
+    );
     const other = 'ee'.repeat(32);
-    expect(verdict(withTick({ transaction_batch_hash: other })).error).to.match(/transaction_batch_hash is not the Merkle root/);
+    expect(verdict(withTick({ transaction_batch_hash: other })).error).to.match(
+      /transaction_batch_hash is not the Merkle root/,
+    );
   });
 });

@@ -27,7 +27,13 @@ describe('vdf: bisection', () => {
 
   it('names exactly the bad items for many patterns', () => {
     for (const n of [1, 2, 3, 7, 64, 1000]) {
-      for (const pattern of [[], [0], [n - 1], [0, n - 1], Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 === 3)]) {
+      for (const pattern of [
+        [],
+        [0],
+        [n - 1],
+        [0, n - 1],
+        Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 === 3),
+      ]) {
         const badSet = new Set(pattern.filter((i) => i < n));
         expect(run(n, badSet).found).to.deep.equal([...badSet].sort((a, b) => a - b));
       }

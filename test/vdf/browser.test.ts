@@ -49,7 +49,7 @@ describe('vdf: browser verifier in headless Chromium', function () {
   let browser: Browser;
   let base = '';
 
-  before(async function () {
+  before(async () => {
     for (const f of ['dist/browser/svc-vdf.js', 'dist/browser/svc-vdf.wasm']) {
       if (!existsSync(root(f))) throw new Error(`${f} missing: run npm run build`);
     }
@@ -83,17 +83,25 @@ describe('vdf: browser verifier in headless Chromium', function () {
     page.on('console', (m) => logs.push(m.text()));
     page.on('pageerror', (e) => logs.push(String(e)));
     await page.goto(`${base}/`);
-    await page.waitForFunction(() => (window as unknown as { svcReady?: boolean }).svcReady === true, null, { timeout: 30000 });
+    await page.waitForFunction(() => (window as unknown as { svcReady?: boolean }).svcReady === true, null, {
+      timeout: 30000,
+    });
     const result = await page.evaluate((ticks) => {
       type Verdict = { ok: boolean; code?: string; tickNumber: number | null };
-      type V = { verifyTick(j: unknown): Verdict; verifyTicks(j: unknown[]): { ok: boolean; invalid: number[]; ticks: Verdict[] } };
+      type V = {
+        verifyTick(j: unknown): Verdict;
+        verifyTicks(j: unknown[]): { ok: boolean; invalid: number[]; ticks: Verdict[] };
+      };
       const v = (window as unknown as { svcVerifier: V }).svcVerifier;
       const flip = (hex: string): string => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
       const single = ticks.map((t) => v.verifyTick(t).ok);
       const lookups = ticks.map((t) => v.verifyTick({ tick_number: t.tick_number, found: true, tick: t }).ok);
       const batch = v.verifyTicks(ticks);
       const tamperedOutput = { ...ticks[7], vdf_proof: { ...ticks[7].vdf_proof, output: ticks[6].vdf_proof.output } };
-      const tamperedProof = { ...ticks[8], vdf_proof: { ...ticks[8].vdf_proof, proof: flip(ticks[8].vdf_proof.proof) } };
+      const tamperedProof = {
+        ...ticks[8],
+        vdf_proof: { ...ticks[8].vdf_proof, proof: flip(ticks[8].vdf_proof.proof) },
+      };
       const trivialTamper = { ...ticks[2], vdf_proof: { ...ticks[2].vdf_proof, output: ticks[1].vdf_proof.output } };
       const brokenChain = ticks.slice();
       brokenChain[4] = { ...ticks[4], previous_output: ticks[2].vdf_proof.output };
@@ -107,8 +115,11 @@ describe('vdf: browser verifier in headless Chromium', function () {
         tamperedInBatch: v.verifyTicks([...ticks.slice(0, 7), tamperedOutput, ticks[8]]).invalid,
         brokenChain: v.verifyTicks(brokenChain).ticks[4].code,
         notFound: v.verifyTick({ tick_number: 5, found: false }).code,
-        badHex: v.verifyTick({ ...ticks[0], previous_output: 'zz' + ticks[0].previous_output.slice(2) }).code,
-        short: v.verifyTick({ ...ticks[0], vdf_proof: { ...ticks[0].vdf_proof, proof: ticks[0].vdf_proof.proof.slice(2) } }).code,
+        badHex: v.verifyTick({ ...ticks[0], previous_output: `zz${ticks[0].previous_output.slice(2)}` }).code,
+        short: v.verifyTick({
+          ...ticks[0],
+          vdf_proof: { ...ticks[0].vdf_proof, proof: ticks[0].vdf_proof.proof.slice(2) },
+        }).code,
         mismatchT: v.verifyTick({ ...ticks[0], vdf_iterations: 2 }).code,
         notObject: v.verifyTick('hello').code,
       };
@@ -134,25 +145,56 @@ describe('vdf: browser verifier in headless Chromium', function () {
     // A real v2 tick (tick 1 from genesis) carrying two transactions, one with a nonce above 2^53.
     const engine = loadVdfEngine();
     const txs: Transaction[] = [
-      { txId: 'browser-1', payload: new Uint8Array([1, 2, 3]), signature: new Uint8Array(64).fill(9), publicKey: new Uint8Array(32).fill(4), nonce: 2n ** 60n + 7n, timestamp: 5n },
-      { txId: 'browser-2 ✓', payload: new Uint8Array(0), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 1n, timestamp: 2n ** 63n },
+      {
+        txId: 'browser-1',
+        payload: new Uint8Array([1, 2, 3]),
+        signature: new Uint8Array(64).fill(9),
+        publicKey: new Uint8Array(32).fill(4),
+        nonce: 2n ** 60n + 7n,
+        timestamp: 5n,
+      },
+      {
+        txId: 'browser-2 ✓',
+        payload: new Uint8Array(0),
+        signature: new Uint8Array(0),
+        publicKey: new Uint8Array(0),
+        nonce: 1n,
+        timestamp: 2n ** 63n,
+      },
     ];
     const timestamp = 1_767_225_600_000_000;
-    const transactions = txs.map((transaction, i) => ({ transaction, sequenceNumber: 41 + i, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 20 + i }));
+    const transactions = txs.map((transaction, i) => ({
+      transaction,
+      sequenceNumber: 41 + i,
+      txHash: transactionHash(transaction),
+      ingestionTimestamp: timestamp - 20 + i,
+    }));
     const batchHash = merkleRoot(transactions.map((o) => o.txHash));
     const header = headerOfTick({ tickNumber: 1, timestamp, batchHash, transactions });
     const input = engine.hashToGroup(1, GENESIS_OUTPUT, header);
     const output = engine.evaluate(input, 20);
-    const tick: Tick = { tickNumber: 1, timestamp, batchHash, transactions, previousOutput: GENESIS_OUTPUT, vdfProof: { input, output, proof: engine.prove(input, output, 20), iterations: 20 } };
+    const tick: Tick = {
+      tickNumber: 1,
+      timestamp,
+      batchHash,
+      transactions,
+      previousOutput: GENESIS_OUTPUT,
+      vdfProof: { input, output, proof: engine.prove(input, output, 20), iterations: 20 },
+    };
     const served = JSON.parse(toJson(restTick(tick, true)));
     const page = await browser.newPage();
     await page.goto(`${base}/`);
-    await page.waitForFunction(() => (window as unknown as { svcReady?: boolean }).svcReady === true, null, { timeout: 30000 });
+    await page.waitForFunction(() => (window as unknown as { svcReady?: boolean }).svcReady === true, null, {
+      timeout: 30000,
+    });
     const result = await page.evaluate((json) => {
       type Verdict = { ok: boolean; code?: string; message?: string };
       const v = (window as unknown as { svcVerifier: { verifyTick(j: unknown): Verdict } }).svcVerifier;
       const t = json.tick;
-      const tx = (i: number, over: object) => ({ ...json, tick: { ...t, transactions: t.transactions.map((o: object, k: number) => (k === i ? { ...o, ...over } : o)) } });
+      const tx = (i: number, over: object) => ({
+        ...json,
+        tick: { ...t, transactions: t.transactions.map((o: object, k: number) => (k === i ? { ...o, ...over } : o)) },
+      });
       const { transactions: _omit, ...bare } = t;
       return {
         ok: v.verifyTick(json),

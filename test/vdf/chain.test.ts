@@ -43,7 +43,9 @@ describe('vdf: chaining of a batch (verifyTicks, checkChain)', () => {
     expect(r.gaps).to.deep.equal([{ from: 3, to: 3 }]);
     expect(r.ticks[0]).to.deep.equal({ ok: true, tickNumber: 2 });
     expect(r.ticks[1]).to.deep.include({ ok: false, tickNumber: 4, code: 'CHAIN_GAP' });
-    expect(r.ticks[1]!.message).to.equal('its proof verifies, but tick 3 is missing: the link from tick 2 to tick 4 cannot be checked');
+    expect(r.ticks[1]!.message).to.equal(
+      'its proof verifies, but tick 3 is missing: the link from tick 2 to tick 4 cannot be checked',
+    );
   });
 
   it("{ gaps: 'report' } lists the hole without failing the tick after it (a sparse set on purpose)", () => {
@@ -77,9 +79,13 @@ describe('vdf: chaining of a batch (verifyTicks, checkChain)', () => {
   it('genesis, duplicates and breaks, without an engine', () => {
     const parsed = ticks.map((t) => parseRestTick(t));
     const badGenesis = { ...parsed[0]!, previousOutput: parsed[1]!.previousOutput };
-    expect(checkChain([badGenesis]).broken).to.deep.equal([{ index: 0, tickNumber: 1, code: 'BAD_GENESIS', message: 'tick 1 must start from the genesis output' }]);
+    expect(checkChain([badGenesis]).broken).to.deep.equal([
+      { index: 0, tickNumber: 1, code: 'BAD_GENESIS', message: 'tick 1 must start from the genesis output' },
+    ]);
     const twin = { ...parsed[2]!, claim: { ...parsed[2]!.claim, output: parsed[1]!.claim.output } };
-    expect(checkChain([parsed[1]!, parsed[2]!, twin]).broken.map((f) => [f.index, f.code])).to.deep.equal([[2, 'DUPLICATE_TICK']]);
+    expect(checkChain([parsed[1]!, parsed[2]!, twin]).broken.map((f) => [f.index, f.code])).to.deep.equal([
+      [2, 'DUPLICATE_TICK'],
+    ]);
     expect(checkChain([parsed[1]!, parsed[2]!, parsed[2]!]).broken).to.deep.equal([]); // the same tick twice is fine
     const broken = { ...parsed[3]!, previousOutput: parsed[1]!.claim.output };
     expect(checkChain([parsed[2]!, broken]).broken.map((f) => f.code)).to.deep.equal(['CHAIN_BREAK']);

@@ -22,8 +22,15 @@ describe('vdf: proofs from exported checkpoints', function () {
   });
   after(async () => pool.destroy());
 
-  function segment(tickNumber: number, t: number): { input: Uint8Array; output: Uint8Array; iterations: number; checkpoints: Uint8Array } {
-    const input = engine.hashToGroup(tickNumber, reference.evaluate(engine.hashToGroup(1, new Uint8Array(256).fill(3), new Uint8Array(32)), 1), new Uint8Array(32).fill(tickNumber));
+  function segment(
+    tickNumber: number,
+    t: number,
+  ): { input: Uint8Array; output: Uint8Array; iterations: number; checkpoints: Uint8Array } {
+    const input = engine.hashToGroup(
+      tickNumber,
+      reference.evaluate(engine.hashToGroup(1, new Uint8Array(256).fill(3), new Uint8Array(32)), 1),
+      new Uint8Array(32).fill(tickNumber),
+    );
     const ev = engine.evaluator();
     ev.start(input);
     // The clock squares in uneven chunks; checkpoints must not depend on the chunking.
@@ -51,7 +58,10 @@ describe('vdf: proofs from exported checkpoints', function () {
     const a = segment(5, 1000);
     const b = segment(6, 1000);
     await rejectsWith(proveFromCheckpointsOnPool(pool, a, b.checkpoints), 'OUTPUT_MISMATCH');
-    await rejectsWith(proveFromCheckpointsOnPool(pool, a, a.checkpoints.subarray(0, a.checkpoints.length - 1)), 'BAD_LENGTH');
+    await rejectsWith(
+      proveFromCheckpointsOnPool(pool, a, a.checkpoints.subarray(0, a.checkpoints.length - 1)),
+      'BAD_LENGTH',
+    );
     await rejectsWith(proveFromCheckpointsOnPool(pool, { ...a, output: b.output }, a.checkpoints), 'OUTPUT_MISMATCH');
     // Flip the lowest byte of every checkpoint (each is one slot; 1000 / 8 = 125 of them).
     const tampered = a.checkpoints.slice();

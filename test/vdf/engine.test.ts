@@ -34,7 +34,10 @@ describe('vdf: WASM engine vs BigInt reference', () => {
     // Large tick numbers (the high 32 bits go through a separate path in WASM).
     for (const n of [2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, 2 ** 40 + 12345, Number.MAX_SAFE_INTEGER]) {
       const batch = randomBytes(32);
-      expect(bytesEqual(wasm.hashToGroup(n, GENESIS_OUTPUT, batch), ref.hashToGroup(n, GENESIS_OUTPUT, batch)), `tick ${n}`).to.equal(true);
+      expect(
+        bytesEqual(wasm.hashToGroup(n, GENESIS_OUTPUT, batch), ref.hashToGroup(n, GENESIS_OUTPUT, batch)),
+        `tick ${n}`,
+      ).to.equal(true);
     }
     // Different tick numbers, previous outputs or batch hashes give different inputs.
     const b = randomBytes(32);

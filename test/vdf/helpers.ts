@@ -28,7 +28,12 @@ export const canon = (v: bigint): bigint => {
 export const el = (v: bigint): Uint8Array => bigIntToBytes(v, 256);
 
 /** A chain of valid ticks from genesis with the given iterations. */
-export function makeTicks(engine: VdfEngine, iterations: number[], firstTick = 1, prev: Uint8Array = GENESIS_OUTPUT): VdfTickInput[] {
+export function makeTicks(
+  engine: VdfEngine,
+  iterations: number[],
+  firstTick = 1,
+  prev: Uint8Array = GENESIS_OUTPUT,
+): VdfTickInput[] {
   const out: VdfTickInput[] = [];
   let previousOutput = prev;
   iterations.forEach((t, i) => {

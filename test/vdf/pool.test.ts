@@ -18,7 +18,10 @@ describe('vdf: worker pool', function () {
   this.timeout(60000);
   let pool: Piscina;
   const engine = loadVdfEngine();
-  const ticks = makeTicks(engine, Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 20 : 129 + i)));
+  const ticks = makeTicks(
+    engine,
+    Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 20 : 129 + i)),
+  );
 
   const raw = (arg: unknown, name: string): Promise<unknown> =>
     pool.run(arg, { filename: workerFile('vdf'), name }).catch((e: unknown) => {
@@ -41,7 +44,7 @@ describe('vdf: worker pool', function () {
     expect(bytesEqual(claim.proof, t.claim.proof)).to.equal(true);
   });
 
-  it('a split batch gives the same verdict as one engine, with the caller\'s indexes', async () => {
+  it("a split batch gives the same verdict as one engine, with the caller's indexes", async () => {
     expect(await verifyBatchOnPool(pool, ticks)).to.deep.equal({ ok: true, invalid: [] });
     const bad: VdfTickInput[] = ticks.slice();
     for (const i of [0, 5, 22, 39]) bad[i] = tamper(ticks[i], { output: ticks[(i + 1) % ticks.length].claim.output });
@@ -55,18 +58,24 @@ describe('vdf: worker pool', function () {
   });
 
   it('bad input rejects with a typed error and the pool still answers', async () => {
-    await rejectsWith(proveOnPool(pool, { input: new Uint8Array(3), output: ticks[1].claim.output, iterations: 5 }), 'BAD_LENGTH');
+    await rejectsWith(
+      proveOnPool(pool, { input: new Uint8Array(3), output: ticks[1].claim.output, iterations: 5 }),
+      'BAD_LENGTH',
+    );
     await rejectsWith(proveOnPool(pool, { ...ticks[1].claim, iterations: 0 }), 'BAD_ITERATIONS');
     await rejectsWith(proveOnPool(pool, { ...ticks[1].claim, iterations: 2 ** 40 }), 'BAD_ITERATIONS');
     await rejectsWith(proveOnPool(pool, { ...ticks[1].claim, output: ticks[2].claim.output }), 'OUTPUT_MISMATCH');
     await rejectsWith(raw(null, 'prove'), 'BAD_TYPE');
     await rejectsWith(verifyBatchOnPool(pool, 'nope' as unknown as VdfTickInput[]), 'BAD_TYPE');
     await rejectsWith(raw('nope', 'verifyBatch'), 'BAD_TYPE');
-    await rejectsWith(raw([{ tickNumber: 1 }], 'verifyBatch').then((v) => {
-      // A hostile tick object inside a batch is a named invalid tick, not a crash.
-      expect(v).to.deep.include({ ok: false, invalid: [0] });
-      throw new VdfError('BAD_TYPE', 'checked');
-    }), 'BAD_TYPE');
+    await rejectsWith(
+      raw([{ tickNumber: 1 }], 'verifyBatch').then((v) => {
+        // A hostile tick object inside a batch is a named invalid tick, not a crash.
+        expect(v).to.deep.include({ ok: false, invalid: [0] });
+        throw new VdfError('BAD_TYPE', 'checked');
+      }),
+      'BAD_TYPE',
+    );
     // Still healthy: every thread answers correct work after the failures.
     const again = await Promise.all([0, 1, 2, 3].map(() => proveOnPool(pool, ticks[4].claim)));
     for (const p of again) expect(bytesEqual(p, ticks[4].claim.proof)).to.equal(true);

@@ -26,7 +26,12 @@ function toTick(v: VdfVectorFile['vectors'][number]): VdfTickInput {
     tickNumber: v.tick_number,
     previousOutput: hexToBytes(v.previous_output, 256),
     header: hexToBytes(v.header, 32),
-    claim: { input: hexToBytes(v.input, 256), output: hexToBytes(v.output, 256), proof: hexToBytes(v.proof, 256), iterations: v.iterations },
+    claim: {
+      input: hexToBytes(v.input, 256),
+      output: hexToBytes(v.output, 256),
+      proof: hexToBytes(v.proof, 256),
+      iterations: v.iterations,
+    },
   };
 }
 
@@ -45,9 +50,20 @@ describe('vdf: test vectors (docs/vdf-vectors.json)', () => {
       // The binding (src/vdf/binding.ts): digest and header recomputed from the served fields.
       expect(v.ingestion_timestamps).to.have.length(v.transaction_count);
       expect(bytesToHex(ingestionDigest(v.ingestion_timestamps))).to.equal(v.ingestion_digest);
-      const fields = { tickNumber: v.tick_number, timestamp: v.timestamp, firstSequence: v.first_sequence, txCount: v.transaction_count, batchHash: hexToBytes(v.batch_hash, 32), ingestionDigest: hexToBytes(v.ingestion_digest, 32) };
+      const fields = {
+        tickNumber: v.tick_number,
+        timestamp: v.timestamp,
+        firstSequence: v.first_sequence,
+        txCount: v.transaction_count,
+        batchHash: hexToBytes(v.batch_hash, 32),
+        ingestionDigest: hexToBytes(v.ingestion_digest, 32),
+      };
       expect(bytesToHex(tickHeaderDigest(fields))).to.equal(v.header);
-      for (const tampered of [{ timestamp: v.timestamp + 1 }, { firstSequence: v.first_sequence + 1 }, { txCount: v.transaction_count + 1 }]) {
+      for (const tampered of [
+        { timestamp: v.timestamp + 1 },
+        { firstSequence: v.first_sequence + 1 },
+        { txCount: v.transaction_count + 1 },
+      ]) {
         expect(bytesToHex(tickHeaderDigest({ ...fields, ...tampered }))).to.not.equal(v.header);
       }
       prev = v.output;
@@ -74,7 +90,8 @@ describe('vdf: test vectors (docs/vdf-vectors.json)', () => {
       }
       expect(bytesToHex(wasm.evaluate(t.claim.input, v.iterations))).to.equal(v.output);
       expect(bytesToHex(wasm.prove(t.claim.input, t.claim.output, v.iterations))).to.equal(v.proof);
-      if (v.challenge_prime !== null) expect(hashToPrime(t.claim.input, t.claim.output, v.iterations).toString(16)).to.equal(v.challenge_prime);
+      if (v.challenge_prime !== null)
+        expect(hashToPrime(t.claim.input, t.claim.output, v.iterations).toString(16)).to.equal(v.challenge_prime);
     }
     expect(makeVectors(wasm)).to.deep.equal(file);
   });

@@ -79,7 +79,9 @@ export interface BuilderState {
   marketEvents: Record<string, number>; // per-market ordinals handed out
   producedMarketEvents: Record<string, number>;
   /** `marketIds` is absent in a state saved before market creations had their own records. */
-  open?: Omit<OpenBlock, 'batches' | 'marketIds'> & { marketIds?: string[] } & { batches: Array<Omit<BatchSummary, 'continuum_sequences'> & { continuum_sequences: string[] }> };
+  open?: Omit<OpenBlock, 'batches' | 'marketIds'> & { marketIds?: string[] } & {
+    batches: Array<Omit<BatchSummary, 'continuum_sequences'> & { continuum_sequences: string[] }>;
+  };
 }
 
 const ZERO_ROOT: number[] = new Array<number>(32).fill(0);
@@ -97,8 +99,17 @@ export class BlockBuilder {
     this.windowUs = blockMs * 1000;
     this.s = state ? structuredClone(state) : emptyState();
     const o = this.s.open;
-    if (o && typeof o.lastTickOutputHash !== 'string') throw new Error('block builder: a snapshot made before blocks anchored their ticks (no lastTickOutputHash); the chain records must be rebuilt from the ticks');
-    this.open = o ? { ...o, marketIds: o.marketIds ?? [], batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => BigInt(x)) })) } : undefined;
+    if (o && typeof o.lastTickOutputHash !== 'string')
+      throw new Error(
+        'block builder: a snapshot made before blocks anchored their ticks (no lastTickOutputHash); the chain records must be rebuilt from the ticks',
+      );
+    this.open = o
+      ? {
+          ...o,
+          marketIds: o.marketIds ?? [],
+          batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => BigInt(x)) })),
+        }
+      : undefined;
     delete this.s.open;
   }
 
@@ -107,7 +118,10 @@ export class BlockBuilder {
     const out: BuilderState = structuredClone(this.s);
     if (this.open) {
       const o = this.open;
-      out.open = { ...structuredClone({ ...o, batches: [] }), batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => x.toString()) })) };
+      out.open = {
+        ...structuredClone({ ...o, batches: [] }),
+        batches: o.batches.map((b) => ({ ...b, continuum_sequences: b.continuum_sequences.map((x) => x.toString()) })),
+      };
     }
     return out;
   }
@@ -155,11 +169,15 @@ export class BlockBuilder {
   /** Build from one applied tick (ticks in order, each once). */
   apply(record: AppliedTick): BuildStep {
     const tick = record.tick;
-    if (tick.tickNumber <= this.s.lastTick) throw new Error(`block builder: tick ${tick.tickNumber} already built (last ${this.s.lastTick})`);
+    if (tick.tickNumber <= this.s.lastTick)
+      throw new Error(`block builder: tick ${tick.tickNumber} already built (last ${this.s.lastTick})`);
     const step: BuildStep = { tickNumber: tick.tickNumber };
     const window = Math.floor(tick.timestamp / this.windowUs);
     if (this.open && window > this.open.window) {
-      if (!record.rootBefore) throw new Error(`block builder: tick ${tick.tickNumber} closes block ${this.open.height} but came without the state root before it`);
+      if (!record.rootBefore)
+        throw new Error(
+          `block builder: tick ${tick.tickNumber} closes block ${this.open.height} but came without the state root before it`,
+        );
       step.cut = this.cut(Array.from(record.rootBefore));
     }
     this.s.lastTick = tick.tickNumber;
@@ -210,12 +228,25 @@ export class BlockBuilder {
     open.lastTick = tick.tickNumber;
     open.lastTickOutputHash = outputHash(tick);
     this.s.appliedBatches++;
-    step.batch = { tickNumber: tick.tickNumber, height, batchIndex, batchHash, transactions, markets: created, events, eventOrdinals, marketOrdinals };
+    step.batch = {
+      tickNumber: tick.tickNumber,
+      height,
+      batchIndex,
+      batchHash,
+      transactions,
+      markets: created,
+      events,
+      eventOrdinals,
+      marketOrdinals,
+    };
     return step;
   }
 
   /** A new block opened by the first tick with entries in `window`; its height is the next. */
-  private openBlock(window: number, tick: { tickNumber: number; timestamp: number; vdfProof: { output: Uint8Array } }): OpenBlock {
+  private openBlock(
+    window: number,
+    tick: { tickNumber: number; timestamp: number; vdfProof: { output: Uint8Array } },
+  ): OpenBlock {
     this.s.lastHeight++;
     return {
       height: this.s.lastHeight,
@@ -239,7 +270,12 @@ export class BlockBuilder {
   }
 
   /** The batch's events, one per market it touched, with their global and per-market ordinals (handed out here, in order). */
-  private batchEvents(record: AppliedTick, open: OpenBlock, batchIndex: number, batchHash: string): { events: ExplorerEvent[]; eventOrdinals: number[]; marketOrdinals: number[] } {
+  private batchEvents(
+    record: AppliedTick,
+    open: OpenBlock,
+    batchIndex: number,
+    batchHash: string,
+  ): { events: ExplorerEvent[]; eventOrdinals: number[]; marketOrdinals: number[] } {
     const height = open.height;
     const events: ExplorerEvent[] = [];
     const eventOrdinals: number[] = [];
@@ -333,7 +369,13 @@ function b58(key: Uint8Array): string {
  * The record of one successful applied transaction: an ExplorerTransaction (fields in
  * spec/3's order) for an order or a cancel, a MarketCreation for a created market.
  */
-export function batchEntry(a: AppliedTx, id: string, height: number, batchIndex: number, tickNumber: number): ExplorerTransaction | MarketCreation {
+export function batchEntry(
+  a: AppliedTx,
+  id: string,
+  height: number,
+  batchIndex: number,
+  tickNumber: number,
+): ExplorerTransaction | MarketCreation {
   const o = a.outcome;
   if (!o.ok) throw new Error('only successful transactions go into blocks');
   const info = o.market.info;

@@ -25,13 +25,15 @@ export function formatId(height: number, batch: number, index: number): string {
 export function parseId(text: string, what = 'id'): IdParts | string {
   if (text.length > 34) return `${what} is too long: expected {height:016x}-{batch:04x}-{index:04x}`;
   const m = ID_RE.exec(text.toLowerCase());
-  if (!m) return `${what} must look like 0000000000000001-0000-0000 (16, 4 and 4 hexadecimal digits), got '${clip(text)}'`;
+  if (!m)
+    return `${what} must look like 0000000000000001-0000-0000 (16, 4 and 4 hexadecimal digits), got '${clip(text)}'`;
   const height = parseInt(m[1]!, 16);
   const batch = parseInt(m[2]!, 16);
   const index = parseInt(m[3]!, 16);
   if (!Number.isSafeInteger(height) || height > MAX_HEIGHT) return `${what}: height ${m[1]} is too large`;
   if (height === 0) return `${what}: heights start at 1`;
-  if (formatId(height, batch, index) !== m[0]) return `${what} is not in canonical form (groups zero-padded to exactly 16, 4 and 4 digits unless longer is needed)`;
+  if (formatId(height, batch, index) !== m[0])
+    return `${what} is not in canonical form (groups zero-padded to exactly 16, 4 and 4 digits unless longer is needed)`;
   return { height, batch, index };
 }
 

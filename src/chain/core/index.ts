@@ -8,7 +8,15 @@
 export type * from './interface.js';
 export { DEFAULT_BLOCK_MS, DEFAULT_SNAPSHOT_TICKS, DEFAULT_SNAPSHOT_TXS } from './interface.js';
 export { Chain, detailJson, type BlockStateCallback, type ChainTickHook } from './chain.js';
-export { OrderRecords, END_CODES, STORED_NODE_HEIGHT, ORDER_RECORDS_FORMAT, type EndName, type OrderEnding, type OrderPlacement } from './order-records.js';
+export {
+  OrderRecords,
+  END_CODES,
+  STORED_NODE_HEIGHT,
+  ORDER_RECORDS_FORMAT,
+  type EndName,
+  type OrderEnding,
+  type OrderPlacement,
+} from './order-records.js';
 export { BlockBuilder, batchEntry, type BuilderState, type BuildStep, type BuiltBatch } from './builder.js';
 export { ChainStore, type ChainOp, type StoredSnapshot, RECORDS_FORMAT } from './store.js';
 export { formatId, parseId, heightKey, recordKey, u64Key } from './ids.js';

@@ -41,12 +41,15 @@ export function openRecordOps(store: ChainStore, builder: BuilderState, records:
   const marketIds = new Set(open?.marketIds ?? []);
   const want = { entries: transactionIds.size + marketIds.size, events: open?.eventIds ?? [] };
   if (records.transactions.length !== want.entries || records.events.length !== want.events.length) {
-    throw new Error(`the open block's records are ${records.transactions.length} transactions and market creations and ${records.events.length} events; its builder state lists ${want.entries} and ${want.events.length}`);
+    throw new Error(
+      `the open block's records are ${records.transactions.length} transactions and market creations and ${records.events.length} events; its builder state lists ${want.entries} and ${want.events.length}`,
+    );
   }
   if (!open) return ops;
   const keyOf = (id: string, what: string): string => {
     const p = parseId(id, what);
-    if (typeof p === 'string' || p.height !== open.height) throw new Error(`${what} ${id} is not of the open block ${open.height}`);
+    if (typeof p === 'string' || p.height !== open.height)
+      throw new Error(`${what} ${id} is not of the open block ${open.height}`);
     return recordKey(p.height, p.batch, p.index);
   };
   let previous = '';
@@ -54,7 +57,8 @@ export function openRecordOps(store: ChainStore, builder: BuilderState, records:
     const t = parseRecordJson<{ id: unknown; continuum_sequence: unknown }>(json);
     const id = String(t.id);
     const isTransaction = transactionIds.has(id);
-    if (!isTransaction && !marketIds.has(id)) throw new Error(`open block entry ${i} is ${id}, which its builder state does not list`);
+    if (!isTransaction && !marketIds.has(id))
+      throw new Error(`open block entry ${i} is ${id}, which its builder state does not list`);
     if (typeof t.continuum_sequence !== 'bigint') throw new Error(`open block entry ${id} has no continuum_sequence`);
     const key = keyOf(id, 'transaction');
     if (key <= previous) throw new Error(`open block entry ${id} is out of id order (or repeated)`);
@@ -78,7 +82,10 @@ export function openRecordOps(store: ChainStore, builder: BuilderState, records:
   }
   records.events.forEach((json, i) => {
     const e = parseRecordJson<ExplorerEvent>(json);
-    if (e.id !== want.events[i] || e.market_id !== open.eventMarkets[i]) throw new Error(`open block event ${i} is ${String(e.id)} of market ${String(e.market_id)}, not ${want.events[i]} of ${open.eventMarkets[i]}`);
+    if (e.id !== want.events[i] || e.market_id !== open.eventMarkets[i])
+      throw new Error(
+        `open block event ${i} is ${String(e.id)} of market ${String(e.market_id)}, not ${want.events[i]} of ${open.eventMarkets[i]}`,
+      );
     store.putText(ops, store.events, keyOf(e.id, 'event'), json);
     store.putText(ops, store.eventsByOrdinal, u64Key(ordinals[i]!.global), json);
     store.putText(ops, store.eventsByMarket, `${e.market_id}:${u64Key(ordinals[i]!.market)}`, json);

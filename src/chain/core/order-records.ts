@@ -122,7 +122,8 @@ export class OrderRecords {
     this.count = count;
     const start = count - (count % BLOCK);
     const leaves = start < count ? await this.leaves.values({ gte: u64Key(start), lt: u64Key(count) }).all() : [];
-    if (leaves.length !== count - start) throw new Error(`chain: ${count - start} used-id leaves expected from ${start}, ${leaves.length} stored`);
+    if (leaves.length !== count - start)
+      throw new Error(`chain: ${count - start} used-id leaves expected from ${start}, ${leaves.length} stored`);
     this.tail = leaves.map((l) => leafHashWith(sha256, l));
     this.frontier.clear();
     for (let h = STORED_NODE_HEIGHT; 2 ** h <= count; h++) {
@@ -144,7 +145,8 @@ export class OrderRecords {
    * applied tick. `usedAfter` is the engine's used-id count after the tick.
    */
   tickOps(record: AppliedTick, usedAfter: number, ops: ChainOp[]): void {
-    const put = (sublevel: ReturnType<typeof binarySublevel>, key: string, value: Uint8Array) => ops.push({ type: 'put', sublevel, key, value });
+    const put = (sublevel: ReturnType<typeof binarySublevel>, key: string, value: Uint8Array) =>
+      ops.push({ type: 'put', sublevel, key, value });
     const ending = (o: BookOrder, end: EndName, seq: bigint) => {
       const v = new Uint8Array(9);
       v[0] = END_CODES.indexOf(end);
@@ -153,7 +155,10 @@ export class OrderRecords {
     };
     const accepted = record.txs.filter((a) => a.outcome.ok && a.outcome.kind === 'order').length;
     let ordinal = usedAfter - accepted;
-    if (ordinal !== this.count) throw new Error(`chain: used-id records at ${this.count}, the engine at ${ordinal} before tick ${record.tick.tickNumber}`);
+    if (ordinal !== this.count)
+      throw new Error(
+        `chain: used-id records at ${this.count}, the engine at ${ordinal} before tick ${record.tick.tickNumber}`,
+      );
     // In order: the last event that touches an order in this tick is what ended it.
     for (const a of record.txs) {
       const out = a.outcome;
@@ -175,7 +180,11 @@ export class OrderRecords {
     }
   }
 
-  private append(leaf: Uint8Array, ordinal: number, put: (s: ReturnType<typeof binarySublevel>, k: string, v: Uint8Array) => void): void {
+  private append(
+    leaf: Uint8Array,
+    ordinal: number,
+    put: (s: ReturnType<typeof binarySublevel>, k: string, v: Uint8Array) => void,
+  ): void {
     put(this.leaves, u64Key(ordinal), leaf);
     this.tail.push(leafHashWith(sha256, leaf));
     this.count++;
@@ -241,7 +250,8 @@ export class OrderRecords {
       if (isPow2(size)) {
         const h = Math.log2(size);
         const stored = await this.nodes.get(nodeKey(h, start / size));
-        if (stored === undefined) throw new Error(`chain: the used-id node at height ${h}, index ${start / size} is not stored`);
+        if (stored === undefined)
+          throw new Error(`chain: the used-id node at height ${h}, index ${start / size} is not stored`);
         return stored;
       }
       let k = 1;

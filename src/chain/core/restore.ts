@@ -15,6 +15,9 @@ import type { StoredSnapshot } from './store.js';
 export function restoreSnapshot(snap: StoredSnapshot): { engine: OrderBookEngine; builderState: BuilderState } {
   const engine = new OrderBookEngine(decodeSnapshot(snap.engine));
   const builderState = JSON.parse(snap.builder) as BuilderState;
-  if (engine.lastTick !== snap.tick || builderState.lastTick !== snap.tick) throw new Error(`chain snapshot is inconsistent (tick ${snap.tick}, engine ${engine.lastTick}, builder ${builderState.lastTick})`);
+  if (engine.lastTick !== snap.tick || builderState.lastTick !== snap.tick)
+    throw new Error(
+      `chain snapshot is inconsistent (tick ${snap.tick}, engine ${engine.lastTick}, builder ${builderState.lastTick})`,
+    );
   return { engine, builderState };
 }

@@ -6,7 +6,14 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { sign } from '../../sdk/index.js';
-import { cancelMessage, encodeCancelOrderData, encodeOrderIntent, orderMessage, type CancelOrderData, type OrderIntent } from '../../sdk/index.js';
+import {
+  cancelMessage,
+  encodeCancelOrderData,
+  encodeOrderIntent,
+  orderMessage,
+  type CancelOrderData,
+  type OrderIntent,
+} from '../../sdk/index.js';
 import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../sdk/index.js';
 import { loadChainPackage } from './proto.js';
 
@@ -102,13 +109,24 @@ export function signedCancelAllRequest(data: CancelAllData, secretKey: Uint8Arra
   return { cancel_all: { data: encodeCancelAllData(data), signature: sign(cancelAllMessage(data), secretKey) } };
 }
 
-type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+type Unary = (
+  req: object,
+  meta: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null, res: unknown) => void,
+) => grpc.ClientUnaryCall;
 
 export class ChainClient {
-  readonly raw: grpc.Client & { SubmitTx: Unary; SubmitTxBatch: Unary; StreamTx: (req: object, opts?: grpc.CallOptions) => grpc.ClientReadableStream<WireTxBatch> };
+  readonly raw: grpc.Client & {
+    SubmitTx: Unary;
+    SubmitTxBatch: Unary;
+    StreamTx: (req: object, opts?: grpc.CallOptions) => grpc.ClientReadableStream<WireTxBatch>;
+  };
 
   constructor(address: string, options: grpc.ChannelOptions = {}) {
-    const pkg = grpc.loadPackageDefinition(loadChainPackage()) as unknown as { svc: { chain: { v1: { ChainService: grpc.ServiceClientConstructor } } } };
+    const pkg = grpc.loadPackageDefinition(loadChainPackage()) as unknown as {
+      svc: { chain: { v1: { ChainService: grpc.ServiceClientConstructor } } };
+    };
     this.raw = new pkg.svc.chain.v1.ChainService(address, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': 64 * 1024 * 1024,
       'grpc-node.flow_control_window': 16 * 1024 * 1024,
@@ -118,7 +136,9 @@ export class ChainClient {
 
   submit(req: SubmitTxRequest, deadlineMs = 60_000): Promise<WireSubmitTxResponse> {
     return new Promise((resolve, reject) => {
-      this.raw.SubmitTx(toWire(req), new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(err) : resolve(res as WireSubmitTxResponse)));
+      this.raw.SubmitTx(toWire(req), new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) =>
+        err ? reject(err) : resolve(res as WireSubmitTxResponse),
+      );
     });
   }
 
@@ -149,5 +169,12 @@ function toWire(req: SubmitTxRequest): object {
   if ('cancel_all' in req) {
     return { cancel_all: { data: b(req.cancel_all.data), signature: b(req.cancel_all.signature) } };
   }
-  return { market: { base_mint: b(req.market.base_mint), quote_mint: b(req.market.quote_mint), name: req.market.name, kind: req.market.kind ?? '' } };
+  return {
+    market: {
+      base_mint: b(req.market.base_mint),
+      quote_mint: b(req.market.quote_mint),
+      name: req.market.name,
+      kind: req.market.kind ?? '',
+    },
+  };
 }

@@ -8,8 +8,14 @@
  */
 import { LEN, VARINT, type MessageSchema } from '../../wire/index.js';
 
-const SIGNED_ORDER: MessageSchema = { 1: { name: 'order.intent', wireType: LEN }, 2: { name: 'order.signature', wireType: LEN } };
-const SIGNED_CANCEL: MessageSchema = { 1: { name: 'cancel.data', wireType: LEN }, 2: { name: 'cancel.signature', wireType: LEN } };
+const SIGNED_ORDER: MessageSchema = {
+  1: { name: 'order.intent', wireType: LEN },
+  2: { name: 'order.signature', wireType: LEN },
+};
+const SIGNED_CANCEL: MessageSchema = {
+  1: { name: 'cancel.data', wireType: LEN },
+  2: { name: 'cancel.signature', wireType: LEN },
+};
 const SIGNED_CANCEL_ALL: MessageSchema = {
   1: { name: 'cancel_all.data', wireType: LEN },
   2: { name: 'cancel_all.signature', wireType: LEN },

@@ -17,14 +17,19 @@
  *   UNAVAILABLE         the node is starting (chain not ready) or shutting down
  *   DEADLINE_EXCEEDED   accepted, but its tick did not come within 30 s
  */
-import { Metadata, status as grpcStatus, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as grpcStatus,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
 import { ApiError, type ApiErrorCode } from '../../dex/index.js';
 import type { OrderEntry } from '../../dex/index.js';
-import { type MarketKind, decodePayload, encodeCancelOrder, encodePlaceOrder } from '../../dex/engine/index.js';
-import { ORDER_INTENT_SIZE } from '../../sdk/index.js';
-import { UUID_RE } from '../../sdk/index.js';
 import type { Chain } from '../core/index.js';
 import { checkMessage, peerAddress } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
@@ -33,7 +38,13 @@ import { PeerRateLimiter } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';
 import { TxFeed } from './tx-feed.js';
 import { encodeSubmitTxResponse } from './encode.js';
-import { checkSubmitTx, SUBMIT_TX_PER_TASK, type CheckedSubmitTx, type SignedOff, type SubmitTxRequest } from './submit-check.js';
+import {
+  checkSubmitTx,
+  SUBMIT_TX_PER_TASK,
+  type CheckedSubmitTx,
+  type SignedOff,
+  type SubmitTxRequest,
+} from './submit-check.js';
 import { batchTooLarge, submitTxBatchHandler } from './submit-batch.js';
 import { MAX_BATCH_BYTES } from '../../dex/index.js';
 import { ArrivalQueue, MAX_ARRIVALS_WAITING, isRefusal, type IntakePool } from '../../intake/index.js';
@@ -188,7 +199,8 @@ function callFor(c: CheckedSubmitTx, gateway: OrderEntry, from: string): Applied
 /** The same for a request an intake thread checked, signature included (the gateway processes' path). */
 function callForSigned(c: SignedOff, gateway: OrderEntry, from: string): Applied {
   if (c.tx === 'order') return gateway.placeChecked(c.intent, c.payload, c.nonce, c.signatureValid, { from });
-  if (c.tx === 'cancel') return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid, { from });
+  if (c.tx === 'cancel')
+    return gateway.cancelChecked(c.orderId, c.owner, c.marketId, c.payload, c.nonce, c.signatureValid, { from });
   if (c.tx === 'cancel_all') return gateway.cancelAllChecked(c.data, c.payload, c.nonce, c.signatureValid, { from });
   return gateway.createMarket(c.baseMint, c.quoteMint, c.name, c.kind);
 }
@@ -213,7 +225,9 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submit
   const prepareSubmitTx = options.intake?.gathered<SignedOff>('submitTxs', SUBMIT_TX_PER_TASK);
 
   /** SubmitTx requests prepared on intake threads, taken up in arrival order. */
-  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry; from: string }, Applied>(({ signed, gateway, from }) => callForSigned(signed, gateway, from));
+  const arrivals = new ArrivalQueue<{ signed: SignedOff; gateway: OrderEntry; from: string }, Applied>(
+    ({ signed, gateway, from }) => callForSigned(signed, gateway, from),
+  );
 
   const answer = (work: Applied, chain: Chain, callback: sendUnaryData<Buffer>): void => {
     work
@@ -232,17 +246,29 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submit
     const backend = options.backend();
     if (!backend) return callback(unavailable('the chain is starting; retry shortly'));
     if (!submitLimit.take(call.getPeer())) {
-      return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address`, metadata: retryHint() });
+      return callback({
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        details: `rate limit: at most ${options.submitRate} SubmitTx per second per client address`,
+        metadata: retryHint(),
+      });
     }
     if (req instanceof Uint8Array) {
       // Intake threads: decoded, checked and signature-verified there; ordered here in arrival order.
       if (arrivals.waiting >= MAX_ARRIVALS_WAITING) {
-        return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`, metadata: retryHint() });
+        return callback({
+          code: grpcStatus.RESOURCE_EXHAUSTED,
+          details: `${MAX_ARRIVALS_WAITING} SubmitTx requests are already waiting for intake; retry later`,
+          metadata: retryHint(),
+        });
       }
       const from = peerAddress(call.getPeer());
       const prepared = prepareSubmitTx!(req).then((signed) => ({ signed, gateway: backend.gateway, from }));
       // The arrival line resolves with the gateway's promise, which the answer awaits.
-      answer(arrivals.submit(prepared).then((work) => work), backend.chain, callback);
+      answer(
+        arrivals.submit(prepared).then((work) => work),
+        backend.chain,
+        callback,
+      );
       return;
     }
     const checked = checkSubmitTx(req);
@@ -263,7 +289,11 @@ function streamTxHandler(options: ChainServiceOptions, life: ServiceLife) {
     const req = call.request;
     if (isMalformed(req)) return call.emit('error', invalid(req.malformed));
     const backend = options.backend();
-    if (!backend || life.closed) return call.emit('error', unavailable(life.closed ? 'node is shutting down' : 'the chain is starting; retry shortly'));
+    if (!backend || life.closed)
+      return call.emit(
+        'error',
+        unavailable(life.closed ? 'node is shutting down' : 'the chain is starting; retry shortly'),
+      );
     let from: bigint;
     try {
       from = BigInt(req.from_sequence);
@@ -272,12 +302,23 @@ function streamTxHandler(options: ChainServiceOptions, life: ServiceLife) {
     }
     const peer = peerAddress(call.getPeer());
     if (!streamLimit.take(peer)) {
-      return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `rate limit: at most ${options.streamRate} StreamTx calls per minute per client address` });
+      return call.emit('error', {
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        details: `rate limit: at most ${options.streamRate} StreamTx calls per minute per client address`,
+      });
     }
     const feed = (life.feed ??= new TxFeed(backend.chain));
-    if (feed.size >= maxStreams) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls open (at most ${maxStreams}); retry later` });
+    if (feed.size >= maxStreams)
+      return call.emit('error', {
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        details: `too many StreamTx calls open (at most ${maxStreams}); retry later`,
+      });
     const mine = streamsByPeer.get(peer) ?? 0;
-    if (mine >= maxPerPeer) return call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: `too many StreamTx calls from this address (at most ${maxPerPeer} at once)` });
+    if (mine >= maxPerPeer)
+      return call.emit('error', {
+        code: grpcStatus.RESOURCE_EXHAUSTED,
+        details: `too many StreamTx calls from this address (at most ${maxPerPeer} at once)`,
+      });
     streamsByPeer.set(peer, mine + 1);
     serveTxStream(call as ServerWritableStream<unknown, Buffer>, from, backend.chain, feed, options.streamQueue)
       .then(

@@ -85,7 +85,13 @@ export async function serveTxStream(
     while (!cancelled) {
       const entry = feed.find(cursor);
       if (entry) {
-        const buf = entry.firstSeq >= cursor ? entry.buf : encodeTxBatch({ ...entry.batch, transactions: entry.batch.transactions.filter((t) => t.continuum_sequence >= cursor) });
+        const buf =
+          entry.firstSeq >= cursor
+            ? entry.buf
+            : encodeTxBatch({
+                ...entry.batch,
+                transactions: entry.batch.transactions.filter((t) => t.continuum_sequence >= cursor),
+              });
         cursor = entry.lastSeq + 1n;
         await write(buf);
         continue;

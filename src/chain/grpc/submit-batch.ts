@@ -108,7 +108,12 @@ function checkItem(item: SubmitTxRequest): Item {
   if (isRefusal(c)) return { refused: c.refused as Status };
   if (c.tx === 'market' || c.tx === 'cancel_all') {
     const what = c.tx === 'market' ? 'create a market' : 'send a mass cancel';
-    return { refused: { code: grpcStatus.INVALID_ARGUMENT, details: `a batch holds orders and cancels only: ${what} with SubmitTx` } };
+    return {
+      refused: {
+        code: grpcStatus.INVALID_ARGUMENT,
+        details: `a batch holds orders and cancels only: ${what} with SubmitTx`,
+      },
+    };
   }
   return { checked: c };
 }

@@ -103,9 +103,17 @@ export class TxFeed {
     const txs = batch.transactions;
     if (txs.length === 0) return;
     const buf = encodeTxBatch(batch);
-    this.entries.push({ firstSeq: txs[0]!.continuum_sequence, lastSeq: txs[txs.length - 1]!.continuum_sequence, batch, buf });
+    this.entries.push({
+      firstSeq: txs[0]!.continuum_sequence,
+      lastSeq: txs[txs.length - 1]!.continuum_sequence,
+      batch,
+      buf,
+    });
     this.bytes += buf.length;
-    while (this.entries.length - this.head > 1 && (this.entries.length - this.head > this.options.windowBatches || this.bytes > this.options.windowBytes)) {
+    while (
+      this.entries.length - this.head > 1 &&
+      (this.entries.length - this.head > this.options.windowBatches || this.bytes > this.options.windowBytes)
+    ) {
       this.bytes -= this.entries[this.head]!.buf.length;
       this.head++;
     }

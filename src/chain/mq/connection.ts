@@ -25,7 +25,10 @@ export function connectNats(url: string): Promise<NatsConnection> {
 }
 
 /** Calls `change(false)` on each disconnect and `change(true)` on each reconnect, until the connection closes. */
-export async function watchConnection(nc: NatsConnection, change: (up: boolean, server: string) => void): Promise<void> {
+export async function watchConnection(
+  nc: NatsConnection,
+  change: (up: boolean, server: string) => void,
+): Promise<void> {
   for await (const s of nc.status()) {
     if (s.type === 'disconnect') change(false, s.server);
     else if (s.type === 'reconnect') change(true, s.server);

@@ -31,12 +31,17 @@ export function natsServerOptions(url: string): NatsServerOptions {
       servers.push(server);
       continue;
     }
-    if (userinfo !== undefined && userinfo !== m[2]) throw new Error('--mq-url: every server that carries credentials must carry the same ones');
+    if (userinfo !== undefined && userinfo !== m[2])
+      throw new Error('--mq-url: every server that carries credentials must carry the same ones');
     userinfo = m[2]!;
     servers.push(m[1]! + server.slice(m[0].length));
   }
   if (userinfo === undefined || userinfo === '') return { servers };
   const colon = userinfo.indexOf(':');
   if (colon < 0) return { servers, token: decodeURIComponent(userinfo) };
-  return { servers, user: decodeURIComponent(userinfo.slice(0, colon)), pass: decodeURIComponent(userinfo.slice(colon + 1)) };
+  return {
+    servers,
+    user: decodeURIComponent(userinfo.slice(0, colon)),
+    pass: decodeURIComponent(userinfo.slice(colon + 1)),
+  };
 }

@@ -3,7 +3,17 @@
  * "JetStream"): `--mq-url nats://host:port` publishes every stored order book transaction
  * and block to the stream SVC, resuming from the stream's last message after any restart.
  */
-export type { MqBlock, MqCursor, MqMessage, MqOptions, MqPublisher, MqSource, MqState, MqStatus, MqTx } from './interface.js';
+export type {
+  MqBlock,
+  MqCursor,
+  MqMessage,
+  MqOptions,
+  MqPublisher,
+  MqSource,
+  MqState,
+  MqStatus,
+  MqTx,
+} from './interface.js';
 export { startMqPublisher } from './publisher.js';
 export { redact } from './connection.js';
 export { natsServerOptions } from './credentials.js';

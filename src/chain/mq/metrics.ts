@@ -17,7 +17,9 @@ export function registerMqMetrics(registry: Registry, status: () => MqStatus): v
         this.set(read(status()));
       },
     });
-  gauge('svc_mq_connected', '1 while the JetStream producer is connected to NATS, else 0', (s) => (s.connected ? 1 : 0));
+  gauge('svc_mq_connected', '1 while the JetStream producer is connected to NATS, else 0', (s) =>
+    s.connected ? 1 : 0,
+  );
   gauge(
     'svc_mq_stream_available',
     '1 while the JetStream stream answers the producer (resync and acks), 0 from a failure ' +
@@ -30,10 +32,16 @@ export function registerMqMetrics(registry: Registry, status: () => MqStatus): v
     (s) => s.outageMs / 1000,
   );
   gauge('svc_mq_lag_blocks', 'Stored blocks the JetStream stream has not acknowledged yet', (s) => s.lagBlocks);
-  gauge('svc_mq_published_height', 'Height of the last block the stream holds: read back from the stream at each (re)connection, then raised by each acknowledged block', (s) => s.publishedHeight);
+  gauge(
+    'svc_mq_published_height',
+    'Height of the last block the stream holds: read back from the stream at each (re)connection, then raised by each acknowledged block',
+    (s) => s.publishedHeight,
+  );
   gauge('svc_mq_pending_acks', 'Messages published and awaiting their JetStream ack', (s) => s.pendingAcks);
-  gauge('svc_mq_diverged', '1 when the stream holds a chain other than this node\'s and the producer refuses to write', (s) =>
-    s.state === 'diverged' ? 1 : 0,
+  gauge(
+    'svc_mq_diverged',
+    "1 when the stream holds a chain other than this node's and the producer refuses to write",
+    (s) => (s.state === 'diverged' ? 1 : 0),
   );
   // Counters mirrored from the producer's own totals at scrape time.
   new Counter({

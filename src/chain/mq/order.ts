@@ -20,7 +20,13 @@ export class ChainOrderError extends Error {
 }
 
 /** Up to `room` messages that follow `cursor`, reading only stored data. */
-export async function planNext(source: MqSource, names: Subjects, cursor: MqCursor, room: number, maxPayload: number): Promise<Plan> {
+export async function planNext(
+  source: MqSource,
+  names: Subjects,
+  cursor: MqCursor,
+  room: number,
+  maxPayload: number,
+): Promise<Plan> {
   const messages: MqMessage[] = [];
   let { lastTx, nextHeight } = cursor;
 
@@ -53,7 +59,9 @@ export async function planNext(source: MqSource, names: Subjects, cursor: MqCurs
         throw new ChainOrderError(`transactions out of order: ${tx.continuumSequence} after ${lastTx}`);
       }
       if (tx.height < nextHeight) {
-        throw new ChainOrderError(`transaction ${tx.id} of block ${tx.height} came after block ${nextHeight - 1} was published`);
+        throw new ChainOrderError(
+          `transaction ${tx.id} of block ${tx.height} came after block ${nextHeight - 1} was published`,
+        );
       }
       // A transaction of a later block: the blocks before it go first.
       while (tx.height > nextHeight && messages.length < room) {

@@ -189,7 +189,11 @@ class Producer implements MqPublisher {
           await this.wake.wait(10_000);
           continue;
         }
-        if (this.outage) this.logger?.info({ stream: this.names.stream, cursor: describe(session.cursor) }, 'mq: NATS is back; catching the stream up');
+        if (this.outage)
+          this.logger?.info(
+            { stream: this.names.stream, cursor: describe(session.cursor) },
+            'mq: NATS is back; catching the stream up',
+          );
         this.outage = false;
         this.lastError = undefined;
         this.lastLogged = '';
@@ -252,7 +256,13 @@ class Producer implements MqPublisher {
     });
   }
 
-  private async sync(nc: NatsConnection): Promise<(Session & { kind: 'resume' }) | { kind: 'wait'; reason: string; streamHeight: number } | { kind: 'diverged'; reason: string }> {
+  private async sync(
+    nc: NatsConnection,
+  ): Promise<
+    | (Session & { kind: 'resume' })
+    | { kind: 'wait'; reason: string; streamHeight: number }
+    | { kind: 'diverged'; reason: string }
+  > {
     if (this.afterFailure) {
       this.afterFailure = false;
       this.resyncs += 1;
@@ -278,7 +288,10 @@ class Producer implements MqPublisher {
     this.storedHeight = point.cursor.nextHeight - 1;
     if (!this.started) {
       this.started = true;
-      this.logger?.info({ url: redact(this.options.url), stream: this.names.stream, cursor: describe(point.cursor) }, 'mq: publishing to JetStream');
+      this.logger?.info(
+        { url: redact(this.options.url), stream: this.names.stream, cursor: describe(point.cursor) },
+        'mq: publishing to JetStream',
+      );
     }
     return {
       kind: 'resume',
@@ -306,7 +319,8 @@ class Producer implements MqPublisher {
     // window never runs dry waiting on a read. A failed read is kept as its error.
     const readPage = (from: MqCursor): Promise<Plan | MqSourceError> =>
       planNext(this.source, this.names, from, page, session.maxPayload).catch(
-        (err: unknown) => new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err }),
+        (err: unknown) =>
+          new MqSourceError(`reading the stored chain failed: ${(err as Error).message}`, { cause: err }),
       );
     let next: Promise<Plan | MqSourceError> | undefined;
     let caughtUp = false; // the last page was short: everything stored is out
@@ -397,7 +411,7 @@ class Producer implements MqPublisher {
     } else if (err instanceof MqElectionError || streamAnswered(err)) {
       this.logger?.debug({ stream: this.names.stream, err: err.message }, 'mq: resynchronising with the stream');
     } else if (err instanceof MqConfigError) {
-      this.note('error', err.message, 'mq: the JetStream stream cannot take the node\'s messages');
+      this.note('error', err.message, "mq: the JetStream stream cannot take the node's messages");
     } else if (!this.outage) {
       this.outage = true;
       this.logger?.warn(

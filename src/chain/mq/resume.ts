@@ -42,23 +42,37 @@ export type ResumePoint =
 const utf8 = new TextDecoder();
 
 /** The fields resume needs from a message body, or undefined when it is not one of ours. */
-function read(kind: 'tx' | 'block', data: Uint8Array): { height: number; sequence?: bigint; root?: string } | undefined {
+function read(
+  kind: 'tx' | 'block',
+  data: Uint8Array,
+): { height: number; sequence?: bigint; root?: string } | undefined {
   try {
     if (kind === 'tx') {
       const tx = parseRecordJson<{ block_height?: unknown; continuum_sequence?: unknown }>(utf8.decode(data));
-      if (typeof tx.continuum_sequence !== 'bigint' || tx.continuum_sequence <= 0n || !Number.isSafeInteger(tx.block_height)) return undefined;
+      if (
+        typeof tx.continuum_sequence !== 'bigint' ||
+        tx.continuum_sequence <= 0n ||
+        !Number.isSafeInteger(tx.block_height)
+      )
+        return undefined;
       return { height: tx.block_height as number, sequence: tx.continuum_sequence };
     }
     const body = parseRecordJson<{ block?: { height?: unknown; state_root?: unknown } }>(utf8.decode(data));
     const b = body.block;
-    if (!b || !Number.isSafeInteger(b.height) || !Array.isArray(b.state_root) || b.state_root.length !== 32) return undefined;
+    if (!b || !Number.isSafeInteger(b.height) || !Array.isArray(b.state_root) || b.state_root.length !== 32)
+      return undefined;
     return { height: b.height as number, root: Buffer.from(b.state_root as number[]).toString('hex') };
   } catch {
     return undefined;
   }
 }
 
-export async function resumePoint(source: MqSource, names: Subjects, last: LastMessage | undefined, streamLastSeq: number): Promise<ResumePoint> {
+export async function resumePoint(
+  source: MqSource,
+  names: Subjects,
+  last: LastMessage | undefined,
+  streamLastSeq: number,
+): Promise<ResumePoint> {
   if (!last) {
     if (streamLastSeq === 0) return { kind: 'resume', cursor: { lastTx: 0n, nextHeight: 1 }, lastSeq: 0 };
     const latest = source.latestHeight();
@@ -74,14 +88,25 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
   const kind = names.kindOf(last.subject);
   const fields = kind && read(kind, last.data);
   if (!kind || !fields) {
-    return { kind: 'diverged', reason: `the stream's last message (seq ${last.seq}, subject ${last.subject}) was not published by svc` };
+    return {
+      kind: 'diverged',
+      reason: `the stream's last message (seq ${last.seq}, subject ${last.subject}) was not published by svc`,
+    };
   }
 
   if (kind === 'block') {
     const block = await source.block(fields.height);
-    if (!block) return { kind: 'wait', reason: `the stream holds block ${fields.height}; this node has stored up to ${source.latestHeight()}`, streamHeight: fields.height };
+    if (!block)
+      return {
+        kind: 'wait',
+        reason: `the stream holds block ${fields.height}; this node has stored up to ${source.latestHeight()}`,
+        streamHeight: fields.height,
+      };
     if (block.stateRoot !== fields.root) {
-      return { kind: 'diverged', reason: `block ${fields.height} in the stream has state root ${fields.root}, this node's is ${block.stateRoot}` };
+      return {
+        kind: 'diverged',
+        reason: `block ${fields.height} in the stream has state root ${fields.root}, this node's is ${block.stateRoot}`,
+      };
     }
     return { kind: 'resume', cursor: { lastTx: block.lastContinuumSequence, nextHeight: fields.height + 1 }, lastSeq };
   }
@@ -89,9 +114,17 @@ export async function resumePoint(source: MqSource, names: Subjects, last: LastM
   const sequence = fields.sequence!;
   const [tx] = await source.transactionsAfter(sequence - 1n, 1);
   // A transaction of block h is published before block h: the stream holds blocks up to h - 1.
-  if (!tx) return { kind: 'wait', reason: `the stream holds transaction ${sequence} of block ${fields.height}; this node has not stored it yet`, streamHeight: fields.height - 1 };
+  if (!tx)
+    return {
+      kind: 'wait',
+      reason: `the stream holds transaction ${sequence} of block ${fields.height}; this node has not stored it yet`,
+      streamHeight: fields.height - 1,
+    };
   if (tx.continuumSequence !== sequence || !sameBytes(tx.body, last.data)) {
-    return { kind: 'diverged', reason: `the transaction with continuum_sequence ${sequence} in the stream differs from this node's` };
+    return {
+      kind: 'diverged',
+      reason: `the transaction with continuum_sequence ${sequence} in the stream differs from this node's`,
+    };
   }
   return { kind: 'resume', cursor: { lastTx: sequence, nextHeight: tx.height }, lastSeq };
 }

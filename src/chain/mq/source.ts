@@ -17,7 +17,10 @@ import type { MqBlock, MqSource, MqTx } from './interface.js';
 const utf8 = new TextEncoder();
 
 /** What the producer reads of the chain. */
-export type StoredChain = Pick<ChainReader, 'latestHeight' | 'lastStoredSequence' | 'readTransactionJsons' | 'readBlockJsons' | 'onTransactions' | 'onBlock'>;
+export type StoredChain = Pick<
+  ChainReader,
+  'latestHeight' | 'lastStoredSequence' | 'readTransactionJsons' | 'readBlockJsons' | 'onTransactions' | 'onBlock'
+>;
 
 export function chainSource(chain: StoredChain): MqSource {
   return {
@@ -31,7 +34,10 @@ export function chainSource(chain: StoredChain): MqSource {
       const stored = await chain.readBlockJsons(height);
       if (!stored) return undefined;
       const block = parseRecordJson<BlockRecord>(stored.block);
-      return blockOf(block, `{"block":${stored.block},"events":[${stored.events.join(',')}],"markets":[${stored.markets.join(',')}]}`);
+      return blockOf(
+        block,
+        `{"block":${stored.block},"events":[${stored.events.join(',')}],"markets":[${stored.markets.join(',')}]}`,
+      );
     },
     onStored(listener) {
       const offTx = chain.onTransactions(() => listener());
@@ -58,14 +64,22 @@ export function storedTx(json: string): MqTx {
   const market = MARKET.exec(json)?.[1];
   const sequence = SEQUENCE.exec(json)?.[1];
   if (id === undefined || height === undefined || market === undefined || sequence === undefined) {
-    throw new Error(`stored transaction record lacks id, block_height, market_id or continuum_sequence: ${json.slice(0, 120)}`);
+    throw new Error(
+      `stored transaction record lacks id, block_height, market_id or continuum_sequence: ${json.slice(0, 120)}`,
+    );
   }
   return { id, height: Number(height), marketId: market, continuumSequence: BigInt(sequence), body: utf8.encode(json) };
 }
 
 /** An ExplorerTransaction object as an MqTx (the same bytes as its stored JSON). */
 export function mqTx(tx: ExplorerTransaction): MqTx {
-  return { id: tx.id, height: tx.block_height, marketId: tx.market_id, continuumSequence: tx.continuum_sequence, body: utf8.encode(encodeJson(tx)) };
+  return {
+    id: tx.id,
+    height: tx.block_height,
+    marketId: tx.market_id,
+    continuumSequence: tx.continuum_sequence,
+    body: utf8.encode(encodeJson(tx)),
+  };
 }
 
 /** A block detail object as an MqBlock (the same bytes as from its stored JSON). */
@@ -91,7 +105,9 @@ function blockOf(block: BlockRecord, fullJson: string): MqBlock {
       };
       const truncated = utf8.encode(encodeJson({ block: lean, events: [], markets: [], truncated: true }));
       if (truncated.length <= maxBytes) return truncated;
-      return utf8.encode(encodeJson({ block: { ...lean, batch_summaries: [] }, events: [], markets: [], truncated: true }));
+      return utf8.encode(
+        encodeJson({ block: { ...lean, batch_summaries: [] }, events: [], markets: [], truncated: true }),
+      );
     },
   };
 }

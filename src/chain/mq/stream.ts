@@ -65,10 +65,14 @@ export async function ensureStream(
   const captured = info.config.subjects ?? [];
   const missing = names.filters.filter((f) => !captured.includes(f));
   if (missing.length > 0) {
-    throw new MqConfigError(`JetStream stream ${names.stream} does not capture ${missing.join(', ')} (it has ${captured.join(', ') || 'no subjects'})`);
+    throw new MqConfigError(
+      `JetStream stream ${names.stream} does not capture ${missing.join(', ')} (it has ${captured.join(', ') || 'no subjects'})`,
+    );
   }
   if (info.config.discard === 'new') {
-    throw new MqConfigError(`JetStream stream ${names.stream} has discard policy "new": once full it would refuse the node's messages; use "old"`);
+    throw new MqConfigError(
+      `JetStream stream ${names.stream} has discard policy "new": once full it would refuse the node's messages; use "old"`,
+    );
   }
   const has = info.config.num_replicas || 1;
   if (has === replicas) return { info, created };
@@ -82,7 +86,11 @@ export async function ensureStream(
 }
 
 /** The stream's last message at or before `lastSeq`, or undefined when it holds none. */
-export async function readLastMessage(jsm: JetStreamManager, names: Subjects, info: StreamInfo): Promise<LastMessage | undefined> {
+export async function readLastMessage(
+  jsm: JetStreamManager,
+  names: Subjects,
+  info: StreamInfo,
+): Promise<LastMessage | undefined> {
   if (info.state.messages === 0) return undefined;
   try {
     const m = await jsm.streams.getMessage(names.stream, { last_by_subj: `${names.prefix}.>` });

@@ -39,7 +39,8 @@ export interface Subjects {
 
 export function subjects(stream = DEFAULT_STREAM, prefix = DEFAULT_SUBJECT_PREFIX): Subjects {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stream)) throw new Error(`invalid JetStream stream name '${stream}'`);
-  if (!/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})*$/.test(prefix)) throw new Error(`invalid subject prefix '${prefix}'`);
+  if (!/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})*$/.test(prefix))
+    throw new Error(`invalid subject prefix '${prefix}'`);
   return {
     stream,
     prefix,
@@ -47,7 +48,8 @@ export function subjects(stream = DEFAULT_STREAM, prefix = DEFAULT_SUBJECT_PREFI
     // A market id that is not a valid token (never so for the node's UUIDs) goes to "_".
     tx: (marketId) => `${prefix}.tx.${TOKEN.test(marketId) ? marketId : '_'}`,
     blocks: `${prefix}.blocks`,
-    kindOf: (subject) => (subject === `${prefix}.blocks` ? 'block' : subject.startsWith(`${prefix}.tx.`) ? 'tx' : undefined),
+    kindOf: (subject) =>
+      subject === `${prefix}.blocks` ? 'block' : subject.startsWith(`${prefix}.tx.`) ? 'tx' : undefined,
   };
 }
 

@@ -184,7 +184,14 @@ export class OrderBook {
       taker.open = false;
     }
     const status = taker.remaining === 0n ? 'filled' : filled > 0n ? 'partially_filled' : 'resting';
-    return { status, filled, trades: trades ?? NO_TRADES, removals: removals ?? NO_REMOVALS, selfTraded, slot: taker.slot };
+    return {
+      status,
+      filled,
+      trades: trades ?? NO_TRADES,
+      removals: removals ?? NO_REMOVALS,
+      selfTraded,
+      slot: taker.slot,
+    };
   }
 
   /** Take an open order out of the book (cancel). Returns the quantity that was resting. */
@@ -216,7 +223,13 @@ export class OrderBook {
    * slots, in continuum_sequence order (which is each level's FIFO order: orders join a
    * level's tail in that order and a partial fill keeps its place).
    */
-  restore(resting: readonly BookOrder[], slots: { next: number; free: readonly number[] }, nextTradeId: bigint, lastSeq: bigint, lastTick: number): void {
+  restore(
+    resting: readonly BookOrder[],
+    slots: { next: number; free: readonly number[] },
+    nextTradeId: bigint,
+    lastSeq: bigint,
+    lastTick: number,
+  ): void {
     for (const o of resting) {
       const level = (o.side === BUY ? this.bids : this.asks).levelFor(o.price);
       level.orders.push(o);
@@ -224,7 +237,11 @@ export class OrderBook {
       o.open = true;
       this.bySlot[o.slot] = o;
     }
-    this.tree.restore(slots.next, slots.free, resting.map((o) => o.slot));
+    this.tree.restore(
+      slots.next,
+      slots.free,
+      resting.map((o) => o.slot),
+    );
     this.nextTradeId = nextTradeId;
     this.lastSeq = lastSeq;
     this.lastTick = lastTick;

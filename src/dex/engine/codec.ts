@@ -123,7 +123,12 @@ function signedPayload(kind: number, borsh: Uint8Array, signature: Uint8Array): 
   return out;
 }
 
-export function encodeCancelPayload(orderId: bigint, owner: Uint8Array, marketId: string, signature: Uint8Array): Uint8Array {
+export function encodeCancelPayload(
+  orderId: bigint,
+  owner: Uint8Array,
+  marketId: string,
+  signature: Uint8Array,
+): Uint8Array {
   return encodeCancelOrder(encodeCancelOrderData({ orderId, owner, marketId }), signature);
 }
 
@@ -203,7 +208,13 @@ const EMPTY = new Uint8Array(0);
 /** Wrap a payload in a sequencer Transaction (see the header comment for each field). */
 export type TxIdKind = 'market' | 'order' | 'cancel' | 'cancel-all';
 
-export function toTransaction(kind: TxIdKind, payload: Uint8Array, owner?: Uint8Array, signature?: Uint8Array, nonce = 0n): Transaction {
+export function toTransaction(
+  kind: TxIdKind,
+  payload: Uint8Array,
+  owner?: Uint8Array,
+  signature?: Uint8Array,
+  nonce = 0n,
+): Transaction {
   return {
     txId: `dex-${kind}-${randomUUID()}`,
     payload,

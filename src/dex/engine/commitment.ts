@@ -27,7 +27,12 @@ const PREFIX_BYTES = new TextEncoder().encode(STATE_ROOT_PREFIX);
 export const USED_ID_LEAF_SIZE = 40;
 
 /** The market leaf record of the markets tree. */
-export function encodeMarketLeaf(info: MarketInfo, bookRoot: Uint8Array, bookSize: number, nextTradeId: bigint): Uint8Array {
+export function encodeMarketLeaf(
+  info: MarketInfo,
+  bookRoot: Uint8Array,
+  bookSize: number,
+  nextTradeId: bigint,
+): Uint8Array {
   return new BorshWriter(256)
     .string(info.marketId)
     .fixed(info.baseMint, 32)
@@ -108,7 +113,13 @@ export class AppendOnlyMerkle {
 }
 
 /** Combine the two component roots into the state root. */
-export function combineStateRoot(marketsRoot: Uint8Array, marketsSize: number, marketCount: number, usedRoot: Uint8Array, usedCount: number): Uint8Array {
+export function combineStateRoot(
+  marketsRoot: Uint8Array,
+  marketsSize: number,
+  marketCount: number,
+  usedRoot: Uint8Array,
+  usedCount: number,
+): Uint8Array {
   const buf = new Uint8Array(PREFIX_BYTES.length + 32 + 4 + 4 + 32 + 8);
   const view = new DataView(buf.buffer);
   let o = 0;

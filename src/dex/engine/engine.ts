@@ -115,7 +115,8 @@ export function prepareTick(tick: Tick, isVerified: (otx: OrderedTransaction) =>
 
 /** Put the verdicts of `toVerify` (same order) into the prepared items. */
 export function setVerdicts(p: PreparedTick, verdicts: readonly boolean[]): void {
-  if (verdicts.length !== p.verifyAt.length) throw new Error(`expected ${p.verifyAt.length} verdicts, got ${verdicts.length}`);
+  if (verdicts.length !== p.verifyAt.length)
+    throw new Error(`expected ${p.verifyAt.length} verdicts, got ${verdicts.length}`);
   for (let k = 0; k < verdicts.length; k++) p.items[p.verifyAt[k]!]!.verified = verdicts[k]!;
 }
 
@@ -139,7 +140,8 @@ export class OrderBookEngine {
   /** Apply a prepared (and verified) tick. Ticks must come in order, each once. */
   apply(p: PreparedTick, options: ApplyOptions = {}): AppliedTick {
     const tick = p.tick;
-    if (tick.tickNumber <= this.state.lastTick) throw new Error(`tick ${tick.tickNumber} was already applied (last ${this.state.lastTick})`);
+    if (tick.tickNumber <= this.state.lastTick)
+      throw new Error(`tick ${tick.tickNumber} was already applied (last ${this.state.lastTick})`);
     const timestampMs = Math.floor(tick.timestamp / 1000);
     const rootBefore = options.rootBefore ? this.stateRoot() : undefined;
     const txs: AppliedTx[] = new Array(p.items.length);
@@ -147,7 +149,11 @@ export class OrderBookEngine {
     const needRoot = options.needRoot;
     for (let k = 0; k < p.items.length; k++) {
       const it = p.items[k]!;
-      const outcome = this.state.apply(it.tx, it.verified, { tickNumber: tick.tickNumber, timestampMs, index: it.index });
+      const outcome = this.state.apply(it.tx, it.verified, {
+        tickNumber: tick.tickNumber,
+        timestampMs,
+        index: it.index,
+      });
       const applied: AppliedTx = {
         index: it.index,
         otx: it.otx,
@@ -181,10 +187,18 @@ export class OrderBookEngine {
     if (p.items.length > 0) this.root = undefined;
     const generation = ++this.applied;
     const stateRoot = (): Uint8Array => {
-      if (generation !== this.applied) throw new Error(`the state root of tick ${tick.tickNumber} is gone: a later tick was applied`);
+      if (generation !== this.applied)
+        throw new Error(`the state root of tick ${tick.tickNumber} is gone: a later tick was applied`);
       return this.stateRoot();
     };
-    const record: AppliedTick = { tick, timestampMs, txs, markets: [...activity.values()], stateRoot, replayed: options.replayed ?? false };
+    const record: AppliedTick = {
+      tick,
+      timestampMs,
+      txs,
+      markets: [...activity.values()],
+      stateRoot,
+      replayed: options.replayed ?? false,
+    };
     if (rootBefore) record.rootBefore = rootBefore;
     return record;
   }

@@ -7,7 +7,17 @@
 export * from './interface.js';
 export { OrderBook, type Level } from './book.js';
 export type { CancelledOrder } from './state.js';
-export { DexState, ownerKeyOf, cancelledTagOf, closedEntry, TRADE_HISTORY, type DexErrorCode, type Outcome, type Market, type OwnerState } from './state.js';
+export {
+  DexState,
+  ownerKeyOf,
+  cancelledTagOf,
+  closedEntry,
+  TRADE_HISTORY,
+  type DexErrorCode,
+  type Outcome,
+  type Market,
+  type OwnerState,
+} from './state.js';
 export { SlotTree, type LeafEncoder } from './slot-tree.js';
 export { encodeLeaf, LEAF_SIZE } from './leaf.js';
 export * from './codec.js';
@@ -24,4 +34,11 @@ export {
   type SignatureCheck,
 } from './engine.js';
 export { encodeSnapshot, decodeSnapshot } from './snapshot.js';
-export { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf, STATE_ROOT_PREFIX, USED_ID_LEAF_SIZE } from './commitment.js';
+export {
+  AppendOnlyMerkle,
+  combineStateRoot,
+  encodeMarketLeaf,
+  encodeUsedIdLeaf,
+  STATE_ROOT_PREFIX,
+  USED_ID_LEAF_SIZE,
+} from './commitment.js';

@@ -171,7 +171,8 @@ export class SlotTree {
    * and its RFC 6962 audit path to root(), leaf to root, over the current capacity.
    */
   member(slot: number): { entry: Uint8Array | undefined; path: Uint8Array[] } {
-    if (!Number.isSafeInteger(slot) || slot < 0 || slot >= this.capacity) throw new RangeError(`slot ${slot} outside 0..${this.capacity - 1}`);
+    if (!Number.isSafeInteger(slot) || slot < 0 || slot >= this.capacity)
+      throw new RangeError(`slot ${slot} outside 0..${this.capacity - 1}`);
     this.root();
     const path: Uint8Array[] = [];
     for (let h = 0; h < this.levels.length - 1; h++) path.push(this.levels[h]![(slot >> h) ^ 1]!);

@@ -53,7 +53,11 @@ export function encodeSnapshot(state: DexState): Uint8Array {
   w.u32(parts.markets.length);
   for (const m of parts.markets) {
     const info = m.info;
-    w.string(info.marketId).fixed(info.baseMint, 32).fixed(info.quoteMint, 32).string(info.name).u8(info.kind === 'Perp' ? 1 : 0);
+    w.string(info.marketId)
+      .fixed(info.baseMint, 32)
+      .fixed(info.quoteMint, 32)
+      .string(info.name)
+      .u8(info.kind === 'Perp' ? 1 : 0);
     w.u64(BigInt(info.createdTick)).u64(info.createdSeq);
     w.u64(m.book.nextTrade).u64(m.book.lastSeq).u64(BigInt(m.book.lastTick));
     const slots = m.book.tree.allocationState();
@@ -62,7 +66,15 @@ export function encodeSnapshot(state: DexState): Uint8Array {
     const resting = m.book.restingOrders().sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
     w.u32(resting.length);
     for (const o of resting) {
-      w.u64(o.seq).u64(o.orderId).u32(indexOf(o.ownerKey)).u8(o.side).u64(o.price).u64(o.quantity).u64(o.remaining).i64(o.expiry).u32(o.slot);
+      w.u64(o.seq)
+        .u64(o.orderId)
+        .u32(indexOf(o.ownerKey))
+        .u8(o.side)
+        .u64(o.price)
+        .u64(o.quantity)
+        .u64(o.remaining)
+        .i64(o.expiry)
+        .u32(o.slot);
     }
     w.u32(m.trades.length);
     for (const t of m.trades) {
@@ -80,7 +92,9 @@ export function encodeSnapshot(state: DexState): Uint8Array {
     w.u32(closed.length);
     for (const [id, v] of closed) {
       const c = closedEntry(v);
-      w.u64(id).u32(marketIndex.get(c.marketId)!).u8(c.cancelled ? 1 : 0);
+      w.u64(id)
+        .u32(marketIndex.get(c.marketId)!)
+        .u8(c.cancelled ? 1 : 0);
     }
   }
   w.u64(BigInt(parts.usedCount)).u32(parts.usedFrontier.length);
@@ -118,7 +132,20 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
   };
   const stub = (orderId: bigint, ownerIdx: number, marketId: string): BookOrder => {
     const o = ownerAt(ownerIdx);
-    return { seq: 0n, marketId, orderId, owner: o.owner, ownerKey: ownerKeys[ownerIdx]!, side: BUY, price: 0n, quantity: 0n, remaining: 0n, expiry: 0n, slot: -1, open: false };
+    return {
+      seq: 0n,
+      marketId,
+      orderId,
+      owner: o.owner,
+      ownerKey: ownerKeys[ownerIdx]!,
+      side: BUY,
+      price: 0n,
+      quantity: 0n,
+      remaining: 0n,
+      expiry: 0n,
+      slot: -1,
+      open: false,
+    };
   };
   const marketCount = r.u32();
   const markets: Market[] = [];
@@ -173,7 +200,17 @@ export function decodeSnapshot(bytes: Uint8Array): DexState {
       const takerSide = r.u8() as SideCode;
       const maker = stub(r.u64(), r.u32(), info.marketId);
       const taker = stub(r.u64(), r.u32(), info.marketId);
-      trades[i] = { tradeId, price, quantity, takerSide, maker, taker, tickNumber: Number(r.u64()), seq: r.u64(), timestampMs: Number(r.u64()) };
+      trades[i] = {
+        tradeId,
+        price,
+        quantity,
+        takerSide,
+        maker,
+        taker,
+        tickNumber: Number(r.u64()),
+        seq: r.u64(),
+        timestampMs: Number(r.u64()),
+      };
     }
     markets.push({ index: mi, info, cancelledTag: cancelledTagOf(info.marketId), book, trades });
   }

@@ -16,7 +16,15 @@ import { OrderBook } from './book.js';
 import { AppendOnlyMerkle, combineStateRoot, encodeMarketLeaf, encodeUsedIdLeaf } from './commitment.js';
 import { encodeLeaf } from './leaf.js';
 import { SlotTree } from './slot-tree.js';
-import { BUY, SELL, type BookOrder, type MarketInfo, type PlaceResult, type TickContext, type Trade } from './interface.js';
+import {
+  BUY,
+  SELL,
+  type BookOrder,
+  type MarketInfo,
+  type PlaceResult,
+  type TickContext,
+  type Trade,
+} from './interface.js';
 import type { CancelAllTx, CancelOrderTx, CreateMarketTx, DexTx, PlaceOrderTx } from './codec.js';
 
 export type DexErrorCode =
@@ -86,7 +94,9 @@ export function cancelledTagOf(marketId: string): string {
 
 /** A closed entry of an owner's order map: its market and whether a cancel closed it. */
 export function closedEntry(entry: string): { marketId: string; open: false; cancelled: boolean } {
-  return entry.endsWith(CANCELLED_SUFFIX) ? { marketId: entry.slice(0, -CANCELLED_SUFFIX.length), open: false, cancelled: true } : { marketId: entry, open: false, cancelled: false };
+  return entry.endsWith(CANCELLED_SUFFIX)
+    ? { marketId: entry.slice(0, -CANCELLED_SUFFIX.length), open: false, cancelled: true }
+    : { marketId: entry, open: false, cancelled: false };
 }
 
 function fail(code: DexErrorCode, message: string): Outcome {
@@ -121,7 +131,13 @@ export class DexState {
   stateRoot(): Uint8Array {
     for (const m of this.dirtyMarkets) this.marketsTree.touch(m.index);
     this.dirtyMarkets.clear();
-    return combineStateRoot(this.marketsTree.root(), this.marketsTree.size, this.byIndex.length, this.usedIds.root(), this.usedIds.count);
+    return combineStateRoot(
+      this.marketsTree.root(),
+      this.marketsTree.size,
+      this.byIndex.length,
+      this.usedIds.root(),
+      this.usedIds.count,
+    );
   }
 
   /** The markets tree's root and size alone (docs/chain.md). */
@@ -182,7 +198,7 @@ export class DexState {
     if (Buffer.compare(tx.baseMint, tx.quoteMint) === 0) return 'base_mint and quote_mint must differ';
     const nameBytes = Buffer.byteLength(tx.name, 'utf8');
     if (nameBytes < 1 || nameBytes > 64) return 'name must be 1..64 bytes of UTF-8';
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
     if (/[\u0000-\u001f\u007f]/.test(tx.name)) return 'name must not contain control characters';
     return undefined;
   }
@@ -196,7 +212,10 @@ export class DexState {
   }
 
   /** What became of this owner's order id: undefined if never used, else its market and whether it is open. */
-  findOrder(owner: Uint8Array, orderId: bigint): { marketId: string; open: boolean; cancelled: boolean; order?: BookOrder } | undefined {
+  findOrder(
+    owner: Uint8Array,
+    orderId: bigint,
+  ): { marketId: string; open: boolean; cancelled: boolean; order?: BookOrder } | undefined {
     const entry = this.owners.get(ownerKeyOf(owner))?.orders.get(orderId);
     if (entry === undefined) return undefined;
     if (typeof entry === 'string') return closedEntry(entry);
@@ -225,7 +244,13 @@ export class DexState {
       createdTick: ctx.tickNumber,
       createdSeq: seq,
     };
-    const market: Market = { index: this.byIndex.length, info, cancelledTag: cancelledTagOf(info.marketId), book: new OrderBook(encodeLeaf), trades: [] };
+    const market: Market = {
+      index: this.byIndex.length,
+      info,
+      cancelledTag: cancelledTagOf(info.marketId),
+      book: new OrderBook(encodeLeaf),
+      trades: [],
+    };
     this.addMarket(market);
     return { ok: true, kind: 'market', market };
   }
@@ -248,7 +273,8 @@ export class DexState {
     if (it.price === 0n) return fail('INVALID_ORDER', 'price must be > 0');
     if (it.quantity === 0n) return fail('INVALID_ORDER', 'quantity must be > 0');
     if (it.expiry < 0n) return fail('INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
-    if (it.expiry !== 0n && it.expiry * 1000n <= BigInt(ctx.timestampMs)) return fail('ORDER_EXPIRED', 'order expired before it was sequenced');
+    if (it.expiry !== 0n && it.expiry * 1000n <= BigInt(ctx.timestampMs))
+      return fail('ORDER_EXPIRED', 'order expired before it was sequenced');
     const ownerKey = ownerKeyOf(it.owner);
     let mine = this.owners.get(ownerKey);
     if (mine === undefined) {
@@ -296,7 +322,8 @@ export class DexState {
     if (!found || found.marketId !== market.info.marketId) {
       return fail('UNKNOWN_ORDER', 'no such order of this owner in this market');
     }
-    if (!found.open || !found.order) return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
+    if (!found.open || !found.order)
+      return fail('ORDER_NOT_OPEN', 'order is no longer open (filled, cancelled or expired)');
     const order = found.order;
     this.dirtyMarkets.add(market);
     const cancelled = market.book.cancel(order, seq, ctx.tickNumber);
@@ -348,12 +375,29 @@ export class DexState {
   }
 
   /** For snapshot.ts: the parts a snapshot is made of (read-only use). */
-  snapshotParts(): { markets: readonly Market[]; owners: ReadonlyMap<string, OwnerState>; usedCount: number; usedFrontier: Uint8Array[] } {
-    return { markets: this.byIndex, owners: this.owners, usedCount: this.usedIds.count, usedFrontier: this.usedIds.exportFrontier() };
+  snapshotParts(): {
+    markets: readonly Market[];
+    owners: ReadonlyMap<string, OwnerState>;
+    usedCount: number;
+    usedFrontier: Uint8Array[];
+  } {
+    return {
+      markets: this.byIndex,
+      owners: this.owners,
+      usedCount: this.usedIds.count,
+      usedFrontier: this.usedIds.exportFrontier(),
+    };
   }
 
   /** For snapshot.ts: a state made of restored parts (books already restored). */
-  static restore(parts: { markets: Market[]; owners: Map<string, OwnerState>; usedCount: number; usedFrontier: Uint8Array[]; lastTick: number; lastSeq: bigint }): DexState {
+  static restore(parts: {
+    markets: Market[];
+    owners: Map<string, OwnerState>;
+    usedCount: number;
+    usedFrontier: Uint8Array[];
+    lastTick: number;
+    lastSeq: bigint;
+  }): DexState {
     const s = new DexState();
     for (const m of parts.markets) s.addMarket(m);
     for (const [k, v] of parts.owners) s.owners.set(k, v);

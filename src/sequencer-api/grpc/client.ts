@@ -55,7 +55,10 @@ export interface ItemError {
  * Throws an Error whose message starts with `what` (the flag that gave the address).
  */
 export function grpcTarget(url: string, what = '--grpc-url'): string {
-  const t = url.trim().replace(/^(grpc|http):\/\//, '').replace(/\/+$/, '');
+  const t = url
+    .trim()
+    .replace(/^(grpc|http):\/\//, '')
+    .replace(/\/+$/, '');
   if (/^https:\/\//.test(t)) throw new Error(`${what}: the node serves plaintext gRPC; use host:port`);
   try {
     return formatHostPort(parseAddress(t));
@@ -64,7 +67,12 @@ export function grpcTarget(url: string, what = '--grpc-url'): string {
   }
 }
 
-type Unary = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+type Unary = (
+  req: object,
+  meta: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null, res: unknown) => void,
+) => grpc.ClientUnaryCall;
 type ServerStream = (req: object, metadata?: grpc.Metadata) => grpc.ClientReadableStream<WireTick>;
 
 const UNARY_DEADLINE_MS = 30_000;
@@ -87,11 +95,17 @@ export class NodeClient {
       let response: T | undefined;
       let trailers: grpc.Metadata | undefined;
       const fn = this.raw[method] as Unary;
-      const call = fn.call(this.raw, req, new grpc.Metadata(), { deadline: Date.now() + UNARY_DEADLINE_MS }, (err, res) => {
-        if (err) return reject(explain(err, this.target));
-        response = res as T;
-        if (trailers) resolve({ response, trailers });
-      });
+      const call = fn.call(
+        this.raw,
+        req,
+        new grpc.Metadata(),
+        { deadline: Date.now() + UNARY_DEADLINE_MS },
+        (err, res) => {
+          if (err) return reject(explain(err, this.target));
+          response = res as T;
+          if (trailers) resolve({ response, trailers });
+        },
+      );
       call.on('status', (s: grpc.StatusObject) => {
         trailers = s.metadata;
         if (response !== undefined) resolve({ response, trailers });
@@ -105,18 +119,27 @@ export class NodeClient {
 
   /** SubmitBatch; failed items keep their place (sequence_number '0') and are listed in itemErrors. */
   async submitBatch(txs: WireTransaction[]): Promise<{ responses: WireSubmitResponse[]; itemErrors: ItemError[] }> {
-    const { response, trailers } = await this.unary<{ responses: WireSubmitResponse[] }>('SubmitBatch', { transactions: txs });
+    const { response, trailers } = await this.unary<{ responses: WireSubmitResponse[] }>('SubmitBatch', {
+      transactions: txs,
+    });
     const raw = trailers.get('svc-item-errors')[0];
     const itemErrors = typeof raw === 'string' ? (JSON.parse(raw) as ItemError[]) : [];
     return { responses: response.responses, itemErrors };
   }
 
-  async getTransaction(txHash: string): Promise<{ found: boolean; tick_number: string; transaction: WireOrdered | null }> {
-    return (await this.unary<{ found: boolean; tick_number: string; transaction: WireOrdered | null }>('GetTransaction', { tx_hash: txHash })).response;
+  async getTransaction(
+    txHash: string,
+  ): Promise<{ found: boolean; tick_number: string; transaction: WireOrdered | null }> {
+    return (
+      await this.unary<{ found: boolean; tick_number: string; transaction: WireOrdered | null }>('GetTransaction', {
+        tx_hash: txHash,
+      })
+    ).response;
   }
 
   async getTick(n: number): Promise<WireTick | undefined> {
-    const r = (await this.unary<{ found: boolean; tick: WireTick | null }>('GetTick', { tick_number: String(n) })).response;
+    const r = (await this.unary<{ found: boolean; tick: WireTick | null }>('GetTick', { tick_number: String(n) }))
+      .response;
     return r.found && r.tick ? r.tick : undefined;
   }
 
@@ -138,11 +161,22 @@ export class NodeClient {
 
 /** An unreachable node, said plainly; other statuses pass through. */
 export function explain(err: grpc.ServiceError, target: string): Error {
-  if (err.code === grpc.status.UNAVAILABLE && /No connection established|ECONNREFUSED|ENOTFOUND|connect/i.test(err.details)) {
+  if (
+    err.code === grpc.status.UNAVAILABLE &&
+    /No connection established|ECONNREFUSED|ENOTFOUND|connect/i.test(err.details)
+  ) {
     const code = /\b(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|ECONNRESET)\b/.exec(err.details)?.[1];
-    const words: Record<string, string> = { ECONNREFUSED: 'connection refused', ENOTFOUND: 'no such host', ETIMEDOUT: 'timed out', EHOSTUNREACH: 'host unreachable', ECONNRESET: 'connection reset' };
+    const words: Record<string, string> = {
+      ECONNREFUSED: 'connection refused',
+      ENOTFOUND: 'no such host',
+      ETIMEDOUT: 'timed out',
+      EHOSTUNREACH: 'host unreachable',
+      ECONNRESET: 'connection reset',
+    };
     const why = code ? words[code]! : err.details;
-    const e = new Error(`cannot reach the node's gRPC face at ${target} (${why}): is the node running? Point --grpc-url or SVC_GRPC_URL at it`);
+    const e = new Error(
+      `cannot reach the node's gRPC face at ${target} (${why}): is the node running? Point --grpc-url or SVC_GRPC_URL at it`,
+    );
     return Object.assign(e, { unreachable: true });
   }
   return err;

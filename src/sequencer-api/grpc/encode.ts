@@ -32,7 +32,12 @@ export function encodeSubmitBatchResponse(results: ReadonlyArray<SubmitResult | 
 }
 
 export function writeTransaction(w: Writer, tx: Transaction): void {
-  w.string(1, tx.txId).bytes(2, tx.payload).bytes(3, tx.signature).bytes(4, tx.publicKey).uint64(5, tx.nonce).uint64(6, tx.timestamp);
+  w.string(1, tx.txId)
+    .bytes(2, tx.payload)
+    .bytes(3, tx.signature)
+    .bytes(4, tx.publicKey)
+    .uint64(5, tx.nonce)
+    .uint64(6, tx.timestamp);
 }
 
 export function writeOrderedTransaction(w: Writer, o: Tick['transactions'][number]): void {
@@ -68,7 +73,9 @@ export function encodeGetTickResponse(encodedTick: Uint8Array | undefined): Buff
   return w.finish();
 }
 
-export function encodeGetTransactionResponse(found: { tickNumber: number; transaction: Tick['transactions'][number] } | undefined): Buffer {
+export function encodeGetTransactionResponse(
+  found: { tickNumber: number; transaction: Tick['transactions'][number] } | undefined,
+): Buffer {
   const w = new Writer(512);
   if (found) {
     w.nested(1, (inner) => writeOrderedTransaction(inner, found.transaction));
@@ -87,7 +94,10 @@ export interface StatusFigures {
 
 export function encodeGetStatusResponse(s: StatusFigures): Buffer {
   const w = new Writer(64);
-  w.uint(1, s.currentTick).uint(2, s.totalTransactions).uint(3, s.pendingTransactions).uint(4, Math.floor(s.uptimeSeconds));
+  w.uint(1, s.currentTick)
+    .uint(2, s.totalTransactions)
+    .uint(3, s.pendingTransactions)
+    .uint(4, Math.floor(s.uptimeSeconds));
   w.double(5, s.transactionsPerSecond);
   return w.finish();
 }
@@ -110,14 +120,19 @@ export function encodeGetChainStateResponse(c: ChainStateFigures): Buffer {
 /** What GetTransactionProofResponse carries (docs/proofs.md): the proof, or why there is none. */
 export type TransactionProofAnswer =
   | { found: true; proof: InclusionProof; encodedTick: Uint8Array }
-  | { found: false; pending: boolean; candidates: ReadonlyArray<{ txHash: string; tickNumber: number; sequenceNumber: number }> };
+  | {
+      found: false;
+      pending: boolean;
+      candidates: ReadonlyArray<{ txHash: string; tickNumber: number; sequenceNumber: number }>;
+    };
 
 /** GetTransactionProofResponse; `encodedTick` is the proof's tick as GetTick sends it (with its transactions). */
 export function encodeGetTransactionProofResponse(a: TransactionProofAnswer): Buffer {
   if (!a.found) {
     const w = new Writer(64 + a.candidates.length * 90);
     w.bool(3, a.pending);
-    for (const c of a.candidates) w.nested(4, (e) => e.string(1, c.txHash).uint(2, c.tickNumber).uint(3, c.sequenceNumber));
+    for (const c of a.candidates)
+      w.nested(4, (e) => e.string(1, c.txHash).uint(2, c.tickNumber).uint(3, c.sequenceNumber));
     return w.finish();
   }
   const p = a.proof;

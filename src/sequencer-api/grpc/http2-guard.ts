@@ -31,7 +31,13 @@
  * grpc-js does not expose its HTTP/2 sessions: the guard reaches them through the server's
  * `http2Servers` map (grpc-js 1.14) and says so in the log if that is gone.
  */
-import { constants, type Http2Server, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import {
+  constants,
+  type Http2Server,
+  type Http2Session,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import type { Server } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 
@@ -105,7 +111,10 @@ function watch(session: Http2Session, logger: Logger): void {
       if (!budget.reset(nowS())) return;
       closing = true;
       const peer = `${session.socket?.remoteAddress ?? '?'}:${session.socket?.remotePort ?? '?'}`;
-      logger.warn({ peer, resets, inFlight: open }, 'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection');
+      logger.warn(
+        { peer, resets, inFlight: open },
+        'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection',
+      );
       announceClose(session);
       // Its streams would hold the connection open for ever: they end now (the client
       // resumes on a new connection from its last tick or sequence), and whatever is still

@@ -34,7 +34,10 @@ export class IntakeThreads extends IntakePool {
    */
   async prepareSubmitBatch(raw: Uint8Array): Promise<PreparedBatch> {
     if (this.bytesInIntake + raw.length > MAX_INTAKE_BYTES) {
-      throw new SubmitError('RESOURCE_EXHAUSTED', `${MAX_INTAKE_BYTES / 2 ** 20} MiB of requests are already being prepared; retry later`);
+      throw new SubmitError(
+        'RESOURCE_EXHAUSTED',
+        `${MAX_INTAKE_BYTES / 2 ** 20} MiB of requests are already being prepared; retry later`,
+      );
     }
     const size = raw.length;
     this.bytesInIntake += size;

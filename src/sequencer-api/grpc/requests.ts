@@ -94,7 +94,10 @@ export function decodeSubmitTransactionRequest(buf: Uint8Array): { transaction?:
 }
 
 /** SubmitBatchRequest: the transactions in order; more than maxItems is refused while decoding. */
-export function decodeSubmitBatchRequest(buf: Uint8Array, maxItems: number): { transactions: Transaction[] } | Malformed {
+export function decodeSubmitBatchRequest(
+  buf: Uint8Array,
+  maxItems: number,
+): { transactions: Transaction[] } | Malformed {
   return guarded('SubmitBatchRequest', () => {
     const r = new ProtoReader(buf);
     const transactions: Transaction[] = [];
@@ -111,7 +114,13 @@ export function decodeSubmitBatchRequest(buf: Uint8Array, maxItems: number): { t
 }
 
 /** A message with at most one scalar field (number 1) of the given wire type; `undefined` when absent. */
-function singleField<T>(message: string, buf: Uint8Array, name: string, wireType: number, read: (r: ProtoReader) => T): { value?: T } | Malformed {
+function singleField<T>(
+  message: string,
+  buf: Uint8Array,
+  name: string,
+  wireType: number,
+  read: (r: ProtoReader) => T,
+): { value?: T } | Malformed {
   return guarded(message, () => {
     const r = new ProtoReader(buf);
     let value: T | undefined;

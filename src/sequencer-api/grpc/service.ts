@@ -21,7 +21,13 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../sequencer/index.js';
 import type { SubmitResult, Transaction } from '../../core/index.js';
 import { earliest } from '../convert.js';
-import { DEFAULT_TICK_LIMIT, FOLLOWER_METADATA, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
+import {
+  DEFAULT_TICK_LIMIT,
+  FOLLOWER_METADATA,
+  MAX_BATCH_TRANSACTIONS,
+  MAX_TICK_LIMIT,
+  TX_SAMPLE_SIZE,
+} from '../limits.js';
 import { checkTickNumber, parseProofHash, parseTxHash } from '../params.js';
 import { lookupTransactionProof } from '../tx-proof.js';
 import { sequencerServiceDefinition } from '../proto.js';
@@ -145,7 +151,8 @@ export function createHandlers(
     ...(onSubmitBatch ? { onSubmitBatch } : {}),
     state,
     internal,
-    toStatus: (err, what) => (err instanceof SubmitError ? { code: SUBMIT_CODES[err.code], details: err.message } : internal(err, what)),
+    toStatus: (err, what) =>
+      err instanceof SubmitError ? { code: SUBMIT_CODES[err.code], details: err.message } : internal(err, what),
     track: async (work) => {
       state.inFlight++;
       try {
@@ -157,7 +164,11 @@ export function createHandlers(
   };
   return {
     state,
-    implementation: { ...submitHandlers(ctx), ...queryHandlers(ctx), StreamTicks: streamTicksHandler(ctx) } as UntypedServiceImplementation,
+    implementation: {
+      ...submitHandlers(ctx),
+      ...queryHandlers(ctx),
+      StreamTicks: streamTicksHandler(ctx),
+    } as UntypedServiceImplementation,
   };
 }
 
@@ -178,7 +189,10 @@ function answerBatch(results: Array<SubmitResult | SubmitError>, callback: sendU
   });
   const failedCount = ok.filter((r) => r === undefined).length;
   if (failedCount === results.length && exhausted) {
-    return callback({ code: grpcStatus.RESOURCE_EXHAUSTED, details: 'transaction queue is full: nothing from this batch was accepted' });
+    return callback({
+      code: grpcStatus.RESOURCE_EXHAUSTED,
+      details: 'transaction queue is full: nothing from this batch was accepted',
+    });
   }
   let trailer: Metadata | undefined;
   if (failedCount > 0) {
@@ -216,17 +230,20 @@ function submitHandlers(ctx: HandlerContext) {
     if (req instanceof Uint8Array) {
       if (state.stopping) return callback(unavailable);
       // Intake threads: decoded and prepared off the main thread, admitted in arrival order.
-      if (!intake || !sequencer.submitPrepared) return callback(internal(new Error('raw SubmitBatch without intake threads'), 'SubmitBatch'));
+      if (!intake || !sequencer.submitPrepared)
+        return callback(internal(new Error('raw SubmitBatch without intake threads'), 'SubmitBatch'));
       const submitPrepared = sequencer.submitPrepared.bind(sequencer);
       onSubmitBatch?.('thread');
       track(() => submitPrepared(intake.prepareSubmitBatch(req))).then(
         (results) => answerBatch(results, callback),
-        (err: unknown) => callback(err instanceof MalformedRequest ? invalid(err.message) : toStatus(err, 'SubmitBatch')),
+        (err: unknown) =>
+          callback(err instanceof MalformedRequest ? invalid(err.message) : toStatus(err, 'SubmitBatch')),
       );
       return;
     }
     if (isMalformed(req)) return callback(invalid(req.malformed));
-    if (req.transactions.length === 0) return callback(invalid('transactions is empty: a batch needs 1..10000 transactions'));
+    if (req.transactions.length === 0)
+      return callback(invalid('transactions is empty: a batch needs 1..10000 transactions'));
     if (state.stopping) return callback(unavailable);
     onSubmitBatch?.('main');
     track(() => sequencer.submitBatch(req.transactions)).then(
@@ -271,7 +288,10 @@ function queryHandlers(ctx: HandlerContext) {
     callback(null, encodeGetStatusResponse(sequencer.status()));
   };
 
-  const GetTransaction = (call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetTransaction = (
+    call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
     const hash = parseTxHash(req.txHash);
@@ -282,7 +302,10 @@ function queryHandlers(ctx: HandlerContext) {
     );
   };
 
-  const GetTick = (call: ServerUnaryCall<{ tickNumber: bigint } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetTick = (
+    call: ServerUnaryCall<{ tickNumber: bigint } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
     const n = checkTickNumber(req.tickNumber.toString(), 'tick_number');
@@ -295,7 +318,10 @@ function queryHandlers(ctx: HandlerContext) {
     );
   };
 
-  const GetChainState = (call: ServerUnaryCall<{ tickLimit: number } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetChainState = (
+    call: ServerUnaryCall<{ tickLimit: number } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
     const limit = req.tickLimit === 0 ? DEFAULT_TICK_LIMIT : req.tickLimit;
@@ -306,7 +332,10 @@ function queryHandlers(ctx: HandlerContext) {
     );
   };
 
-  const GetTransactionProof = (call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>, callback: sendUnaryData<Buffer>) => {
+  const GetTransactionProof = (
+    call: ServerUnaryCall<{ txHash: string } | Malformed, Buffer>,
+    callback: sendUnaryData<Buffer>,
+  ) => {
     const req = call.request;
     if (isMalformed(req)) return callback(invalid(req.malformed));
     const hash = parseProofHash(req.txHash);

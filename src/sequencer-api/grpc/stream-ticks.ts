@@ -120,7 +120,8 @@ export class TickStreamSession {
   displace(reason: string): void {
     if (this.released) return;
     if (this.queuedMessages > 0 || !this.endWithStatus(grpcStatus.RESOURCE_EXHAUSTED, reason)) {
-      if (!resetHttp2Stream(this.call)) this.call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: reason });
+      if (!resetHttp2Stream(this.call))
+        this.call.emit('error', { code: grpcStatus.RESOURCE_EXHAUSTED, details: reason });
     }
     this.release();
   }
@@ -154,7 +155,7 @@ export class TickStreamSession {
   }
 
   private async loop(startTick: number): Promise<StreamOutcome> {
-    const { feed, sequencer } = this.ctx;
+    const { feed } = this.ctx;
     let next = startTick === 0 ? Math.max(1, feed.head) : startTick;
     let live = false;
     while (!this.released) {
@@ -180,15 +181,26 @@ export class TickStreamSession {
       }
       if (live) return this.finish(grpcStatus.RESOURCE_EXHAUSTED, tooSlow(next));
       // Replay from the store: only what the queue can take now, below the feed's window.
-      const room = Math.min(REPLAY_CHUNK, this.ctx.queue.messages - this.queuedMessages, Math.min(head, feed.oldest() - 1) - next + 1);
+      const room = Math.min(
+        REPLAY_CHUNK,
+        this.ctx.queue.messages - this.queuedMessages,
+        Math.min(head, feed.oldest() - 1) - next + 1,
+      );
       const ticks = await this.read(next, next + Math.max(1, room) - 1);
       if (this.released) break;
       for (const tick of ticks) {
         if (tick.tickNumber > next) {
           // A store seeded from a snapshot (a full node's --follow-from snapshot) starts after tick 1.
-          return this.finish(grpcStatus.OUT_OF_RANGE, `this node's ticks start at tick ${tick.tickNumber} (it started from a snapshot): ask from ${tick.tickNumber} on, or ask a node that holds tick ${next}`);
+          return this.finish(
+            grpcStatus.OUT_OF_RANGE,
+            `this node's ticks start at tick ${tick.tickNumber} (it started from a snapshot): ask from ${tick.tickNumber} on, or ask a node that holds tick ${next}`,
+          );
         }
-        if (tick.tickNumber !== next) return this.finish(grpcStatus.INTERNAL, `tick store returned tick ${tick.tickNumber} where ${next} was expected`);
+        if (tick.tickNumber !== next)
+          return this.finish(
+            grpcStatus.INTERNAL,
+            `tick store returned tick ${tick.tickNumber} where ${next} was expected`,
+          );
         const buf = feed.get(next) ?? encodeTick(tick);
         if (!(await this.paced(buf.length))) break;
         this.write(buf);
@@ -224,7 +236,11 @@ export class TickStreamSession {
   private canWrite(): boolean {
     if (this.queuedMessages === 0) return true; // one at a time is always allowed: no deadlock on the shared budget
     const { queue, shared } = this.ctx;
-    return this.queuedMessages < queue.messages && this.queuedBytes < queue.bytes && shared.queuedBytes < shared.maxQueuedBytes;
+    return (
+      this.queuedMessages < queue.messages &&
+      this.queuedBytes < queue.bytes &&
+      shared.queuedBytes < shared.maxQueuedBytes
+    );
   }
 
   /** Wait for the readers' pace to let `bytes` through; false when the stream was released meanwhile. */

@@ -21,7 +21,14 @@ import type { Logger } from 'pino';
 import type { Sequencer } from '../../sequencer/index.js';
 import { readerPace, type ReaderPace } from '../../wire/index.js';
 import { MAX_TICK_STREAMS } from '../limits.js';
-import { STREAM_QUEUE_BYTES, STREAM_QUEUE_MESSAGES, TickStreamSession, type SessionContext, type StreamOutcome, type StreamQueueLimits } from './stream-ticks.js';
+import {
+  STREAM_QUEUE_BYTES,
+  STREAM_QUEUE_MESSAGES,
+  TickStreamSession,
+  type SessionContext,
+  type StreamOutcome,
+  type StreamQueueLimits,
+} from './stream-ticks.js';
 import type { TickFeed } from './tick-feed.js';
 
 export interface TickStreamLimits {
@@ -78,7 +85,11 @@ export class TickStreams {
   }
 
   /** Admit and serve one call from `startTick`, or say why not (RESOURCE_EXHAUSTED). */
-  open(call: ServerWritableStream<unknown, Buffer>, startTick: number, options: { paced: boolean } = { paced: true }): Admission {
+  open(
+    call: ServerWritableStream<unknown, Buffer>,
+    startTick: number,
+    options: { paced: boolean } = { paced: true },
+  ): Admission {
     if (this.sessions.size >= this.limits.maxStreams) {
       return { ok: false, reason: `too many tick streams open (at most ${this.limits.maxStreams}); retry later` };
     }
@@ -88,7 +99,9 @@ export class TickStreams {
       const oldest = onPeer.values().next().value!;
       this.displaced++;
       this.logger.debug({ peer }, 'tick stream displaced by a newer one on its connection');
-      oldest.displace(`replaced by a newer tick stream on this connection (at most ${this.limits.maxStreamsPerConnection} open per connection)`);
+      oldest.displace(
+        `replaced by a newer tick stream on this connection (at most ${this.limits.maxStreamsPerConnection} open per connection)`,
+      );
     }
     const session = new TickStreamSession(call, {
       sequencer: this.sequencer,
@@ -119,7 +132,10 @@ export class TickStreams {
       const stalled = s.stalledFor(now);
       if (stalled > this.limits.stallMs) {
         this.stalledResets++;
-        this.logger.debug({ peer: this.peers.get(s), stalledMs: Math.round(stalled) }, 'tick stream reset: its client stopped reading');
+        this.logger.debug(
+          { peer: this.peers.get(s), stalledMs: Math.round(stalled) },
+          'tick stream reset: its client stopped reading',
+        );
         s.reset(`no progress for ${Math.round(stalled / 1000)} s: the client stopped reading`);
       }
     }

@@ -43,7 +43,8 @@ function transactionRoutes(router: Router, options: RestAppOptions): void {
   router.get('/api/v1/status', (ctx) => send(ctx, 200, restStatus(sequencer.status())));
 
   router.get('/api/v1/health', (ctx) => {
-    if (options.isStopping?.()) send(ctx, 503, { error: 'node is shutting down', status: 'stopping', timestamp: nowMicros() });
+    if (options.isStopping?.())
+      send(ctx, 503, { error: 'node is shutting down', status: 'stopping', timestamp: nowMicros() });
     else send(ctx, 200, { status: 'healthy', timestamp: nowMicros() });
   });
 
@@ -66,13 +67,25 @@ function transactionRoutes(router: Router, options: RestAppOptions): void {
       case 'ambiguous':
         return send(ctx, 409, {
           error: `${r.candidates.length} proven transactions share the hash ${hash.value}: ask again with a full 64-hex hash`,
-          candidates: r.candidates.map((c) => ({ tx_hash: c.txHash, tick_number: c.tickNumber, sequence_number: c.sequenceNumber })),
+          candidates: r.candidates.map((c) => ({
+            tx_hash: c.txHash,
+            tick_number: c.tickNumber,
+            sequence_number: c.sequenceNumber,
+          })),
         });
       case 'pending':
         ctx.set('Retry-After', '1');
-        return send(ctx, 404, { error: `transaction ${hash.value} is not yet in a proven tick; retry shortly`, found: false, pending: true });
+        return send(ctx, 404, {
+          error: `transaction ${hash.value} is not yet in a proven tick; retry shortly`,
+          found: false,
+          pending: true,
+        });
       case 'unknown':
-        return send(ctx, 404, { error: `no transaction with hash ${hash.value} in a proven tick`, found: false, pending: false });
+        return send(ctx, 404, {
+          error: `no transaction with hash ${hash.value} in a proven tick`,
+          found: false,
+          pending: false,
+        });
     }
   });
 }

@@ -25,9 +25,18 @@ export interface RestFaceOptions {
   shutdownGraceMs?: number; // default 5000
 }
 
-export async function startRestFace(sequencer: Sequencer, addr: ListenAddress, options: RestFaceOptions): Promise<RestFace> {
+export async function startRestFace(
+  sequencer: Sequencer,
+  addr: ListenAddress,
+  options: RestFaceOptions,
+): Promise<RestFace> {
   let stopping = false;
-  const app = createRestApp({ sequencer, logger: options.logger, registry: options.registry, isStopping: () => stopping });
+  const app = createRestApp({
+    sequencer,
+    logger: options.logger,
+    registry: options.registry,
+    isStopping: () => stopping,
+  });
   const server: Server = createServer(app.callback());
   answerClientErrors(server); // 431 reaches a client still sending a long URL
   server.keepAliveTimeout = 5000;

@@ -12,7 +12,13 @@ describe('chain/mq: --mq-url', () => {
   });
 
   it('takes nats:// and tls:// servers, with credentials, comma-separated', () => {
-    for (const url of ['nats://localhost:4222', 'nats://10.0.0.1', 'tls://nats.example.com:4443', 'nats://user:secret@h:4222', 'nats://a:1,nats://b:2']) {
+    for (const url of [
+      'nats://localhost:4222',
+      'nats://10.0.0.1',
+      'tls://nats.example.com:4443',
+      'nats://user:secret@h:4222',
+      'nats://a:1,nats://b:2',
+    ]) {
       expect(nodeConfig(['--mq-url', url]).mqUrl, url).to.equal(url);
     }
   });
@@ -29,7 +35,15 @@ describe('chain/mq: --mq-url', () => {
   });
 
   it('names a bad URL and where it came from', () => {
-    for (const bad of ['localhost:4222', 'http://h:4222', 'nats://', 'nats://h:4222/x', 'nats://h h', 'nats://a:1,', 'nats://h:123456']) {
+    for (const bad of [
+      'localhost:4222',
+      'http://h:4222',
+      'nats://',
+      'nats://h:4222/x',
+      'nats://h h',
+      'nats://a:1,',
+      'nats://h:123456',
+    ]) {
       const out = parseNodeConfig(['--mq-url', bad]);
       expect(out.kind, bad).to.equal('error');
       expect((out as { message: string }).message).to.match(/invalid --mq-url: expected nats:\/\/host:port/);

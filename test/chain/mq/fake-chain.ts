@@ -34,7 +34,9 @@ export class FakeChain implements MqSource {
       const cs = (BigInt(this.tick) << 32n) | BigInt(i);
       const id = `${height.toString(16).padStart(16, '0')}-${batch.toString(16).padStart(4, '0')}-${i.toString(16).padStart(4, '0')}`;
       const marketId = MARKETS[(this.tick + i) % MARKETS.length]!;
-      const body = enc.encode(`{"id":"${id}","block_height":${height},"market_id":"${marketId}","continuum_sequence":${cs},"pad":"${'x'.repeat(200)}"}`);
+      const body = enc.encode(
+        `{"id":"${id}","block_height":${height},"market_id":"${marketId}","continuum_sequence":${cs},"pad":"${'x'.repeat(200)}"}`,
+      );
       const tx: MqTx = { id, height, marketId, continuumSequence: cs, body };
       this.open.push(tx);
       this.txs.push(tx);
@@ -75,7 +77,10 @@ export class FakeChain implements MqSource {
     const b = this.blocks[height - 1];
     if (!b) return undefined;
     const root = [...Buffer.from(b.stateRoot, 'hex')];
-    const full = JSON.stringify({ block: { height, state_root: root, transaction_ids: b.txs.map((t) => t.id) }, events: [] });
+    const full = JSON.stringify({
+      block: { height, state_root: root, transaction_ids: b.txs.map((t) => t.id) },
+      events: [],
+    });
     const small = JSON.stringify({ block: { height, state_root: root }, truncated: true });
     return {
       height,
@@ -95,7 +100,11 @@ export class FakeChain implements MqSource {
   }
 
   expected(): ExpectedBlock[] {
-    return this.blocks.map((b) => ({ height: b.height, txIds: b.txs.map((t) => t.id), marketIds: b.txs.map((t) => t.marketId) }));
+    return this.blocks.map((b) => ({
+      height: b.height,
+      txIds: b.txs.map((t) => t.id),
+      marketIds: b.txs.map((t) => t.marketId),
+    }));
   }
 
   private emit(): void {

@@ -5,13 +5,24 @@
  * (transaction, block, foreign, ahead of the node, another chain) gives the right answer.
  */
 import { expect } from 'chai';
-import { planNext, resumePoint, subjects, type LastMessage, type MqCursor, type MqMessage } from '../../../src/chain/mq/index.js';
+import {
+  planNext,
+  resumePoint,
+  subjects,
+  type LastMessage,
+  type MqCursor,
+  type MqMessage,
+} from '../../../src/chain/mq/index.js';
 import { FakeChain } from './fake-chain.js';
 
 const names = subjects();
 const MAX = 1 << 20;
 
-async function walk(chain: FakeChain, room: number, from: MqCursor = { lastTx: 0n, nextHeight: 1 }): Promise<{ messages: MqMessage[]; cursor: MqCursor }> {
+async function walk(
+  chain: FakeChain,
+  room: number,
+  from: MqCursor = { lastTx: 0n, nextHeight: 1 },
+): Promise<{ messages: MqMessage[]; cursor: MqCursor }> {
   const messages: MqMessage[] = [];
   let cursor = from;
   for (;;) {
@@ -36,9 +47,18 @@ describe('chain/mq: publication order', () => {
     chain.addTick(3); // block 3 is open: its transactions are stored, the block is not
     const { messages, cursor } = await walk(chain, 1000);
     const ids = messages.map((m) => m.msgId);
-    expect(ids).to.deep.equal([...chain.blocks[0]!.txs.map((t) => t.id), '1', ...chain.blocks[1]!.txs.map((t) => t.id), '2', ...chain.txs.slice(8).map((t) => t.id)]);
+    expect(ids).to.deep.equal([
+      ...chain.blocks[0]!.txs.map((t) => t.id),
+      '1',
+      ...chain.blocks[1]!.txs.map((t) => t.id),
+      '2',
+      ...chain.txs.slice(8).map((t) => t.id),
+    ]);
     expect(cursor.nextHeight).to.equal(3);
-    expect(messages.filter((m) => m.kind === 'block').map((m) => m.subject)).to.deep.equal(['svc.blocks', 'svc.blocks']);
+    expect(messages.filter((m) => m.kind === 'block').map((m) => m.subject)).to.deep.equal([
+      'svc.blocks',
+      'svc.blocks',
+    ]);
     expect(messages[0]!.subject).to.equal(`svc.tx.${chain.txs[0]!.marketId}`);
     expect(messages.map((m) => m.kind).join('')).to.equal('txtxtxtxblocktxtxtxtxblocktxtxtx');
     expect(messages[0]!.data).to.equal(chain.txs[0]!.body);
@@ -59,7 +79,10 @@ describe('chain/mq: publication order', () => {
     const all = (await walk(chain, 10_000)).messages.map((m) => m.msgId);
     expect(all).to.have.length(7 * 16);
     for (const room of [1, 2, 3, 15, 16, 17, 64]) {
-      expect((await walk(chain, room)).messages.map((m) => m.msgId), `room ${room}`).to.deep.equal(all);
+      expect(
+        (await walk(chain, room)).messages.map((m) => m.msgId),
+        `room ${room}`,
+      ).to.deep.equal(all);
     }
   });
 
@@ -68,7 +91,8 @@ describe('chain/mq: publication order', () => {
     chain.grow(1, 1, 40);
     const big = await planNext(chain, names, { lastTx: 0n, nextHeight: 1 }, 100, MAX);
     const small = await planNext(chain, names, { lastTx: 0n, nextHeight: 1 }, 100, 2048);
-    const body = (p: typeof big) => JSON.parse(new TextDecoder().decode(p.messages.at(-1)!.data)) as { truncated?: boolean };
+    const body = (p: typeof big) =>
+      JSON.parse(new TextDecoder().decode(p.messages.at(-1)!.data)) as { truncated?: boolean };
     expect(body(big).truncated).to.equal(undefined);
     expect(body(small).truncated).to.equal(true);
   });
@@ -86,7 +110,10 @@ describe('chain/mq: publication order', () => {
       const point = await resumePoint(chain, names, lastOf(messages[i]!, i + 1), i + 1);
       expect(point).to.deep.include({ kind: 'resume', lastSeq: i + 1 });
       const rest = await walk(chain, 1000, (point as { cursor: MqCursor }).cursor);
-      expect(rest.messages.map((m) => m.msgId), `after message ${i}`).to.deep.equal(messages.slice(i + 1).map((m) => m.msgId));
+      expect(
+        rest.messages.map((m) => m.msgId),
+        `after message ${i}`,
+      ).to.deep.equal(messages.slice(i + 1).map((m) => m.msgId));
     }
   });
 

@@ -17,7 +17,10 @@ import { FakeChain } from './fake-chain.js';
 
 function captureLogger() {
   const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'debug' }, { write: (s: string) => void lines.push(JSON.parse(s) as { level: number; msg: string }) });
+  const logger = pino(
+    { level: 'debug' },
+    { write: (s: string) => void lines.push(JSON.parse(s) as { level: number; msg: string }) },
+  );
   return { logger, lines };
 }
 
@@ -59,10 +62,20 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     expect(Buffer.from(messages[0]!.data).equals(Buffer.from(chain.txs[0]!.body))).to.equal(true);
     expect(messages[0]!.msgId).to.equal(chain.txs[0]!.id);
     expect(messages[12]!.msgId).to.equal('1');
-    expect(Buffer.from(messages[12]!.json<{ block: { state_root: number[] } }>().block.state_root).toString('hex')).to.equal(chain.blocks[0]!.stateRoot);
+    expect(
+      Buffer.from(messages[12]!.json<{ block: { state_root: number[] } }>().block.state_root).toString('hex'),
+    ).to.equal(chain.blocks[0]!.stateRoot);
 
     const s = p.status();
-    expect(s).to.deep.include({ state: 'publishing', connected: true, publishedTx: chain.txs.length, publishedBlocks: 25, publishedHeight: 25, lagBlocks: 0, resyncs: 0 });
+    expect(s).to.deep.include({
+      state: 'publishing',
+      connected: true,
+      publishedTx: chain.txs.length,
+      publishedBlocks: 25,
+      publishedHeight: 25,
+      lagBlocks: 0,
+      resyncs: 0,
+    });
     const metrics = await registry.metrics();
     expect(metrics).to.match(/^svc_mq_connected 1$/m);
     expect(metrics).to.match(/^svc_mq_lag_blocks 0$/m);
@@ -73,7 +86,13 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     const nc = await connect({ servers: nats.url });
     const info = await (await jetstreamManager(nc)).streams.info('SVC');
     await nc.close();
-    expect(info.config).to.deep.include({ subjects: ['svc.tx.*', 'svc.blocks'], storage: 'file', retention: 'limits', discard: 'old', duplicate_window: 120_000_000_000 });
+    expect(info.config).to.deep.include({
+      subjects: ['svc.tx.*', 'svc.blocks'],
+      storage: 'file',
+      retention: 'limits',
+      discard: 'old',
+      duplicate_window: 120_000_000_000,
+    });
   });
 
   it('restarted producer resumes from the stream: no gap, no duplicate', async () => {
@@ -148,7 +167,7 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     });
   }
 
-  it('refuses a stream that holds another chain, and one without the node\'s subjects', async () => {
+  it("refuses a stream that holds another chain, and one without the node's subjects", async () => {
     nats = await natsServer();
     const theirs = new FakeChain('theirs');
     theirs.grow(3);
@@ -213,7 +232,9 @@ describe('chain/mq: JetStream producer against a real nats-server', function () 
     };
     const { logger, lines } = captureLogger();
     const p = start(chain, { logger });
-    await until('the read error', () => /reading the stored chain failed: LevelDB is not open/.test(p.status().lastError ?? ''));
+    await until('the read error', () =>
+      /reading the stored chain failed: LevelDB is not open/.test(p.status().lastError ?? ''),
+    );
     expect(lines.filter((l) => l.level === 50 && /cannot read the stored chain/.test(l.msg))).to.have.length(1);
     expect(lines.some((l) => /NATS JetStream unavailable/.test(l.msg))).to.equal(false);
     broken = false;

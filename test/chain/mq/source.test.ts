@@ -46,7 +46,17 @@ function detail(n: number): BlockDetail {
       produced_at: 1_795_420_000,
       total_orders: n,
       total_cancels: 0,
-      batch_summaries: [{ index: 0, tick_number: 9_000_000, order_count: n, cancel_count: 0, continuum_sequences: txs.map((t) => t.continuum_sequence), batch_hash: 'ef'.repeat(32), market_count: 0 }],
+      batch_summaries: [
+        {
+          index: 0,
+          tick_number: 9_000_000,
+          order_count: n,
+          cancel_count: 0,
+          continuum_sequences: txs.map((t) => t.continuum_sequence),
+          batch_hash: 'ef'.repeat(32),
+          market_count: 0,
+        },
+      ],
       transaction_ids: txs.map((t) => t.id),
       event_ids: ['0000000000000003-0000-0000'],
       total_markets: 0,
@@ -56,7 +66,21 @@ function detail(n: number): BlockDetail {
       last_tick_output_hash: '12'.repeat(32),
     },
     transactions: txs,
-    events: [{ id: '0000000000000003-0000-0000', block_height: 3, batch_index: 0, market_id: MARKET, market_name: 'SEVEN/EIGHT', applied_orders: 1, batch_hash: 'ef'.repeat(32), tick_number: 9_000_000, order_count: n, cancel_count: 0, trade_count: 0 }],
+    events: [
+      {
+        id: '0000000000000003-0000-0000',
+        block_height: 3,
+        batch_index: 0,
+        market_id: MARKET,
+        market_name: 'SEVEN/EIGHT',
+        applied_orders: 1,
+        batch_hash: 'ef'.repeat(32),
+        tick_number: 9_000_000,
+        order_count: n,
+        cancel_count: 0,
+        trade_count: 0,
+      },
+    ],
     markets: [],
   };
 }
@@ -65,10 +89,19 @@ const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
 describe('chain/mq: reading the stored chain', () => {
   it('picks id, height, market and continuum_sequence out of the stored JSON, bytes unchanged', () => {
-    for (const t of [tx(0), tx(65535), tx(2, 1, 'x","market_id":"evil","continuum_sequence":1,"id":"0000000000000000-0000-0000')]) {
+    for (const t of [
+      tx(0),
+      tx(65535),
+      tx(2, 1, 'x","market_id":"evil","continuum_sequence":1,"id":"0000000000000000-0000-0000'),
+    ]) {
       const json = encodeJson(t);
       const m = storedTx(json);
-      expect(m).to.deep.include({ id: t.id, height: t.block_height, marketId: MARKET, continuumSequence: t.continuum_sequence });
+      expect(m).to.deep.include({
+        id: t.id,
+        height: t.block_height,
+        marketId: MARKET,
+        continuumSequence: t.continuum_sequence,
+      });
       expect(decode(m.body)).to.equal(json);
       expect(mqTx(t).body).to.deep.equal(m.body);
     }
@@ -80,8 +113,13 @@ describe('chain/mq: reading the stored chain', () => {
     const stored: StoredChain = {
       latestHeight: () => 3,
       lastStoredSequence: () => d.transactions.at(-1)!.continuum_sequence,
-      readTransactionJsons: async (from, limit) => d.transactions.filter((t) => t.continuum_sequence >= from).slice(0, limit).map((t) => encodeJson(t)),
-      readBlockJsons: async (h) => (h === 3 ? { block: encodeJson(d.block), events: d.events.map((e) => encodeJson(e)), markets: [] } : undefined),
+      readTransactionJsons: async (from, limit) =>
+        d.transactions
+          .filter((t) => t.continuum_sequence >= from)
+          .slice(0, limit)
+          .map((t) => encodeJson(t)),
+      readBlockJsons: async (h) =>
+        h === 3 ? { block: encodeJson(d.block), events: d.events.map((e) => encodeJson(e)), markets: [] } : undefined,
       onTransactions: () => () => {},
       onBlock: () => () => {},
     };
@@ -103,7 +141,15 @@ describe('chain/mq: reading the stored chain', () => {
     const block = mqBlock(detail(3000));
     const full = block.body(1 << 22);
     expect(full.length).to.be.greaterThan(100_000);
-    const lean = JSON.parse(decode(block.body(100_000))) as { truncated: boolean; block: { transaction_ids: unknown[]; batch_summaries: { continuum_sequences: unknown[] }[]; state_root: number[] }; events: unknown[] };
+    const lean = JSON.parse(decode(block.body(100_000))) as {
+      truncated: boolean;
+      block: {
+        transaction_ids: unknown[];
+        batch_summaries: { continuum_sequences: unknown[] }[];
+        state_root: number[];
+      };
+      events: unknown[];
+    };
     expect(lean.truncated).to.equal(true);
     expect(lean.block.transaction_ids).to.deep.equal([]);
     expect(lean.block.batch_summaries[0]!.continuum_sequences).to.deep.equal([]);

@@ -3,7 +3,15 @@
  * for real with deterministic keys), a deterministic random flow of them, and a way to
  * apply ticks to an engine + block builder in process.
  */
-import { OrderBookEngine, prepareTick, type AppliedTick, encodeCancelPayload, encodeCreateMarket, encodePlaceOrderIntent, toTransaction } from '../../../src/dex/engine/index.js';
+import {
+  type OrderBookEngine,
+  prepareTick,
+  type AppliedTick,
+  encodeCancelPayload,
+  encodeCreateMarket,
+  encodePlaceOrderIntent,
+  toTransaction,
+} from '../../../src/dex/engine/index.js';
 import { encodeCancelAll } from '../../../src/dex/engine/index.js';
 import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
@@ -26,38 +34,93 @@ export function mintOf(n: number): Uint8Array {
 }
 
 export function marketTx(base: number, quote: number, name: string, kind: 'Spot' | 'Perp' = 'Spot'): Transaction {
-  return toTransaction('market', encodeCreateMarket({ baseMint: mintOf(base), quoteMint: mintOf(quote), name, marketKind: kind }));
+  return toTransaction(
+    'market',
+    encodeCreateMarket({ baseMint: mintOf(base), quoteMint: mintOf(quote), name, marketKind: kind }),
+  );
 }
 
-export function orderTx(key: KeyPair, orderId: number | bigint, side: Side, price: number | bigint, quantity: number | bigint, base: number, quote: number, opts: { expiry?: bigint; badSignature?: boolean } = {}): Transaction {
-  const intent: OrderIntent = { orderId: BigInt(orderId), owner: key.publicKey, side, price: BigInt(price), quantity: BigInt(quantity), expiry: opts.expiry ?? 0n, baseMint: mintOf(base), quoteMint: mintOf(quote) };
+export function orderTx(
+  key: KeyPair,
+  orderId: number | bigint,
+  side: Side,
+  price: number | bigint,
+  quantity: number | bigint,
+  base: number,
+  quote: number,
+  opts: { expiry?: bigint; badSignature?: boolean } = {},
+): Transaction {
+  const intent: OrderIntent = {
+    orderId: BigInt(orderId),
+    owner: key.publicKey,
+    side,
+    price: BigInt(price),
+    quantity: BigInt(quantity),
+    expiry: opts.expiry ?? 0n,
+    baseMint: mintOf(base),
+    quoteMint: mintOf(quote),
+  };
   const message = orderMessage(intent);
   const signature = signInline(key.secretKey, message);
   if (opts.badSignature) signature[0] ^= 1;
-  return toTransaction('order', encodePlaceOrderIntent(intent, signature), key.publicKey, signature, digestNonce(message));
+  return toTransaction(
+    'order',
+    encodePlaceOrderIntent(intent, signature),
+    key.publicKey,
+    signature,
+    digestNonce(message),
+  );
 }
 
 export function cancelTx(key: KeyPair, orderId: number | bigint, base: number, quote: number): Transaction {
   const marketId = marketIdOf(mintOf(base), mintOf(quote));
   const message = cancelMessage({ orderId: BigInt(orderId), owner: key.publicKey, marketId });
   const signature = signInline(key.secretKey, message);
-  return toTransaction('cancel', encodeCancelPayload(BigInt(orderId), key.publicKey, marketId, signature), key.publicKey, signature, digestNonce(message));
+  return toTransaction(
+    'cancel',
+    encodeCancelPayload(BigInt(orderId), key.publicKey, marketId, signature),
+    key.publicKey,
+    signature,
+    digestNonce(message),
+  );
 }
 
 /** A signed mass cancel; `nonce` overrides the digest nonce (a replay the sequencer does not recognise). */
-export function cancelAllTx(key: KeyPair, requestId: number | bigint, base: number, quote: number, side?: Side, nonce?: bigint): Transaction {
-  const data: CancelAllData = { requestId: BigInt(requestId), owner: key.publicKey, marketId: marketIdOf(mintOf(base), mintOf(quote)) };
+export function cancelAllTx(
+  key: KeyPair,
+  requestId: number | bigint,
+  base: number,
+  quote: number,
+  side?: Side,
+  nonce?: bigint,
+): Transaction {
+  const data: CancelAllData = {
+    requestId: BigInt(requestId),
+    owner: key.publicKey,
+    marketId: marketIdOf(mintOf(base), mintOf(quote)),
+  };
   if (side !== undefined) data.side = side;
   const message = cancelAllMessage(data);
   const signature = signInline(key.secretKey, message);
-  return toTransaction('cancel-all', encodeCancelAll(encodeCancelAllData(data), signature), key.publicKey, signature, nonce ?? digestNonce(message));
+  return toTransaction(
+    'cancel-all',
+    encodeCancelAll(encodeCancelAllData(data), signature),
+    key.publicKey,
+    signature,
+    nonce ?? digestNonce(message),
+  );
 }
 
 let sequence = 0;
 
 /** A tick (with fake VDF fields: the chain reads only numbers, timestamps and transactions). */
 export function tickOf(tickNumber: number, timestampUs: number, txs: Transaction[]): Tick {
-  const transactions: OrderedTransaction[] = txs.map((transaction) => ({ transaction, sequenceNumber: ++sequence, txHash: transactionHash(transaction), ingestionTimestamp: timestampUs }));
+  const transactions: OrderedTransaction[] = txs.map((transaction) => ({
+    transaction,
+    sequenceNumber: ++sequence,
+    txHash: transactionHash(transaction),
+    ingestionTimestamp: timestampUs,
+  }));
   const batchHash = new Uint8Array(32);
   new DataView(batchHash.buffer).setUint32(0, tickNumber);
   return {
@@ -113,7 +176,11 @@ export function makeTicks(n: number, seed = 7, t0 = 1_700_000_000_000_000): Tick
           const id = (nextId.get(key) ?? 0) + 1;
           nextId.set(key, id);
           const side: Side = rnd() < 0.5 ? 'Buy' : 'Sell';
-          txs.push(orderTx(key, id, side, 95 + Math.floor(rnd() * 11), 1 + Math.floor(rnd() * 9), base, quote, { expiry: rnd() < 0.1 ? 1_700_000_000n + BigInt(Math.floor(rnd() * 3)) : 0n }));
+          txs.push(
+            orderTx(key, id, side, 95 + Math.floor(rnd() * 11), 1 + Math.floor(rnd() * 9), base, quote, {
+              expiry: rnd() < 0.1 ? 1_700_000_000n + BigInt(Math.floor(rnd() * 3)) : 0n,
+            }),
+          );
           used.push({ key, id, base, quote });
         }
       }
@@ -124,7 +191,8 @@ export function makeTicks(n: number, seed = 7, t0 = 1_700_000_000_000_000): Tick
 }
 
 /** ed25519 with node:crypto, the code the node's pool runs. */
-export const checkSignature = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => verifyOne({ publicKey, message, signature });
+export const checkSignature = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean =>
+  verifyOne({ publicKey, message, signature });
 
 /**
  * Apply ticks to an engine with real signature checks done here (the node does them in a
@@ -150,7 +218,11 @@ export function applyAll(
 }
 
 /** Apply ticks and summarize each record while it is current. */
-export function summarizeAll(engine: OrderBookEngine, ticks: Tick[], verify: (pk: Uint8Array, m: Uint8Array, s: Uint8Array) => boolean): unknown[] {
+export function summarizeAll(
+  engine: OrderBookEngine,
+  ticks: Tick[],
+  verify: (pk: Uint8Array, m: Uint8Array, s: Uint8Array) => boolean,
+): unknown[] {
   const out: unknown[] = [];
   applyAll(engine, ticks, verify, { visit: (r) => out.push(summarize(r)) });
   return out;
@@ -166,10 +238,20 @@ export function summarize(r: AppliedTick): unknown {
       seq: a.continuumSequence.toString(),
       ok: a.outcome.ok,
       code: a.outcome.ok ? a.outcome.kind : a.outcome.code,
-      trades: a.outcome.ok && a.outcome.kind === 'order' ? a.outcome.result.trades.map((t) => `${t.tradeId}:${t.price}x${t.quantity}:${t.maker.orderId}`) : [],
+      trades:
+        a.outcome.ok && a.outcome.kind === 'order'
+          ? a.outcome.result.trades.map((t) => `${t.tradeId}:${t.price}x${t.quantity}:${t.maker.orderId}`)
+          : [],
       filled: a.outcome.ok && a.outcome.kind === 'order' ? a.outcome.result.filled.toString() : undefined,
       cancelled: a.outcome.ok && a.outcome.kind === 'cancel' ? a.outcome.cancelled.toString() : undefined,
     })),
-    markets: r.markets.map((m) => ({ id: m.market.info.marketId, orders: m.orders, cancels: m.cancels, matched: m.matchedOrders, trades: m.trades, created: m.created })),
+    markets: r.markets.map((m) => ({
+      id: m.market.info.marketId,
+      orders: m.orders,
+      cancels: m.cancels,
+      matched: m.matchedOrders,
+      trades: m.trades,
+      created: m.created,
+    })),
   };
 }

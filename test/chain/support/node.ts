@@ -49,13 +49,35 @@ export async function tempDir(tag: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `svc-chain-${tag}-`));
 }
 
-export async function startChainNode(options: { dir?: string; args?: string[]; faces?: FaceSpec[] } = {}): Promise<ChainNode> {
+export async function startChainNode(
+  options: { dir?: string; args?: string[]; faces?: FaceSpec[] } = {},
+): Promise<ChainNode> {
   const dir = options.dir ?? (await tempDir('node'));
   const config = nodeConfig([
-    '--grpc-addr', '127.0.0.1:0', '--rest-addr', '127.0.0.1:0', '--dex-addr', '127.0.0.1:0', '--rpc-addr', '127.0.0.1:0',
-    '--db-path', dir, '--idle-tick-ms', '20', '--block-ms', '50', '--gateways', '0', ...(options.args ?? []),
+    '--grpc-addr',
+    '127.0.0.1:0',
+    '--rest-addr',
+    '127.0.0.1:0',
+    '--dex-addr',
+    '127.0.0.1:0',
+    '--rpc-addr',
+    '127.0.0.1:0',
+    '--db-path',
+    dir,
+    '--idle-tick-ms',
+    '20',
+    '--block-ms',
+    '50',
+    '--gateways',
+    '0',
+    ...(options.args ?? []),
   ]);
-  const node = await startNode(config, { logger: silentLogger(), print: () => undefined, poolThreads: 1, ...(options.faces ? { faces: options.faces } : {}) });
+  const node = await startNode(config, {
+    logger: silentLogger(),
+    print: () => undefined,
+    poolThreads: 1,
+    ...(options.faces ? { faces: options.faces } : {}),
+  });
   const rpc = `http://${node.addresses.rpc}`;
   const client = new ChainClient(node.addresses.grpc!);
   const get = async (path: string) => {

@@ -11,7 +11,14 @@ export async function listServices(address: string): Promise<string[]> {
     grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
   };
   const c = new pkg.grpc.reflection.v1.ServerReflection(address, grpc.credentials.createInsecure());
-  const call = (c as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, { list_services_response: { service: Array<{ name: string }> } }> }).ServerReflectionInfo();
+  const call = (
+    c as unknown as {
+      ServerReflectionInfo(): grpc.ClientDuplexStream<
+        object,
+        { list_services_response: { service: Array<{ name: string }> } }
+      >;
+    }
+  ).ServerReflectionInfo();
   try {
     return await new Promise<string[]>((resolve, reject) => {
       call.on('data', (msg) => resolve(msg.list_services_response.service.map((s: { name: string }) => s.name)));
@@ -25,14 +32,18 @@ export async function listServices(address: string): Promise<string[]> {
 }
 
 export async function healthOf(address: string, service: string): Promise<string> {
-  const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(healthProto, { keepCase: true, enums: String })) as unknown as {
+  const pkg = grpc.loadPackageDefinition(
+    protoLoader.loadSync(healthProto, { keepCase: true, enums: String }),
+  ) as unknown as {
     grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
   };
   const c = new pkg.grpc.health.v1.Health(address, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
     Check(req: object, cb: (err: grpc.ServiceError | null, res: { status: string }) => void): void;
   };
   try {
-    return await new Promise<string>((resolve, reject) => c.Check({ service }, (err, res) => (err ? reject(err) : resolve(res.status))));
+    return await new Promise<string>((resolve, reject) =>
+      c.Check({ service }, (err, res) => (err ? reject(err) : resolve(res.status))),
+    );
   } finally {
     c.close();
   }

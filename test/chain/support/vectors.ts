@@ -34,7 +34,12 @@ export interface ChainVectors {
 
 function roots(engine: OrderBookEngine): RootsVector {
   const m = engine.state.marketsRoot();
-  return { markets_root: toHex(m.root), markets_size: m.size, used_ids_root: toHex(engine.state.usedIdsRoot()), state_root: toHex(engine.stateRoot()) };
+  return {
+    markets_root: toHex(m.root),
+    markets_size: m.size,
+    used_ids_root: toHex(engine.state.usedIdsRoot()),
+    state_root: toHex(engine.stateRoot()),
+  };
 }
 
 export function makeVectors(): ChainVectors {
@@ -70,11 +75,13 @@ export function makeVectors(): ChainVectors {
       ticks: 400,
       markets,
       used_ids: used,
-      market_leaves: list.map((m) => toHex(encodeMarketLeaf(m.info, m.book.root(), m.book.tree.size, m.book.nextTrade))),
+      market_leaves: list.map((m) =>
+        toHex(encodeMarketLeaf(m.info, m.book.root(), m.book.tree.size, m.book.nextTrade)),
+      ),
       used_id_leaves_first: usedBytes.slice(0, 3).map(toHex),
       ...roots(engine),
     },
   };
 }
 
-if (process.argv[1]?.endsWith('vectors.js')) process.stdout.write(JSON.stringify(makeVectors(), null, 1) + '\n');
+if (process.argv[1]?.endsWith('vectors.js')) process.stdout.write(`${JSON.stringify(makeVectors(), null, 1)}\n`);

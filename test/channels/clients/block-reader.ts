@@ -18,7 +18,11 @@ process.on('message', async (job: { url: string; clients: number } | { stop: tru
       return new Promise<void>((resolve, reject) => {
         const ws = new WebSocket(job.url, { perMessageDeflate: false });
         ws.on('message', (data: Buffer) => {
-          const m = JSON.parse(data.toString()) as { type: string; height?: number; detail?: { block: { produced_us: number } } };
+          const m = JSON.parse(data.toString()) as {
+            type: string;
+            height?: number;
+            detail?: { block: { produced_us: number } };
+          };
           if (m.type === 'subscribed') resolve();
           if (m.type !== 'block') return;
           heights[i]!.push(m.height!);

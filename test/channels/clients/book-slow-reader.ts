@@ -45,14 +45,24 @@ process.once('message', (job: { url: string; marketId: string }) => {
     process.send!({ result }, () => process.exit(0));
   };
   ws.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString()) as { type: string; seq: number; first_seq?: number; bids: Row[]; asks: Row[] };
+    const m = JSON.parse(data.toString()) as {
+      type: string;
+      seq: number;
+      first_seq?: number;
+      bids: Row[];
+      asks: Row[];
+    };
     if (m.type !== 'snapshot' && m.type !== 'delta') return;
     if (m.type === 'delta') {
       deltas++;
       if (m.first_seq !== undefined) folded++;
       if ((m.first_seq ?? m.seq) !== seq + 1) breaks++;
     }
-    for (const [side, rows] of [[bids, m.bids], [asks, m.asks]] as const) for (const r of rows) (r[2] === 0 ? side.delete(r[0]) : side.set(r[0], r));
+    for (const [side, rows] of [
+      [bids, m.bids],
+      [asks, m.asks],
+    ] as const)
+      for (const r of rows) r[2] === 0 ? side.delete(r[0]) : side.set(r[0], r);
     seq = m.seq;
     if (m.type === 'snapshot') {
       (ws as unknown as { _socket: { pause(): void } })._socket.pause();

@@ -65,7 +65,10 @@ export class TestClient {
   }
 
   closed(ms = 10_000): Promise<number> {
-    return Promise.race([this.closedP, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('not closed in time')), ms))]);
+    return Promise.race([
+      this.closedP,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('not closed in time')), ms)),
+    ]);
   }
 
   close(): void {

@@ -11,7 +11,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlockDetail } from '../../../src/chain/core/index.js';
-import { BlocksSource, BookSource, ChannelHub, ChannelSocket, CHANNELS_PATH, DEFAULT_LIMITS, OwnerLog, type BlockReader, type ChannelLimits } from '../../../src/channels/index.js';
+import {
+  BlocksSource,
+  BookSource,
+  ChannelHub,
+  ChannelSocket,
+  CHANNELS_PATH,
+  DEFAULT_LIMITS,
+  OwnerLog,
+  type BlockReader,
+  type ChannelLimits,
+} from '../../../src/channels/index.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import type { AppliedTick } from '../../../src/dex/engine/index.js';
 import type { DexTx } from '../../../src/dex/engine/index.js';
@@ -43,7 +53,17 @@ export class MemoryBlocks implements BlockReader {
   produce(tick: number, padding = 0): BlockDetail {
     const height = this.details.length + 1;
     const producedUs = Math.round((performance.timeOrigin + performance.now()) * 1000);
-    const d = { block: { height, last_tick: tick, produced_us: producedUs, padding: padding > 0 ? 'x'.repeat(padding) : undefined }, transactions: [], events: [], markets: [] } as unknown as BlockDetail;
+    const d = {
+      block: {
+        height,
+        last_tick: tick,
+        produced_us: producedUs,
+        padding: padding > 0 ? 'x'.repeat(padding) : undefined,
+      },
+      transactions: [],
+      events: [],
+      markets: [],
+    } as unknown as BlockDetail;
     this.details.push(d);
     for (const l of this.listeners) l(d);
     return d;
@@ -71,7 +91,15 @@ export class ChannelsHarness {
     limits: ChannelLimits,
   ) {
     this.blocksSource = new BlocksSource(this.blocks);
-    this.hub = new ChannelHub({ blocks: this.blocksSource, orders: owners, book: this.book, head: { tick: () => this.publishedTick, height: () => this.blocks.latestHeight() } }, limits);
+    this.hub = new ChannelHub(
+      {
+        blocks: this.blocksSource,
+        orders: owners,
+        book: this.book,
+        head: { tick: () => this.publishedTick, height: () => this.blocks.latestHeight() },
+      },
+      limits,
+    );
     this.socket = new ChannelSocket(this.hub);
     this.socket.attach(server);
   }
@@ -91,7 +119,8 @@ export class ChannelsHarness {
   /** Apply one tick, store its owner events (one batch), then publish its deltas and events. */
   async apply(txs: DexTx[], verified: boolean[] = []): Promise<AppliedTick> {
     const applied = this.ticks.apply(txs, verified);
-    if (this.recordAppliedTimes) this.appliedUs.set(applied.tick.tickNumber, (performance.timeOrigin + performance.now()) * 1000);
+    if (this.recordAppliedTimes)
+      this.appliedUs.set(applied.tick.tickNumber, (performance.timeOrigin + performance.now()) * 1000);
     const deltas = this.book.derive(applied);
     const recorded = this.owners.record(applied);
     if (recorded.ops.length > 0) await writeOps(this.db, recorded.ops);

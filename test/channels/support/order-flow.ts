@@ -3,7 +3,7 @@
  * stopped (the channel tests against the real node). `stop()` resolves with the last order
  * id sent; refusals are ignored (the tests read what the node stored and published).
  */
-import { ChainClient, signedOrderRequest } from '../../../src/chain/grpc/client.js';
+import { type ChainClient, signedOrderRequest } from '../../../src/chain/grpc/client.js';
 import type { KeyPair, Side } from '../../../src/sdk/index.js';
 import { mintOf } from '../../chain/support/flow.js';
 
@@ -22,7 +22,16 @@ export function orderFlow(client: ChainClient, firstId: number, spec: OrderFlowS
       const i = ++id;
       const key = i % 2 ? spec.owners[0] : spec.owners[1];
       const side: Side = i % 2 ? 'Sell' : 'Buy';
-      const intent = { orderId: BigInt(i), owner: key.publicKey, side, price: BigInt(spec.prices.from + (i % spec.prices.spread)), quantity: BigInt(1 + (i % spec.maxQuantity)), expiry: 0n, baseMint: mintOf(spec.mints[0]), quoteMint: mintOf(spec.mints[1]) };
+      const intent = {
+        orderId: BigInt(i),
+        owner: key.publicKey,
+        side,
+        price: BigInt(spec.prices.from + (i % spec.prices.spread)),
+        quantity: BigInt(1 + (i % spec.maxQuantity)),
+        expiry: 0n,
+        baseMint: mintOf(spec.mints[0]),
+        quoteMint: mintOf(spec.mints[1]),
+      };
       await client.submit(signedOrderRequest(intent, key.secretKey), 5_000).catch(() => undefined);
     }
     return id;

@@ -12,7 +12,14 @@ const ZERO256 = new Uint8Array(256);
 
 function otxOf(n: number): OrderedTransaction {
   return {
-    transaction: { txId: `t${n}`, payload: new Uint8Array(0), signature: new Uint8Array(0), publicKey: new Uint8Array(0), nonce: 0n, timestamp: 0n },
+    transaction: {
+      txId: `t${n}`,
+      payload: new Uint8Array(0),
+      signature: new Uint8Array(0),
+      publicKey: new Uint8Array(0),
+      nonce: 0n,
+      timestamp: 0n,
+    },
     sequenceNumber: n,
     txHash: new Uint8Array(32),
     ingestionTimestamp: 0,

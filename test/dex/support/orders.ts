@@ -1,6 +1,12 @@
 /** Test helpers: deterministic keys and mints, and decoded order book transactions. */
 import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
-import { encodeCancelAllData, encodeCancelOrderData, encodeOrderIntent, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
+import {
+  encodeCancelAllData,
+  encodeCancelOrderData,
+  encodeOrderIntent,
+  type OrderIntent,
+  type Side,
+} from '../../../src/core/order-messages.js';
 import type { CancelAllTx, CancelOrderTx, CreateMarketTx, PlaceOrderTx } from '../../../src/dex/engine/index.js';
 
 export function seeded(n: number): KeyPair {
@@ -23,8 +29,26 @@ export function marketTx(base = BASE, quote = QUOTE, name = 'BASE/QUOTE'): Creat
   return { kind: 'market', baseMint: base, quoteMint: quote, name, marketKind: 'Spot' };
 }
 
-export function orderTx(owner: Uint8Array, orderId: number | bigint, side: Side, price: number | bigint, quantity: number | bigint, expiry = 0n, base = BASE, quote = QUOTE): PlaceOrderTx {
-  const intent: OrderIntent = { orderId: BigInt(orderId), owner, side, price: BigInt(price), quantity: BigInt(quantity), expiry, baseMint: base, quoteMint: quote };
+export function orderTx(
+  owner: Uint8Array,
+  orderId: number | bigint,
+  side: Side,
+  price: number | bigint,
+  quantity: number | bigint,
+  expiry = 0n,
+  base = BASE,
+  quote = QUOTE,
+): PlaceOrderTx {
+  const intent: OrderIntent = {
+    orderId: BigInt(orderId),
+    owner,
+    side,
+    price: BigInt(price),
+    quantity: BigInt(quantity),
+    expiry,
+    baseMint: base,
+    quoteMint: quote,
+  };
   return { kind: 'order', intent, borsh: encodeOrderIntent(intent), signature: new Uint8Array(64) };
 }
 
@@ -36,5 +60,13 @@ export function cancelTx(owner: Uint8Array, orderId: number | bigint, marketId: 
 /** A mass cancel of `owner` in `marketId` (one side, or both when `side` is undefined). */
 export function cancelAllTx(owner: Uint8Array, requestId: number | bigint, marketId: string, side?: Side): CancelAllTx {
   const data = { requestId: BigInt(requestId), owner, marketId, ...(side !== undefined ? { side } : {}) };
-  return { kind: 'cancel_all', requestId: BigInt(requestId), owner, marketId, side, borsh: encodeCancelAllData(data), signature: new Uint8Array(64) };
+  return {
+    kind: 'cancel_all',
+    requestId: BigInt(requestId),
+    owner,
+    marketId,
+    side,
+    borsh: encodeCancelAllData(data),
+    signature: new Uint8Array(64),
+  };
 }

@@ -11,7 +11,14 @@ import { startDex } from '../../../src/dex/index.js';
 export async function startRealDex(dir: string, addr = '127.0.0.1:0') {
   const db = await openDatabase(dir);
   const pool = createPool({ threads: 1 });
-  const sequencer = createSequencer({ db, pool, retainTicks: 10_000, vdfIterations: 20, idleTickMs: 50, queueCapacity: 50_000 });
+  const sequencer = createSequencer({
+    db,
+    pool,
+    retainTicks: 10_000,
+    vdfIterations: 20,
+    idleTickMs: 50,
+    queueCapacity: 50_000,
+  });
   await sequencer.start();
   const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr });
   return {

@@ -27,12 +27,21 @@ export async function tempDir(tag: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `svc-dex-${tag}-`));
 }
 
-export async function startTestDex(opts: { sequencer?: Sequencer; dir?: string; pool?: Piscina; bodyLimitBytes?: number } = {}): Promise<TestDex> {
+export async function startTestDex(
+  opts: { sequencer?: Sequencer; dir?: string; pool?: Piscina; bodyLimitBytes?: number } = {},
+): Promise<TestDex> {
   const dir = opts.dir ?? (await tempDir('http'));
   const db = await openDatabase(dir);
   const pool = opts.pool ?? createPool({ threads: 1 });
   const sequencer = opts.sequencer ?? new FakeSequencer({ tickMs: 1, queueCapacity: 100_000 });
-  const dex = await startDex({ db, pool, sequencer, dbPath: dir, addr: '127.0.0.1:0', ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}) });
+  const dex = await startDex({
+    db,
+    pool,
+    sequencer,
+    dbPath: dir,
+    addr: '127.0.0.1:0',
+    ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}),
+  });
   return {
     url: `http://${dex.address}`,
     dir,
@@ -50,8 +59,16 @@ export async function startTestDex(opts: { sequencer?: Sequencer; dir?: string; 
   };
 }
 
-export async function post(url: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 

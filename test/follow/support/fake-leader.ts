@@ -12,14 +12,24 @@ import type { ServiceDefinition } from '@grpc/proto-loader';
 import { shortHash } from '../../../src/core/tx-hash.js';
 import type { Tick } from '../../../src/core/types.js';
 import type { WireTick } from '../../../src/sequencer-api/grpc/client.js';
-import { FOLLOW_SERVICE, loadFollowPackage, type WireBlockRoot, type WireSnapshotChunk } from '../../../src/follow/index.js';
+import {
+  FOLLOW_SERVICE,
+  loadFollowPackage,
+  type WireBlockRoot,
+  type WireSnapshotChunk,
+} from '../../../src/follow/index.js';
 import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/sequencer-api/proto.js';
 import { bytesToHex } from '../../../src/vdf/index.js';
 
 export function wireOf(t: Tick): WireTick {
   return {
     tick_number: String(t.tickNumber),
-    vdf_proof: { input: bytesToHex(t.vdfProof.input), output: bytesToHex(t.vdfProof.output), proof: bytesToHex(t.vdfProof.proof), iterations: String(t.vdfProof.iterations) },
+    vdf_proof: {
+      input: bytesToHex(t.vdfProof.input),
+      output: bytesToHex(t.vdfProof.output),
+      proof: bytesToHex(t.vdfProof.proof),
+      iterations: String(t.vdfProof.iterations),
+    },
     transactions: t.transactions.map((o) => ({
       transaction: {
         tx_id: o.transaction.txId,
@@ -55,14 +65,24 @@ export interface FakeLeaderOptions {
   snapshot?: WireSnapshotChunk[] | { code: grpc.status; details: string };
 }
 
-export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], options: FakeLeaderOptions = {}): Promise<FakeLeader> {
+export async function fakeLeader(
+  ticks: WireTick[],
+  roots: WireBlockRoot[],
+  options: FakeLeaderOptions = {},
+): Promise<FakeLeader> {
   const server = new grpc.Server();
   const streamStarts: number[] = [];
   const open = new Set<grpc.ServerWritableStream<unknown, unknown>>();
   const seq = loadSequencerPackage()[SEQUENCER_SERVICE] as ServiceDefinition;
   server.addService(seq as unknown as grpc.ServiceDefinition, {
     GetStatus: (_call: unknown, cb: grpc.sendUnaryData<object>) =>
-      cb(null, { current_tick: String(ticks.length), total_transactions: '0', pending_transactions: '0', uptime_seconds: '1', transactions_per_second: 0 }),
+      cb(null, {
+        current_tick: String(ticks.length),
+        total_transactions: '0',
+        pending_transactions: '0',
+        uptime_seconds: '1',
+        transactions_per_second: 0,
+      }),
     GetTick: (call: grpc.ServerUnaryCall<{ tick_number: string }, object>, cb: grpc.sendUnaryData<object>) => {
       const t = ticks[Number(call.request.tick_number) - 1];
       cb(null, t ? { found: true, tick: t } : { found: false });
@@ -88,13 +108,16 @@ export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], opti
     },
     StreamSnapshot: (call: grpc.ServerWritableStream<object, WireSnapshotChunk>) => {
       const s = options.snapshot;
-      if (s === undefined) return call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'no snapshot in this fake leader' });
+      if (s === undefined)
+        return call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'no snapshot in this fake leader' });
       if (!Array.isArray(s)) return call.emit('error', s);
       for (const m of s) call.write(m);
       call.end();
     },
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   return {
     address: `127.0.0.1:${port}`,
     streamStarts,
@@ -109,8 +132,13 @@ export async function fakeLeader(ticks: WireTick[], roots: WireBlockRoot[], opti
 
 /** The first `count` block roots a real node serves on FollowService/StreamBlockRoots (what a fake leader replays). */
 export async function recordBlockRoots(grpcAddress: string, count: number): Promise<WireBlockRoot[]> {
-  const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as { svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } } };
-  const client = new pkg.svc.follow.v1.FollowService(grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
+  const pkg = grpc.loadPackageDefinition(loadFollowPackage()) as unknown as {
+    svc: { follow: { v1: { FollowService: grpc.ServiceClientConstructor } } };
+  };
+  const client = new pkg.svc.follow.v1.FollowService(
+    grpcAddress,
+    grpc.credentials.createInsecure(),
+  ) as unknown as grpc.Client & { StreamBlockRoots(r: object): grpc.ClientReadableStream<WireBlockRoot> };
   try {
     return await new Promise<WireBlockRoot[]>((resolve, reject) => {
       const got: WireBlockRoot[] = [];

@@ -8,7 +8,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCancelAllBody, buildCancelBody, buildOrderBody, DexClient, keyPairFromSeed, toBase58, type OrderIntent } from '../../../src/sdk/index.js';
+import {
+  buildCancelAllBody,
+  buildCancelBody,
+  buildOrderBody,
+  DexClient,
+  keyPairFromSeed,
+  toBase58,
+  type OrderIntent,
+} from '../../../src/sdk/index.js';
 import { readStream, streamLastSeq } from '../../support/jetstream.js';
 import { natsServer, type NatsServer } from '../../support/nats-server.js';
 import { spawnNode, type NodeProcess } from '../../support/node-process.js';
@@ -47,7 +55,10 @@ export async function getJson<T>(url: string): Promise<T> {
  * `beforeNode` runs once NATS and PostgreSQL are up and before the node starts; it returns
  * extra node flags (the explorer page test starts its indexer there, for --indexer-url).
  */
-export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer, pg: PostgresServer) => Promise<string[]>): Promise<Fixture> {
+export async function startFixture(
+  flowMs = 1500,
+  beforeNode?: (nats: NatsServer, pg: PostgresServer) => Promise<string[]>,
+): Promise<Fixture> {
   const [nats, pg] = await Promise.all([natsServer(), postgresServer()]);
   const dbPath = await mkdtemp(join(tmpdir(), 'svc-idx-node-'));
   let node: NodeProcess | undefined;
@@ -61,7 +72,12 @@ export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer
   try {
     // A loaded 2-core machine can take a while to start a node.
     const extra = beforeNode ? await beforeNode(nats, pg) : [];
-    node = await spawnNode(dbPath, ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100', ...extra], ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 60_000 });
+    node = await spawnNode(
+      dbPath,
+      ['--mq-url', nats.url, '--idle-tick-ms', '20', '--block-ms', '100', ...extra],
+      ['grpc', 'rest', 'dex', 'rpc'],
+      { timeoutMs: 60_000 },
+    );
     const rpc = `http://${node.addresses.rpc}`;
     const dex = `http://${node.addresses.dex}`;
     const flow = await startOrderFlow(dex, { concurrency: 3 });
@@ -69,7 +85,19 @@ export async function startFixture(flowMs = 1500, beforeNode?: (nats: NatsServer
     await new Promise((r) => setTimeout(r, flowMs));
     await flow.stop();
     const lastSeq = await settle(rpc, nats);
-    return { nats, pg, node, rpc, dex, marketId: flow.marketId, ownMarketId: own.marketId, owner: own.owner, massOwner: own.massOwner, lastSeq, close };
+    return {
+      nats,
+      pg,
+      node,
+      rpc,
+      dex,
+      marketId: flow.marketId,
+      ownMarketId: own.marketId,
+      owner: own.owner,
+      massOwner: own.massOwner,
+      lastSeq,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;
@@ -86,11 +114,24 @@ async function ownOrders(dexUrl: string): Promise<{ owner: string; massOwner: st
   const dex = new DexClient(dexUrl);
   const base = new Uint8Array(32).fill(9);
   const quote = new Uint8Array(32).fill(10);
-  const { market_id: marketId } = await dex.createMarket({ base_mint: toBase58(base), quote_mint: toBase58(quote), name: 'NINE/TEN' });
+  const { market_id: marketId } = await dex.createMarket({
+    base_mint: toBase58(base),
+    quote_mint: toBase58(quote),
+    name: 'NINE/TEN',
+  });
   const a = keyPairFromSeed(new Uint8Array(32).fill(99));
   const b = keyPairFromSeed(new Uint8Array(32).fill(98));
   const place = (key: typeof a, orderId: bigint, side: 'Buy' | 'Sell', price: bigint, quantity: bigint) => {
-    const intent: OrderIntent = { orderId, owner: key.publicKey, side, price, quantity, expiry: 0n, baseMint: base, quoteMint: quote };
+    const intent: OrderIntent = {
+      orderId,
+      owner: key.publicKey,
+      side,
+      price,
+      quantity,
+      expiry: 0n,
+      baseMint: base,
+      quoteMint: quote,
+    };
     return dex.placeOrder(buildOrderBody(intent, key.secretKey));
   };
   await place(a, 1n, 'Buy', 5n, 5n);
@@ -111,11 +152,19 @@ async function settle(rpc: string, nats: NatsServer): Promise<number> {
   const end = Date.now() + 60_000;
   let last = -1;
   for (;;) {
-    const { block_height, total_transactions } = await getJson<{ block_height: number; total_transactions: number }>(`${rpc}/status`);
+    const { block_height, total_transactions } = await getJson<{ block_height: number; total_transactions: number }>(
+      `${rpc}/status`,
+    );
     const seq = await streamLastSeq(nats.url);
     const tail = seq > 0 ? (await readStream(nats.url)).at(-1) : undefined;
     const txs = total_transactions;
-    if (seq === last && tail?.subject === 'svc.blocks' && tail.msgId === String(block_height) && seq === txs + block_height) return seq;
+    if (
+      seq === last &&
+      tail?.subject === 'svc.blocks' &&
+      tail.msgId === String(block_height) &&
+      seq === txs + block_height
+    )
+      return seq;
     last = seq;
     if (Date.now() > end) throw new Error(`the stream did not settle (seq ${seq}, node at block ${block_height})`);
     await new Promise((r) => setTimeout(r, 400));

@@ -14,13 +14,19 @@ export interface IndexerProcess {
 }
 
 export async function spawnIndexer(args: string[]): Promise<IndexerProcess> {
-  const child = spawn(process.execPath, [SVC_BIN, 'indexer', '--indexer-addr', '127.0.0.1:0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [SVC_BIN, 'indexer', '--indexer-addr', '127.0.0.1:0', '--log-level', 'warn', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err += d.toString();
     if (err.length > 100_000) err = err.slice(-50_000);
   });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`svc indexer did not listen in 20 s; stderr:\n${err}`)), 20_000);

@@ -65,16 +65,32 @@ export const orderKey = (k: KeyPair, id: number): string => `${Buffer.from(k.pub
 
 function fixed(tx: Transaction, tickNumber: number, index: number): Transaction {
   // Deterministic envelope: flow.ts stamps a random uuid and the wall clock.
-  return { ...tx, txId: `${tx.txId.split('-').slice(0, 2).join('-')}-vector-${tickNumber}-${index}`, timestamp: BigInt(EPOCH_US + tickNumber * 200_000 - 1000 + index) };
+  return {
+    ...tx,
+    txId: `${tx.txId.split('-').slice(0, 2).join('-')}-vector-${tickNumber}-${index}`,
+    timestamp: BigInt(EPOCH_US + tickNumber * 200_000 - 1000 + index),
+  };
 }
 
 function plan(massCancel: boolean): Transaction[][] {
-  const o = (k: KeyPair, id: number, side: 'Buy' | 'Sell', price: number, qty: number): Transaction => orderTx(k, id, side, price, qty, 1, 2);
+  const o = (k: KeyPair, id: number, side: 'Buy' | 'Sell', price: number, qty: number): Transaction =>
+    orderTx(k, id, side, price, qty, 1, 2);
   return [
-    [marketTx(1, 2, 'BASE/QUOTE'), o(alice, 1, 'Sell', 100, 5), o(alice, 2, 'Sell', 101, 5), o(bob, 1, 'Buy', 90, 5), o(bob, 2, 'Buy', 91, 3), o(carol, 1, 'Sell', 105, 2), o(carol, 2, 'Buy', 80, 1)],
+    [
+      marketTx(1, 2, 'BASE/QUOTE'),
+      o(alice, 1, 'Sell', 100, 5),
+      o(alice, 2, 'Sell', 101, 5),
+      o(bob, 1, 'Buy', 90, 5),
+      o(bob, 2, 'Buy', 91, 3),
+      o(carol, 1, 'Sell', 105, 2),
+      o(carol, 2, 'Buy', 80, 1),
+    ],
     [cancelTx(alice, 2, 1, 2), o(bob, 3, 'Buy', 100, 5), o(carol, 3, 'Sell', 110, 4)],
     [o(dave, 1, 'Buy', 95, 1)],
-    [...[60, 61, 62, 63, 64].map((p, i) => o(dave, 2 + i, 'Buy', p, 1)), ...(massCancel ? [cancelAllTx(dave, 1, 1, 2, 'Buy')] : [])],
+    [
+      ...[60, 61, 62, 63, 64].map((p, i) => o(dave, 2 + i, 'Buy', p, 1)),
+      ...(massCancel ? [cancelAllTx(dave, 1, 1, 2, 'Buy')] : []),
+    ],
   ];
 }
 
@@ -102,9 +118,21 @@ export function makeFixture(massCancel = false): Fixture {
     });
     const input = vdf.hashToGroup(n, prev, header);
     const output = vdf.evaluate(input, ITERATIONS);
-    const tick: Tick = { tickNumber: n, vdfProof: { input, output, proof: vdf.prove(input, output, ITERATIONS), iterations: ITERATIONS }, transactions, batchHash, timestamp, previousOutput: prev };
+    const tick: Tick = {
+      tickNumber: n,
+      vdfProof: { input, output, proof: vdf.prove(input, output, ITERATIONS), iterations: ITERATIONS },
+      transactions,
+      batchHash,
+      timestamp,
+      previousOutput: prev,
+    };
     prev = output;
-    const step = builder.apply(chainEngine.apply(prepareTick(tick, () => true), { rootBefore: builder.closes(tick) }));
+    const step = builder.apply(
+      chainEngine.apply(
+        prepareTick(tick, () => true),
+        { rootBefore: builder.closes(tick) },
+      ),
+    );
     if (step.cut) block = step.cut;
     for (const t of step.batch?.transactions ?? []) explorer.set(t.continuum_sequence, t);
     return tick;
@@ -114,7 +142,12 @@ export function makeFixture(massCancel = false): Fixture {
     const timestamp = EPOCH_US + n * 200_000;
     const transactions: OrderedTransaction[] = txs.map((t, j) => {
       const transaction = fixed(t, n, j);
-      return { transaction, sequenceNumber: sequence++, txHash: transactionHash(transaction), ingestionTimestamp: timestamp - 100 + j };
+      return {
+        transaction,
+        sequenceNumber: sequence++,
+        txHash: transactionHash(transaction),
+        ingestionTimestamp: timestamp - 100 + j,
+      };
     });
     const tick = seal(n, timestamp, transactions);
     ticks.push(tick);
@@ -128,6 +161,16 @@ export function makeFixture(massCancel = false): Fixture {
     }
   });
   const closing = seal(ticks.length + 1, EPOCH_US + BLOCK_MS * 1000, []);
-  if (!block || block.height !== 1 || block.last_tick !== ticks.length) throw new Error('fixture: tick 5 did not close block 1 over ticks 1..4');
-  return { ticks, served: ticks.map((t) => restTick(t)), state: engine.state, usedLeaves, restedIn, closing, block, explorer };
+  if (block?.height !== 1 || block.last_tick !== ticks.length)
+    throw new Error('fixture: tick 5 did not close block 1 over ticks 1..4');
+  return {
+    ticks,
+    served: ticks.map((t) => restTick(t)),
+    state: engine.state,
+    usedLeaves,
+    restedIn,
+    closing,
+    block,
+    explorer,
+  };
 }

@@ -48,7 +48,12 @@ export class ApiError extends Error {
 /** JSON.parse that turns integers beyond 2^53 into exact bigints (source text access). */
 export function parseJson<T>(text: string): T {
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
-    if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)) {
+    if (
+      typeof value === 'number' &&
+      !Number.isSafeInteger(value) &&
+      context?.source &&
+      /^-?\d+$/.test(context.source)
+    ) {
       return BigInt(context.source);
     }
     return value;
@@ -78,7 +83,8 @@ export const api = {
   ticks: (height: number, offset: number) => getJson<BlockTicks>(`/blocks/${height}/ticks?limit=500&offset=${offset}`),
   transaction: (id: string) => getJson<ExplorerTransaction>(`/transactions/${encodeURIComponent(id)}`),
   ownerOrders: (owner: string) => getJson<OwnerOrders>(`/orders/user/${encodeURIComponent(owner)}?limit=1000`),
-  marketEvents: (marketId: string) => getJson<ExplorerEvent[]>(`/events?limit=200&market_id=${encodeURIComponent(marketId)}`),
+  marketEvents: (marketId: string) =>
+    getJson<ExplorerEvent[]>(`/events?limit=200&market_id=${encodeURIComponent(marketId)}`),
 };
 
 export type LiveState = 'connecting' | 'live' | 'offline';
@@ -104,7 +110,11 @@ export function loadSdk(): Promise<SdkModule> {
  * started again on a new database) follows from the next new block instead. Returns a stop
  * function.
  */
-export function watchBlocks(fromHeight: number | undefined, onBlock: (detail: BlockDetail) => void, onState: (state: LiveState) => void): () => void {
+export function watchBlocks(
+  fromHeight: number | undefined,
+  onBlock: (detail: BlockDetail) => void,
+  onState: (state: LiveState) => void,
+): () => void {
   let stopped = false;
   let client: InstanceType<SdkModule['ChannelClient']> | undefined;
   const url = new URL('/ws', location.href);

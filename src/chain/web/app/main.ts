@@ -50,7 +50,8 @@ function showError(err: unknown, what: string): void {
 }
 
 function markSelected(): void {
-  for (const row of Array.from(blocksBody.querySelectorAll('tr'))) row.classList.toggle('selected', Number(row.dataset.height) === shownHeight);
+  for (const row of Array.from(blocksBody.querySelectorAll('tr')))
+    row.classList.toggle('selected', Number(row.dataset.height) === shownHeight);
 }
 
 function showBlock(d: BlockDetail): void {
@@ -111,7 +112,9 @@ function proofButton(button: HTMLButtonElement, out: HTMLElement, check: () => P
 }
 
 function orderButton(button: HTMLButtonElement, out: HTMLElement): void {
-  proofButton(button, out, () => verifyOrder(button.dataset.market ?? '', button.dataset.order ?? '', button.dataset.owner ?? ''));
+  proofButton(button, out, () =>
+    verifyOrder(button.dataset.market ?? '', button.dataset.order ?? '', button.dataset.owner ?? ''),
+  );
 }
 
 async function route(): Promise<void> {
@@ -124,7 +127,15 @@ async function route(): Promise<void> {
         const status = await api.status();
         if (!current()) return;
         if (status.block_height === 0) {
-          setView('empty', '', messageView('No blocks yet', 'Blocks appear here as soon as the node sequences order book transactions.', 'info'));
+          setView(
+            'empty',
+            '',
+            messageView(
+              'No blocks yet',
+              'Blocks appear here as soon as the node sequences order book transactions.',
+              'info',
+            ),
+          );
           return;
         }
         const d = await api.latest();
@@ -140,7 +151,9 @@ async function route(): Promise<void> {
         const t = await api.transaction(target.id);
         if (!current()) return;
         setView('tx', t.id, txView(t));
-        proofButton($<HTMLButtonElement>('verify-tx'), $<HTMLElement>('tx-verdict'), () => verifyTransaction(t.id, t.tx_hash));
+        proofButton($<HTMLButtonElement>('verify-tx'), $<HTMLElement>('tx-verdict'), () =>
+          verifyTransaction(t.id, t.tx_hash),
+        );
         const orderButtonEl = document.getElementById('verify-order') as HTMLButtonElement | null;
         if (orderButtonEl) orderButton(orderButtonEl, $<HTMLElement>('order-verdict'));
         break;
@@ -150,7 +163,8 @@ async function route(): Promise<void> {
         if (!current()) return;
         setView('owner', o.owner, ownerView(o));
         if (indexer !== undefined) view.firstElementChild!.append(ownerFills(indexer, o.owner));
-        for (const b of Array.from(view.querySelectorAll<HTMLButtonElement>('button.verify-order'))) orderButton(b, b.parentElement!.querySelector<HTMLElement>('.order-verdict')!);
+        for (const b of Array.from(view.querySelectorAll<HTMLButtonElement>('button.verify-order')))
+          orderButton(b, b.parentElement!.querySelector<HTMLElement>('.order-verdict')!);
         break;
       }
       case 'market': {
@@ -224,7 +238,8 @@ async function refreshStats(): Promise<void> {
 
 function onLive(state: LiveState): void {
   live.dataset.state = state;
-  live.querySelector('span')!.textContent = state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
+  live.querySelector('span')!.textContent =
+    state === 'live' ? 'live' : state === 'connecting' ? 'connecting…' : 'offline, retrying';
 }
 
 /** A newer block never replaces the one being read (a click on Verify must land): it is offered. */

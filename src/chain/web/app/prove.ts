@@ -30,17 +30,31 @@ export async function verifyTransaction(id: string, txHash: string | undefined):
   const { mod, v } = await loadVerifier();
   const r = mod.verifyChainTransactionProof(proof, { tickVerifier: v, ...(txHash ? { expectedHash: txHash } : {}) });
   if (!r.ok) return { ok: false, step: r.step, text: `✗ invalid at step ${r.step}: ${r.message}` };
-  return { ok: true, text: `✓ valid: transaction ${r.index} of tick ${r.tick_number} (sequence ${r.sequence_number}), its tick's VDF proof checked` };
+  return {
+    ok: true,
+    text: `✓ valid: transaction ${r.index} of tick ${r.tick_number} (sequence ${r.sequence_number}), its tick's VDF proof checked`,
+  };
 }
 
 export async function verifyOrder(marketId: string, orderId: string, owner: string): Promise<ProofVerdict> {
-  const proof = (await fetchProof(`/markets/${encodeURIComponent(marketId)}/orders/${encodeURIComponent(orderId)}/proof?owner=${encodeURIComponent(owner)}`)) as { block_height?: unknown };
+  const proof = (await fetchProof(
+    `/markets/${encodeURIComponent(marketId)}/orders/${encodeURIComponent(orderId)}/proof?owner=${encodeURIComponent(owner)}`,
+  )) as { block_height?: unknown };
   const height = Number(proof.block_height);
-  if (!Number.isSafeInteger(height) || height < 1) return { ok: false, step: 'shape', text: '✗ invalid at step shape: block_height: expected a positive integer' };
-  const block = ((await fetchProof(`/blocks/${height}`)) as { block: { height: number; state_root: number[]; last_tick: number } }).block;
+  if (!Number.isSafeInteger(height) || height < 1)
+    return { ok: false, step: 'shape', text: '✗ invalid at step shape: block_height: expected a positive integer' };
+  const block = (
+    (await fetchProof(`/blocks/${height}`)) as { block: { height: number; state_root: number[]; last_tick: number } }
+  ).block;
   const { mod, v } = await loadVerifier();
   const r = mod.verifyOrderState(proof, { trustedBlock: block, inclusion: { tickVerifier: v } });
   if (!r.ok) return { ok: false, step: r.step, text: `✗ invalid at step ${r.step}: ${r.message}` };
-  const state = r.state === 'resting' ? 'rests in the book' : `is not resting (${r.absence === 'slot' ? 'its slot holds another entry' : r.absence === 'book' ? 'no entry of the book is it' : 'absence not proven'})`;
-  return { ok: true, text: `✓ valid: the order ${state} in block ${r.block_height}'s state${r.ended_by ? `; ended by the transaction in tick ${r.ended_by.tick_number}` : ''}` };
+  const state =
+    r.state === 'resting'
+      ? 'rests in the book'
+      : `is not resting (${r.absence === 'slot' ? 'its slot holds another entry' : r.absence === 'book' ? 'no entry of the book is it' : 'absence not proven'})`;
+  return {
+    ok: true,
+    text: `✓ valid: the order ${state} in block ${r.block_height}'s state${r.ended_by ? `; ended by the transaction in tick ${r.ended_by.tick_number}` : ''}`,
+  };
 }

@@ -6,7 +6,11 @@ import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTran
 
 type Child = Node | string | number | bigint | null | undefined | false;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) node.setAttribute(k, v);
   for (const c of children) {
@@ -34,7 +38,8 @@ export function utcTime(seconds: number): string {
 const link = (hash: string, text: Child, title?: string) => el('a', { href: hash, title }, text);
 export const blockLink = (h: number) => link(`#/block/${h}`, `#${h}`);
 export const txLink = (id: string) => link(`#/tx/${id}`, id, id);
-export const ownerLink = (owner: string | undefined) => (owner ? link(`#/owner/${owner}`, short(owner, 6), owner) : '—');
+export const ownerLink = (owner: string | undefined) =>
+  owner ? link(`#/owner/${owner}`, short(owner, 6), owner) : '—';
 export const marketLink = (id: string, name: string) => link(`#/market/${id}`, name || short(id, 4), id);
 const mono = (text: string, full = text) => el('code', { title: full }, text);
 const opt = (v: Child) => (v === undefined || v === null ? '—' : v);
@@ -44,7 +49,12 @@ function table(head: string[], rows: Child[][], total: number, className = ''): 
   return el(
     'div',
     { class: 'table-wrap' },
-    el('table', { class: className }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))), el('tbody', {}, ...body)),
+    el(
+      'table',
+      { class: className },
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))),
+      el('tbody', {}, ...body),
+    ),
     total > MAX_ROWS ? el('p', { class: 'note' }, `showing the first ${MAX_ROWS} of ${total}`) : null,
     total === 0 ? el('p', { class: 'note' }, 'none') : null,
   );
@@ -56,7 +66,12 @@ function fields(pairs: [string, Child][]): HTMLElement {
 
 export function statsCards(s: ChainStatus): HTMLElement[] {
   const card = (label: string, value: Child, key: string, title?: string) =>
-    el('div', { class: 'card', 'data-stat': key, title }, el('span', { class: 'label' }, label), el('span', { class: 'value' }, value));
+    el(
+      'div',
+      { class: 'card', 'data-stat': key, title },
+      el('span', { class: 'label' }, label),
+      el('span', { class: 'value' }, value),
+    );
   const root = hexOf(s.state_root);
   return [
     card('Block height', s.block_height, 'height'),
@@ -105,36 +120,73 @@ export function blockView(d: BlockDetail): HTMLElement {
       'div',
       { class: 'verify' },
       el('button', { id: 'verify', type: 'button' }, 'Verify ticks in this browser'),
-      el('span', { id: 'verdict', class: 'verdict' }, 'checks every VDF proof and batch hash behind this block with the WASM verifier'),
+      el(
+        'span',
+        { id: 'verdict', class: 'verdict' },
+        'checks every VDF proof and batch hash behind this block with the WASM verifier',
+      ),
     ),
     el('h3', {}, `Batches (${b.batch_summaries.length})`),
     table(
       ['#', 'Tick', 'Orders', 'Cancels', 'Batch hash'],
-      b.batch_summaries.map((s) => [s.index, s.tick_number, s.order_count, s.cancel_count, mono(short(s.batch_hash, 12), s.batch_hash)]),
+      b.batch_summaries.map((s) => [
+        s.index,
+        s.tick_number,
+        s.order_count,
+        s.cancel_count,
+        mono(short(s.batch_hash, 12), s.batch_hash),
+      ]),
       b.batch_summaries.length,
       'batches',
     ),
     el('h3', {}, `Transactions (${d.transactions.length})`),
     table(
       ['Id', 'Kind', 'Market', 'Side', 'Price', 'Quantity', 'Owner', 'Sequence'],
-      d.transactions.map((t) => [txLink(t.id), el('span', { class: `kind ${t.kind}` }, t.kind), marketLink(t.market_id, t.market_name), opt(t.side), opt(t.price), opt(t.quantity), ownerLink(t.owner), t.continuum_sequence]),
+      d.transactions.map((t) => [
+        txLink(t.id),
+        el('span', { class: `kind ${t.kind}` }, t.kind),
+        marketLink(t.market_id, t.market_name),
+        opt(t.side),
+        opt(t.price),
+        opt(t.quantity),
+        ownerLink(t.owner),
+        t.continuum_sequence,
+      ]),
       d.transactions.length,
       'transactions',
     ),
     el('h3', {}, `Markets created (${(d.markets ?? []).length})`),
     table(
       ['Id', 'Market', 'Kind', 'Base mint', 'Quote mint', 'Sequence'],
-      (d.markets ?? []).map((m) => [mono(m.id), marketLink(m.market_id, m.market_name), m.market_kind, mono(short(m.base_mint, 8), m.base_mint), mono(short(m.quote_mint, 8), m.quote_mint), m.continuum_sequence]),
+      (d.markets ?? []).map((m) => [
+        mono(m.id),
+        marketLink(m.market_id, m.market_name),
+        m.market_kind,
+        mono(short(m.base_mint, 8), m.base_mint),
+        mono(short(m.quote_mint, 8), m.quote_mint),
+        m.continuum_sequence,
+      ]),
       (d.markets ?? []).length,
       'markets',
     ),
     el('h3', {}, `Events (${d.events.length})`),
-    table(['Id', 'Market', 'Orders matched', 'Trades', 'Batch hash'], d.events.map(eventRow), d.events.length, 'events'),
+    table(
+      ['Id', 'Market', 'Orders matched', 'Trades', 'Batch hash'],
+      d.events.map(eventRow),
+      d.events.length,
+      'events',
+    ),
   );
 }
 
 function eventRow(e: ExplorerEvent): Child[] {
-  return [mono(e.id), marketLink(e.market_id, e.market_name), e.applied_orders, opt(e.trade_count), mono(short(e.batch_hash, 12), e.batch_hash)];
+  return [
+    mono(e.id),
+    marketLink(e.market_id, e.market_name),
+    e.applied_orders,
+    opt(e.trade_count),
+    mono(short(e.batch_hash, 12), e.batch_hash),
+  ];
 }
 
 export function txView(t: ExplorerTransaction): HTMLElement {
@@ -144,7 +196,8 @@ export function txView(t: ExplorerTransaction): HTMLElement {
     ['Market', el('span', {}, marketLink(t.market_id, t.market_name), ` (${t.market_kind})`)],
   ];
   if (t.owner) pairs.push(['Owner', el('a', { href: `#/owner/${t.owner}` }, mono(t.owner))]);
-  if (t.kind === 'cancel_all') pairs.push(['Side', t.side ?? 'both'], ['Cancelled orders', (t.cancelled_order_ids ?? []).join(', ') || 'none']);
+  if (t.kind === 'cancel_all')
+    pairs.push(['Side', t.side ?? 'both'], ['Cancelled orders', (t.cancelled_order_ids ?? []).join(', ') || 'none']);
   else if (t.side) pairs.push(['Side', t.side], ['Price', opt(t.price)], ['Quantity', opt(t.quantity)]);
   if (t.status) pairs.push(['On arrival', `${t.status}, filled ${opt(t.filled_quantity)}`]);
   if (t.cancelled_quantity !== undefined) pairs.push(['Cancelled quantity', t.cancelled_quantity]);
@@ -153,7 +206,10 @@ export function txView(t: ExplorerTransaction): HTMLElement {
   pairs.push(
     ['Continuum sequence', `${t.continuum_sequence} (tick ${t.tick_number})`],
     ['Sequence number', opt(t.sequence_number)],
-    ['Submitted', t.timestamp_ms ? `${new Date(Number(t.timestamp_ms)).toISOString().replace('T', ' ').replace('Z', ' UTC')}` : '—'],
+    [
+      'Submitted',
+      t.timestamp_ms ? `${new Date(Number(t.timestamp_ms)).toISOString().replace('T', ' ').replace('Z', ' UTC')}` : '—',
+    ],
     ['Transaction hash', t.tx_hash ? mono(t.tx_hash) : '—'],
   );
   if (t.signature) pairs.push(['Signature', mono(short(t.signature, 16), t.signature)]);
@@ -166,14 +222,32 @@ export function txView(t: ExplorerTransaction): HTMLElement {
       'div',
       { class: 'verify' },
       el('button', { id: 'verify-tx', type: 'button' }, 'Verify this transaction in this browser'),
-      el('span', { id: 'tx-verdict', class: 'verdict' }, "checks its inclusion proof: the batch hash, the tick's VDF proof and the ids of its block"),
+      el(
+        'span',
+        { id: 'tx-verdict', class: 'verdict' },
+        "checks its inclusion proof: the batch hash, the tick's VDF proof and the ids of its block",
+      ),
     ),
     t.kind === 'order' && t.owner
       ? el(
           'div',
           { class: 'verify' },
-          el('button', { id: 'verify-order', type: 'button', 'data-market': t.market_id, 'data-order': String(t.order_id), 'data-owner': t.owner }, 'Verify this order in this browser'),
-          el('span', { id: 'order-verdict', class: 'verdict' }, "checks the order's state proof against the latest block's state root"),
+          el(
+            'button',
+            {
+              id: 'verify-order',
+              type: 'button',
+              'data-market': t.market_id,
+              'data-order': String(t.order_id),
+              'data-owner': t.owner,
+            },
+            'Verify this order in this browser',
+          ),
+          el(
+            'span',
+            { id: 'order-verdict', class: 'verdict' },
+            "checks the order's state proof against the latest block's state root",
+          ),
         )
       : null,
   );
@@ -202,7 +276,17 @@ export function ownerView(o: OwnerOrders): HTMLElement {
         el(
           'span',
           {},
-          el('button', { class: 'verify-order', type: 'button', 'data-market': x.market_id, 'data-order': String(x.order_id), 'data-owner': o.owner }, 'Verify this order'),
+          el(
+            'button',
+            {
+              class: 'verify-order',
+              type: 'button',
+              'data-market': x.market_id,
+              'data-order': String(x.order_id),
+              'data-owner': o.owner,
+            },
+            'Verify this order',
+          ),
           ' ',
           el('span', { class: 'verdict order-verdict' }, ''),
         ),
@@ -225,7 +309,13 @@ export function marketView(marketId: string, events: ExplorerEvent[]): HTMLEleme
     ]),
     table(
       ['Block', 'Event', 'Orders matched', 'Trades', 'Batch hash'],
-      events.map((e) => [blockLink(e.block_height), mono(e.id), e.applied_orders, opt(e.trade_count), mono(short(e.batch_hash, 12), e.batch_hash)]),
+      events.map((e) => [
+        blockLink(e.block_height),
+        mono(e.id),
+        e.applied_orders,
+        opt(e.trade_count),
+        mono(short(e.batch_hash, 12), e.batch_hash),
+      ]),
       events.length,
       'events',
     ),

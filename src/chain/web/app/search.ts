@@ -15,11 +15,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function classify(input: string): SearchTarget {
   const text = input.trim();
-  if (text === '') return { kind: 'invalid', message: 'type a block height, a transaction id, an owner (Base58) or a market id' };
+  if (text === '')
+    return { kind: 'invalid', message: 'type a block height, a transaction id, an owner (Base58) or a market id' };
   // 32+ digits without a 0 is a Base58 key (all '1's is the zero key), not a height.
   if (/^\d+$/.test(text) && !(text.length >= 32 && BASE58_KEY.test(text))) {
     const height = Number(text);
-    if (text.length > 16 || !Number.isSafeInteger(height)) return { kind: 'invalid', message: `height ${text.slice(0, 20)} is too large` };
+    if (text.length > 16 || !Number.isSafeInteger(height))
+      return { kind: 'invalid', message: `height ${text.slice(0, 20)} is too large` };
     if (height === 0) return { kind: 'invalid', message: 'heights start at 1' };
     return { kind: 'block', height };
   }

@@ -51,11 +51,16 @@ export async function verifyBlock(detail: BlockDetail, progress: (text: string) 
   progress(`verifying ${ticks.length} ticks…`);
   const v = await verifier();
   const verdict = v.verifyTicks(ticks, { gaps: 'report' }); // a block's ticks are sparse: chaining is counted below
-  const problems = verdict.ticks.flatMap((t) => (t.ok ? [] : [`tick ${t.tickNumber ?? '?'}: ${t.code} ${t.message ?? ''}`.trim()]));
+  const problems = verdict.ticks.flatMap((t) =>
+    t.ok ? [] : [`tick ${t.tickNumber ?? '?'}: ${t.code} ${t.message ?? ''}`.trim()],
+  );
   for (const batch of detail.block.batch_summaries) {
     const tickHash = hashes.get(batch.tick_number);
     if (tickHash === undefined) problems.push(`batch ${batch.index}: tick ${batch.tick_number} was not served`);
-    else if (tickHash !== batch.batch_hash) problems.push(`batch ${batch.index}: batch_hash ${batch.batch_hash} is not tick ${batch.tick_number}'s ${tickHash}`);
+    else if (tickHash !== batch.batch_hash)
+      problems.push(
+        `batch ${batch.index}: batch_hash ${batch.batch_hash} is not tick ${batch.tick_number}'s ${tickHash}`,
+      );
   }
   let chained = 0;
   for (const n of hashes.keys()) if (hashes.has(n - 1)) chained += 1;
