@@ -5,9 +5,9 @@
  * node of it, each with LevelDB in a temp dir; in their own processes: `--senders` clients
  * sending signed orders over gRPC SubmitTx, open loop, `--rate` orders/s in all for
  * `--seconds` (or `--rate max`: closed loop at the node's maximum, each sender keeping
- * `--inflight` calls pending, 32 by default: 128 in all, the one address's share of the
- * default --max-pending; `orders.per_s` is then the maximum); `--subscribers` WS clients on one market's book channel (each socket from its
- * own loopback address); one client following the blocks channel of both nodes; and, with
+ * `--inflight` calls pending, 32 by default: 128 in all, the node's default --max-pending;
+ * `orders.per_s` is then the maximum); `--subscribers` WS clients on one market's book
+ * channel (each socket from its own loopback address); one client following the blocks channel of both nodes; and, with
  * `--readers N`, N StreamTicks readers that read as fast as it comes (half live, half from
  * tick 1, each on its own connection).
  *
@@ -64,10 +64,12 @@ const subscribers = arg('subscribers', 200);
 const seconds = arg('seconds', 10);
 const senders = arg('senders', 4);
 const readers = arg('readers', 0);
-const profileDir = process.argv.includes('--profile') ? resolve(process.argv[process.argv.indexOf('--profile') + 1]!) : '';
+const profileAt = process.argv.indexOf('--profile');
+const profileDir = profileAt >= 0 ? resolve(process.argv[profileAt + 1]!) : '';
 
 /** Closed loop: orders signed beforehand per second of the run, in all (above any rate the node reaches here). */
 const MAX_ORDERS_PER_S = 5000;
+const signedPerSender = Math.ceil((MAX_ORDERS_PER_S * seconds) / senders);
 
 const base = new Uint8Array(32).fill(0xc1);
 const quote = new Uint8Array(32).fill(0xc2);
@@ -78,9 +80,10 @@ const anchorVdfUs = await vdfAnchorUs();
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-loaded-'));
 const extra = benchNodeArgs();
 const leaderArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), '--submit-tx-rate', '0', ...extra];
-if (profileDir) process.env.SVC_NODE_FLAGS = `${process.env.SVC_NODE_FLAGS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`;
+const nodeFlags = process.env.SVC_NODE_FLAGS ?? '';
+if (profileDir) process.env.SVC_NODE_FLAGS = `${nodeFlags} --cpu-prof --cpu-prof-dir=${profileDir}`;
 const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
-if (profileDir) process.env.SVC_NODE_FLAGS = ''; // the follower without
+if (profileDir) process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profiler
 const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc'], { timeoutMs: 120_000 });
 const started: Array<StartedChild<unknown>> = [];
 let reportLine: (Record<string, unknown> & { orders: { ok: number }; window_monotonic_us: number[] }) | undefined;
@@ -115,7 +118,7 @@ try {
       quote: Array.from(quote),
       firstOrderId: 1 + s * 10_000_000,
       keySeed: 1 + s * 8,
-      ...(atMax ? { inflight, orders: Math.ceil((MAX_ORDERS_PER_S * seconds) / senders) } : {}),
+      ...(atMax ? { inflight, orders: signedPerSender } : {}),
     };
     return startChild<LoadedOrdersJob, LoadedOrdersResult>('loaded-orders.js', job);
   });
@@ -162,7 +165,8 @@ try {
   const report = {
     bench: 'loaded',
     rate: atMax ? 'max' : rate,
-    ...(atMax ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= Math.ceil((MAX_ORDERS_PER_S * seconds) / senders)) } : {}),
+    ...(atMax ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
+      : {}),
     subscribers,
     readers,
     seconds,
@@ -229,7 +233,8 @@ function leaderProfile(r: { orders: { ok: number }; window_monotonic_us: number[
   const file = readdirSync(profileDir).find((f) => f.endsWith(`.${leader.child.pid}.0.001.cpuprofile`));
   if (!file) return { error: `no main-thread profile of ${leader.child.pid} in ${profileDir}` };
   const [from, to] = r.window_monotonic_us as [number, number];
-  return { file: join(profileDir, file), ...perOrder(summarizeProfile(join(profileDir, file), from, to, 30), r.orders.ok) };
+  const path = join(profileDir, file);
+  return { file: path, ...perOrder(summarizeProfile(path, from, to, 30), r.orders.ok) };
 }
 
 /** Delta receipt - tick timestamp per subscriber and delta (timestamps from GET /api/v1/tick/:n). */

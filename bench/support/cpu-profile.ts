@@ -78,20 +78,29 @@ export function summarizeProfile(file: string, fromUs = -Infinity, toUs = Infini
     }
   }
   inclusive.delete('(root)');
-  return { busy_ms: rnd(busy), idle_ms: rnd(idle), samples, modules: topOf(modules, top), self: topOf(self, top), inclusive: topOf(inclusive, top) };
+  return {
+    busy_ms: rnd(busy),
+    idle_ms: rnd(idle),
+    samples,
+    modules: topOf(modules, top),
+    self: topOf(self, top),
+    inclusive: topOf(inclusive, top),
+  };
 }
 
 // Run as a script: print the summary as JSON, with µs per order when --orders is given.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [file, from, to] = process.argv.slice(2).filter((a, i, all) => a !== '--orders' && all[i - 1] !== '--orders');
   const orders = process.argv.includes('--orders') ? Number(process.argv[process.argv.indexOf('--orders') + 1]) : 0;
-  const summary = summarizeProfile(file!, from === undefined ? undefined : Number(from), to === undefined ? undefined : Number(to));
+  const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+  const summary = summarizeProfile(file!, num(from), num(to));
   console.log(JSON.stringify(orders > 0 ? perOrder(summary, orders) : summary, null, 1));
 }
 
 /** The same summary with every figure as µs per order. */
 export function perOrder(summary: ProfileSummary, orders: number): ProfileSummary & { orders: number } {
-  const us = (rows: Array<[string, number]>): Array<[string, number]> => rows.map(([k, ms]) => [k, rnd((ms * 1000) / orders)]);
+  const us = (rows: Array<[string, number]>): Array<[string, number]> =>
+    rows.map(([k, ms]) => [k, rnd((ms * 1000) / orders)]);
   return { ...summary, orders, modules: us(summary.modules), self: us(summary.self), inclusive: us(summary.inclusive) };
 }
 

@@ -90,11 +90,15 @@ describe('chain: WS /ws/blocks on a whole node', function () {
     const bob = keyOf(2);
     const ws = await open(n.rpc.replace('http', 'ws') + '/ws/blocks');
     await nextMessage(ws); // the latest block, sent on connect
-    const order = (owner: typeof alice, orderId: bigint, side: 'Buy' | 'Sell') =>
-      n.client.submit(signedOrderRequest({ orderId, owner: owner.publicKey, side, price: 7n, quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, owner.secretKey));
+    const order = (owner: typeof alice, orderId: bigint, side: 'Buy' | 'Sell') => {
+      const market = { baseMint: mintOf(1), quoteMint: mintOf(2) };
+      const intent = { orderId, owner: owner.publicKey, side, price: 7n, quantity: 1n, expiry: 0n, ...market };
+      return n.client.submit(signedOrderRequest(intent, owner.secretKey));
+    };
     // A market creation, a resting order and the one that trades with it: transactions, a
     // market and events in the blocks that follow.
-    const answers = await Promise.all([n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } }), order(alice, 10n, 'Sell'), order(bob, 11n, 'Buy')]);
+    const market = n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } });
+    const answers = await Promise.all([market, order(alice, 10n, 'Sell'), order(bob, 11n, 'Buy')]);
     const last = Math.max(...answers.map((a) => Number(a.block_height)));
     const seen = { transactions: 0, events: 0, markets: 0 };
     let height = 0;

@@ -212,7 +212,8 @@ export class Chain implements ChainReader {
       s.putText(ops, s.blocks, heightKey(block.height), blockJson);
       if (this.openTxs.length === block.transaction_ids.length && this.openEvents.length === block.event_ids.length && this.openMarkets.length === block.total_markets) {
         job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents, markets: this.openMarkets };
-        job.cutDetailJson = blockDetailText(blockJson, this.openJson.transactions, this.openJson.events, this.openJson.markets);
+        const open = this.openJson;
+        job.cutDetailJson = blockDetailText(blockJson, open.transactions, open.events, open.markets);
       }
       this.openTxs = [];
       this.openMarkets = [];

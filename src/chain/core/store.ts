@@ -287,5 +287,8 @@ export class ChainStore {
  * order, the arrays always written), without encoding them again.
  */
 export function blockDetailText(block: string, transactions: string[], events: string[], markets: string[]): string {
-  return `{"block":${block},"transactions":[${transactions.join(',')}],"events":[${events.join(',')}],"markets":[${markets.join(',')}]}`;
+  return (
+    `{"block":${block},"transactions":[${transactions.join(',')}],` +
+    `"events":[${events.join(',')}],"markets":[${markets.join(',')}]}`
+  );
 }
