@@ -79,12 +79,22 @@ const anchorVdfUs = await vdfAnchorUs();
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-loaded-'));
 const extra = benchNodeArgs();
-const leaderArgs = [...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]), '--submit-tx-rate', '0', ...extra];
+const leaderArgs = [
+  ...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]),
+  '--submit-tx-rate',
+  '0',
+  ...extra,
+];
 const nodeFlags = process.env.SVC_NODE_FLAGS ?? '';
 if (profileDir) process.env.SVC_NODE_FLAGS = `${nodeFlags} --cpu-prof --cpu-prof-dir=${profileDir}`;
 const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
 if (profileDir) process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profiler
-const follower = await spawnNode(join(dir, 'follower'), ['--follow', leader.addresses.grpc!, '--gateways', '0'], ['grpc', 'rest', 'rpc'], { timeoutMs: 120_000 });
+const follower = await spawnNode(
+  join(dir, 'follower'),
+  ['--follow', leader.addresses.grpc!, '--gateways', '0'],
+  ['grpc', 'rest', 'rpc'],
+  { timeoutMs: 120_000 },
+);
 const started: Array<StartedChild<unknown>> = [];
 let reportLine: (Record<string, unknown> & { orders: { ok: number }; window_monotonic_us: number[] }) | undefined;
 // Interrupted (Ctrl-C, `timeout`): take the nodes down too, they are not our process group's children only.
@@ -101,13 +111,34 @@ try {
   const marketId = marketIdOf(base, quote, sha256);
 
   const procs = Math.min(4, Math.max(1, Math.ceil(subscribers / 100)));
-  const books = subscribers === 0 ? [] : Array.from({ length: procs }, (_, p) => {
-    const share = Math.floor(subscribers / procs) + (p < subscribers % procs ? 1 : 0);
-    const job: BookClientsJob = { url: `ws://${leader.addresses.rpc}/ws`, marketId, clients: share, firstAddress: p * Math.ceil(subscribers / procs) };
-    return startChild<BookClientsJob, BookClientsResult>('book-clients.js', job);
+  const books =
+    subscribers === 0
+      ? []
+      : Array.from({ length: procs }, (_, p) => {
+          const share = Math.floor(subscribers / procs) + (p < subscribers % procs ? 1 : 0);
+          const job: BookClientsJob = {
+            url: `ws://${leader.addresses.rpc}/ws`,
+            marketId,
+            clients: share,
+            firstAddress: p * Math.ceil(subscribers / procs),
+          };
+          return startChild<BookClientsJob, BookClientsResult>('book-clients.js', job);
+        });
+  const lag = startChild<BlockLagJob, BlockLagResult>('block-lag.js', {
+    leader: `ws://${leader.addresses.rpc}/ws`,
+    follower: `ws://${follower.addresses.rpc}/ws`,
   });
-  const lag = startChild<BlockLagJob, BlockLagResult>('block-lag.js', { leader: `ws://${leader.addresses.rpc}/ws`, follower: `ws://${follower.addresses.rpc}/ws` });
-  const tickReaders = readers === 0 ? [] : [0, 1].map((startTick) => startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', { address: leader.addresses.grpc!, count: Math.ceil(readers / 2), startTick, mode: 'reading' }));
+  const tickReaders =
+    readers === 0
+      ? []
+      : [0, 1].map((startTick) =>
+          startChild<StreamClientsJob, StreamClientsResult>('stream-clients.js', {
+            address: leader.addresses.grpc!,
+            count: Math.ceil(readers / 2),
+            startTick,
+            mode: 'reading',
+          }),
+        );
   started.push(...books, lag, ...tickReaders);
   const loaders = Array.from({ length: senders }, (_, s) => {
     const job: LoadedOrdersJob = {
@@ -160,23 +191,40 @@ try {
   const lagMs = [...lagResult.lagMs].sort((a, b) => a - b);
   const ticks = Math.max(1, busyTicks.size);
   const perThread: Record<string, { ms: number; us_per_busy_tick: number; us_per_order: number }> = {};
-  for (const [name, ms] of Object.entries(leaderCpu).sort()) perThread[name] = { ms, us_per_busy_tick: round((ms * 1000) / ticks), us_per_order: round((ms * 1000) / Math.max(1, ok)) };
-  const clientsCpuMs = loads.reduce((s, l) => s + l.cpuMs, 0) + bookResults.reduce((s, r) => s + r.cpuMs, 0) + lagResult.cpuMs;
+  for (const [name, ms] of Object.entries(leaderCpu).sort())
+    perThread[name] = {
+      ms,
+      us_per_busy_tick: round((ms * 1000) / ticks),
+      us_per_order: round((ms * 1000) / Math.max(1, ok)),
+    };
+  const clientsCpuMs =
+    loads.reduce((s, l) => s + l.cpuMs, 0) + bookResults.reduce((s, r) => s + r.cpuMs, 0) + lagResult.cpuMs;
   const report = {
     bench: 'loaded',
     rate: atMax ? 'max' : rate,
-    ...(atMax ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
+    ...(atMax
+      ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
       : {}),
     subscribers,
     readers,
     seconds,
     senders,
     leader_args: leaderArgs.join(' '),
-    orders: { sent: loads.reduce((s, l) => s + l.sent, 0), ok, errors, first_error: firstError, per_s: round(ok / (wallMs / 1000)) },
+    orders: {
+      sent: loads.reduce((s, l) => s + l.sent, 0),
+      ok,
+      errors,
+      first_error: firstError,
+      per_s: round(ok / (wallMs / 1000)),
+    },
     busy_ticks: busyTicks.size,
     orders_per_busy_tick: round(ok / ticks, 2),
     answer_ms: pcts(answers),
-    delta_ms: { ...pcts(deltaMs), gaps: bookResults.reduce((s, r) => s + r.gaps, 0), closed_by_node: bookResults.reduce((s, r) => s + r.closed, 0) },
+    delta_ms: {
+      ...pcts(deltaMs),
+      gaps: bookResults.reduce((s, r) => s + r.gaps, 0),
+      closed_by_node: bookResults.reduce((s, r) => s + r.closed, 0),
+    },
     block_lag_ms: { ...pcts(lagMs), leader_blocks: lagResult.leaderBlocks, follower_blocks: lagResult.followerBlocks },
     cpu: {
       window_ms: round(wallMs),
@@ -190,12 +238,23 @@ try {
       follower_us_per_busy_tick: round((totalMs(followerCpu) * 1000) / ticks),
     },
     readers_received: readerResults.reduce((s, r) => s + r.received, 0),
-    anchors: { bare_ws_cpu_us_per_send: round(anchorWs.cpuUsPerSend, 2), bare_ws_cpu_us_per_round: round(anchorWs.cpuUsPerRound), bare_ws_clients: anchorWs.clients, vdf_busy_tick_us: round(anchorVdfUs) },
+    anchors: {
+      bare_ws_cpu_us_per_send: round(anchorWs.cpuUsPerSend, 2),
+      bare_ws_cpu_us_per_round: round(anchorWs.cpuUsPerRound),
+      bare_ws_clients: anchorWs.clients,
+      vdf_busy_tick_us: round(anchorVdfUs),
+    },
     clients_cpu_cores: round(clientsCpuMs / wallMs, 2),
     load_average_1m: { start: round(load0, 2), end: round(load1, 2) },
     cores: availableParallelism(),
     window_monotonic_us: [Number(window0Us), Number(window1Us)],
-    goals: { answer_p99_ms: 20, delta_p99_ms: 50, block_lag_p99_ms: 10, main_us_per_busy_tick: 150, leader_without_clock_us_per_busy_tick: 1000 },
+    goals: {
+      answer_p99_ms: 20,
+      delta_p99_ms: 50,
+      block_lag_p99_ms: 10,
+      main_us_per_busy_tick: 150,
+      leader_without_clock_us_per_busy_tick: 1000,
+    },
   };
   reportLine = report;
 } finally {
@@ -225,7 +284,12 @@ function sleep(ms: number): Promise<void> {
 }
 
 function pcts(sorted: number[]): { p50: number; p99: number; max: number; n: number } {
-  return { p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2), max: round(sorted[sorted.length - 1] ?? NaN, 2), n: sorted.length };
+  return {
+    p50: round(percentile(sorted, 50), 2),
+    p99: round(percentile(sorted, 99), 2),
+    max: round(sorted[sorted.length - 1] ?? NaN, 2),
+    n: sorted.length,
+  };
 }
 
 /** The leader's main-thread profile (tid 0 in the file name), cut to the load window, per order. */
@@ -250,7 +314,8 @@ async function deltaLatencies(results: BookClientsResult[]): Promise<number[]> {
     }),
   );
   const out: number[] = [];
-  for (const r of results) for (const [t, recvUs] of r.samples) if (tickUs.has(t)) out.push((recvUs - tickUs.get(t)!) / 1000);
+  for (const r of results)
+    for (const [t, recvUs] of r.samples) if (tickUs.has(t)) out.push((recvUs - tickUs.get(t)!) / 1000);
   return out.sort((a, b) => a - b);
 }
 

@@ -111,7 +111,10 @@ function add(map: Map<string, number>, key: string, ms: number): void {
 }
 
 function topOf(map: Map<string, number>, top: number): Array<[string, number]> {
-  return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, rnd(v)]);
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => [k, rnd(v)]);
 }
 
 function rnd(n: number): number {

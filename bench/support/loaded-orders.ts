@@ -43,7 +43,7 @@ export interface LoadedOrdersResult {
 async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   const client = new ChainClient(job.grpc);
   const keys = Array.from({ length: 8 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(job.keySeed + i)));
-  const total = job.inflight ? job.orders ?? 0 : Math.ceil(job.rate * job.seconds);
+  const total = job.inflight ? (job.orders ?? 0) : Math.ceil(job.rate * job.seconds);
   const reqs = Array.from({ length: total }, (_, i) => {
     const key = keys[i % keys.length]!;
     const intent: OrderIntent = {
@@ -92,20 +92,30 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
       while (sent < total && performance.now() < end) await send();
     };
     await Promise.all(Array.from({ length: job.inflight }, lane));
-  } else await new Promise<void>((resolve) => {
-    const step = (): void => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate));
-      while (sent < due) pending.push(send());
-      if (sent >= total) resolve();
-      else setTimeout(step, 1);
-    };
-    step();
-  });
+  } else
+    await new Promise<void>((resolve) => {
+      const step = (): void => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate));
+        while (sent < due) pending.push(send());
+        if (sent >= total) resolve();
+        else setTimeout(step, 1);
+      };
+      step();
+    });
   await Promise.all(pending);
   const seconds = (performance.now() - start) / 1000;
   client.close();
   const cpu = process.cpuUsage(cpu0);
-  return { sent, ok, errors, firstError, latenciesMs, ticks: [...ticks], cpuMs: (cpu.user + cpu.system) / 1000, seconds };
+  return {
+    sent,
+    ok,
+    errors,
+    firstError,
+    latenciesMs,
+    ticks: [...ticks],
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    seconds,
+  };
 }
 
 process.once('message', (job: LoadedOrdersJob) => {

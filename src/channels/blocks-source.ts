@@ -18,7 +18,10 @@ export type BlockReader = Pick<ChainReader, 'latestHeight' | 'readBlockDetails' 
 };
 
 export function blockItem(detail: BlockDetail, detailJson = encodeJson(detail)): ChannelItem {
-  return { pos: detail.block.height, frame: textFrame(blockJson(detail.block.height, detail.block.last_tick, detailJson)) };
+  return {
+    pos: detail.block.height,
+    frame: textFrame(blockJson(detail.block.height, detail.block.last_tick, detailJson)),
+  };
 }
 
 export class BlocksSource implements ResumableSource {

@@ -72,12 +72,26 @@ describe('chain: WS /ws/blocks on a whole node', function () {
   });
 
   it('sends the latest block detail on connect, then every new block (the JSON of GET /blocks/:height)', async () => {
-    const url = n.rpc.replace('http', 'ws') + '/ws/blocks';
+    const url = `${n.rpc.replace('http', 'ws')}/ws/blocks`;
     const ws = await open(url);
     const first = JSON.parse(await nextMessage(ws)) as BlockDetail;
     const latest = (await n.get('/blocks/latest')).json as BlockDetail;
     expect(first.block.height).to.be.at.least(latest.block.height - 1);
-    const answer = await n.client.submit(signedOrderRequest({ orderId: 1n, owner: alice.publicKey, side: 'Sell', price: 5n, quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, alice.secretKey));
+    const answer = await n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: 1n,
+          owner: alice.publicKey,
+          side: 'Sell',
+          price: 5n,
+          quantity: 1n,
+          expiry: 0n,
+          baseMint: mintOf(1),
+          quoteMint: mintOf(2),
+        },
+        alice.secretKey,
+      ),
+    );
     let got: BlockDetail;
     do got = JSON.parse(await nextMessage(ws)) as BlockDetail;
     while (got.block.height < Number(answer.block_height));
@@ -88,7 +102,7 @@ describe('chain: WS /ws/blocks on a whole node', function () {
 
   it('a new block is sent as the text of its stored records, byte for byte (GET /blocks/:height)', async () => {
     const bob = keyOf(2);
-    const ws = await open(n.rpc.replace('http', 'ws') + '/ws/blocks');
+    const ws = await open(`${n.rpc.replace('http', 'ws')}/ws/blocks`);
     await nextMessage(ws); // the latest block, sent on connect
     const order = (owner: typeof alice, orderId: bigint, side: 'Buy' | 'Sell') => {
       const market = { baseMint: mintOf(1), quoteMint: mintOf(2) };
@@ -118,9 +132,10 @@ describe('chain: WS /ws/blocks on a whole node', function () {
   });
 
   it('1,000 clients connected at once all get the new block', async () => {
-    const url = n.rpc.replace('http', 'ws') + '/ws/blocks';
+    const url = `${n.rpc.replace('http', 'ws')}/ws/blocks`;
     const clients: WebSocket[] = [];
-    for (let i = 0; i < 1000; i += 100) clients.push(...(await Promise.all(Array.from({ length: 100 }, () => open(url)))));
+    for (let i = 0; i < 1000; i += 100)
+      clients.push(...(await Promise.all(Array.from({ length: 100 }, () => open(url)))));
     const height = (await n.get('/status')).json as { block_height: number };
     const waits = clients.map(
       (ws) =>
@@ -135,7 +150,21 @@ describe('chain: WS /ws/blocks on a whole node', function () {
           });
         }),
     );
-    const answer = await n.client.submit(signedOrderRequest({ orderId: 2n, owner: alice.publicKey, side: 'Sell', price: 6n, quantity: 1n, expiry: 0n, baseMint: mintOf(1), quoteMint: mintOf(2) }, alice.secretKey));
+    const answer = await n.client.submit(
+      signedOrderRequest(
+        {
+          orderId: 2n,
+          owner: alice.publicKey,
+          side: 'Sell',
+          price: 6n,
+          quantity: 1n,
+          expiry: 0n,
+          baseMint: mintOf(1),
+          quoteMint: mintOf(2),
+        },
+        alice.secretKey,
+      ),
+    );
     const heights = await Promise.all(waits);
     expect(heights.every((h) => h >= Number(answer.block_height) || h > height.block_height)).to.equal(true);
     expect(heights).to.have.length(1000);
@@ -152,11 +181,17 @@ class FakeBlocks {
     return () => this.listeners.delete(l);
   }
   latestDetailJson() {
-    return this.height === 0 ? undefined : { height: this.height, json: JSON.stringify({ block: { height: this.height } }) };
+    return this.height === 0
+      ? undefined
+      : { height: this.height, json: JSON.stringify({ block: { height: this.height } }) };
   }
   emit(bytes: number): void {
     this.height++;
-    const d = { block: { height: this.height, padding: 'x'.repeat(bytes) }, transactions: [], events: [] } as unknown as BlockDetail;
+    const d = {
+      block: { height: this.height, padding: 'x'.repeat(bytes) },
+      transactions: [],
+      events: [],
+    } as unknown as BlockDetail;
     for (const l of this.listeners) l(d);
   }
 }
@@ -170,7 +205,12 @@ describe('chain: WS /ws/blocks against hostile clients', function () {
   const start = async (options: Partial<{ maxClients: number; maxQueueBytes: number; pingMs: number }> = {}) => {
     blocks = new FakeBlocks();
     server = createServer((_req, res) => res.end());
-    sockets = new BlockSocket(blocks, silentLogger(), { maxClients: 10_000, maxQueueBytes: 256 * 1024, pingMs: 60_000, ...options });
+    sockets = new BlockSocket(blocks, silentLogger(), {
+      maxClients: 10_000,
+      maxQueueBytes: 256 * 1024,
+      pingMs: 60_000,
+      ...options,
+    });
     sockets.attach(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws/blocks`;
@@ -192,7 +232,8 @@ describe('chain: WS /ws/blocks against hostile clients', function () {
     let maxQueued = 0;
     for (let i = 0; i < 400 && sockets.slowClosed === 0; i++) {
       blocks.emit(64 * 1024);
-      for (const c of (sockets as unknown as { clients: Set<{ ws: WebSocket }> }).clients) maxQueued = Math.max(maxQueued, c.ws.bufferedAmount);
+      for (const c of (sockets as unknown as { clients: Set<{ ws: WebSocket }> }).clients)
+        maxQueued = Math.max(maxQueued, c.ws.bufferedAmount);
       await new Promise((r) => setImmediate(r));
     }
     expect(sockets.slowClosed).to.equal(1);

@@ -17,7 +17,7 @@
 import type { Logger } from 'pino';
 import type { Tick } from '../../core/index.js';
 import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../../dex/engine/index.js';
-import { BlockBuilder, type BuildStep } from './builder.js';
+import type { BlockBuilder, BuildStep } from './builder.js';
 import { heightKey, recordKey, u64Key } from './ids.js';
 import type {
   BlockDetail,
@@ -137,7 +137,7 @@ export class Chain implements ChainReader {
   /** Load the last stored transaction's sequence and the latest block's detail (at start). */
   async init(): Promise<void> {
     const last = await this.store.seqs.keys({ reverse: true, limit: 1 }).all();
-    if (last.length > 0) this.figures.lastSequence = BigInt('0x' + last[0]!);
+    if (last.length > 0) this.figures.lastSequence = BigInt(`0x${last[0]!}`);
     this.derivedLastSequence = this.figures.lastSequence;
     if (this.figures.producedHeight > 0) await this.refreshLatest(this.figures.producedHeight);
   }
@@ -184,14 +184,14 @@ export class Chain implements ChainReader {
     return closes;
   };
 
-
   /**
    * Run `callback` synchronously while the engine's state is that of a produced block: at
    * once when no block is open (the latest produced block's state), else just before the
    * tick that closes the open block is applied.
    */
   atBlockState(callback: BlockStateCallback): void {
-    if (!this.builder.blockOpen && this.builder.producedHeight > 0) this.call(callback, { height: this.builder.producedHeight });
+    if (!this.builder.blockOpen && this.builder.producedHeight > 0)
+      this.call(callback, { height: this.builder.producedHeight });
     else this.blockStateWaiters.push(callback);
   }
 
@@ -210,7 +210,11 @@ export class Chain implements ChainReader {
       const block = step.cut;
       const blockJson = encodeJson(block);
       s.putText(ops, s.blocks, heightKey(block.height), blockJson);
-      if (this.openTxs.length === block.transaction_ids.length && this.openEvents.length === block.event_ids.length && this.openMarkets.length === block.total_markets) {
+      if (
+        this.openTxs.length === block.transaction_ids.length &&
+        this.openEvents.length === block.event_ids.length &&
+        this.openMarkets.length === block.total_markets
+      ) {
         job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents, markets: this.openMarkets };
         const open = this.openJson;
         job.cutDetailJson = blockDetailText(blockJson, open.transactions, open.events, open.markets);
@@ -248,7 +252,13 @@ export class Chain implements ChainReader {
         this.openEvents.push(e);
         this.openJson.events.push(json);
       });
-      job.batch = { tick_number: b.tickNumber, block_height: b.height, batch_index: b.batchIndex, batch_hash: b.batchHash, transactions: b.transactions };
+      job.batch = {
+        tick_number: b.tickNumber,
+        block_height: b.height,
+        batch_index: b.batchIndex,
+        batch_hash: b.batchHash,
+        transactions: b.transactions,
+      };
       job.markets = b.markets;
       this.txsSinceSnapshot += b.transactions.length + b.markets.length;
     }
@@ -302,13 +312,19 @@ export class Chain implements ChainReader {
     this.store.putSnapshot(ops, { tick, builder, engine });
     this.txsSinceSnapshot = 0;
     this.ticksSinceSnapshot = 0;
-    this.logger?.info({ tick, bytes: engine.length + builder.length, ms: Math.round(performance.now() - t0) }, 'chain: state snapshot');
+    this.logger?.info(
+      { tick, bytes: engine.length + builder.length, ms: Math.round(performance.now() - t0) },
+      'chain: state snapshot',
+    );
   }
 
   private fail(err: Error): void {
     if (this.failure) return;
     this.failure = err;
-    this.logger?.error({ err }, 'chain: writing records failed; the chain stops here (restart the node to resume from the stored ticks)');
+    this.logger?.error(
+      { err },
+      'chain: writing records failed; the chain stops here (restart the node to resume from the stored ticks)',
+    );
   }
 
   /** After a job's write: update what readers see, then tell the listeners. */
@@ -325,7 +341,8 @@ export class Chain implements ChainReader {
     }
     for (const m of job.markets ?? []) {
       this.recentMarkets.set(m.continuum_sequence, m);
-      if (this.recentMarkets.size > RECENT_MARKETS) this.recentMarkets.delete(this.recentMarkets.keys().next().value as bigint);
+      if (this.recentMarkets.size > RECENT_MARKETS)
+        this.recentMarkets.delete(this.recentMarkets.keys().next().value as bigint);
     }
     if (job.batch) {
       for (const t of job.batch.transactions) {
@@ -465,7 +482,13 @@ export class Chain implements ChainReader {
           yield current;
           current = undefined;
         }
-        current ??= { tick_number: t.tick_number, block_height: t.block_height, batch_index: t.batch_index, batch_hash: await this.batchHashOf(t.block_height, t.batch_index), transactions: [] };
+        current ??= {
+          tick_number: t.tick_number,
+          block_height: t.block_height,
+          batch_index: t.batch_index,
+          batch_hash: await this.batchHashOf(t.block_height, t.batch_index),
+          transactions: [],
+        };
         current.transactions.push(t);
       }
     }
@@ -497,7 +520,11 @@ export class Chain implements ChainReader {
 
   async readBlockJsons(height: number): Promise<{ block: string; events: string[]; markets: string[] } | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.figures.producedHeight) return undefined;
-    const [block, events, markets] = await Promise.all([this.store.blockJson(height), this.store.blockEventJsons(height), this.store.blockMarketJsons(height)]);
+    const [block, events, markets] = await Promise.all([
+      this.store.blockJson(height),
+      this.store.blockEventJsons(height),
+      this.store.blockMarketJsons(height),
+    ]);
     return block === undefined ? undefined : { block, events, markets };
   }
 

@@ -75,7 +75,8 @@ export function decodeStoredSnapshot(v: Uint8Array): StoredSnapshot {
   const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
   const tick = Number(view.getBigUint64(0, true));
   const n = view.getUint32(8, true);
-  if (12 + n > v.byteLength) throw new Error(`a chain snapshot's builder state of ${n} bytes overruns its ${v.byteLength} bytes`);
+  if (12 + n > v.byteLength)
+    throw new Error(`a chain snapshot's builder state of ${n} bytes overruns its ${v.byteLength} bytes`);
   return { tick, builder: new TextDecoder().decode(v.subarray(12, 12 + n)), engine: v.subarray(12 + n) };
 }
 
@@ -149,7 +150,12 @@ export class ChainStore {
   }
 
   putHead(ops: ChainOp[], tick: number, height: number): void {
-    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: new TextEncoder().encode(JSON.stringify({ tick, height })) });
+    ops.push({
+      type: 'put',
+      sublevel: this.meta,
+      key: 'head',
+      value: new TextEncoder().encode(JSON.stringify({ tick, height })),
+    });
   }
 
   putSnapshot(ops: ChainOp[], s: StoredSnapshot): void {
@@ -199,7 +205,12 @@ export class ChainStore {
 
   /** The block detail object (spec/3's, plus `markets`) as JSON text, from the stored values. */
   async blockDetailJson(height: number): Promise<string | undefined> {
-    const [block, txs, events, markets] = await Promise.all([this.blockJson(height), this.blockTransactionJsons(height), this.blockEventJsons(height), this.blockMarketJsons(height)]);
+    const [block, txs, events, markets] = await Promise.all([
+      this.blockJson(height),
+      this.blockTransactionJsons(height),
+      this.blockEventJsons(height),
+      this.blockMarketJsons(height),
+    ]);
     if (block === undefined) return undefined;
     return blockDetailText(block, txs, events, markets);
   }
@@ -213,7 +224,11 @@ export class ChainStore {
 
   /** Delete every chain record (they are rebuilt from the ticks) and mark the format. */
   async resetRecords(): Promise<void> {
-    await Promise.all([this.blocks, this.txs, this.seqs, this.markets, this.events, this.eventsByOrdinal, this.eventsByMarket].map((s) => s.clear()));
+    await Promise.all(
+      [this.blocks, this.txs, this.seqs, this.markets, this.events, this.eventsByOrdinal, this.eventsByMarket].map(
+        (s) => s.clear(),
+      ),
+    );
     await this.meta.del('head');
     await this.meta.del('snapshot');
     await this.markRecordsFormat();
@@ -235,7 +250,9 @@ export class ChainStore {
 
   marketEventJsonsDescending(marketId: string, to: number, from: number): Promise<string[]> {
     if (to < from) return Promise.resolve([]);
-    return this.eventsByMarket.values({ lte: `${marketId}:${u64Key(to)}`, gte: `${marketId}:${u64Key(from)}`, reverse: true }).all();
+    return this.eventsByMarket
+      .values({ lte: `${marketId}:${u64Key(to)}`, gte: `${marketId}:${u64Key(from)}`, reverse: true })
+      .all();
   }
 
   /**

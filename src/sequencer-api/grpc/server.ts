@@ -70,7 +70,11 @@ export interface GrpcFace {
   close(): Promise<void>;
 }
 
-export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, options: GrpcFaceOptions): Promise<GrpcFace> {
+export async function startGrpcFace(
+  sequencer: Sequencer,
+  addr: ListenAddress,
+  options: GrpcFaceOptions,
+): Promise<GrpcFace> {
   const { logger } = options;
   const server = new Server({
     'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? MAX_RECEIVE_MESSAGE_BYTES,
@@ -82,24 +86,40 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
   const d = DEFAULT_TICK_STREAM_LIMITS;
-  const streams = new TickStreams(sequencer, feed, logger, {
-    maxStreams: options.maxStreams ?? d.maxStreams,
-    maxStreamsPerConnection: options.maxStreamsPerConnection ?? d.maxStreamsPerConnection,
-    queue: options.streamQueue ?? d.queue,
-    maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
-    stallMs: options.streamStallMs ?? d.stallMs,
-  }, options.readerPace);
+  const streams = new TickStreams(
+    sequencer,
+    feed,
+    logger,
+    {
+      maxStreams: options.maxStreams ?? d.maxStreams,
+      maxStreamsPerConnection: options.maxStreamsPerConnection ?? d.maxStreamsPerConnection,
+      queue: options.streamQueue ?? d.queue,
+      maxQueuedBytes: options.maxStreamQueueBytes ?? d.maxQueuedBytes,
+      stallMs: options.streamStallMs ?? d.stallMs,
+    },
+    options.readerPace,
+  );
   const intake = sequencer.submitPrepared ? options.intake : undefined;
   const handlers = createHandlers(sequencer, feed, streams, logger, intake, options.onSubmitBatch);
   server.addService(serviceDefinition(intake !== undefined), handlers.implementation);
   const extra = options.services ?? [];
   for (const e of extra) server.addService(e.definition, e.implementation);
-  new ReflectionService(Object.assign({}, loadSequencerPackage(), ...extra.map((e) => e.packageDefinition))).addToServer(server);
-  const health = new HealthImplementation({ '': 'SERVING', [SEQUENCER_SERVICE]: 'SERVING', ...Object.fromEntries([...extra.map((e) => e.name), ...(options.healthNames ?? [])].map((n) => [n, 'SERVING' as const])) });
+  new ReflectionService(
+    Object.assign({}, loadSequencerPackage(), ...extra.map((e) => e.packageDefinition)),
+  ).addToServer(server);
+  const health = new HealthImplementation({
+    '': 'SERVING',
+    [SEQUENCER_SERVICE]: 'SERVING',
+    ...Object.fromEntries(
+      [...extra.map((e) => e.name), ...(options.healthNames ?? [])].map((n) => [n, 'SERVING' as const]),
+    ),
+  });
   health.addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(formatHostPort(addr), ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(formatHostPort(addr), ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
   });
   guardSessions(server, logger);
   const address = formatHostPort({ host: addr.host, port });
@@ -123,7 +143,8 @@ export async function startGrpcFace(sequencer: Sequencer, addr: ListenAddress, o
     feed,
     inFlight: () => handlers.state.inFlight,
     setHealth(name, serving) {
-      if (!handlers.state.stopping && (options.healthNames ?? []).includes(name)) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+      if (!handlers.state.stopping && (options.healthNames ?? []).includes(name))
+        health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
     },
     stopAccepting,
     async close() {
