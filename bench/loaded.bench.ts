@@ -4,8 +4,10 @@
  * `--submit-tx-rate 0`: the load comes from one loopback address) and a `--follow` full
  * node of it, each with LevelDB in a temp dir; in their own processes: `--senders` clients
  * sending signed orders over gRPC SubmitTx, open loop, `--rate` orders/s in all for
- * `--seconds`; `--subscribers` WS clients on one market's book channel (each socket from its
- * own loopback address); one client following the blocks channel of both nodes; and, with
+ * `--seconds` (or `--rate max`: closed loop at the node's maximum, each sender keeping
+ * `--inflight` calls pending, 32 by default: 128 in all, the node's default --max-pending;
+ * `orders.per_s` is then the maximum); `--subscribers` WS clients on one market's book
+ * channel (each socket from its own loopback address); one client following the blocks channel of both nodes; and, with
  * `--readers N`, N StreamTicks readers that read as fast as it comes (half live, half from
  * tick 1, each on its own connection).
  *
@@ -25,14 +27,21 @@
  *   clients_cpu_cores  what the client processes took of the machine
  *   load_average_1m    at start and end (the machine may be shared)
  *
+ *   profile            with `--profile DIR`: the leader runs with `--cpu-prof` into DIR, and
+ *                      its main thread's profile, cut to the load window (bench/support/
+ *                      cpu-profile.ts), gives µs per order per module and function (the CPU
+ *                      figures of such a run include the profiler's own cost)
+ *
  *   node dist/bench/loaded.bench.js [--rate 300] [--subscribers 200] [--seconds 10]
- *                                   [--senders 4] [--readers 0]
+ *                                   [--senders 4] [--readers 0] [--profile DIR]
+ *                                   [--rate max [--inflight 32]]
  * Extra leader flags: BENCH_NODE_ARGS.
  */
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChainClient } from '../src/chain/grpc/client.js';
 import { sha256 } from '../src/crypto/sha256.js';
@@ -40,6 +49,7 @@ import { marketIdOf } from '../src/sdk/index.js';
 import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, loadVdfEngine } from '../src/vdf/index.js';
 import type { BlockLagJob, BlockLagResult } from './support/block-lag.js';
 import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
+import { perOrder, summarizeProfile } from './support/cpu-profile.js';
 import type { LoadedOrdersJob, LoadedOrdersResult } from './support/loaded-orders.js';
 import { benchNodeArgs, spawnNode, startChild, type StartedChild } from './support/processes.js';
 import { percentile, round } from './support/stats.js';
@@ -47,11 +57,19 @@ import type { StreamClientsJob, StreamClientsResult } from './support/stream-cli
 import { cpuDelta, sampleThreads, totalMs } from './support/threads.js';
 import type { WsAnchorServerResult } from './support/ws-anchor.js';
 
-const rate = arg('rate', 300);
+const atMax = process.argv[process.argv.indexOf('--rate') + 1] === 'max' && process.argv.includes('--rate');
+const rate = atMax ? 0 : arg('rate', 300);
+const inflight = atMax ? arg('inflight', 32) : 0;
 const subscribers = arg('subscribers', 200);
 const seconds = arg('seconds', 10);
 const senders = arg('senders', 4);
 const readers = arg('readers', 0);
+const profileAt = process.argv.indexOf('--profile');
+const profileDir = profileAt >= 0 ? resolve(process.argv[profileAt + 1]!) : '';
+
+/** Closed loop: orders signed beforehand per second of the run, in all (above any rate the node reaches here). */
+const MAX_ORDERS_PER_S = 5000;
+const signedPerSender = Math.ceil((MAX_ORDERS_PER_S * seconds) / senders);
 
 const base = new Uint8Array(32).fill(0xc1);
 const quote = new Uint8Array(32).fill(0xc2);
@@ -67,7 +85,10 @@ const leaderArgs = [
   '0',
   ...extra,
 ];
+const nodeFlags = process.env.SVC_NODE_FLAGS ?? '';
+if (profileDir) process.env.SVC_NODE_FLAGS = `${nodeFlags} --cpu-prof --cpu-prof-dir=${profileDir}`;
 const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
+if (profileDir) process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profiler
 const follower = await spawnNode(
   join(dir, 'follower'),
   ['--follow', leader.addresses.grpc!, '--gateways', '0'],
@@ -75,6 +96,7 @@ const follower = await spawnNode(
   { timeoutMs: 120_000 },
 );
 const started: Array<StartedChild<unknown>> = [];
+let reportLine: (Record<string, unknown> & { orders: { ok: number }; window_monotonic_us: number[] }) | undefined;
 // Interrupted (Ctrl-C, `timeout`): take the nodes down too, they are not our process group's children only.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -127,6 +149,7 @@ try {
       quote: Array.from(quote),
       firstOrderId: 1 + s * 10_000_000,
       keySeed: 1 + s * 8,
+      ...(atMax ? { inflight, orders: signedPerSender } : {}),
     };
     return startChild<LoadedOrdersJob, LoadedOrdersResult>('loaded-orders.js', job);
   });
@@ -137,9 +160,11 @@ try {
   const leader0 = sampleThreads(leader.child.pid!);
   const follower0 = sampleThreads(follower.child.pid!);
   const t0 = performance.now();
+  const window0Us = process.hrtime.bigint() / 1000n;
   for (const l of loaders) l.send({ go: true });
   const loads = await Promise.all(loaders.map((l) => l.result));
   const wallMs = performance.now() - t0;
+  const window1Us = process.hrtime.bigint() / 1000n;
   const leaderCpu = cpuDelta(leader0, sampleThreads(leader.child.pid!));
   const followerCpu = cpuDelta(follower0, sampleThreads(follower.child.pid!));
   const load1 = loadavg()[0]!;
@@ -176,7 +201,10 @@ try {
     loads.reduce((s, l) => s + l.cpuMs, 0) + bookResults.reduce((s, r) => s + r.cpuMs, 0) + lagResult.cpuMs;
   const report = {
     bench: 'loaded',
-    rate,
+    rate: atMax ? 'max' : rate,
+    ...(atMax
+      ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
+      : {}),
     subscribers,
     readers,
     seconds,
@@ -219,6 +247,7 @@ try {
     clients_cpu_cores: round(clientsCpuMs / wallMs, 2),
     load_average_1m: { start: round(load0, 2), end: round(load1, 2) },
     cores: availableParallelism(),
+    window_monotonic_us: [Number(window0Us), Number(window1Us)],
     goals: {
       answer_p99_ms: 20,
       delta_p99_ms: 50,
@@ -227,7 +256,7 @@ try {
       leader_without_clock_us_per_busy_tick: 1000,
     },
   };
-  console.log(JSON.stringify(report));
+  reportLine = report;
 } finally {
   for (const c of started) c.stop();
   for (const n of [follower, leader]) {
@@ -239,6 +268,8 @@ try {
   }
   await rm(dir, { recursive: true, force: true });
 }
+if (reportLine && profileDir) reportLine.profile = leaderProfile(reportLine);
+console.log(JSON.stringify(reportLine));
 process.exit(0);
 
 // ---------------------------------------------------------------- helpers
@@ -259,6 +290,15 @@ function pcts(sorted: number[]): { p50: number; p99: number; max: number; n: num
     max: round(sorted[sorted.length - 1] ?? NaN, 2),
     n: sorted.length,
   };
+}
+
+/** The leader's main-thread profile (tid 0 in the file name), cut to the load window, per order. */
+function leaderProfile(r: { orders: { ok: number }; window_monotonic_us: number[] }): object {
+  const file = readdirSync(profileDir).find((f) => f.endsWith(`.${leader.child.pid}.0.001.cpuprofile`));
+  if (!file) return { error: `no main-thread profile of ${leader.child.pid} in ${profileDir}` };
+  const [from, to] = r.window_monotonic_us as [number, number];
+  const path = join(profileDir, file);
+  return { file: path, ...perOrder(summarizeProfile(path, from, to, 30), r.orders.ok) };
 }
 
 /** Delta receipt - tick timestamp per subscriber and delta (timestamps from GET /api/v1/tick/:n). */

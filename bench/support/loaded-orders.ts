@@ -1,7 +1,9 @@
 /**
  * Child process of bench/loaded.bench.ts: open-loop signed orders over gRPC SubmitTx at
  * `rate` per second for `seconds` (a slice every millisecond, never waiting for answers),
- * from its own key set and order ids. For each answer: its latency (send to answer, ms) and
+ * or, with `inflight`, closed loop at the node's maximum: `inflight` calls pending at all
+ * times (each answer, or refusal, sends the next) for `seconds`, from `orders` signed
+ * beforehand. From its own key set and order ids. For each answer: its latency (send to answer, ms) and
  * the tick it was sequenced in (so the bench can count the busy ticks). Orders alternate
  * sides around one price on one market, so about half trade. Also reports its own CPU, so
  * the bench can say what the clients took of a shared machine. It signs every order first,
@@ -21,6 +23,10 @@ export interface LoadedOrdersJob {
   firstOrderId: number;
   /** Seed byte of this child's keys (children must not share owners' order ids). */
   keySeed: number;
+  /** Closed loop: calls kept pending (`rate` is then ignored). */
+  inflight?: number;
+  /** Closed loop: orders signed beforehand (the most it can send). */
+  orders?: number;
 }
 
 export interface LoadedOrdersResult {
@@ -37,7 +43,7 @@ export interface LoadedOrdersResult {
 async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   const client = new ChainClient(job.grpc);
   const keys = Array.from({ length: 8 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(job.keySeed + i)));
-  const total = Math.ceil(job.rate * job.seconds);
+  const total = job.inflight ? (job.orders ?? 0) : Math.ceil(job.rate * job.seconds);
   const reqs = Array.from({ length: total }, (_, i) => {
     const key = keys[i % keys.length]!;
     const intent: OrderIntent = {
@@ -65,30 +71,37 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   const pending: Promise<void>[] = [];
   const start = performance.now();
   let sent = 0;
-  await new Promise<void>((resolve) => {
-    const step = (): void => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate));
-      while (sent < due) {
-        const t0 = performance.now();
-        pending.push(
-          client.submit(reqs[sent++]!).then(
-            (answer) => {
-              ok++;
-              latenciesMs.push(performance.now() - t0);
-              ticks.add(Number(answer.tick_number));
-            },
-            (err: Error) => {
-              errors++;
-              firstError ||= err.message;
-            },
-          ),
-        );
-      }
-      if (sent >= total) resolve();
-      else setTimeout(step, 1);
+  const send = (): Promise<void> => {
+    const t0 = performance.now();
+    return client.submit(reqs[sent++]!).then(
+      (answer) => {
+        ok++;
+        latenciesMs.push(performance.now() - t0);
+        ticks.add(Number(answer.tick_number));
+      },
+      (err: Error) => {
+        errors++;
+        firstError ||= err.message;
+      },
+    );
+  };
+  if (job.inflight) {
+    // Closed loop: each of `inflight` lanes sends its next order when the last one is answered.
+    const end = start + job.seconds * 1000;
+    const lane = async (): Promise<void> => {
+      while (sent < total && performance.now() < end) await send();
     };
-    step();
-  });
+    await Promise.all(Array.from({ length: job.inflight }, lane));
+  } else
+    await new Promise<void>((resolve) => {
+      const step = (): void => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * job.rate));
+        while (sent < due) pending.push(send());
+        if (sent >= total) resolve();
+        else setTimeout(step, 1);
+      };
+      step();
+    });
   await Promise.all(pending);
   const seconds = (performance.now() - start) / 1000;
   client.close();

@@ -1,6 +1,7 @@
 /**
  * The blocks channel's source, over the chain's stored blocks: live, each new block detail
- * (already stored: the chain publishes after its write) as one `block` message encoded once;
+ * (already stored: the chain publishes after its write) as one `block` message, its detail's
+ * text the one the chain made for it (Chain.latestDetailJson) rather than a second encoding;
  * replay, the stored block details of a height range, read from the store at the reader's
  * pace. The position is the height; the head is the last height published live.
  */
@@ -11,8 +12,10 @@ import type { ChannelItem, ResumableSource, Unsubscribe } from './interface.js';
 import { ItemListeners } from './listeners.js';
 import { blockJson } from './messages.js';
 
-/** What the source needs of the chain. */
-export type BlockReader = Pick<ChainReader, 'latestHeight' | 'readBlockDetails' | 'onBlock'>;
+/** What the source needs of the chain (its latest detail's text, when it has one, saves encoding it again). */
+export type BlockReader = Pick<ChainReader, 'latestHeight' | 'readBlockDetails' | 'onBlock'> & {
+  latestDetailJson?(): { height: number; json: string } | undefined;
+};
 
 export function blockItem(detail: BlockDetail, detailJson = encodeJson(detail)): ChannelItem {
   return {
@@ -30,7 +33,8 @@ export class BlocksSource implements ResumableSource {
     this.published = chain.latestHeight();
     this.stop = chain.onBlock((detail) => {
       this.published = detail.block.height;
-      this.listeners.emit('', blockItem(detail));
+      const latest = chain.latestDetailJson?.();
+      this.listeners.emit('', blockItem(detail, latest?.height === detail.block.height ? latest.json : undefined));
     });
   }
 

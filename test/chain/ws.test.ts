@@ -100,6 +100,37 @@ describe('chain: WS /ws/blocks on a whole node', function () {
     ws.close();
   });
 
+  it('a new block is sent as the text of its stored records, byte for byte (GET /blocks/:height)', async () => {
+    const bob = keyOf(2);
+    const ws = await open(`${n.rpc.replace('http', 'ws')}/ws/blocks`);
+    await nextMessage(ws); // the latest block, sent on connect
+    const order = (owner: typeof alice, orderId: bigint, side: 'Buy' | 'Sell') => {
+      const market = { baseMint: mintOf(1), quoteMint: mintOf(2) };
+      const intent = { orderId, owner: owner.publicKey, side, price: 7n, quantity: 1n, expiry: 0n, ...market };
+      return n.client.submit(signedOrderRequest(intent, owner.secretKey));
+    };
+    // A market creation, a resting order and the one that trades with it: transactions, a
+    // market and events in the blocks that follow.
+    const market = n.client.submit({ market: { base_mint: mintOf(3), quote_mint: mintOf(4), name: 'THREE/FOUR' } });
+    const answers = await Promise.all([market, order(alice, 10n, 'Sell'), order(bob, 11n, 'Buy')]);
+    const last = Math.max(...answers.map((a) => Number(a.block_height)));
+    const seen = { transactions: 0, events: 0, markets: 0 };
+    let height = 0;
+    while (height < last) {
+      const text = await nextMessage(ws);
+      const detail = JSON.parse(text) as BlockDetail;
+      height = detail.block.height;
+      expect(text, `block ${height}`).to.equal((await n.get(`/blocks/${height}`)).text);
+      seen.transactions += detail.transactions.length;
+      seen.events += detail.events.length;
+      seen.markets += detail.markets.length;
+    }
+    expect(seen.transactions).to.be.at.least(2);
+    expect(seen.events).to.be.at.least(1);
+    expect(seen.markets).to.equal(1);
+    ws.close();
+  });
+
   it('1,000 clients connected at once all get the new block', async () => {
     const url = `${n.rpc.replace('http', 'ws')}/ws/blocks`;
     const clients: WebSocket[] = [];

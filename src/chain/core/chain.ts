@@ -32,7 +32,7 @@ import type {
   Unsubscribe,
 } from './interface.js';
 import { encodeJson, parseRecordJson } from '../../wire/index.js';
-import type { ChainOp, ChainStore } from './store.js';
+import { blockDetailText, type ChainOp, type ChainStore } from './store.js';
 
 /** What the readers see: the figures of the last WRITTEN tick. */
 interface StoredFigures {
@@ -55,6 +55,8 @@ interface WriteJob {
   markets?: MarketCreation[];
   /** The cut block's detail when all of it was built in this process (else read back). */
   cutDetail?: BlockDetail;
+  /** cutDetail's JSON (detailJson's text), put together from the records' stored JSON. */
+  cutDetailJson?: string;
   /** The tick hooks' work once this write is stored (in tick order). */
   written: Array<() => void>;
 }
@@ -114,6 +116,8 @@ export class Chain implements ChainReader {
   private openTxs: ExplorerTransaction[] = [];
   private openMarkets: MarketCreation[] = [];
   private openEvents: ExplorerEvent[] = [];
+  /** The open block's records as stored (encodeJson), so its detail is not encoded again at the cut. */
+  private openJson: OpenJson = { transactions: [], events: [], markets: [] };
   private latestDetail: { height: number; json: string; bytes: Buffer } | undefined;
   private failure: Error | undefined;
   private closed = false;
@@ -204,17 +208,21 @@ export class Chain implements ChainReader {
     const job: WriteJob = { step, tickTimestamp: record.tick.timestamp, figures: this.figures, written: [] };
     if (step.cut) {
       const block = step.cut;
-      s.putText(ops, s.blocks, heightKey(block.height), encodeJson(block));
+      const blockJson = encodeJson(block);
+      s.putText(ops, s.blocks, heightKey(block.height), blockJson);
       if (
         this.openTxs.length === block.transaction_ids.length &&
         this.openEvents.length === block.event_ids.length &&
         this.openMarkets.length === block.total_markets
       ) {
         job.cutDetail = { block, transactions: this.openTxs, events: this.openEvents, markets: this.openMarkets };
+        const open = this.openJson;
+        job.cutDetailJson = blockDetailText(blockJson, open.transactions, open.events, open.markets);
       }
       this.openTxs = [];
       this.openMarkets = [];
       this.openEvents = [];
+      this.openJson = { transactions: [], events: [], markets: [] };
     }
     if (step.batch) {
       const b = step.batch;
@@ -223,14 +231,18 @@ export class Chain implements ChainReader {
         // transactions together, so a transaction's index is not its place among the
         // batch's transactions when a market was created before it in the same tick.
         const key = recordKeyOf(t.id);
-        s.putText(ops, s.txs, key, encodeJson(t));
+        const json = encodeJson(t);
+        s.putText(ops, s.txs, key, json);
+        this.openJson.transactions.push(json);
         s.putText(ops, s.seqs, u64Key(t.continuum_sequence), key);
         this.openTxs.push(t);
         this.derivedLastSequence = t.continuum_sequence;
       }
       for (const m of b.markets) {
-        s.putText(ops, s.markets, recordKeyOf(m.id), encodeJson(m));
+        const json = encodeJson(m);
+        s.putText(ops, s.markets, recordKeyOf(m.id), json);
         this.openMarkets.push(m);
+        this.openJson.markets.push(json);
       }
       b.events.forEach((e, k) => {
         const json = encodeJson(e);
@@ -238,6 +250,7 @@ export class Chain implements ChainReader {
         s.putText(ops, s.eventsByOrdinal, u64Key(b.eventOrdinals[k]!), json);
         s.putText(ops, s.eventsByMarket, `${e.market_id}:${u64Key(b.marketOrdinals[k]!)}`, json);
         this.openEvents.push(e);
+        this.openJson.events.push(json);
       });
       job.batch = {
         tick_number: b.tickNumber,
@@ -321,7 +334,7 @@ export class Chain implements ChainReader {
     if (cut) {
       const detail = job.cutDetail ?? (await this.readBlock(cut.height));
       if (detail) {
-        const json = detailJson(detail);
+        const json = job.cutDetailJson ?? detailJson(detail);
         this.latestDetail = { height: cut.height, json, bytes: Buffer.from(json) };
         for (const l of this.blockListeners) this.call(l, detail);
       }
@@ -554,6 +567,13 @@ export class Chain implements ChainReader {
 /** The block detail object (spec/3's, plus `markets`) as JSON text. */
 export function detailJson(d: BlockDetail): string {
   return encodeJson(d);
+}
+
+/** The open block's records' stored JSON texts, in the detail's order. */
+interface OpenJson {
+  transactions: string[];
+  events: string[];
+  markets: string[];
 }
 
 interface FollowSpec<T> {

@@ -212,7 +212,7 @@ export class ChainStore {
       this.blockMarketJsons(height),
     ]);
     if (block === undefined) return undefined;
-    return `{"block":${block},"transactions":[${txs.join(',')}],"events":[${events.join(',')}],"markets":[${markets.join(',')}]}`;
+    return blockDetailText(block, txs, events, markets);
   }
 
   /** Whether the chain records are of RECORDS_FORMAT (or there are none yet). */
@@ -296,4 +296,16 @@ export class ChainStore {
       range = { gt: rows[rows.length - 1]![0] };
     }
   }
+}
+
+/**
+ * A block detail's JSON text from its records' stored JSON: the same characters as
+ * encodeJson({ block, transactions, events, markets }) of the parsed records (that key
+ * order, the arrays always written), without encoding them again.
+ */
+export function blockDetailText(block: string, transactions: string[], events: string[], markets: string[]): string {
+  return (
+    `{"block":${block},"transactions":[${transactions.join(',')}],` +
+    `"events":[${events.join(',')}],"markets":[${markets.join(',')}]}`
+  );
 }

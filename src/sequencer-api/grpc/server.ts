@@ -79,6 +79,9 @@ export async function startGrpcFace(
   const server = new Server({
     'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? MAX_RECEIVE_MESSAGE_BYTES,
     'grpc.max_send_message_length': -1,
+    // No channelz: nothing serves it, and with it on grpc-js counts every call and message
+    // (closures, Date.now) on the main thread.
+    'grpc.enable_channelz': 0,
     ...HTTP2_SERVER_OPTIONS,
   });
   const feed = new TickFeed(sequencer, { ...DEFAULT_FEED_OPTIONS, ...options.feed });
