@@ -273,7 +273,18 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
     const face = await startRpcFace({
       chain,
       state: () => applier.engine.state,
-      sequencer: { getTick: async () => undefined },
+      // No ticks here: the bench reads blocks, not their ticks.
+      sequencer: {
+        getTick: async () => undefined,
+        status: () => ({
+          currentTick: 0,
+          totalTransactions: 0,
+          pendingTransactions: 0,
+          uptimeSeconds: 0,
+          transactionsPerSecond: 0,
+          startedAt: 0,
+        }),
+      },
       addr: { host: '127.0.0.1', port: 0 },
       logger: silentLogger(),
     });

@@ -83,7 +83,11 @@ export const explorerOpenApi = {
               ticks: { type: 'array', items: { type: 'object' } },
             },
           }),
-          ...errors(400, 404),
+          ...errors(400),
+          '404': {
+            description: 'unknown block, or (pending: true, Retry-After: 1) one of its ticks has no stored proof yet',
+            content: json(ref('PendingError')),
+          },
         },
       },
     },

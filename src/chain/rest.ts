@@ -43,7 +43,7 @@ const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 export interface ExplorerAppOptions {
   chain: Chain;
   state: () => DexState; // the order book engine's live state (open orders)
-  sequencer: Pick<Sequencer, 'getTick'>;
+  sequencer: Pick<Sequencer, 'getTick' | 'status'>;
   logger: Logger;
   hooks?: readonly RpcRouteHook[];
   /** What the chain keeps per order (order state proofs; absent: they answer 503). */
@@ -54,6 +54,8 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Fields the body carries beside `error`, and the Retry-After seconds (a pending answer). */
+    readonly pending?: { retryAfter: number },
   ) {
     super(message);
   }
@@ -150,7 +152,11 @@ function corsAndErrors(router: Router, logger: Logger): Koa.Middleware {
         }
       }
     } catch (err) {
-      if (err instanceof HttpError) return sendJson(ctx, err.status, encodeJson({ error: err.message }));
+      if (err instanceof HttpError) {
+        if (!err.pending) return sendJson(ctx, err.status, encodeJson({ error: err.message }));
+        ctx.set('Retry-After', String(err.pending.retryAfter));
+        return sendJson(ctx, err.status, encodeJson({ error: err.message, pending: true }));
+      }
       logger.error({ err, path: ctx.path }, 'explorer: handler failed');
       sendJson(ctx, 500, encodeJson({ error: 'internal server error' }));
     }
@@ -198,7 +204,7 @@ function blockDetail(chain: Chain): Handler {
 }
 
 /** GET /blocks/:height/ticks: the sequencer ticks behind the block's batches, as REST serves ticks. */
-function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick'>): Handler {
+function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick' | 'status'>): Handler {
   return async (ctx) => {
     const h = producedHeight(chain, ctx.params.height ?? '');
     const limit = param('limit', ctx.query.limit, TICKS_LIMIT.default, 1, TICKS_LIMIT.max);
@@ -210,6 +216,11 @@ function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick'>): Handle
     const ticks = [];
     for (const n of numbers) {
       const tick = await sequencer.getTick(n);
+      if (!tick && n > sequencer.status().currentTick) {
+        // Blocks are cut from ordered ticks; ticks are served once proven (a cut heartbeat's
+        // proof comes from the pool a moment later): answer as a pending proof is answered.
+        throw new HttpError(404, `tick ${n} of block ${h} has no stored proof yet; retry shortly`, { retryAfter: 1 });
+      }
       if (!tick) throw new Error(`tick ${n} of block ${h} is missing from the tick store`);
       ticks.push(restTick(tick));
     }

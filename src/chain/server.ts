@@ -20,7 +20,7 @@ import { BlockSocket, DEFAULT_BLOCK_SOCKET, type BlockSocketOptions } from './ws
 export interface RpcFaceOptions {
   chain: Chain;
   state: () => DexState;
-  sequencer: Pick<Sequencer, 'getTick'>;
+  sequencer: Pick<Sequencer, 'getTick' | 'status'>;
   addr: ListenAddress;
   logger: Logger;
   hooks?: readonly RpcRouteHook[];

@@ -26,6 +26,7 @@ import {
 } from '../../src/proofs/index.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { marketIdOf } from '../../src/core/market-id.js';
+import type { SequencerStatus } from '../../src/core/types.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { clone, flipHex, repoFile, tickVerifier } from '../proofs/support/verifier.js';
 import { readFileSync } from 'node:fs';
@@ -312,7 +313,7 @@ describe('chain: explorer proofs on a whole node', function () {
     const app = createExplorerApp({
       chain: probe.runtime().chain,
       state: () => probe.runtime().book.engine.state,
-      sequencer: { getTick: async () => undefined },
+      sequencer: { getTick: async () => undefined, status: noneProven },
       logger: silentLogger(),
       orders: probe.runtime().orders,
     });
@@ -327,6 +328,28 @@ describe('chain: explorer proofs on a whole node', function () {
       const body = (await res.json()) as { error: string; found: boolean; pending: boolean };
       expect(body).to.include({ found: false, pending: true });
       expect(body.error).to.match(/not yet in a proven tick; retry shortly/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a block whose ticks have no stored proof yet: GET /blocks/:height/ticks answers 404 pending with Retry-After: 1', async () => {
+    const app = createExplorerApp({
+      chain: probe.runtime().chain,
+      state: () => probe.runtime().book.engine.state,
+      sequencer: { getTick: async () => undefined, status: noneProven },
+      logger: silentLogger(),
+      orders: probe.runtime().orders,
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/blocks/1/ticks`);
+      expect(res.status).to.equal(404);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      const body = (await res.json()) as { error: string; pending: boolean };
+      expect(body.pending).to.equal(true);
+      expect(body.error).to.match(/^tick \d+ of block 1 has no stored proof yet; retry shortly$/);
     } finally {
       server.close();
     }
@@ -525,3 +548,15 @@ describe('chain: used-id paths from the stored records', function () {
     }
   });
 });
+
+/** A sequencer status with no proven tick (what the explorer sees while every proof is on its way). */
+function noneProven(): SequencerStatus {
+  return {
+    currentTick: 0,
+    totalTransactions: 0,
+    pendingTransactions: 0,
+    uptimeSeconds: 0,
+    transactionsPerSecond: 0,
+    startedAt: 0,
+  };
+}

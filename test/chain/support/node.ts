@@ -39,7 +39,7 @@ export interface ChainNode {
   dex: string;
   grpc: string; // host:port
   client: ChainClient;
-  get(path: string): Promise<{ status: number; text: string; json: unknown }>;
+  get(path: string): Promise<{ status: number; text: string; json: unknown; retryAfter: string | null }>;
   /** Wait until the explorer shows at least `height` blocks. */
   waitForHeight(height: number, timeoutMs?: number): Promise<void>;
   close(opts?: { keepDir?: boolean }): Promise<void>;
@@ -89,7 +89,7 @@ export async function startChainNode(
     } catch {
       json = undefined;
     }
-    return { status: res.status, text, json };
+    return { status: res.status, text, json, retryAfter: res.headers.get('retry-after') };
   };
   return {
     node,
