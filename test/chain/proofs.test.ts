@@ -310,30 +310,25 @@ describe('chain: explorer proofs on a whole node', function () {
 
   it('a transaction whose tick has no stored proof yet answers 404 pending with Retry-After: 1', async () => {
     const r = results.find((x) => x.transaction !== null)!;
-    const app = createExplorerApp({
-      chain: probe.runtime().chain,
-      state: () => probe.runtime().book.engine.state,
-      sequencer: { getTick: async () => undefined, status: noneProven },
-      logger: silentLogger(),
-      orders: probe.runtime().orders,
-    });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const res = await fetch(
-        `http://127.0.0.1:${(server.address() as AddressInfo).port}/transactions/${r.transaction_id}/proof`,
-      );
-      expect(res.status).to.equal(404);
-      expect(res.headers.get('retry-after')).to.equal('1');
-      const body = (await res.json()) as { error: string; found: boolean; pending: boolean };
-      expect(body).to.include({ found: false, pending: true });
-      expect(body.error).to.match(/not yet in a proven tick; retry shortly/);
-    } finally {
-      server.close();
-    }
+    const res = await getWithNoProvenTick(`/transactions/${r.transaction_id}/proof`);
+    expect(res.status).to.equal(404);
+    expect(res.retryAfter).to.equal('1');
+    expect(res.body).to.include({ found: false, pending: true });
+    expect(res.body.error).to.match(/not yet in a proven tick; retry shortly/);
   });
 
   it('a block whose ticks have no stored proof yet: GET /blocks/:height/ticks answers 404 pending with Retry-After: 1', async () => {
+    const res = await getWithNoProvenTick('/blocks/1/ticks');
+    expect(res.status).to.equal(404);
+    expect(res.retryAfter).to.equal('1');
+    expect(res.body.pending).to.equal(true);
+    expect(res.body.error).to.match(/^tick \d+ of block 1 has no stored proof yet; retry shortly$/);
+  });
+
+  /** GET `path` from an explorer over this node's chain whose sequencer has no proven tick yet. */
+  async function getWithNoProvenTick(
+    path: string,
+  ): Promise<{ status: number; retryAfter: string | null; body: { error: string; pending?: boolean } }> {
     const app = createExplorerApp({
       chain: probe.runtime().chain,
       state: () => probe.runtime().book.engine.state,
@@ -344,16 +339,16 @@ describe('chain: explorer proofs on a whole node', function () {
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/blocks/1/ticks`);
-      expect(res.status).to.equal(404);
-      expect(res.headers.get('retry-after')).to.equal('1');
-      const body = (await res.json()) as { error: string; pending: boolean };
-      expect(body.pending).to.equal(true);
-      expect(body.error).to.match(/^tick \d+ of block 1 has no stored proof yet; retry shortly$/);
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: (await res.json()) as { error: string; pending?: boolean },
+      };
     } finally {
       server.close();
     }
-  });
+  }
 
   it('a tampered order proof fails at the step of the field', async () => {
     const { proof, block, v } = await provenOrder(alice, 2);
