@@ -31,7 +31,7 @@ import { FakeSequencer } from '../support/fake-sequencer.js';
 import { grpcFace, restFace } from '../support/front-ends.js';
 import { SequencerClient } from '../support/grpc-client.js';
 import { defaults, tx, waitFor } from '../sequencer/harness.js';
-import { slowPool } from '../sequencer/proof-support.js';
+import { heldPool } from '../sequencer/proof-support.js';
 
 const root = new protobuf.Root().loadSync(join(PROTO_DIR, SEQUENCER_PROTO), { keepCase: true });
 const T = (name: string) => root.lookupType(`svc.sequencer.v1.${name}`);
@@ -167,13 +167,15 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
     const dir = mkdtempSync(join(tmpdir(), 'svc-proof-pending-'));
     const db = await openDatabase(dir);
     const realPool = createPool({ threads: 1 });
-    // A busy tick of 150,000 squarings (~1 s here) keeps a transaction in the clock; proofs arrive 8 s late.
+    // A busy tick of 150,000 squarings (~1 s here) keeps a transaction in the clock; proofs wait
+    // until step 3 releases them (a fixed delay ran out under load before step 2 was done).
+    const held = heldPool(realPool);
     const seq = new TickSequencer({
       ...defaults,
       vdfIterations: 150_000,
       idleTickMs: 100,
       db,
-      pool: slowPool(realPool, 8_000),
+      pool: held.pool,
     });
     await seq.start();
     const rest = await restFace(seq);
@@ -238,9 +240,10 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       const other = await get(hash === '00000000' ? '00000001' : '00000000');
       expect(other.body.pending).to.equal(false);
       const cli = await svcProcess(['tx', 'prove', hash, '--rest-url', base]);
-      expect((await get(hash)).body.pending, 'still pending after the CLI ran (proofs are held back 8 s)').to.equal(
-        true,
-      );
+      expect(
+        (await get(hash)).body.pending,
+        'still pending after the CLI ran (proofs are held back until step 3)',
+      ).to.equal(true);
       expect(cli.code, cli.err).to.equal(1);
       expect(cli.err.trim()).to.equal(
         `svc tx prove: transaction ${hash} is not yet in a proven tick on ${base}; retry shortly (or give --wait)`,
@@ -250,6 +253,7 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       expect(fullPending.body.pending).to.equal(true);
 
       // 3. Proven: the proof verifies, and the waiting CLI got it.
+      held.release();
       await waitFor(async () => (await get(hash)).status === 200, 'the proof served', 60_000);
       const proof = (await get(hash)).body;
       const verdict = verifyInclusion(proof, { tickVerifier: await tickVerifier(), expectedHash: hash });
@@ -262,6 +266,7 @@ describe('transaction proofs while the proof is on its way (real sequencer, proo
       });
       expect(provenGrpc).to.include({ found: true, pending: false });
     } finally {
+      held.release(); // a failure before step 3 must not leave the stop waiting for proofs
       client.close();
       await grpcF.close();
       await rest.close();
