@@ -64,6 +64,8 @@ const subscribers = arg('subscribers', 200);
 const seconds = arg('seconds', 10);
 const senders = arg('senders', 4);
 const readers = arg('readers', 0);
+/** `--via dex`: orders by POST /orders on the order book port (the gateways) instead of gRPC SubmitTx. */
+const viaDex = process.argv[process.argv.indexOf('--via') + 1] === 'dex' && process.argv.includes('--via');
 const profileAt = process.argv.indexOf('--profile');
 const profileDir = profileAt >= 0 ? resolve(process.argv[profileAt + 1]!) : '';
 
@@ -143,6 +145,7 @@ try {
   const loaders = Array.from({ length: senders }, (_, s) => {
     const job: LoadedOrdersJob = {
       grpc: leader.addresses.grpc!,
+      ...(viaDex ? { dex: `http://${leader.addresses.dex}` } : {}),
       rate: rate / senders,
       seconds,
       base: Array.from(base),
@@ -202,6 +205,7 @@ try {
   const report = {
     bench: 'loaded',
     rate: atMax ? 'max' : rate,
+    via: viaDex ? 'POST /orders' : 'SubmitTx',
     ...(atMax
       ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
       : {}),

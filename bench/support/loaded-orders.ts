@@ -1,5 +1,6 @@
 /**
- * Child process of bench/loaded.bench.ts: open-loop signed orders over gRPC SubmitTx at
+ * Child process of bench/loaded.bench.ts: open-loop signed orders over gRPC SubmitTx (or,
+ * with `dex`, POST /orders on the order book port, keep-alive connections, Node's fetch) at
  * `rate` per second for `seconds` (a slice every millisecond, never waiting for answers),
  * or, with `inflight`, closed loop at the node's maximum: `inflight` calls pending at all
  * times (each answer, or refusal, sends the next) for `seconds`, from `orders` signed
@@ -10,12 +11,15 @@
  * says `{ready}`, and starts sending on `{go}`, so the window holds no signing.
  */
 import { ChainClient } from '../../src/chain/grpc/client.js';
+import { buildOrderBody, DexClient } from '../../src/sdk/index.js';
 import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
 import { signInline } from '../../src/dex/verifier.js';
 import { keyPairFromSeed } from '../../src/sdk/keys.js';
 
 export interface LoadedOrdersJob {
   grpc: string;
+  /** Order book base URL: orders go by POST /orders instead of SubmitTx. */
+  dex?: string;
   rate: number;
   seconds: number;
   base: number[];
@@ -42,6 +46,7 @@ export interface LoadedOrdersResult {
 
 async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   const client = new ChainClient(job.grpc);
+  const dex = job.dex ? new DexClient(job.dex) : undefined;
   const keys = Array.from({ length: 8 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(job.keySeed + i)));
   const total = job.inflight ? (job.orders ?? 0) : Math.ceil(job.rate * job.seconds);
   const reqs = Array.from({ length: total }, (_, i) => {
@@ -56,8 +61,15 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
       baseMint: Uint8Array.from(job.base),
       quoteMint: Uint8Array.from(job.quote),
     };
-    return { order: { intent: encodeOrderIntent(intent), signature: signInline(key.secretKey, orderMessage(intent)) } };
+    return dex
+      ? { body: buildOrderBody(intent, key.secretKey) }
+      : { order: { intent: encodeOrderIntent(intent), signature: signInline(key.secretKey, orderMessage(intent)) } };
   });
+  const submit = (i: number): Promise<number> => {
+    const req = reqs[i]!;
+    if (req.body) return dex!.placeOrder(req.body).then((a) => a.receipt.tick_number);
+    return client.submit({ order: req.order! }).then((a) => Number(a.tick_number));
+  };
   await new Promise<void>((resolve) => {
     process.on('message', (m: { go?: true }) => void (m.go && resolve()));
     process.send!({ ready: true });
@@ -73,11 +85,11 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
   let sent = 0;
   const send = (): Promise<void> => {
     const t0 = performance.now();
-    return client.submit(reqs[sent++]!).then(
-      (answer) => {
+    return submit(sent++).then(
+      (tick) => {
         ok++;
         latenciesMs.push(performance.now() - t0);
-        ticks.add(Number(answer.tick_number));
+        ticks.add(tick);
       },
       (err: Error) => {
         errors++;
