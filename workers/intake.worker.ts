@@ -16,7 +16,7 @@ import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer-api/grpc
 import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
 import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/grpc/submit-check.js';
-import { isRefusal, type Refusal } from '../src/intake/index.js';
+import { isIntakeRefusal, type IntakeRefusal } from '../src/intake/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
 
 takeThreadRole('intake');
@@ -24,16 +24,16 @@ takeThreadRole('intake');
 export type IntakeAnswer = PreparedBatch | { malformed: string };
 
 /** Several SubmitTx requests at once (one task for those that arrived together). */
-export function submitTxs(list: Uint8Array[]): Array<SignedOff | Refusal> {
+export function submitTxs(list: Uint8Array[]): Array<SignedOff | IntakeRefusal> {
   return list.map(submitTx);
 }
 
 /** A ChainService SubmitTx request: decoded, checked, signature verified, payload built; or its refusal. */
-export function submitTx(bytes: Uint8Array): SignedOff | Refusal {
+export function submitTx(bytes: Uint8Array): SignedOff | IntakeRefusal {
   const req = decodeSubmitTxRequest(bytes);
-  if (isRefusal(req)) return req;
+  if (isIntakeRefusal(req)) return req;
   const checked = checkSubmitTx(req);
-  return isRefusal(checked) ? checked : signOff(checked);
+  return isIntakeRefusal(checked) ? checked : signOff(checked);
 }
 
 export function submitBatch(bytes: Uint8Array): IntakeAnswer {

@@ -36,6 +36,14 @@ import {
   type ExplorerTransaction,
   type OrderRecords,
 } from './core/index.js';
+import {
+  answerRefusal,
+  ChainRefusal,
+  clip,
+  sendJson,
+  type ChainRefusalCode,
+  type ChainRefusalOptions,
+} from './errors.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -59,39 +67,21 @@ export interface ProofRouteDeps {
   orders?: OrderRecords;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-  retryAfter?: number;
-}
-
-class Refusal extends Error {
-  constructor(readonly answer: Answer) {
-    super(String((answer.body as { error?: string }).error ?? answer.status));
-  }
-}
-
-const refuse = (status: number, error: string, extra: Record<string, unknown> = {}, retryAfter?: number): never => {
-  throw new Refusal({ status, body: { error, ...extra }, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+/** Refuse with the explorer's refusal (errors.ts): a status code's name, the message, body fields and Retry-After. */
+const refuse = (code: ChainRefusalCode, error: string, options: ChainRefusalOptions = {}): never => {
+  throw new ChainRefusal(code, error, options);
 };
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
 
 function handler(run: (ctx: RouterContext) => Promise<unknown>): (ctx: RouterContext) => Promise<void> {
   return async (ctx) => {
-    let answer: Answer;
+    let body: unknown;
     try {
-      answer = { status: 200, body: await run(ctx) };
+      body = await run(ctx);
     } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      answer = err.answer;
+      if (!(err instanceof ChainRefusal)) throw err;
+      return answerRefusal(ctx, err);
     }
-    if (answer.retryAfter !== undefined) ctx.set('Retry-After', String(answer.retryAfter));
-    ctx.status = answer.status;
-    ctx.type = 'application/json';
-    ctx.body = encodeJson(answer.body);
+    sendJson(ctx, 200, encodeJson(body));
   };
 }
 
@@ -122,18 +112,18 @@ async function storedTransaction(
   const canonical = formatId(height, batch, index);
   if ((await chain.store.markets.get(recordKey(height, batch, index))) !== undefined) {
     refuse(
-      404,
+      'NOT_FOUND',
       `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${height}`,
     );
   }
-  return refuse(404, `transaction ${canonical} does not exist`);
+  return refuse('NOT_FOUND', `transaction ${canonical} does not exist`);
 }
 
 /** The explorer's proof of a stored chain transaction (404 pending while its tick has no stored proof). */
 async function chainTransactionProof(deps: ProofRouteDeps, t: ExplorerTransaction): Promise<ChainTransactionProof> {
   const tick = await deps.sequencer.getTick(t.tick_number);
   if (!tick)
-    refuse(404, `transaction ${t.id} is not yet in a proven tick; retry shortly`, { found: false, pending: true }, 1);
+    refuse('PENDING', `transaction ${t.id} is not yet in a proven tick; retry shortly`, { fields: { found: false } });
   const index = Number(BigInt(t.continuum_sequence) & 0xffff_ffffn);
   const served = JSON.parse(encodeJson(restTick(tick!))) as unknown;
   const proof = buildInclusionProof(tick!, index, served);
@@ -153,7 +143,7 @@ async function chainTransactionProof(deps: ProofRouteDeps, t: ExplorerTransactio
 
 async function transactionProof(deps: ProofRouteDeps, text: string): Promise<ChainTransactionProof> {
   const id = parseId(text, 'transaction id');
-  if (typeof id === 'string') return refuse(400, id);
+  if (typeof id === 'string') return refuse('BAD_REQUEST', id);
   const t = await storedTransaction(deps.chain, id.height, id.batch, id.index);
   return chainTransactionProof(deps, t);
 }
@@ -166,19 +156,19 @@ function parseOrderRequest(
   ownerRaw: unknown,
   bookRaw: unknown,
 ): { owner: Uint8Array; orderId: bigint; whole: boolean } {
-  if (!UUID_RE.test(marketId)) refuse(400, `market_id must be a lowercase UUID, got '${clip(marketId)}'`);
+  if (!UUID_RE.test(marketId)) refuse('BAD_REQUEST', `market_id must be a lowercase UUID, got '${clip(marketId)}'`);
   if (!/^\d{1,20}$/.test(orderIdText) || BigInt(orderIdText) > 0xffff_ffff_ffff_ffffn)
-    refuse(400, `order_id must be a u64 in decimal, got '${clip(orderIdText)}'`);
-  if (ownerRaw === undefined) refuse(400, 'owner is required: ?owner=<Base58 public key>');
-  if (typeof ownerRaw !== 'string') return refuse(400, 'owner is given more than once; give it once');
+    refuse('BAD_REQUEST', `order_id must be a u64 in decimal, got '${clip(orderIdText)}'`);
+  if (ownerRaw === undefined) refuse('BAD_REQUEST', 'owner is required: ?owner=<Base58 public key>');
+  if (typeof ownerRaw !== 'string') return refuse('BAD_REQUEST', 'owner is given more than once; give it once');
   let owner: Uint8Array;
   try {
     if (ownerRaw.length > 64) throw new TypeError('too long');
     owner = fromBase58Key(ownerRaw, 'owner');
   } catch (err) {
-    return refuse(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
+    return refuse('BAD_REQUEST', `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
   }
-  if (bookRaw !== undefined && bookRaw !== 'whole') refuse(400, "book must be 'whole' when given");
+  if (bookRaw !== undefined && bookRaw !== 'whole') refuse('BAD_REQUEST', "book must be 'whole' when given");
   return { owner, orderId: BigInt(orderIdText), whole: bookRaw === 'whole' };
 }
 
@@ -193,9 +183,7 @@ function atBlockState<T>(chain: Chain, read: (height: number) => T): Promise<T> 
     let done = false;
     const timer = setTimeout(() => {
       done = true;
-      reject(
-        new Refusal({ status: 503, body: { error: 'no block was produced in time; retry shortly' }, retryAfter: 1 }),
-      );
+      reject(new ChainRefusal('UNAVAILABLE', 'no block was produced in time; retry shortly', { retryAfter: 1 }));
     }, BLOCK_STATE_WAIT_MS);
     chain.atBlockState(({ height }) => {
       if (done) return;
@@ -220,7 +208,9 @@ async function orderProof(
 ): Promise<OrderStateProof> {
   const request = parseOrderRequest(marketId, orderIdText, ownerRaw, bookRaw);
   if (inFlight >= MAX_ORDER_PROOFS_IN_FLIGHT)
-    refuse(503, `${MAX_ORDER_PROOFS_IN_FLIGHT} order proofs are being read; retry shortly`, {}, 1);
+    refuse('UNAVAILABLE', `${MAX_ORDER_PROOFS_IN_FLIGHT} order proofs are being read; retry shortly`, {
+      retryAfter: 1,
+    });
   inFlight++;
   try {
     return await readOrderProof(deps, marketId, request);
@@ -236,19 +226,25 @@ async function readOrderProof(
 ): Promise<OrderStateProof> {
   const orders = deps.orders;
   if (!orders?.enabled)
-    return refuse(503, "this node does not serve order state proofs (it started from another node's snapshot)");
+    return refuse(
+      'UNAVAILABLE',
+      "this node does not serve order state proofs (it started from another node's snapshot)",
+    );
   const { chain } = deps;
   const ownerText = toBase58Key(owner);
   const known = (state: DexState): void => {
     const market = state.markets.get(marketId);
-    if (!market) refuse(404, `market ${marketId} does not exist`);
-    if (!state.knowsOwner(owner)) refuse(404, `owner ${ownerText} has never placed an order`);
+    if (!market) refuse('NOT_FOUND', `market ${marketId} does not exist`);
+    if (!state.knowsOwner(owner)) refuse('NOT_FOUND', `owner ${ownerText} has never placed an order`);
     const found = state.findOrder(owner, orderId);
-    if (!found) refuse(404, `order ${orderId} of owner ${ownerText} does not exist`);
+    if (!found) refuse('NOT_FOUND', `order ${orderId} of owner ${ownerText} does not exist`);
     if (found!.marketId !== marketId)
-      refuse(404, `order ${orderId} of owner ${ownerText} is in market ${found!.marketId}, not ${marketId}`);
+      refuse('NOT_FOUND', `order ${orderId} of owner ${ownerText} is in market ${found!.marketId}, not ${marketId}`);
     if (whole && market!.book.tree.size > MAX_WHOLE_BOOK)
-      refuse(400, `book too large: ${market!.book.tree.size} entries (at most ${MAX_WHOLE_BOOK} with book=whole)`);
+      refuse(
+        'BAD_REQUEST',
+        `book too large: ${market!.book.tree.size} entries (at most ${MAX_WHOLE_BOOK} with book=whole)`,
+      );
   };
   known(deps.state());
   // Its placement (used-id ordinal, slot) is stored with its tick's records; a few tries
@@ -277,7 +273,8 @@ async function readOrderProof(
       return { proof, resting };
     });
     if (captured) return complete(deps, orders, captured, placement);
-    if (attempt >= 3) refuse(503, 'the order changed while its proof was read; retry shortly', {}, 1);
+    if (attempt >= 3)
+      refuse('UNAVAILABLE', 'the order changed while its proof was read; retry shortly', { retryAfter: 1 });
   }
 }
 
@@ -322,7 +319,7 @@ async function complete(
           p.ended_by = await chainTransactionProof(deps, t);
           break;
         } catch (err) {
-          if (!(err instanceof Refusal)) throw err;
+          if (!(err instanceof ChainRefusal)) throw err;
           if (Date.now() > until) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }

@@ -33,6 +33,7 @@ import { encodeJson, parseIntegerParam, parseRecordJson } from '../wire/index.js
 import { explorerOpenApi } from './openapi.js';
 import type { OrderRecords } from './core/index.js';
 import { mountProofRoutes } from './proof-routes.js';
+import { ChainRefusal, clip, corsAndErrors, sendJson } from './errors.js';
 
 export const BLOCKS_LIMIT = { default: 20, max: 100 };
 export const EVENTS_LIMIT = { default: 50, max: 200 };
@@ -50,45 +51,25 @@ export interface ExplorerAppOptions {
   orders?: OrderRecords;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Fields the body carries beside `error`, and the Retry-After seconds (a pending answer). */
-    readonly pending?: { retryAfter: number },
-  ) {
-    super(message);
-  }
-}
-
-function sendJson(ctx: Koa.Context, status: number, text: string): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.body = text;
-}
-
 /**
  * A block height from a path: decimal digits whose VALUE is 1..2^53-1; leading zeros are
  * allowed and do not count (`0000000000000000001` is 1), so the bound is on the value,
  * never on the length of the text.
  */
 export function parseHeight(text: string): number {
-  if (!/^\d+$/.test(text)) throw new HttpError(400, `height must be a positive integer, got '${clip(text)}'`);
+  if (!/^\d+$/.test(text))
+    throw new ChainRefusal('BAD_REQUEST', `height must be a positive integer, got '${clip(text)}'`);
   const digits = text.replace(/^0+/, '');
-  if (digits === '') throw new HttpError(400, 'heights start at 1');
+  if (digits === '') throw new ChainRefusal('BAD_REQUEST', 'heights start at 1');
   if (digits.length > 16 || Number(digits) > MAX_HEIGHT)
-    throw new HttpError(400, `height ${clip(text)} is too large (at most ${MAX_HEIGHT})`);
+    throw new ChainRefusal('BAD_REQUEST', `height ${clip(text)} is too large (at most ${MAX_HEIGHT})`);
   return Number(digits);
 }
 
 function param(name: string, raw: string | string[] | undefined, def: number, min: number, max: number): number {
   const p = parseIntegerParam(name, raw, def, min, max);
-  if (!p.ok) throw new HttpError(400, p.error);
+  if (!p.ok) throw new ChainRefusal('BAD_REQUEST', p.error);
   return p.value;
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
 /** The id of a stored transaction from its chain-tx key (16 + 8 + 8 hex). */
@@ -102,7 +83,7 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
   const { chain, state } = options;
   const app = new Koa();
   const router = new Router();
-  app.use(corsAndErrors(router, options.logger));
+  app.use(corsAndErrors(router, options.logger, 'explorer'));
   for (const hook of options.hooks ?? []) hook(router, chain);
   router.get('/status', (ctx) => sendJson(ctx, 200, encodeJson(chain.status())));
   router.get('/openapi.json', (ctx) => sendJson(ctx, 200, JSON.stringify(explorerOpenApi)));
@@ -123,46 +104,6 @@ export function createExplorerApp(options: ExplorerAppOptions): Koa {
   return app;
 }
 
-/**
- * Any origin may read (public read-only data: no cookies, no credentials), and every
- * failure is a JSON body: an HttpError's status, 405 for another method on a known path,
- * 404 for an unknown one, 500 (logged) for anything else.
- */
-function corsAndErrors(router: Router, logger: Logger): Koa.Middleware {
-  return async (ctx, next) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
-      ctx.set('Access-Control-Max-Age', '600');
-      ctx.status = 204;
-      return;
-    }
-    try {
-      await next();
-      if (ctx.body === undefined || ctx.body === null) {
-        if (
-          ctx.status === 404 &&
-          router.match(ctx.path, 'GET').path.length > 0 &&
-          ctx.method !== 'GET' &&
-          ctx.method !== 'HEAD'
-        ) {
-          sendJson(ctx, 405, encodeJson({ error: `${ctx.method} is not allowed here; the explorer API is GET only` }));
-        } else if (ctx.status === 404) {
-          sendJson(ctx, 404, encodeJson({ error: `no such route: ${clip(ctx.path)}` }));
-        }
-      }
-    } catch (err) {
-      if (err instanceof HttpError) {
-        if (!err.pending) return sendJson(ctx, err.status, encodeJson({ error: err.message }));
-        ctx.set('Retry-After', String(err.pending.retryAfter));
-        return sendJson(ctx, err.status, encodeJson({ error: err.message, pending: true }));
-      }
-      logger.error({ err, path: ctx.path }, 'explorer: handler failed');
-      sendJson(ctx, 500, encodeJson({ error: 'internal server error' }));
-    }
-  };
-}
-
 /** GET /blocks: BlockRecords, height descending. */
 function blocksPage(chain: Chain): Handler {
   return async (ctx) => {
@@ -178,7 +119,7 @@ function blocksPage(chain: Chain): Handler {
 function latestBlock(chain: Chain): Handler {
   return (ctx) => {
     const latest = chain.latestDetailJson();
-    if (!latest) throw new HttpError(404, 'no block has been produced yet');
+    if (!latest) throw new ChainRefusal('NOT_FOUND', 'no block has been produced yet');
     ctx.status = 200;
     ctx.type = 'application/json';
     ctx.body = latest.bytes;
@@ -189,7 +130,7 @@ function latestBlock(chain: Chain): Handler {
 function producedHeight(chain: Chain, text: string): number {
   const h = parseHeight(text);
   if (h > chain.latestHeight())
-    throw new HttpError(404, `block ${h} does not exist (latest is ${chain.latestHeight()})`);
+    throw new ChainRefusal('NOT_FOUND', `block ${h} does not exist (latest is ${chain.latestHeight()})`);
   return h;
 }
 
@@ -198,7 +139,7 @@ function blockDetail(chain: Chain): Handler {
   return async (ctx) => {
     const h = producedHeight(chain, ctx.params.height ?? '');
     const json = await chain.store.blockDetailJson(h);
-    if (json === undefined) throw new HttpError(404, `block ${h} does not exist`);
+    if (json === undefined) throw new ChainRefusal('NOT_FOUND', `block ${h} does not exist`);
     sendJson(ctx, 200, json);
   };
 }
@@ -210,7 +151,7 @@ function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick' | 'status
     const limit = param('limit', ctx.query.limit, TICKS_LIMIT.default, 1, TICKS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
     const text = await chain.store.blockJson(h);
-    if (text === undefined) throw new HttpError(404, `block ${h} does not exist`);
+    if (text === undefined) throw new ChainRefusal('NOT_FOUND', `block ${h} does not exist`);
     const block = parseRecordJson<BlockRecord>(text);
     const numbers = block.batch_summaries.map((b) => b.tick_number).slice(offset, offset + limit);
     const ticks = [];
@@ -219,7 +160,7 @@ function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick' | 'status
       if (!tick && n > sequencer.status().currentTick) {
         // Blocks are cut from ordered ticks; ticks are served once proven (a cut heartbeat's
         // proof comes from the pool a moment later): answer as a pending proof is answered.
-        throw new HttpError(404, `tick ${n} of block ${h} has no stored proof yet; retry shortly`, { retryAfter: 1 });
+        throw new ChainRefusal('PENDING', `tick ${n} of block ${h} has no stored proof yet; retry shortly`);
       }
       if (!tick) throw new Error(`tick ${n} of block ${h} is missing from the tick store`);
       ticks.push(restTick(tick));
@@ -232,17 +173,17 @@ function blockTicks(chain: Chain, sequencer: Pick<Sequencer, 'getTick' | 'status
 function transactionById(chain: Chain): Handler {
   return async (ctx) => {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
-    if (typeof id === 'string') throw new HttpError(400, id);
+    if (typeof id === 'string') throw new ChainRefusal('BAD_REQUEST', id);
     const json = await chain.store.transactionJson(id.height, id.batch, id.index);
     if (json === undefined) {
       const canonical = formatId(id.height, id.batch, id.index);
       if ((await chain.store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {
-        throw new HttpError(
-          404,
+        throw new ChainRefusal(
+          'NOT_FOUND',
           `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`,
         );
       }
-      throw new HttpError(404, `transaction ${canonical} does not exist`);
+      throw new ChainRefusal('NOT_FOUND', `transaction ${canonical} does not exist`);
     }
     sendJson(ctx, 200, json);
   };
@@ -259,11 +200,12 @@ function eventsPage(chain: Chain, state: () => DexState): Handler {
       const list = top >= 1 ? await chain.store.eventJsonsDescending(top, Math.max(1, top - limit + 1)) : [];
       return sendJson(ctx, 200, `[${list.join(',')}]`);
     }
-    if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
-    if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
+    if (Array.isArray(market)) throw new ChainRefusal('BAD_REQUEST', 'market_id is given more than once; give it once');
+    if (!UUID_RE.test(market))
+      throw new ChainRefusal('BAD_REQUEST', `market_id must be a lowercase UUID, got '${clip(market)}'`);
     const produced = chain.builder.producedEventsOf(market);
     if (produced === undefined && !state().markets.has(market))
-      throw new HttpError(404, `market ${market} does not exist`);
+      throw new ChainRefusal('NOT_FOUND', `market ${market} does not exist`);
     const top = (produced ?? 0) - offset;
     const list =
       top >= 1 ? await chain.store.marketEventJsonsDescending(market, top, Math.max(1, top - limit + 1)) : [];
@@ -277,7 +219,7 @@ function parseOwner(text: string): Uint8Array {
     if (text.length > 64) throw new TypeError('too long');
     return fromBase58Key(text, 'owner');
   } catch (err) {
-    throw new HttpError(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
+    throw new ChainRefusal('BAD_REQUEST', `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
   }
 }
 
@@ -288,7 +230,8 @@ function openOrdersOf(chain: Chain, live: () => DexState): Handler {
     const limit = param('limit', ctx.query.limit, ORDERS_LIMIT.default, 1, ORDERS_LIMIT.max);
     const offset = param('offset', ctx.query.offset, 0, 0, MAX_OFFSET);
     const state = live();
-    if (!state.knowsOwner(owner)) throw new HttpError(404, `owner ${toBase58Key(owner)} has never placed an order`);
+    if (!state.knowsOwner(owner))
+      throw new ChainRefusal('NOT_FOUND', `owner ${toBase58Key(owner)} has never placed an order`);
     const open = state.openOrdersOf(owner);
     const page = open.slice(offset, offset + limit);
     // The ids of the orders' transactions: their ticks may still be being stored.

@@ -18,7 +18,7 @@
  */
 import type { OrderIntent } from '../sdk/index.js';
 import { ownerKeyOf } from './engine/index.js';
-import { ApiError } from './errors.js';
+import { DexRefusal } from './errors.js';
 import type { DexService } from './service.js';
 import { asObject, parseCancel, parsePlaceOrder } from './validate.js';
 
@@ -38,14 +38,9 @@ export type BatchResult<T> = { ok: true; data: T } | { ok: false; error: string;
 /** The whole-batch checks of a batch of `n` items (400 BATCH_TOO_LARGE, 400 BAD_REQUEST for none). */
 export function checkBatchSize(n: number): void {
   if (n === 0)
-    throw new ApiError(
-      400,
-      'BAD_REQUEST',
-      `a batch holds 1 to ${MAX_BATCH_ITEMS} orders and cancels; this one is empty`,
-    );
+    throw new DexRefusal('BAD_REQUEST', `a batch holds 1 to ${MAX_BATCH_ITEMS} orders and cancels; this one is empty`);
   if (n > MAX_BATCH_ITEMS) {
-    throw new ApiError(
-      400,
+    throw new DexRefusal(
       'BATCH_TOO_LARGE',
       `a batch holds at most ${MAX_BATCH_ITEMS} orders and cancels; this one has ${n}; nothing of it was taken`,
     );
@@ -57,19 +52,19 @@ export function checkBatchSize(n: number): void {
  * whole-batch problems throw; each item parses to its fields or to its own 400 (the single
  * call's code and message).
  */
-export function parseBatch(body: unknown): Array<BatchItem | ApiError> {
+export function parseBatch(body: unknown): Array<BatchItem | DexRefusal> {
   const items = asObject(body).items;
   if (!Array.isArray(items))
-    throw new ApiError(400, 'BAD_REQUEST', `items must be an array of 1 to ${MAX_BATCH_ITEMS} orders and cancels`);
+    throw new DexRefusal('BAD_REQUEST', `items must be an array of 1 to ${MAX_BATCH_ITEMS} orders and cancels`);
   checkBatchSize(items.length);
   return items.map((item: unknown) => {
     try {
       const kind = asObject(item).kind;
       if (kind === 'order') return { kind, ...parsePlaceOrder(item) };
       if (kind === 'cancel') return { kind, ...parseCancel(item) };
-      throw new ApiError(400, 'INVALID_FIELD', 'kind must be "order" or "cancel"');
+      throw new DexRefusal('INVALID_FIELD', 'kind must be "order" or "cancel"');
     } catch (err) {
-      if (err instanceof ApiError) return err;
+      if (err instanceof DexRefusal) return err;
       throw err;
     }
   });
@@ -99,18 +94,17 @@ export function cancelsOfBatchOrders(
  * Hand a batch's items to the order entry: refuse it whole (503 QUEUE_FULL, nothing taken)
  * unless the fair share of `from` has a free place for each call, else start every call in
  * the given order in this one synchronous pass (consecutive places in the arrival line).
- * An item already refused (an ApiError) stays refused and takes no place.
+ * An item already refused (an DexRefusal) stays refused and takes no place.
  */
-export function enterBatch<T>(room: number, calls: ReadonlyArray<(() => Promise<T>) | ApiError>): Array<Promise<T>> {
-  const needed = calls.filter((c) => !(c instanceof ApiError)).length;
+export function enterBatch<T>(room: number, calls: ReadonlyArray<(() => Promise<T>) | DexRefusal>): Array<Promise<T>> {
+  const needed = calls.filter((c) => !(c instanceof DexRefusal)).length;
   if (needed > room) {
-    throw new ApiError(
-      503,
+    throw new DexRefusal(
       'QUEUE_FULL',
       `this batch needs ${needed} places in this client address's fair share of pending requests and ${room} are free now; nothing of it was taken; retry later or send a smaller batch`,
     );
   }
-  return calls.map((c) => (c instanceof ApiError ? Promise.reject(c) : c()));
+  return calls.map((c) => (c instanceof DexRefusal ? Promise.reject(c) : c()));
 }
 
 /** Settle each item's answer, in order, as its result. */
@@ -121,7 +115,7 @@ export async function settleBatch<T>(answers: ReadonlyArray<Promise<T>>): Promis
 
 /** An item's refusal as its result (an unexpected error is INTERNAL, as for a single call). */
 export function itemError(err: unknown): { ok: false; error: string; code: string; status: number } {
-  const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+  const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
   return { ok: false, error: e.message, code: e.code, status: e.status };
 }
 
@@ -133,15 +127,17 @@ export function placeBatch(
 ): Promise<{ results: Array<BatchResult<unknown>> }> {
   const items = parseBatch(body);
   const judgeNow = cancelsOfBatchOrders(items.map(keyOf));
-  const calls = items.map((it, i): (() => Promise<unknown>) | ApiError => {
-    if (it instanceof ApiError) return it;
+  const calls = items.map((it, i): (() => Promise<unknown>) | DexRefusal => {
+    if (it instanceof DexRefusal) return it;
     if (it.kind === 'order') return () => service.placeOrder(it.intent, it.signature, from);
     return () => service.cancelOrder(it.orderId, it.owner, it.marketId, it.signature, from, judgeNow[i]);
   });
   return settleBatch(enterBatch(service.orderEntry.roomFor(from), calls)).then((results) => ({ results }));
 }
 
-function keyOf(it: BatchItem | ApiError): { kind: 'order' | 'cancel'; owner: Uint8Array; orderId: bigint } | undefined {
-  if (it instanceof ApiError) return undefined;
+function keyOf(
+  it: BatchItem | DexRefusal,
+): { kind: 'order' | 'cancel'; owner: Uint8Array; orderId: bigint } | undefined {
+  if (it instanceof DexRefusal) return undefined;
   return it.kind === 'order' ? { kind: 'order', owner: it.intent.owner, orderId: it.intent.orderId } : it;
 }

@@ -5,7 +5,7 @@
  * JSON answer with the API's headers (CORS, content type and length, Retry-After on 503).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, ClientGoneError } from './errors.js';
+import { DexRefusal, ClientGoneError } from './errors.js';
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Retry-After (seconds) of a 503: the queue is full or the node is stopping. */
@@ -22,16 +22,16 @@ export function sendJsonText(res: ServerResponse, status: number, text: string):
 }
 
 /** The error envelope of `e`. */
-export function sendError(res: ServerResponse, e: ApiError): void {
+export function sendError(res: ServerResponse, e: DexRefusal): void {
   sendJsonText(res, e.status, JSON.stringify({ ok: false, error: e.message, code: e.code }));
 }
 
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type))
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+    throw new DexRefusal('UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+  if (declared > limit) throw new DexRefusal('BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
   // With a Content-Length within the limit (Node's parser delivers exactly that many bytes),
   // read with plain events, cheaper than an async iterator; without one (chunked), count.
@@ -52,11 +52,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
       for await (const chunk of req) {
         const c = chunk as Buffer;
         size += c.length;
-        if (size > limit) throw new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
+        if (size > limit) throw new DexRefusal('BODY_TOO_LARGE', `the body exceeds ${limit} bytes`);
         chunks.push(c);
       }
     } catch (err) {
-      throw err instanceof ApiError ? err : new ClientGoneError();
+      throw err instanceof DexRefusal ? err : new ClientGoneError();
     }
     if (!req.complete) throw new ClientGoneError();
   }
@@ -64,6 +64,6 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError(400, 'INVALID_JSON', 'the body is not valid JSON');
+    throw new DexRefusal('INVALID_JSON', 'the body is not valid JSON');
   }
 }

@@ -13,7 +13,7 @@ import { isClientDisconnect } from '../log/index.js';
 import { toBase58, toHex } from '../sdk/index.js';
 import type { HealthView } from '../sdk/index.js';
 import type { DexFollowHooks } from './interface.js';
-import { ApiError, ClientGoneError } from './errors.js';
+import { DexRefusal, ClientGoneError } from './errors.js';
 import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonText } from './http-json.js';
 import { openApiDocument } from './openapi.js';
 import type { DexService } from './service.js';
@@ -31,7 +31,7 @@ function intParam(value: string | string[] | undefined, name: string, def: numbe
   if (value === undefined) return def;
   const v = Array.isArray(value) ? value[0]! : value;
   if (!/^\d{1,6}$/.test(v) || Number(v) < 1 || Number(v) > max)
-    throw new ApiError(400, 'INVALID_FIELD', `${name} must be an integer in [1, ${max}]`);
+    throw new DexRefusal('INVALID_FIELD', `${name} must be an integer in [1, ${max}]`);
   return Number(v);
 }
 
@@ -74,17 +74,17 @@ function errorEnvelope(opts: HttpOptions): Koa.Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined)
-        throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+        throw new DexRefusal('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
       if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string'))
-        throw new ApiError(405, 'BAD_REQUEST', `method ${ctx.method} not allowed on ${ctx.path}`);
+        throw new DexRefusal('METHOD_NOT_ALLOWED', `method ${ctx.method} not allowed on ${ctx.path}`);
     } catch (err) {
       if (err instanceof ClientGoneError) {
         clientGone(opts, err, ctx.method, ctx.url);
         ctx.respond = false; // nobody is listening
         return;
       }
-      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
-      if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
+      const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
+      if (!(err instanceof DexRefusal)) opts.logger?.error({ err }, 'dex: unhandled error');
       ctx.status = e.status;
       if (e.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
       ctx.body = { ok: false, error: e.message, code: e.code };
@@ -117,14 +117,14 @@ function healthRoute(service: DexService, opts: HttpOptions): (ctx: Koa.Context)
 function marketRoutes(router: Router, service: DexService): void {
   const marketOf = (id: string) => {
     const m = service.state.markets.get(uuid(id));
-    if (!m) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
+    if (!m) throw new DexRefusal('UNKNOWN_MARKET', 'unknown market_id');
     return m;
   };
   router.get('/markets/:market_id/orderbook', (ctx) => {
     const m = marketOf(ctx.params.market_id!);
     const orders = ctx.query.orders;
     if (orders !== undefined && orders !== 'true' && orders !== 'false')
-      throw new ApiError(400, 'INVALID_FIELD', 'orders must be true or false');
+      throw new DexRefusal('INVALID_FIELD', 'orders must be true or false');
     ok(ctx, bookView(m, intParam(ctx.query.depth, 'depth', 50, 1000), Date.now(), orders === 'true'));
   });
   router.get('/markets/:market_id/trades', (ctx) => {
@@ -203,8 +203,8 @@ export function createHandler(
       send(res, 200, { ok: true, data });
     } catch (err) {
       if (err instanceof ClientGoneError) return clientGone(opts, err, req.method, req.url);
-      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
-      if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'dex: unhandled error');
+      const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
+      if (!(err instanceof DexRefusal)) opts.logger?.error({ err }, 'dex: unhandled error');
       if (!res.headersSent) sendError(res, e);
     }
   };

@@ -26,7 +26,7 @@ export { CheckedSubmissions } from './checked.js';
 export { FairShare, type ShedLimits } from './fair-share.js';
 export { OrderEntry, digestNonce, type Submitted } from './order-entry.js';
 export { startOrderBook, type OrderBookOptions, type OrderBookRuntime } from './runtime.js';
-export { ApiError, type ApiErrorCode } from './errors.js';
+export { DexRefusal, type DexRefusalCode } from './errors.js';
 export { BatchVerifier } from './verifier.js';
 export { marketView, tradeView, bookView } from './views.js';
 export { createApp, createHandler } from './http.js';

@@ -41,7 +41,7 @@ import type { OrderedTransaction, Tick, Transaction } from '../core/index.js';
 import type { TickApplier } from './applier.js';
 import type { CheckedSubmissions } from './checked.js';
 import type { AppliedTick, AppliedTx } from './engine/index.js';
-import { ApiError, apiErrorOf } from './errors.js';
+import { DexRefusal } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 import { DexState, ownerKeyOf, type Market, type Outcome } from './engine/index.js';
 import { encodeCancelOrder, encodeCreateMarket, encodePlaceOrder, toTransaction } from './engine/index.js';
@@ -160,7 +160,7 @@ export class OrderEntry {
     this.unsubscribe();
     for (const [id, w] of this.waiters) {
       clearTimeout(w.timer);
-      w.reject(new ApiError(503, 'UNAVAILABLE', 'order book is shutting down'));
+      w.reject(new DexRefusal('UNAVAILABLE', 'order book is shutting down'));
       this.waiters.delete(id);
     }
   }
@@ -184,9 +184,9 @@ export class OrderEntry {
     kind: MarketKind,
   ): Promise<Submitted & { outcome: OkOutcome<'market'> }> {
     const bad = DexState.checkMarket({ baseMint, quoteMint, name, marketKind: kind });
-    if (bad) throw new ApiError(400, 'INVALID_MARKET', bad);
+    if (bad) throw new DexRefusal('INVALID_MARKET', bad);
     if (this.state.findPair(baseMint, quoteMint))
-      throw new ApiError(409, 'DUPLICATE_MARKET', 'a market for this pair already exists');
+      throw new DexRefusal('DUPLICATE_MARKET', 'a market for this pair already exists');
     const tx = toTransaction('market', encodeCreateMarket({ baseMint, quoteMint, name, marketKind: kind }));
     return this.shed({}, async (arrived) => {
       const s = await this.inLine(() => this.submitAndWait(tx, {}, arrived));
@@ -233,15 +233,15 @@ export class OrderEntry {
   /** The state checks of an order before its signature (404, 400, 409); the in-flight key and its market. */
   private checkOrder(intent: OrderIntent): InflightKey {
     const market = this.state.findMarketFor(intent.baseMint, intent.quoteMint);
-    if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
+    if (!market) throw new DexRefusal('UNKNOWN_MARKET', 'no market for this base_mint/quote_mint');
     if (intent.price === 0n || intent.quantity === 0n)
-      throw new ApiError(400, 'INVALID_ORDER', 'price and quantity must be > 0');
-    if (intent.expiry < 0n) throw new ApiError(400, 'INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
+      throw new DexRefusal('INVALID_ORDER', 'price and quantity must be > 0');
+    if (intent.expiry < 0n) throw new DexRefusal('INVALID_ORDER', 'expiry must be >= 0 (0 = none)');
     if (intent.expiry !== 0n && intent.expiry * 1000n <= BigInt(Date.now()))
-      throw new ApiError(400, 'ORDER_EXPIRED', 'order has expired');
+      throw new DexRefusal('ORDER_EXPIRED', 'order has expired');
     const key = ownerKeyOf(intent.owner) + intent.orderId.toString();
     if (this.inflight.has(key) || this.state.findOrder(intent.owner, intent.orderId)) {
-      throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+      throw new DexRefusal('ORDER_REPLAYED', 'order_id already used by this owner');
     }
     return { key, marketId: market.info.marketId };
   }
@@ -255,16 +255,15 @@ export class OrderEntry {
     arrived: number,
   ): Promise<Submitted & { outcome: OkOutcome<'order'> }> {
     if (!signatureValid)
-      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
-    if (this.inflight.has(at.key)) throw new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner');
+      throw new DexRefusal('BAD_SIGNATURE', 'signature does not verify for owner over the order intent');
+    if (this.inflight.has(at.key)) throw new DexRefusal('ORDER_REPLAYED', 'order_id already used by this owner');
     this.inflight.set(at.key, at.marketId);
     try {
       const submitted = this.submitAndWait(
         tx(),
         options,
         arrived,
-        () =>
-          new ApiError(409, 'ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true),
+        () => new DexRefusal('ORDER_REPLAYED', 'order_id already used by this owner (refused by the sequencer)', true),
       );
       this.unpark(at.key); // after the order took its place in the hand-off: its cancels follow it
       const s = await submitted;
@@ -315,7 +314,7 @@ export class OrderEntry {
 
   private checkCancelMarket(marketId: string): void {
     const market: Market | undefined = this.state.markets.get(marketId);
-    if (!market) throw new ApiError(404, 'UNKNOWN_MARKET', 'unknown market_id');
+    if (!market) throw new DexRefusal('UNKNOWN_MARKET', 'unknown market_id');
   }
 
   /**
@@ -337,7 +336,7 @@ export class OrderEntry {
     parked = false,
   ): Promise<Submitted & { outcome: OkOutcome<'cancel'> }> {
     if (!signatureValid)
-      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
+      throw new DexRefusal('BAD_SIGNATURE', 'signature does not verify for owner over the cancel data');
     const pendingIn = this.inflight.get(ownerKeyOf(owner) + orderId.toString());
     if (pendingIn === undefined) {
       const order = this.state.findOrder(owner, orderId);
@@ -346,18 +345,17 @@ export class OrderEntry {
           this.submitCancel(orderId, owner, marketId, signatureValid, tx, options, performance.now(), true),
         );
       if (!order || order.marketId !== marketId)
-        throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
-      if (!order.open && order.cancelled)
-        throw new ApiError(409, 'ORDER_NOT_OPEN', 'order was already cancelled', true);
-      if (!order.open) throw new ApiError(409, 'ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
+        throw new DexRefusal('UNKNOWN_ORDER', 'no such order of this owner in this market');
+      if (!order.open && order.cancelled) throw new DexRefusal('ORDER_NOT_OPEN', 'order was already cancelled', true);
+      if (!order.open) throw new DexRefusal('ORDER_NOT_OPEN', 'order is no longer open (filled or expired)');
     } else if (pendingIn !== marketId) {
-      throw new ApiError(404, 'UNKNOWN_ORDER', 'no such order of this owner in this market');
+      throw new DexRefusal('UNKNOWN_ORDER', 'no such order of this owner in this market');
     }
     const s = await this.submitAndWait(
       tx(),
       options,
       arrived,
-      () => new ApiError(409, 'ORDER_NOT_OPEN', 'this cancel was already submitted', true),
+      () => new DexRefusal('ORDER_NOT_OPEN', 'this cancel was already submitted', true),
     );
     return { ...s, outcome: expectOk(s.applied.outcome, 'cancel') };
   }
@@ -404,11 +402,11 @@ export class OrderEntry {
     arrived: number,
   ): Promise<CancelAllApplied> {
     if (!signatureValid) {
-      throw new ApiError(401, 'BAD_SIGNATURE', 'signature does not verify for owner over the mass cancel data');
+      throw new DexRefusal('BAD_SIGNATURE', 'signature does not verify for owner over the mass cancel data');
     }
     const key = cancelAllKey(data.owner, data.requestId);
-    const replayed = (): ApiError =>
-      new ApiError(409, 'CANCEL_ALL_REPLAYED', 'request_id already used by this owner for a mass cancel', true);
+    const replayed = (): DexRefusal =>
+      new DexRefusal('CANCEL_ALL_REPLAYED', 'request_id already used by this owner for a mass cancel', true);
     if (this.inflightCancelAll.has(key) || this.state.cancelAllUsed(data.owner, data.requestId)) throw replayed();
     this.inflightCancelAll.add(key);
     try {
@@ -425,12 +423,11 @@ export class OrderEntry {
    * counts from there, or from its signature verdict where the check runs on the pool).
    */
   private async shed<T>(options: SubmitOptions, work: (arrived: number) => Promise<T>): Promise<T> {
-    if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
+    if (this.closed) throw new DexRefusal('UNAVAILABLE', 'order book is shutting down');
     const from = options.from ?? UNNAMED_ADDRESS;
     if (!this.share.enter(from)) {
       const n = this.share.shareFor(from);
-      throw new ApiError(
-        503,
+      throw new DexRefusal(
         'QUEUE_FULL',
         `this client address already has ${n} requests pending (its fair share of ${this.share.maxPending}); retry later`,
       );
@@ -505,16 +502,16 @@ export class OrderEntry {
     tx: Transaction,
     options: SubmitOptions,
     arrived: number,
-    onConflict?: () => ApiError,
+    onConflict?: () => DexRefusal,
   ): Promise<Submitted> {
-    if (this.closed) throw new ApiError(503, 'UNAVAILABLE', 'order book is shutting down');
+    if (this.closed) throw new DexRefusal('UNAVAILABLE', 'order book is shutting down');
     // Orders and cancels were verified above; markets are unsigned.
     if (tx.signature.length > 0) this.checked.add(tx.txId, tx.payload);
     const result = new Promise<Submitted>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(tx.txId);
         this.checked.forget(tx.txId);
-        reject(new ApiError(504, 'TIMEOUT', 'the transaction was accepted but its tick did not arrive in time'));
+        reject(new DexRefusal('TIMEOUT', 'the transaction was accepted but its tick did not arrive in time'));
       }, WAIT_TIMEOUT_MS);
       this.waiters.set(tx.txId, { payload: tx.payload, root: options.root ?? false, timer, resolve, reject });
     });
@@ -527,10 +524,10 @@ export class OrderEntry {
       this.checked.forget(tx.txId);
       result.catch(() => undefined);
       if (err instanceof SubmitError) {
-        if (err.code === 'RESOURCE_EXHAUSTED') throw new ApiError(503, 'QUEUE_FULL', err.message);
-        if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
+        if (err.code === 'RESOURCE_EXHAUSTED') throw new DexRefusal('QUEUE_FULL', err.message);
+        if (err.code === 'UNAVAILABLE') throw new DexRefusal('UNAVAILABLE', err.message);
         if (err.code === 'ALREADY_EXISTS' && onConflict) throw onConflict();
-        throw new ApiError(400, 'BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
+        throw new DexRefusal('BAD_REQUEST', `sequencer refused the transaction: ${err.message}`);
       }
       throw err;
     }
@@ -600,7 +597,7 @@ interface InflightKey {
 type Kind = 'market' | 'order' | 'cancel' | 'cancel_all';
 
 function expectOk<K extends Kind>(o: Outcome, kind: K): OkOutcome<K> {
-  if (!o.ok) throw apiErrorOf(o.code, o.message);
-  if (o.kind !== kind) throw new ApiError(500, 'INTERNAL', 'unexpected outcome');
+  if (!o.ok) throw new DexRefusal(o.code, o.message);
+  if (o.kind !== kind) throw new DexRefusal('INTERNAL', 'unexpected outcome');
   return o as OkOutcome<K>;
 }

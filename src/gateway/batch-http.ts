@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sha256, signBatch, verifyOne } from '../crypto/index.js';
 import {
-  ApiError,
+  DexRefusal,
   digestNonce,
   itemError,
   MAX_BATCH_BYTES,
@@ -48,8 +48,8 @@ export function createBatchRoute(parts: BatchHttpParts): (req: IncomingMessage, 
   return async (req, res) => {
     try {
       const items = parseBatch(await readJsonBody(req, MAX_BATCH_BYTES));
-      const checked = items.map((it) => (it instanceof ApiError ? it : check(it)));
-      const sent = checked.filter((c): c is Checked => !(c instanceof ApiError));
+      const checked = items.map((it) => (it instanceof DexRefusal ? it : check(it)));
+      const sent = checked.filter((c): c is Checked => !(c instanceof DexRefusal));
       const fate = await channel.sendBatch(
         req.socket.remoteAddress ?? '',
         sent.map((c) => c.request),
@@ -92,11 +92,11 @@ function check(it: BatchItem): Checked {
 }
 
 /** Each item's result text, in the batch's order; the applied ones' receipts signed in one pass. */
-function answers(checked: Array<Checked | ApiError>, replies: ChannelReply[], key: NodeKey): string[] {
+function answers(checked: Array<Checked | DexRefusal>, replies: ChannelReply[], key: NodeKey): string[] {
   const receipts: ReceiptData[] = [];
   let next = 0;
   const parts = checked.map((c): string | { data: ReceiptData; rest: string } => {
-    if (c instanceof ApiError) return JSON.stringify(itemError(c));
+    if (c instanceof DexRefusal) return JSON.stringify(itemError(c));
     const r = replies[next++]!;
     if (r.type === 0) return JSON.stringify({ ok: false, error: r.message, code: r.code, status: r.status });
     const data: ReceiptData = {

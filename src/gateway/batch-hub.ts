@@ -8,7 +8,7 @@
  * The per-item work (decoding the payload, the order entry's call, the answer) is hub.ts's,
  * passed in: this file only holds the batch together.
  */
-import { ApiError, cancelsOfBatchOrders, enterBatch, type Submitted } from '../dex/index.js';
+import { DexRefusal, cancelsOfBatchOrders, enterBatch, type Submitted } from '../dex/index.js';
 import { encodeTaken, type BatchRequest } from './batch-frames.js';
 import { encodeRefused, type ChannelRequest, type TurnWriter } from './frames.js';
 
@@ -39,7 +39,7 @@ export function handleBatch(batch: BatchRequest, out: TurnWriter, parts: BatchHu
   try {
     works = enterBatch(parts.roomFor(batch.from), calls);
   } catch (err) {
-    const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+    const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
     out.push(encodeRefused({ id: batch.id, status: e.status, code: e.code, message: e.message }));
     return;
   }
@@ -56,4 +56,4 @@ export function handleBatch(batch: BatchRequest, out: TurnWriter, parts: BatchHu
 }
 
 /** Stands for an item whose payload does not decode: it takes no place. */
-const MALFORMED = new ApiError(400, 'MALFORMED', 'the gateway sent a payload that does not decode');
+const MALFORMED = new DexRefusal('MALFORMED', 'the gateway sent a payload that does not decode');

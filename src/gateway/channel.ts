@@ -10,7 +10,7 @@
  * waiting requests get 503 UNAVAILABLE: none of them was acknowledged to its client.
  */
 import { connect, type Socket } from 'node:net';
-import { ApiError, FairShare } from '../dex/index.js';
+import { DexRefusal, FairShare } from '../dex/index.js';
 import {
   decodeReply,
   encodeRequest,
@@ -116,12 +116,11 @@ export class SequencerChannel {
   }
 
   send(req: Omit<ChannelRequest, 'id'>): Promise<ChannelReply> {
-    if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
+    if (this.closed) return Promise.reject(new DexRefusal('UNAVAILABLE', 'the order book is shutting down'));
     if (!this.share.enter(req.from)) {
       const n = this.share.shareFor(req.from);
       return Promise.reject(
-        new ApiError(
-          503,
+        new DexRefusal(
           'QUEUE_FULL',
           `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`,
         ),
@@ -144,14 +143,14 @@ export class SequencerChannel {
    * its own fair share has no room.
    */
   sendBatch(from: string, items: Array<Omit<ChannelRequest, 'id' | 'from'>>): Promise<BatchFate> {
-    if (this.closed) return Promise.reject(new ApiError(503, 'UNAVAILABLE', 'the order book is shutting down'));
+    if (this.closed) return Promise.reject(new DexRefusal('UNAVAILABLE', 'the order book is shutting down'));
     // A batch takes a place per item, all or none; an address holding nothing here may send
     // one batch even where this gateway's part is under the batch (many gateways): the node
     // process's own fair share still judges it whole.
     const room = this.share.room(from);
     if (room < items.length && this.share.held(from) > 0) {
       const msg = `this batch needs ${items.length} places in this client address's share of this gateway's ${this.share.maxPending} waiting requests and ${room} are free; nothing of it was taken; retry later`;
-      return Promise.reject(new ApiError(503, 'QUEUE_FULL', msg));
+      return Promise.reject(new DexRefusal('QUEUE_FULL', msg));
     }
     const batchId = this.takeId();
     const frames: Buffer[] = [];

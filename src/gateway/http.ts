@@ -22,7 +22,7 @@ import {
 } from 'node:http';
 import type { Logger } from 'pino';
 import { sha256 } from '../crypto/index.js';
-import { ApiError, ClientGoneError } from '../dex/index.js';
+import { DexRefusal, ClientGoneError } from '../dex/index.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/index.js';
 import { digestNonce } from '../dex/index.js';
 import type { NodeKey } from '../dex/index.js';
@@ -81,8 +81,8 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
       opts.logger?.debug({ method: req.method, url: req.url }, 'gateway: client disconnected mid-request (aborted)');
       return;
     }
-    const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
-    if (!(err instanceof ApiError)) opts.logger?.error({ err }, 'gateway: unhandled error');
+    const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
+    if (!(err instanceof DexRefusal)) opts.logger?.error({ err }, 'gateway: unhandled error');
     if (!res.headersSent && !res.destroyed) sendError(res, e);
   };
 
@@ -179,7 +179,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     up.on('error', (err) => {
       opts.logger?.debug({ err }, 'gateway: forwarding failed');
       if (!res.headersSent && !res.destroyed)
-        sendError(res, new ApiError(503, 'UNAVAILABLE', 'the order book is not reachable from this gateway; retry'));
+        sendError(res, new DexRefusal('UNAVAILABLE', 'the order book is not reachable from this gateway; retry'));
       else res.destroy();
     });
     req.on('aborted', () => up.destroy());

@@ -13,7 +13,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { ApiError } from '../dex/index.js';
+import { DexRefusal } from '../dex/index.js';
 import type { OrderEntry, Submitted } from '../dex/index.js';
 import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
 import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/index.js';
@@ -167,7 +167,7 @@ function answerItem(
   work.then(
     (s) => out.push(applied(id, s.applied, s.tick, rest(s))),
     (err: unknown) => {
-      const e = err instanceof ApiError ? err : new ApiError(500, 'INTERNAL', 'internal error');
+      const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
       out.push(encodeRefused({ id, status: e.status, code: e.code, message: e.message }));
     },
   );

@@ -9,14 +9,14 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { mountExplorerRoutes } from './explorer-routes.js';
 import { mountHistoryRoutes } from './history-routes.js';
-import { corsAndErrors, sendJson } from './http-errors.js';
+import { corsAndErrors, sendJson } from '../chain/index.js';
 import { indexerOpenApi } from './openapi.js';
 import type { Tracker } from './tracker.js';
 
 export function createIndexerApp(pool: Pool, track: Tracker, registry: Registry, logger: Logger): Koa {
   const app = new Koa();
   const router = new Router();
-  app.use(corsAndErrors(router, logger));
+  app.use(corsAndErrors(router, logger, 'indexer'));
   router.get('/health', async (ctx) => {
     // A reading-only indexer learns of its database here; a consuming one from its writes too.
     try {

@@ -9,10 +9,19 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import { BLOCKS_LIMIT, EVENTS_LIMIT, formatId, parseHeight, parseId } from '../chain/index.js';
+import {
+  BLOCKS_LIMIT,
+  ChainRefusal,
+  clip,
+  EVENTS_LIMIT,
+  formatId,
+  parseHeight,
+  parseId,
+  sendJson,
+} from '../chain/index.js';
 import { UUID_RE } from '../sdk/index.js';
 import { parseIntegerParam } from '../wire/index.js';
-import { HttpError, clip, read, sendJson } from './http-errors.js';
+import { read } from './db-read.js';
 
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
@@ -54,22 +63,22 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
   router.get('/blocks/latest', async (ctx) => {
     const { height } = await head();
     const json = height >= 1 ? await detail(height) : undefined;
-    if (json === undefined) throw new HttpError(404, 'no block has been produced yet');
+    if (json === undefined) throw new ChainRefusal('NOT_FOUND', 'no block has been produced yet');
     sendJson(ctx, 200, json);
   });
 
   router.get('/blocks/:height', async (ctx) => {
     const h = parseHeight(ctx.params.height ?? '');
     const { height } = await head();
-    if (h > height) throw new HttpError(404, `block ${h} does not exist (latest is ${height})`);
+    if (h > height) throw new ChainRefusal('NOT_FOUND', `block ${h} does not exist (latest is ${height})`);
     const json = await detail(h);
-    if (json === undefined) throw new HttpError(404, `block ${h} does not exist`);
+    if (json === undefined) throw new ChainRefusal('NOT_FOUND', `block ${h} does not exist`);
     sendJson(ctx, 200, json);
   });
 
   router.get('/transactions/:id', async (ctx) => {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
-    if (typeof id === 'string') throw new HttpError(400, id);
+    if (typeof id === 'string') throw new ChainRefusal('BAD_REQUEST', id);
     const key = [id.height, id.batch, id.index];
     const [tx] = await q<{ json: string }>(
       'SELECT json FROM transactions WHERE height = $1 AND batch = $2 AND idx = $3',
@@ -79,11 +88,11 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
     const canonical = formatId(id.height, id.batch, id.index);
     const [market] = await q('SELECT 1 FROM market_creations WHERE height = $1 AND batch = $2 AND idx = $3', key);
     if (market)
-      throw new HttpError(
-        404,
+      throw new ChainRefusal(
+        'NOT_FOUND',
         `${canonical} is a market creation, not a transaction: it is in the \`markets\` of GET /blocks/${id.height}`,
       );
-    throw new HttpError(404, `transaction ${canonical} does not exist`);
+    throw new ChainRefusal('NOT_FOUND', `transaction ${canonical} does not exist`);
   });
 
   router.get('/events', async (ctx) => {
@@ -101,13 +110,14 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
           : [];
       return sendJson(ctx, 200, `[${rows.map((r) => r.json).join(',')}]`);
     }
-    if (Array.isArray(market)) throw new HttpError(400, 'market_id is given more than once; give it once');
-    if (!UUID_RE.test(market)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(market)}'`);
+    if (Array.isArray(market)) throw new ChainRefusal('BAD_REQUEST', 'market_id is given more than once; give it once');
+    if (!UUID_RE.test(market))
+      throw new ChainRefusal('BAD_REQUEST', `market_id must be a lowercase UUID, got '${clip(market)}'`);
     const [book] = await q<{ produced_events: string }>('SELECT produced_events FROM books WHERE market_id = $1', [
       market,
     ]);
     if (!book && (await q('SELECT 1 FROM markets WHERE market_id = $1', [market])).length === 0)
-      throw new HttpError(404, `market ${market} does not exist`);
+      throw new ChainRefusal('NOT_FOUND', `market ${market} does not exist`);
     const top = Number(book?.produced_events ?? 0) - offset;
     const rows =
       top >= 1
@@ -122,6 +132,6 @@ export function mountExplorerRoutes(router: Router, pool: Pool): void {
 
 function param(name: string, ctx: RouterContext, def: number, min: number, max: number): number {
   const p = parseIntegerParam(name, ctx.query[name], def, min, max);
-  if (!p.ok) throw new HttpError(400, p.error);
+  if (!p.ok) throw new ChainRefusal('BAD_REQUEST', p.error);
   return p.value;
 }

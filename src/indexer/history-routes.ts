@@ -11,7 +11,8 @@ import type { Pool } from 'pg';
 import { fromBase58Key, toBase58Key, UUID_RE } from '../sdk/index.js';
 import { parseIntegerParam } from '../wire/index.js';
 import { HISTORY_LIMIT, decodeCursor, encodeCursor } from './cursor.js';
-import { HttpError, clip, read, sendJson } from './http-errors.js';
+import { ChainRefusal, clip, sendJson } from '../chain/index.js';
+import { read } from './db-read.js';
 import { RESOLUTIONS, type Resolution } from './rows.js';
 
 /** Most candles one request may span. */
@@ -24,12 +25,13 @@ export function mountHistoryRoutes(router: Router, pool: Pool): void {
     read(async () => (await pool.query<R>(sql, values)).rows);
   const knownMarket = async (ctx: RouterContext): Promise<string> => {
     const id = ctx.params.market_id ?? '';
-    if (!UUID_RE.test(id)) throw new HttpError(400, `market_id must be a lowercase UUID, got '${clip(id)}'`);
+    if (!UUID_RE.test(id))
+      throw new ChainRefusal('BAD_REQUEST', `market_id must be a lowercase UUID, got '${clip(id)}'`);
     const found = await q(
       'SELECT 1 FROM markets WHERE market_id = $1 UNION ALL SELECT 1 FROM books WHERE market_id = $1 LIMIT 1',
       [id],
     );
-    if (found.length === 0) throw new HttpError(404, `market ${id} does not exist`);
+    if (found.length === 0) throw new ChainRefusal('NOT_FOUND', `market ${id} does not exist`);
     return id;
   };
 
@@ -37,7 +39,8 @@ export function mountHistoryRoutes(router: Router, pool: Pool): void {
     const market = await knownMarket(ctx);
     const limit = limitOf(ctx);
     const [after] = cursorOf(ctx, 1) ?? [MAX_BIGINT];
-    if (after! > MAX_BIGINT) throw new HttpError(400, 'cursor is not one this indexer gave (trade id out of range)');
+    if (after! > MAX_BIGINT)
+      throw new ChainRefusal('BAD_REQUEST', 'cursor is not one this indexer gave (trade id out of range)');
     const rows = await q<TradeSql>(
       `SELECT trade_id, price, quantity, taker_side, maker_owner, maker_order_id, taker_owner, taker_order_id, cs, tx_id, height, ts_ms
        FROM trades WHERE market_id = $1 AND trade_id < $2 ORDER BY trade_id DESC LIMIT $3`,
@@ -66,18 +69,18 @@ export function mountHistoryRoutes(router: Router, pool: Pool): void {
     const market = await knownMarket(ctx);
     const resolution = single(ctx, 'resolution');
     if (resolution === undefined || !(resolution in RESOLUTIONS)) {
-      throw new HttpError(
-        400,
+      throw new ChainRefusal(
+        'BAD_REQUEST',
         `resolution must be one of ${Object.keys(RESOLUTIONS).join(', ')}, got '${clip(resolution ?? '')}'`,
       );
     }
     const seconds = RESOLUTIONS[resolution as Resolution];
     const from = unixSeconds(ctx, 'from');
     const to = unixSeconds(ctx, 'to');
-    if (from >= to) throw new HttpError(400, `from (${from}) must be before to (${to})`);
+    if (from >= to) throw new ChainRefusal('BAD_REQUEST', `from (${from}) must be before to (${to})`);
     if ((to - from) / seconds > MAX_CANDLES)
-      throw new HttpError(
-        400,
+      throw new ChainRefusal(
+        'BAD_REQUEST',
         `from..to spans ${Math.ceil((to - from) / seconds)} buckets of ${resolution}; at most ${MAX_CANDLES}`,
       );
     const rows = await q<{
@@ -139,7 +142,8 @@ export function mountHistoryRoutes(router: Router, pool: Pool): void {
     const owner = ownerOf(ctx);
     const limit = limitOf(ctx);
     const [cs, trade] = cursorOf(ctx, 2) ?? [1n << 64n, 0n];
-    if (trade! > MAX_BIGINT) throw new HttpError(400, 'cursor is not one this indexer gave (trade id out of range)');
+    if (trade! > MAX_BIGINT)
+      throw new ChainRefusal('BAD_REQUEST', 'cursor is not one this indexer gave (trade id out of range)');
     const rows = await q<FillSql>(
       `SELECT market_id, trade_id, order_id, role, side, price, quantity, counterparty, cs, tx_id, height, ts_ms
        FROM fills WHERE owner = $1 AND (cs, trade_id) < ($2::numeric, $3::bigint) ORDER BY cs DESC, trade_id DESC LIMIT $4`,
@@ -214,13 +218,13 @@ interface FillSql {
 
 function single(ctx: RouterContext, name: string): string | undefined {
   const v = ctx.query[name];
-  if (Array.isArray(v)) throw new HttpError(400, `${name} is given ${v.length} times; give it once`);
+  if (Array.isArray(v)) throw new ChainRefusal('BAD_REQUEST', `${name} is given ${v.length} times; give it once`);
   return v;
 }
 
 function limitOf(ctx: RouterContext): number {
   const p = parseIntegerParam('limit', ctx.query.limit, HISTORY_LIMIT.default, 1, HISTORY_LIMIT.max);
-  if (!p.ok) throw new HttpError(400, p.error);
+  if (!p.ok) throw new ChainRefusal('BAD_REQUEST', p.error);
   return p.value;
 }
 
@@ -228,16 +232,16 @@ function cursorOf(ctx: RouterContext, parts: number): bigint[] | undefined {
   const text = single(ctx, 'cursor');
   if (text === undefined) return undefined;
   const values = decodeCursor(text, parts);
-  if (typeof values === 'string') throw new HttpError(400, values);
+  if (typeof values === 'string') throw new ChainRefusal('BAD_REQUEST', values);
   return values;
 }
 
 /** A required time in unix seconds, 0..2^53-1. */
 function unixSeconds(ctx: RouterContext, name: string): number {
   const text = single(ctx, name);
-  if (text === undefined) throw new HttpError(400, `${name} is required (unix seconds)`);
+  if (text === undefined) throw new ChainRefusal('BAD_REQUEST', `${name} is required (unix seconds)`);
   const p = parseIntegerParam(name, text, 0, 0, Number.MAX_SAFE_INTEGER);
-  if (!p.ok) throw new HttpError(400, `${p.error} (unix seconds)`);
+  if (!p.ok) throw new ChainRefusal('BAD_REQUEST', `${p.error} (unix seconds)`);
   return p.value;
 }
 
@@ -248,6 +252,6 @@ function ownerOf(ctx: RouterContext): string {
     if (text.length > 64) throw new TypeError('too long');
     return toBase58Key(fromBase58Key(text, 'owner'));
   } catch (err) {
-    throw new HttpError(400, `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
+    throw new ChainRefusal('BAD_REQUEST', `owner must be a Base58 public key (32 bytes): ${(err as Error).message}`);
   }
 }

@@ -4,10 +4,10 @@
  */
 import type { status as grpcStatus } from '@grpc/grpc-js';
 
-export interface Refusal {
+export interface IntakeRefusal {
   refused: { code: grpcStatus; details: string };
 }
 
-export function isRefusal(v: unknown): v is Refusal {
+export function isIntakeRefusal(v: unknown): v is IntakeRefusal {
   return typeof v === 'object' && v !== null && 'refused' in v;
 }

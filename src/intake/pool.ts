@@ -9,7 +9,7 @@
  */
 import { Piscina } from 'piscina';
 import { workerFile } from '../pool/index.js';
-import { isRefusal } from './interface.js';
+import { isIntakeRefusal } from './interface.js';
 
 interface Queued<A> {
   bytes: Uint8Array;
@@ -55,7 +55,7 @@ export class IntakePool {
         ).then(
           (answers) =>
             answers.forEach((a, i) => {
-              if (isRefusal(a)) batch[i]!.reject(a);
+              if (isIntakeRefusal(a)) batch[i]!.reject(a);
               else batch[i]!.resolve(a as A);
             }),
           (err: unknown) => {

@@ -2,7 +2,7 @@
  * The sequencer node's surface: what the gRPC and REST front-ends, the order book and
  * the chain node use. Implemented by `createSequencer()` in ./index.ts.
  */
-import { StacklessError } from '../core/index.js';
+import { Refusal } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Piscina } from 'piscina';
 import type {
@@ -49,13 +49,11 @@ export interface PreparedBatch {
 /** Why a submission was refused; `code` maps onto a gRPC status by the front-end. */
 export type SubmitErrorCode = 'INVALID_ARGUMENT' | 'RESOURCE_EXHAUSTED' | 'ALREADY_EXISTS' | 'UNAVAILABLE';
 
-/** A refusal of a submission (no stack: it is an answer, src/core StacklessError). */
-export class SubmitError extends StacklessError {
-  readonly code: SubmitErrorCode;
+/** The sequencer's refusal of a submission (core's coded Refusal; its codes are gRPC's names). */
+export class SubmitError extends Refusal<SubmitErrorCode> {
   constructor(code: SubmitErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = 'SubmitError';
-    this.code = code;
   }
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildOrderBody, toBase58, verifyReceipt, type OrderIntent } from '../../src/sdk/index.js';
-import { ApiError } from '../../src/dex/errors.js';
+import { DexRefusal } from '../../src/dex/errors.js';
 import type { Transaction } from '../../src/core/types.js';
 import { parsePlaceOrder } from '../../src/dex/validate.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';
@@ -53,8 +53,8 @@ describe('dex: orders of one turn go to the sequencer as one batch', () => {
     expect(ok).to.have.length(3);
     expect(refused).to.have.length(2);
     for (const r of refused) {
-      expect(r.reason).to.be.instanceOf(ApiError);
-      expect((r.reason as ApiError).code).to.equal('QUEUE_FULL');
+      expect(r.reason).to.be.instanceOf(DexRefusal);
+      expect((r.reason as DexRefusal).code).to.equal('QUEUE_FULL');
     }
     const health = t.dex.service.key;
     for (const r of ok) {

@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '../../src/dex/errors.js';
+import { DexRefusal } from '../../src/dex/errors.js';
 import {
   decodeReply,
   decodeRequest,
@@ -124,9 +124,9 @@ describe('gateway channel', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(refused).to.be.instanceOf(ApiError);
-      expect((refused as ApiError).status).to.equal(503);
-      expect((refused as ApiError).code).to.equal('QUEUE_FULL');
+      expect(refused).to.be.instanceOf(DexRefusal);
+      expect((refused as DexRefusal).status).to.equal(503);
+      expect((refused as DexRefusal).code).to.equal('QUEUE_FULL');
       expect(channel.inflight).to.equal(2);
       // Another address is under its fair share (1 of 2): taken although the gateway is full.
       waiting.push(
@@ -147,7 +147,7 @@ describe('gateway channel', () => {
       expect(channel.isClosed).to.equal(true);
       const after = await send().then(
         () => undefined,
-        (e: unknown) => e as ApiError,
+        (e: unknown) => e as DexRefusal,
       );
       expect(after?.code).to.equal('UNAVAILABLE');
     } finally {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { parseCancel, parseCreateMarket, parsePlaceOrder } from '../../src/dex/validate.js';
-import { ApiError } from '../../src/dex/errors.js';
+import { DexRefusal } from '../../src/dex/errors.js';
 import { fromBase58Key, toBase58, verifyReceiptDetailed, type Receipt } from '../../src/sdk/index.js';
 
 /**
@@ -28,8 +28,8 @@ function refusedWith(fn: () => unknown, code: string): void {
   try {
     fn();
   } catch (err) {
-    expect(err).to.be.instanceOf(ApiError);
-    expect((err as ApiError).code).to.equal(code);
+    expect(err).to.be.instanceOf(DexRefusal);
+    expect((err as DexRefusal).code).to.equal(code);
     return;
   }
   expect.fail('not refused');

@@ -28,7 +28,7 @@ import {
 } from '@grpc/grpc-js';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import type { Logger } from 'pino';
-import { ApiError, type ApiErrorCode } from '../../dex/index.js';
+import { DexRefusal, type DexRefusalCode } from '../../dex/index.js';
 import type { OrderEntry } from '../../dex/index.js';
 import type { Chain } from '../core/index.js';
 import { checkMessage, peerAddress } from '../../wire/index.js';
@@ -47,7 +47,7 @@ import {
 } from './submit-check.js';
 import { batchTooLarge, submitTxBatchHandler } from './submit-batch.js';
 import { MAX_BATCH_BYTES } from '../../dex/index.js';
-import { ArrivalQueue, MAX_ARRIVALS_WAITING, isRefusal, type IntakePool } from '../../intake/index.js';
+import { ArrivalQueue, MAX_ARRIVALS_WAITING, isIntakeRefusal, type IntakePool } from '../../intake/index.js';
 
 type Status = Partial<ServiceError> & { code: grpcStatus; details: string };
 type Malformed = { malformed: string };
@@ -73,7 +73,7 @@ export interface ChainServiceOptions {
 export const MAX_TX_STREAMS = 1024;
 export const MAX_TX_STREAMS_PER_PEER = 16;
 
-const CODES: Partial<Record<ApiErrorCode, grpcStatus>> = {
+const CODES: Partial<Record<DexRefusalCode, grpcStatus>> = {
   BAD_SIGNATURE: grpcStatus.UNAUTHENTICATED,
   ORDER_REPLAYED: grpcStatus.ALREADY_EXISTS,
   DUPLICATE_MARKET: grpcStatus.ALREADY_EXISTS,
@@ -98,7 +98,7 @@ function retryHint(): Metadata {
 }
 
 /** gRPC status of an order book refusal; the rest are INVALID_ARGUMENT. */
-export function grpcStatusOf(err: ApiError): grpcStatus {
+export function grpcStatusOf(err: DexRefusal): grpcStatus {
   if (err.replay) return grpcStatus.ALREADY_EXISTS;
   return CODES[err.code] ?? grpcStatus.INVALID_ARGUMENT;
 }
@@ -207,7 +207,7 @@ function callForSigned(c: SignedOff, gateway: OrderEntry, from: string): Applied
 
 /** A SubmitTx failure as its gRPC status: order book refusals by code (with a retry hint where retrying helps), the rest INTERNAL. */
 function submitStatus(err: unknown, logger: Logger): Status {
-  if (err instanceof ApiError) {
+  if (err instanceof DexRefusal) {
     const code = grpcStatusOf(err);
     return code === grpcStatus.RESOURCE_EXHAUSTED || code === grpcStatus.UNAVAILABLE
       ? { code, details: `${err.code}: ${err.message}`, metadata: retryHint() }
@@ -233,10 +233,10 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submit
     work
       .then(async ({ applied }) => {
         const t = await chain.storedTransaction(applied.continuumSequence);
-        if (!t) throw new ApiError(500, 'INTERNAL', 'the transaction was applied but its chain record is missing');
+        if (!t) throw new DexRefusal('INTERNAL', 'the transaction was applied but its chain record is missing');
         callback(null, encodeSubmitTxResponse(t));
       })
-      .catch((err: unknown) => callback(isRefusal(err) ? err.refused : submitStatus(err, logger)));
+      .catch((err: unknown) => callback(isIntakeRefusal(err) ? err.refused : submitStatus(err, logger)));
   };
 
   return (call: ServerUnaryCall<SubmitTxRequest | Malformed | Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
@@ -272,7 +272,7 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submit
       return;
     }
     const checked = checkSubmitTx(req);
-    if (isRefusal(checked)) return callback(checked.refused);
+    if (isIntakeRefusal(checked)) return callback(checked.refused);
     answer(callFor(checked, backend.gateway, peerAddress(call.getPeer())), backend.chain, callback);
   };
 }

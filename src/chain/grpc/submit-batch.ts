@@ -20,14 +20,14 @@ import {
   type sendUnaryData,
 } from '@grpc/grpc-js';
 import {
-  ApiError,
+  DexRefusal,
   cancelsOfBatchOrders,
   checkBatchSize,
   enterBatch,
   MAX_BATCH_BYTES,
   type OrderEntry,
 } from '../../dex/index.js';
-import { isRefusal } from '../../intake/index.js';
+import { isIntakeRefusal } from '../../intake/index.js';
 import { Writer, peerAddress } from '../../wire/index.js';
 import type { Chain } from '../core/index.js';
 import { encodeSubmitTxResponse } from './encode.js';
@@ -69,7 +69,7 @@ export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
     } catch (err) {
       return callback({
         code: grpcStatus.INVALID_ARGUMENT,
-        details: `${(err as ApiError).code}: ${(err as ApiError).message}`,
+        details: `${(err as DexRefusal).code}: ${(err as DexRefusal).message}`,
       });
     }
     if (!parts.limiter.take(call.getPeer(), performance.now(), req.items.length)) {
@@ -79,7 +79,7 @@ export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
     const from = peerAddress(call.getPeer());
     const items = req.items.map(checkItem);
     const judgeNow = cancelsOfBatchOrders(items.map(keyOf));
-    const calls = items.map((it, i): (() => Applied) | ApiError => {
+    const calls = items.map((it, i): (() => Applied) | DexRefusal => {
       if ('refused' in it) return ITEM_REFUSED;
       const c = it.checked;
       if (c.tx === 'order') return () => backend.gateway.placeOrder(c.intent, c.signature, { from });
@@ -101,11 +101,11 @@ export function submitTxBatchHandler(parts: SubmitTxBatchParts) {
 }
 
 /** Stands for an item refused by its own checks: it takes no place (its own status is answered). */
-const ITEM_REFUSED = new ApiError(400, 'BAD_REQUEST', 'refused by its checks');
+const ITEM_REFUSED = new DexRefusal('BAD_REQUEST', 'refused by its checks');
 
 function checkItem(item: SubmitTxRequest): Item {
   const c = checkSubmitTx(item);
-  if (isRefusal(c)) return { refused: c.refused as Status };
+  if (isIntakeRefusal(c)) return { refused: c.refused as Status };
   if (c.tx === 'market' || c.tx === 'cancel_all') {
     const what = c.tx === 'market' ? 'create a market' : 'send a mass cancel';
     return {

@@ -22,7 +22,7 @@ import { UUID_RE } from '../../sdk/index.js';
 import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/index.js';
 import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../sdk/index.js';
 import { verifyOne } from '../../crypto/index.js';
-import type { Refusal } from '../../intake/index.js';
+import type { IntakeRefusal } from '../../intake/index.js';
 import { checkMessage } from '../../wire/index.js';
 import { chainServiceDefinition } from './proto.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
@@ -60,13 +60,13 @@ export type SignedOff =
   | { tx: 'cancel_all'; data: CancelAllData; payload: Uint8Array; nonce: bigint; signatureValid: boolean }
   | { tx: 'market'; baseMint: Uint8Array; quoteMint: Uint8Array; name: string; kind: MarketKind };
 
-const invalid = (details: string): Refusal => ({ refused: { code: grpcStatus.INVALID_ARGUMENT, details } });
-const unsigned = (details: string): Refusal => ({ refused: { code: grpcStatus.UNAUTHENTICATED, details } });
+const invalid = (details: string): IntakeRefusal => ({ refused: { code: grpcStatus.INVALID_ARGUMENT, details } });
+const unsigned = (details: string): IntakeRefusal => ({ refused: { code: grpcStatus.UNAUTHENTICATED, details } });
 
 let submitTxDecoder: ((buf: Buffer) => unknown) | undefined;
 
 /** SubmitTx request bytes: the strict reader's check (./requests.ts), then proto-loader; never throws. */
-export function decodeSubmitTxRequest(bytes: Uint8Array): SubmitTxRequest | Refusal {
+export function decodeSubmitTxRequest(bytes: Uint8Array): SubmitTxRequest | IntakeRefusal {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     checkMessage(CHAIN_REQUEST_SCHEMAS.SubmitTx!, buf);
@@ -79,7 +79,7 @@ export function decodeSubmitTxRequest(bytes: Uint8Array): SubmitTxRequest | Refu
 }
 
 /** The request's bytes checked and decoded, or why not. */
-export function checkSubmitTx(req: SubmitTxRequest): CheckedSubmitTx | Refusal {
+export function checkSubmitTx(req: SubmitTxRequest): CheckedSubmitTx | IntakeRefusal {
   switch (req.tx) {
     case 'order': {
       const { intent, signature } = req.order!;
@@ -169,7 +169,7 @@ export function signOff(c: CheckedSubmitTx): SignedOff {
  * A mass cancel's bytes: a Borsh CancelAllData (45..109 bytes: its market_id is at most
  * 64) and a 64-byte signature.
  */
-function checkCancelAll(req: { data: Uint8Array; signature: Uint8Array }): CheckedSubmitTx | Refusal {
+function checkCancelAll(req: { data: Uint8Array; signature: Uint8Array }): CheckedSubmitTx | IntakeRefusal {
   const { data, signature } = req;
   if (data.length < 45 || data.length > 45 + 64) {
     return invalid(`cancel_all.data must be a Borsh CancelAllData (45..109 bytes), got ${data.length} bytes`);

@@ -11,14 +11,6 @@ import { IntakePool } from '../../intake/index.js';
 import type { PreparedBatch } from '../../sequencer/index.js';
 import { SubmitError } from '../../sequencer/index.js';
 
-/** The request as a whole is malformed (INVALID_ARGUMENT); nothing of it was admitted. */
-export class MalformedRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MalformedRequest';
-  }
-}
-
 /** Bytes of SubmitBatch requests being prepared at once, at most. */
 export const MAX_INTAKE_BYTES = 64 * 2 ** 20;
 
@@ -27,7 +19,8 @@ export class IntakeThreads extends IntakePool {
   private bytesInIntake = 0;
 
   /**
-   * Decode and prepare a SubmitBatch request's bytes; rejects with MalformedRequest, or
+   * Decode and prepare a SubmitBatch request's bytes; rejects with the sequencer's
+   * INVALID_ARGUMENT SubmitError when it is malformed as a whole (nothing of it admitted), or
    * with RESOURCE_EXHAUSTED while MAX_INTAKE_BYTES of requests are already being prepared
    * (so many large requests cannot pile up memory: the arrival line counts requests, this
    * counts their bytes).
@@ -43,7 +36,7 @@ export class IntakeThreads extends IntakePool {
     this.bytesInIntake += size;
     try {
       const answer = await this.run<PreparedBatch | { malformed: string }>('submitBatch', raw);
-      if ('malformed' in answer) throw new MalformedRequest(answer.malformed);
+      if ('malformed' in answer) throw new SubmitError('INVALID_ARGUMENT', answer.malformed);
       return answer;
     } finally {
       this.bytesInIntake -= size;

@@ -32,7 +32,7 @@ import { checkTickNumber, parseProofHash, parseTxHash } from '../params.js';
 import { lookupTransactionProof } from '../tx-proof.js';
 import { sequencerServiceDefinition } from '../proto.js';
 import type { TickFeed } from './tick-feed.js';
-import { MalformedRequest, type IntakeThreads } from './intake.js';
+import type { IntakeThreads } from './intake.js';
 import type { TickStreams } from './tick-streams.js';
 import {
   decodeGetChainStateRequest,
@@ -236,8 +236,7 @@ function submitHandlers(ctx: HandlerContext) {
       onSubmitBatch?.('thread');
       track(() => submitPrepared(intake.prepareSubmitBatch(req))).then(
         (results) => answerBatch(results, callback),
-        (err: unknown) =>
-          callback(err instanceof MalformedRequest ? invalid(err.message) : toStatus(err, 'SubmitBatch')),
+        (err: unknown) => callback(toStatus(err, 'SubmitBatch')),
       );
       return;
     }

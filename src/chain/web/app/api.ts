@@ -36,7 +36,7 @@ export interface BlockTicks {
   ticks: { tick_number: number; tick: { tick_number: number; transaction_batch_hash: string } }[];
 }
 
-export class ApiError extends Error {
+export class ExplorerApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -70,7 +70,7 @@ export async function getJson<T>(path: string): Promise<T> {
     } catch {
       // not JSON: keep the status line
     }
-    throw new ApiError(res.status, message);
+    throw new ExplorerApiError(res.status, message);
   }
   return parseJson<T>(text);
 }

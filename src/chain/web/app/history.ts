@@ -12,7 +12,7 @@
  * indexer's decimal strings as they are).
  */
 import type { CandlestickData, HistogramData, IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
-import { ApiError } from './api.js';
+import { ExplorerApiError } from './api.js';
 import { chartRange, indexerApi, IndexerUnreachable, RESOLUTIONS } from './indexer-api.js';
 import type { Candle, Fill, Resolution, Trade } from './indexer-api.js';
 import { el, marketLink, ownerLink, txLink } from './render.js';
@@ -200,7 +200,7 @@ function failure(base: string, err: unknown): HTMLElement {
     const text = `The indexer at ${base} is unreachable (${why}); the rest of the page works without it.`;
     return el('p', { class: 'note unreachable' }, text);
   }
-  const status = err instanceof ApiError ? ` (${err.status})` : '';
+  const status = err instanceof ExplorerApiError ? ` (${err.status})` : '';
   return el('p', { class: 'note unreachable' }, `The indexer at ${base} answered an error${status}: ${why}`);
 }
 

@@ -4,9 +4,9 @@
  * names in the served HTML (`data-indexer` of <body>, from --indexer-url); without it
  * `indexerUrl()` is undefined and the page asks the indexer nothing. u64 values arrive as
  * decimal strings. A fetch that does not reach the indexer is an IndexerUnreachable, told
- * apart from the indexer's own `{"error": ...}` answers (ApiError with its status).
+ * apart from the indexer's own `{"error": ...}` answers (ExplorerApiError with its status).
  */
-import { ApiError } from './api.js';
+import { ExplorerApiError } from './api.js';
 
 export type Resolution = '1m' | '5m' | '1h' | '1d';
 
@@ -99,7 +99,7 @@ async function getIndexerJson<T>(url: string): Promise<T> {
     } catch {
       // not JSON: keep the status line
     }
-    throw new ApiError(res.status, message);
+    throw new ExplorerApiError(res.status, message);
   }
   return JSON.parse(text) as T;
 }

@@ -9,7 +9,7 @@
  * (history.ts). The page writes its state to data-* attributes of #view and #live for
  * tests and scripts.
  */
-import { api, ApiError, watchBlocks, type BlockDetail, type BlockRecord, type LiveState } from './api.js';
+import { api, ExplorerApiError, watchBlocks, type BlockDetail, type BlockRecord, type LiveState } from './api.js';
 import { blockRow, blockView, marketView, messageView, ownerView, statsCards, txView } from './render.js';
 import { marketHistory, ownerFills } from './history.js';
 import { indexerUrl } from './indexer-api.js';
@@ -43,7 +43,7 @@ function setView(kind: string, key: string, content: HTMLElement): void {
 }
 
 function showError(err: unknown, what: string): void {
-  const status = err instanceof ApiError ? err.status : 0;
+  const status = err instanceof ExplorerApiError ? err.status : 0;
   const title = status === 404 ? 'Not found' : status === 400 ? 'Not understood' : 'Something went wrong';
   setView('error', String(status), messageView(title, `${what}: ${err instanceof Error ? err.message : String(err)}`));
   shownHeight = 0;
