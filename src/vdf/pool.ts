@@ -13,9 +13,12 @@ import { decodeTaskError } from './task-errors.js';
 /** Below this many ticks per thread a batch is not worth splitting. */
 export const MIN_TICKS_PER_TASK = 16;
 
+/** The VDF worker module's path, resolved once (a URL parse per task was a per-tick cost). */
+const VDF_WORKER = workerFile('vdf');
+
 async function run<T>(pool: Piscina, arg: unknown, name: string, transferList?: ArrayBuffer[]): Promise<T> {
   try {
-    return (await pool.run(arg, { filename: workerFile('vdf'), name, transferList })) as T;
+    return (await pool.run(arg, { filename: VDF_WORKER, name, transferList })) as T;
   } catch (e) {
     throw decodeTaskError(e);
   }
