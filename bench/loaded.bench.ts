@@ -50,6 +50,7 @@ import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, loadVdfEngine } from '../src/v
 import type { BlockLagJob, BlockLagResult } from './support/block-lag.js';
 import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
 import { perOrder, summarizeProfile } from './support/cpu-profile.js';
+import { chainHeight } from './support/node-status.js';
 import type { LoadedOrdersJob, LoadedOrdersResult } from './support/loaded-orders.js';
 import { benchNodeArgs, spawnNode, startChild, type StartedChild } from './support/processes.js';
 import { percentile, round } from './support/stats.js';
@@ -160,6 +161,7 @@ try {
   await sleep(500);
 
   const load0 = loadavg()[0]!;
+  const height0 = await chainHeight(leader.addresses.rest!);
   const leader0 = sampleThreads(leader.child.pid!);
   const follower0 = sampleThreads(follower.child.pid!);
   const t0 = performance.now();
@@ -171,6 +173,7 @@ try {
   const leaderCpu = cpuDelta(leader0, sampleThreads(leader.child.pid!));
   const followerCpu = cpuDelta(follower0, sampleThreads(follower.child.pid!));
   const load1 = loadavg()[0]!;
+  const ticksInWindow = (await chainHeight(leader.addresses.rest!)) - height0;
   await sleep(1000); // the last deltas and blocks
 
   const bookResults = await Promise.all(books.map((c) => (c.stop(), c.result)));
@@ -222,6 +225,8 @@ try {
       per_s: round(ok / (wallMs / 1000)),
     },
     busy_ticks: busyTicks.size,
+    ticks: ticksInWindow,
+    ticks_per_busy_tick: round(ticksInWindow / ticks, 2),
     orders_per_busy_tick: round(ok / ticks, 2),
     answer_ms: pcts(answers),
     delta_ms: {

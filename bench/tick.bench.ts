@@ -70,6 +70,7 @@ function clockCost(): Record<
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
     bridgeGapMs: 0,
     bridgeSpan: 0,
+    laggingGapMs: 0,
   });
   const former = new BatchFormer(txRing, batchRing, 8192);
   const hash = new Uint8Array(32).fill(1);

@@ -23,8 +23,12 @@
  *     pool a Wesolowski proof (1.5-3 ms of CPU however short the gap); at hundreds of
  *     arrivals a second that would be a core of proofs, while a trivially proven tick
  *     costs nothing to prove (docs/sequencer.md "Clock cadence"). Also while the main
- *     thread reports the pool's proofs behind (control.proofsBehind(): too many in flight),
- *     so no traffic can make proof work pile up without bound;
+ *     thread reports the pool's proofs far behind (PROOFS_FAR_BEHIND), so no traffic can
+ *     make proof work pile up without bound;
+ *   - lagging proofs: while the main thread reports them lagging (PROOFS_LAGGING), an empty
+ *     tick that a batch would cut runs `laggingGapMs` first: at most one proof per that gap,
+ *     and ticks carry more transactions each (bridging here instead would close an empty
+ *     tick every ~0.3 ms of squaring, each a commit and an apply on the main thread);
  *   - a tick never closes while the tick ring is full: the chain keeps squaring (it never
  *     pauses) and the tick simply gets longer until the main thread catches up.
  *
@@ -39,7 +43,15 @@ import { nowMicros } from '../core/index.js';
 import { EMPTY_ROOT } from '../crypto/index.js';
 import { ingestionDigest, tickHeaderDigest } from '../vdf/index.js';
 import type { VdfEngine, VdfEvaluator } from '../vdf/index.js';
-import { type ClockControl, type ClockTick, type ReadyBatch, readBatchSlot, writeTickSlot } from './protocol.js';
+import {
+  type ClockControl,
+  type ClockTick,
+  PROOFS_FAR_BEHIND,
+  PROOFS_LAGGING,
+  type ReadyBatch,
+  readBatchSlot,
+  writeTickSlot,
+} from './protocol.js';
 import type { RingQueue } from './ring.js';
 
 export interface ClockParams {
@@ -52,6 +64,7 @@ export interface ClockParams {
   trivialProofMaxT: number; // longest segment proven inline
   bridgeGapMs: number; // dense traffic: busy ticks at most this far apart on average
   bridgeSpan: number; // bridge gaps up to this many times the average gap
+  laggingGapMs: number; // while the pool's proofs lag: an empty tick runs this long before a batch cuts it
 }
 
 /** Weight of the newest gap in the average gap between busy ticks. */
@@ -121,7 +134,10 @@ export class ClockLoop {
     const trivialMax = params.trivialProofMaxT;
     const dense =
       this.averageGap <= params.bridgeGapMs && started - this.lastBusyClose < params.bridgeSpan * this.averageGap;
-    const bridging = n === 0 && params.vdfIterations <= trivialMax && (dense || control.proofsBehind());
+    const proofs = control.proofsBehind();
+    const bridging = n === 0 && params.vdfIterations <= trivialMax && (dense || proofs === PROOFS_FAR_BEHIND);
+    // While proofs lag, a batch cuts an empty tick only once it ran laggingGapMs.
+    const cutFrom = n === 0 && !bridging && proofs === PROOFS_LAGGING ? started + params.laggingGapMs : 0;
     for (;;) {
       const done = evaluator.iterations;
       if (done < params.vdfIterations) {
@@ -135,7 +151,7 @@ export class ClockLoop {
         return 'stopped';
       const waiting = batchRing.size() > 0;
       if (tickRing.free() > 0) {
-        if (n > 0 || waiting) break;
+        if (n > 0 || (waiting && (cutFrom === 0 || performance.now() >= cutFrom))) break;
         if (bridging && done >= trivialMax) break;
         if (performance.now() - started >= params.idleTickMs) break;
       }

@@ -5,3 +5,4 @@
  */
 export type { ClockTick } from './protocol.js';
 export { ClockThread } from './clock-thread.js';
+export { PROOFS_FAR_BEHIND, PROOFS_LAGGING, PROOFS_ON_TIME, type ProofsLevel } from './protocol.js';

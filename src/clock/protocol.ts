@@ -157,6 +157,12 @@ const CURRENT_TICK = 2;
 const PROOFS_BEHIND = 3;
 const CONTROL_WORDS = 4;
 
+/** How far the pool's proofs lag (ClockControl.setProofsBehind). */
+export const PROOFS_ON_TIME = 0;
+export const PROOFS_LAGGING = 1;
+export const PROOFS_FAR_BEHIND = 2;
+export type ProofsLevel = typeof PROOFS_ON_TIME | typeof PROOFS_LAGGING | typeof PROOFS_FAR_BEHIND;
+
 export const CLOCK_STARTING = 0;
 export const CLOCK_RUNNING = 1;
 export const CLOCK_DONE = 2;
@@ -191,11 +197,14 @@ export class ClockControl {
   currentTick(): number {
     return Number(Atomics.load(this.words, CURRENT_TICK));
   }
-  /** Set by the main thread while the pool's proofs lag behind: the clock then makes no new proof work. */
-  setProofsBehind(behind: boolean): void {
-    Atomics.store(this.words, PROOFS_BEHIND, behind ? 1n : 0n);
+  /**
+   * Set by the main thread from the pool proofs in flight (clock-loop.ts): PROOFS_BEHIND, the
+   * clock makes proof work less often; PROOFS_FAR_BEHIND, it makes none until the pool catches up.
+   */
+  setProofsBehind(level: ProofsLevel): void {
+    Atomics.store(this.words, PROOFS_BEHIND, BigInt(level));
   }
-  proofsBehind(): boolean {
-    return Atomics.load(this.words, PROOFS_BEHIND) !== 0n;
+  proofsBehind(): ProofsLevel {
+    return Number(Atomics.load(this.words, PROOFS_BEHIND)) as ProofsLevel;
   }
 }

@@ -27,12 +27,21 @@ export const MAX_TICKS_PER_COMMIT = 1024;
 export const BRIDGE_GAP_MS = 2;
 export const BRIDGE_SPAN = 4;
 /**
- * Proofs in flight above which the clock makes no new proof work (bridge ticks instead of
- * long segments) until the pool catches up: an idle node has at most one in flight, a
- * trickle of 100 tx/s one or two; beyond this the pool is behind, and cut heartbeats would
- * pile up proofs (and their checkpoints, ~T/8 x 256 bytes each) without bound.
+ * Pool proofs in flight (started, not yet written) above which the pool is lagging: an idle
+ * node has at most one in flight, a trickle of 100 tx/s one or two. While it lags, a batch
+ * cuts an empty tick only once that tick ran LAGGING_GAP_MS, so the clock asks at most one
+ * proof per LAGGING_GAP_MS (~2 ms of pool CPU each: 0.1 of a core at most) and transactions
+ * wait up to that much longer, in fewer, fuller ticks. Above MAX_PROOFS_FAR_BEHIND it makes
+ * no proof work at all (empty ticks close trivially, as bridge ticks) until the pool
+ * catches up: the bound on proofs, and their checkpoints (~T/8 x 256 bytes each, a heartbeat's
+ * at most ~1.3 MB), held at once whatever the traffic. Bridging as soon as the pool lags (the
+ * rule before) closed an empty tick every ~0.3 ms of squaring while it lagged, each a commit
+ * and an apply on the main thread: under CPU contention 340 empty ticks per busy tick
+ * (docs/benchmarks.md "Lagging proofs").
  */
 export const MAX_PROOFS_IN_FLIGHT = 8;
+export const MAX_PROOFS_FAR_BEHIND = 32;
+export const LAGGING_GAP_MS = 20;
 
 /**
  * A long segment's pool proof starts this long after its tick leaves the clock. A cut

@@ -20,7 +20,7 @@
  * options.ts, validation in validate.ts, intake in prepare.ts, admission (arrival order,
  * replay checks, sequence numbers) in admission.ts, replay protection in replay.ts.
  */
-import { ClockThread } from '../clock/index.js';
+import { ClockThread, PROOFS_FAR_BEHIND, PROOFS_LAGGING, PROOFS_ON_TIME } from '../clock/index.js';
 import { nowMicros } from '../core/index.js';
 import type { ClockTick } from '../clock/index.js';
 import type { Head } from '../store/index.js';
@@ -56,6 +56,8 @@ import {
   BRIDGE_GAP_MS,
   BRIDGE_SPAN,
   DEFAULT_REPLAY_WINDOW,
+  LAGGING_GAP_MS,
+  MAX_PROOFS_FAR_BEHIND,
   MAX_PROOFS_IN_FLIGHT,
   MAX_TICKS_PER_COMMIT,
   MAX_TX_PER_TICK,
@@ -179,6 +181,7 @@ export class TickSequencer implements Sequencer {
         trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
         bridgeGapMs: BRIDGE_GAP_MS,
         bridgeSpan: BRIDGE_SPAN,
+        laggingGapMs: LAGGING_GAP_MS,
       },
       engine: this.options.engine ?? 'auto',
       txSlots: TX_RING_SLOTS,
@@ -319,7 +322,13 @@ export class TickSequencer implements Sequencer {
         held.push(tick);
       }
       settled = settled.concat(proofs.takeSettled());
-      clock.control.setProofsBehind(proofs.size > MAX_PROOFS_IN_FLIGHT);
+      clock.control.setProofsBehind(
+        proofs.size > MAX_PROOFS_FAR_BEHIND
+          ? PROOFS_FAR_BEHIND
+          : proofs.size > MAX_PROOFS_IN_FLIGHT
+            ? PROOFS_LAGGING
+            : PROOFS_ON_TIME,
+      );
       const firstHeld = held[0]?.tickNumber ?? Infinity;
       const proven = new Set(settled.map((p) => p.tickNumber));
       const writeHeld = writeHeldNow({

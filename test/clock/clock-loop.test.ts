@@ -14,11 +14,15 @@ import { ClockLoop, type ClockParams } from '../../src/clock/clock-loop.js';
 import {
   BATCH_SLOT_BYTES,
   ClockControl,
+  PROOFS_FAR_BEHIND,
+  PROOFS_LAGGING,
+  PROOFS_ON_TIME,
   TICK_SLOT_BYTES,
   TX_SLOT_BYTES,
   readTickSlot,
   writeTxSlot,
   type ClockTick,
+  type ProofsLevel,
 } from '../../src/clock/protocol.js';
 import { RingQueue } from '../../src/clock/ring.js';
 import { merkleRoot } from '../../src/crypto/merkle.js';
@@ -43,6 +47,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
     bridgeGapMs: 0,
     bridgeSpan: 0,
+    laggingGapMs: 0,
     ...over,
   };
   const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
@@ -195,18 +200,71 @@ describe('clock/clock-loop', () => {
     expect(short.take().iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
   });
 
-  it('while the main thread reports proofs behind, empty ticks close trivially (no new proof work); then heartbeats again', () => {
+  it('while the main thread reports proofs far behind, empty ticks close trivially (no new proof work); then heartbeats again', () => {
     const c = setup({ idleTickMs: 15 });
-    c.control.setProofsBehind(true);
+    c.control.setProofsBehind(PROOFS_FAR_BEHIND);
     for (let i = 0; i < 3; i++) {
       c.step();
       const t = c.take();
-      expect(t.iterations, `tick ${i} while behind`).to.equal(TRIVIAL_PROOF_MAX_T);
+      expect(t.iterations, `tick ${i} while far behind`).to.equal(TRIVIAL_PROOF_MAX_T);
       expect(t.proofPending).to.equal(false);
     }
-    c.control.setProofsBehind(false);
+    c.control.setProofsBehind(PROOFS_ON_TIME);
     c.step();
     expect(c.take().iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
+  });
+
+  it('while proofs lag, a batch cuts an empty tick only once it ran laggingGapMs; no trivial bridge ticks', () => {
+    // A transaction arrives after 300 squarings of an empty tick (as in the next test).
+    const arrivingAt300 = (): { engine: VdfEngine; arm: (f: () => void) => void } => {
+      let arrive: (() => void) | undefined;
+      const engine: VdfEngine = {
+        ...reference,
+        hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
+        evaluator(): VdfEvaluator {
+          const inner = reference.evaluator();
+          return {
+            start: (x) => inner.start(x),
+            square: (k) => {
+              inner.square(k);
+              if (inner.iterations >= 300 && arrive) {
+                arrive();
+                arrive = undefined;
+              }
+            },
+            get iterations() {
+              return inner.iterations;
+            },
+            output: () => inner.output(),
+            prove: () => inner.prove(),
+          };
+        },
+      };
+      return { engine, arm: (f) => (arrive = f) };
+    };
+    const run = (level: ProofsLevel): { ms: number; cut: ClockTick; busy: ClockTick } => {
+      const a = arrivingAt300();
+      const c = setup({ idleTickMs: 2_000, laggingGapMs: 60 }, a.engine);
+      c.control.setProofsBehind(level);
+      a.arm(() => c.push(1, 1));
+      const t0 = performance.now();
+      c.step();
+      const ms = performance.now() - t0;
+      const cut = c.take();
+      c.step();
+      return { ms, cut, busy: c.take() };
+    };
+    const onTime = run(PROOFS_ON_TIME);
+    const lagging = run(PROOFS_LAGGING);
+    for (const r of [onTime, lagging]) {
+      expect(r.cut.txCount).to.equal(0);
+      expect(r.cut.proofPending, 'a heartbeat, not a trivial bridge tick').to.equal(true);
+      expect(r.busy.txCount).to.equal(1);
+    }
+    expect(onTime.cut.iterations, 'on time: cut as soon as the batch waits').to.be.within(300, 400);
+    expect(lagging.ms, 'lagging: the empty tick ran its gap first').to.be.at.least(59);
+    expect(lagging.ms).to.be.below(2_000); // and not its whole heartbeat
+    expect(lagging.cut.iterations).to.be.greaterThan(onTime.cut.iterations);
   });
 
   it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most 2 ticks', () => {

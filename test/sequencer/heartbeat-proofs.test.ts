@@ -37,6 +37,7 @@ describe('heartbeat proofs from clock checkpoints', function () {
       trivialProofMaxT: TRIVIAL_PROOF_MAX_T,
       bridgeGapMs: 0,
       bridgeSpan: 0,
+      laggingGapMs: 0,
     };
     const posted: { tickNumber: number; checkpoints: Uint8Array; publishedBefore: number }[] = [];
     const loop = new ClockLoop(engine, batchRing, tickRing, new ClockControl(), params, (tickNumber, checkpoints) =>
