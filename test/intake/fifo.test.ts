@@ -13,7 +13,8 @@ describe('intake/fifo', () => {
     let front = 0; // the number that should be at the front
     for (let round = 0; round < 50; round++) {
       for (let i = 0; i < 300; i++) q.push(next++);
-      const n = q.length - 1 - ((round * 37) % 60); // most of the queue: the dead head passes the live part, so it compacts
+      // Most of the queue: the dead head outgrows the live part, so the array compacts.
+      const n = q.length - 1 - ((round * 37) % 60);
       q.drop(n);
       front += n;
       expect(q.length).to.equal(next - front);
