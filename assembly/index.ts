@@ -1,5 +1,5 @@
 /**
- * RSA-2048 Montgomery arithmetic for the VDF (docs/vdf.md), in AssemblyScript -> WASM.
+ * RSA-2048 Montgomery arithmetic for the VDF (docs/vdf.md; notes: docs/vdf-internals.md), in AssemblyScript -> WASM.
  *
  * Why this shape (each choice measured against V8 BigInt in bench/vdf.bench.ts):
  * - 28-bit limbs (74 of them, R = 2^2072) held in u32 slots, so a whole column of

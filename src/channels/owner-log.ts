@@ -1,7 +1,7 @@
 /**
  * The orders channel's log and source: every owner's events (owner-events.ts) numbered with a
  * dense per-owner sequence from 1, stored in the node's LevelDB and replayable from any
- * sequence (docs/chain.md "Channels", docs/storage.md):
+ * sequence (docs/chain.md "Channels", docs/chain-internals.md "Owner sequences on disk", docs/storage.md):
  *
  *   chain-own   <owner Base58>:<seq, 16 hex>  -> the `order` message JSON, exactly as sent
  *   chain-ownc  <owner Base58>                -> the owner's event count (decimal)

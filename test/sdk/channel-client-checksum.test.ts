@@ -1,7 +1,7 @@
 /**
  * The SDK ChannelClient's book checksum check with the node's side played by a scripted
  * connection (the real node never sends a book that does not add up; the test against it,
- * test/channels/sdk-checksum.test.ts, corrupts a delta in transit): a delta or snapshot whose
+ * test/sdk/channel-client-node-checksum.test.ts, corrupts a delta in transit): a delta or snapshot whose
  * folded levels do not give its checksum, one without a checksum and one with a level that
  * cannot be folded are each reported (`checksum_mismatch`), not handed to the handler, and
  * answered with a new subscription; mismatches in a row back off.

@@ -9,7 +9,7 @@
  *              this same machine)
  *
  * Meanwhile it samples the node's svc_mq_stream_available and svc_mq_connected. Used by
- * test/e2e/mq-cluster.test.ts and bench/mq-failover.bench.ts.
+ * test/chain/mq/cluster.test.ts and bench/mq-failover.bench.ts.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';

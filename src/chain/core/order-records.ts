@@ -1,6 +1,6 @@
 /**
  * What the chain keeps per order so that a node can prove an order's state later
- * (docs/proofs.md "What a node keeps to serve them", docs/storage.md "Chain node"):
+ * (docs/chain-internals.md "What a node keeps to serve order proofs", docs/storage.md "Chain node"):
  *
  *   chain-oid   <owner 64 hex><order_id 16 hex> -> u64 LE used-id ordinal | i32 LE slot it
  *                                                 rested in (-1: never rested)

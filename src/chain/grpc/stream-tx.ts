@@ -3,7 +3,7 @@
  * after the call starts), then live ones, in continuum_sequence order, without gaps or
  * duplicates (a cursor: the next continuum_sequence wanted).
  *
- * Backpressure (docs/chain.md "StreamTx"): a bounded send queue per stream, at most
+ * Backpressure (docs/chain-internals.md "StreamTx"): a bounded send queue per stream, at most
  * `queue.messages` messages and `queue.bytes` bytes handed to grpc-js and not yet taken by
  * HTTP/2 (counted by each write's callback, so a client that does not read stops it).
  * While full, the stream sleeps and costs nothing per new batch. Live batches come from
@@ -26,7 +26,7 @@ export interface TxStreamQueue {
   bytes: number;
 }
 
-/** Per-stream send queue: 256 messages / 1 MiB (a paused consumer holds it twice: docs/chain.md). */
+/** Per-stream send queue: 256 messages / 1 MiB (a paused consumer holds it twice: docs/chain-internals.md). */
 export const TX_STREAM_QUEUE: TxStreamQueue = { messages: 256, bytes: 1024 * 1024 };
 
 export interface TxStreamOutcome {

@@ -22,7 +22,7 @@
  *     the request ids of the owner's applied mass cancels; a version 1 snapshot has none
  *
  * A state restored from its snapshot applies every later tick exactly as the original
- * (same outcomes, trades, slots and roots): test/chain/engine.test.ts checks it.
+ * (same outcomes, trades, slots and roots): test/dex/engine-state-root.test.ts checks it.
  */
 import { BorshReader, BorshWriter } from '../../core/index.js';
 import { OrderBook } from './book.js';

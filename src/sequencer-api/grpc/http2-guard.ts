@@ -24,7 +24,7 @@
  *   then refuses each stream the client opens before it reads the GOAWAY with RST_STREAM
  *   REFUSED_STREAM from inside nghttp2's receive callback, a re-entrant send that can free
  *   the stream under nghttp2. On Node 20.20 a server doing so under such a client aborted
- *   with a corrupted heap within seconds (test/hostile/goaway.test.ts), and the node, which
+ *   with a corrupted heap within seconds (test/sequencer-api/goaway.test.ts), and the node, which
  *   did so until 2026-11-28, stopped answering for minutes in some full test runs. A GOAWAY
  *   alone leaves the session open in JavaScript, so no stream takes that path.
  *

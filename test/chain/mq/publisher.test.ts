@@ -3,7 +3,7 @@
  * stored chain: everything lands once, in order, with its Nats-Msg-Id; NATS down at start;
  * NATS killed and restarted mid-run; the producer closed and restarted; a stream holding
  * another chain; a stream that is missing the node's subjects. The end-to-end test through
- * the real node binary and kill -9 is test/e2e/mq.test.ts.
+ * the real node binary and kill -9 is test/chain/mq/node.test.ts.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';

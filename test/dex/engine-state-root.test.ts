@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { OrderBookEngine, decodeSnapshot, encodeSnapshot, type DexState } from '../../src/dex/engine/index.js';
 import { bookView } from '../../src/dex/views.js';
 import { chainStateRootOf, toBase58, type MarketStateInput, type UsedIdInput } from '../../src/sdk/index.js';
-import { applyAll, checkSignature as check, makeTicks, summarizeAll } from './support/flow.js';
+import { applyAll, checkSignature as check, makeTicks, summarizeAll } from '../chain/support/flow.js';
 
 /** The client-side inputs of the state root, from the engine's JSON views and the accepted orders. */
 function clientInputs(state: DexState, usedIds: UsedIdInput[]): { markets: MarketStateInput[]; used: UsedIdInput[] } {

@@ -27,7 +27,7 @@ import {
   stillServes,
   within,
   type HostileNode,
-} from './support.js';
+} from '../hostile/support.js';
 
 /** The file's node, for describeProcess when it stops answering. */
 let current: HostileNode | undefined;

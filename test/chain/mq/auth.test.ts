@@ -11,11 +11,11 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isBlock, readStream } from '../support/jetstream.js';
-import { natsServer, type NatsAuth, type NatsServer } from '../support/nats-server.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
-import { startOrderFlow } from '../support/order-flow.js';
-import { until } from '../support/until.js';
+import { isBlock, readStream } from '../../support/jetstream.js';
+import { natsServer, type NatsAuth, type NatsServer } from '../../support/nats-server.js';
+import { spawnNode, type NodeProcess } from '../../support/node-process.js';
+import { startOrderFlow } from '../../support/order-flow.js';
+import { until } from '../../support/until.js';
 
 const FACES = ['grpc', 'rest', 'dex', 'rpc'];
 const NODE_ARGS = ['--idle-tick-ms', '20', '--block-ms', '100'];

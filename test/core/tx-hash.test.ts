@@ -55,7 +55,7 @@ const samples: Transaction[] = [
   },
 ];
 
-describe('sequencer/tx-hash', () => {
+describe('core/tx-hash', () => {
   it('encodes byte for byte like the borsh package', () => {
     for (const tx of samples) {
       expect(Buffer.from(transactionBytes(tx)).equals(Buffer.from(viaBorsh(tx)))).to.equal(true);

@@ -12,8 +12,8 @@ import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
 import { toBase58 } from '../../src/sdk/bytes.js';
 import { marketIdOf } from '../../src/core/market-id.js';
-import { keyOf, mintOf } from '../chain/support/flow.js';
-import { startChainNode, type ChainNode } from '../chain/support/node.js';
+import { keyOf, mintOf } from './support/flow.js';
+import { startChainNode, type ChainNode } from './support/node.js';
 import { flipHex } from '../proofs/support/verifier.js';
 
 describe('end to end: the explorer page verifies proofs in Chromium', function () {

@@ -18,10 +18,10 @@ import {
   readStream,
   type ExpectedBlock,
   type StreamMessage,
-} from '../support/jetstream.js';
-import { natsServer, type NatsServer } from '../support/nats-server.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
-import { startOrderFlow } from '../support/order-flow.js';
+} from '../../support/jetstream.js';
+import { natsServer, type NatsServer } from '../../support/nats-server.js';
+import { spawnNode, type NodeProcess } from '../../support/node-process.js';
+import { startOrderFlow } from '../../support/order-flow.js';
 
 const FACES = ['grpc', 'rest', 'dex', 'rpc'];
 const NODE_ARGS = ['--idle-tick-ms', '20', '--block-ms', '100'];

@@ -16,7 +16,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: 
   return { promise, resolve, reject };
 }
 
-describe('sequencer/arrivals', () => {
+describe('intake/arrivals', () => {
   it('admits in arrival order when intakes finish in reverse order', async () => {
     const admitted: string[] = [];
     const q = new ArrivalQueue<string, number>((v) => admitted.push(v));

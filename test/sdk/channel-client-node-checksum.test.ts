@@ -17,8 +17,8 @@ import { bookChecksumOf, ChannelClient, EMPTY_BOOK_CHECKSUM, marketIdOf } from '
 import type { BookLevels, BookMessage, ChannelDial, ChannelError } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
-import { orderFlow } from './support/order-flow.js';
-import { freePort, waitUntil } from './support/wait.js';
+import { orderFlow } from '../channels/support/order-flow.js';
+import { freePort, waitUntil } from '../channels/support/wait.js';
 
 const FACES = ['grpc', 'dex', 'rpc'];
 const BASE = 91;

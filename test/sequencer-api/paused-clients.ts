@@ -1,5 +1,5 @@
 /**
- * Child process for test/hostile/streams.test.ts (issue 19 point 2): `count` StreamTicks calls
+ * Child process for test/sequencer-api/hostile-streams.test.ts (issue 19 point 2): `count` StreamTicks calls
  * that never read, each on its own connection: half live (start_tick 0), half replaying from
  * tick 1. Paused the way a grpc-js consumer is (a 'data' listener and pause(): grpc-js stops
  * reading from HTTP/2 once it holds a message, and flow control stops the node's writes).

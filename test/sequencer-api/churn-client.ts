@@ -1,5 +1,5 @@
 /**
- * Child process for test/hostile/streams.test.ts (issue 19 point 1): StreamTicks churn on ONE
+ * Child process for test/sequencer-api/hostile-streams.test.ts (issue 19 point 1): StreamTicks churn on ONE
  * grpc-js channel, the way a careless client does it. `calls` times, one after the other: open
  * StreamTicks{start_tick: 0} and cancel it at once (same event-loop turn, every other call) or
  * on its first message. grpc-js (<= 1.14.7) never resets the HTTP/2 stream of a call cancelled

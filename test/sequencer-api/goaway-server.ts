@@ -1,5 +1,5 @@
 /**
- * Child process for test/hostile/goaway.test.ts: a bare node:http2 server that closes each
+ * Child process for test/sequencer-api/goaway.test.ts: a bare node:http2 server that closes each
  * connection after its 300th stream the way the gRPC port's reset guard does
  * (`announceClose`; replacing it with `session.close()`, the guard's way before 2026-11-28,
  * makes the test fail on Node 20), and cuts it 2 s later. Sends its port,

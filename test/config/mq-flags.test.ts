@@ -1,7 +1,7 @@
 /** --mq-url / SVC_MQ_URL: off by default, nats:// URLs (several for a cluster), bad ones named. */
 import { expect } from 'chai';
-import { nodeConfig, parseNodeConfig } from '../../../src/config/index.js';
-import { redact } from '../../../src/chain/mq/index.js';
+import { nodeConfig, parseNodeConfig } from '../../src/config/index.js';
+import { redact } from '../../src/chain/mq/index.js';
 
 describe('chain/mq: --mq-url', () => {
   it('is off unless given, by flag or environment (flag wins)', () => {

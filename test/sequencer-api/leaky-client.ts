@@ -1,5 +1,5 @@
 /**
- * Child process for test/hostile/streams.test.ts: the issue's StreamTicks reproduction with a
+ * Child process for test/sequencer-api/hostile-streams.test.ts: the issue's StreamTicks reproduction with a
  * real grpc-js client on one channel. `pairs` times: open two StreamTicks{start_tick: 0} at
  * once, cancel one immediately and the other on its first message. Reports
  * `{ done, refused, cancelled, stalled }` and then keeps its channel (and whatever streams grpc-js left

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../../src/chain/grpc/client.js';
 import { marketIdOf } from '../../src/core/market-id.js';
-import { keyOf, mintOf } from '../chain/support/flow.js';
+import { keyOf, mintOf } from './support/flow.js';
 import { isBlock, readStream } from '../support/jetstream.js';
 import { natsServer, type NatsServer } from '../support/nats-server.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';

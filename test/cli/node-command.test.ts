@@ -1,6 +1,6 @@
 /** `svc node` through the CLI dispatcher: --help exits 0 with the flags, a bad flag exits 2 with a clear message. */
 import { expect } from 'chai';
-import { svc } from '../cli/support.js';
+import { svc } from './support.js';
 
 describe('svc node command', () => {
   it('prints its flags for --help and exits 0', async () => {

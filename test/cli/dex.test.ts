@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toBase58 } from '../../src/sdk/index.js';
-import { mint } from './support/orders.js';
-import { startTestDex, type TestDex } from './support/server.js';
-import { svc } from '../cli/support.js';
+import { mint } from '../dex/support/orders.js';
+import { startTestDex, type TestDex } from '../dex/support/server.js';
+import { svc } from './support.js';
 
 describe('svc keygen / market / order / receipt (CLI against a real server)', () => {
   let t: TestDex;

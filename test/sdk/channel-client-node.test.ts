@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ChainClient } from '../../src/chain/grpc/client.js';
-import { orderFlow } from './support/order-flow.js';
+import { orderFlow } from '../channels/support/order-flow.js';
 import {
   ChannelClient,
   marketIdOf,
@@ -24,7 +24,7 @@ import {
 } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
-import { freePort, waitUntil } from './support/wait.js';
+import { freePort, waitUntil } from '../channels/support/wait.js';
 
 const FACES = ['grpc', 'rest', 'dex', 'rpc'];
 const BASE = 71;
