@@ -13,3 +13,5 @@ export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from './borsh.js'
 export * from './order-messages.js';
 export { marketIdOf, UUID_RE } from './market-id.js';
 export { StacklessError } from './stackless-error.js';
+export type * from './api-views.js';
+export { BookChecksum } from './book-checksum.js';

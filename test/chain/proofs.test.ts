@@ -24,7 +24,7 @@ import {
   type ChainTransactionProof,
   type OrderStateProof,
 } from '../../src/proofs/index.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import type { SequencerStatus } from '../../src/core/types.js';
 import { parseRecordJson } from '../../src/wire/index.js';

@@ -1,7 +1,7 @@
 /**
  * The door of the pure order book engine: the books, the state and its commitment, the
  * transaction codec, snapshots and applying a prepared tick. It imports only the shared
- * base (core, crypto, the sdk's Borsh and message encodings), never a runtime, a face or
+ * base (core and crypto: Borsh, the signed messages, hashes), never a runtime, a face or
  * a thread pool, so the chain's builder, full nodes, tests and benchmarks use it as is.
  */
 export * from './interface.js';
