@@ -2,9 +2,6 @@
  * The tick sequencer's public surface (spec/1): `createSequencer()` plus the types,
  * limits and hashing helpers the front-ends, the order book and the chain node use.
  */
-import type { Sequencer, SequencerOptions } from './interface.js';
-import { TickSequencer } from './sequencer.js';
-
 export type { OrderedTicks, Sequencer, SequencerOptions, SubmitErrorCode, TickListener } from './interface.js';
 export { SubmitError } from './interface.js';
 export type * from '../core/index.js';
@@ -12,11 +9,7 @@ export * from './limits.js';
 export { TRANSACTION_SCHEMA, isShortHash, shortHash, transactionBytes, transactionHash } from '../core/index.js';
 export { validateTransaction } from './validate.js';
 export { encodeArchiveRecord, decodeArchiveRecord } from '../store/index.js';
-export { TickSequencer, MAX_TX_PER_TICK, DEFAULT_REPLAY_WINDOW } from './sequencer.js';
+export { createSequencer, TickSequencer, MAX_TX_PER_TICK, DEFAULT_REPLAY_WINDOW } from './sequencer.js';
 
-/** Build the sequencer (call start() to open the chain and run the clock). */
-export function createSequencer(options: SequencerOptions): Sequencer {
-  return new TickSequencer(options);
-}
 export { RateMeter } from './rate.js';
 export type { PreparedBatch } from './prepare.js';
