@@ -6,12 +6,48 @@
  * and the SDK import it; it imports none of them.
  */
 export type * from './types.js';
-export * from './tx-hash.js';
-export * from './tx-record.js';
+export {
+  shortHash,
+  isShortHash,
+  checkServedTxHash,
+  transactionBytes,
+  transactionBytesLength,
+  writeTransactionBytesFromText,
+} from './tx-hash.js';
+export { txBodyLength, writeTxBody, readTxBody, TX_BODY_HEADER } from './tx-record.js';
 export * from './time.js';
-export { BorshReader, BorshWriter, I64_MAX, I64_MIN, U64_MAX } from './borsh.js';
-export * from './order-messages.js';
+export { BorshReader, BorshWriter, I64_MAX, U64_MAX } from './borsh.js';
+export {
+  encodeOrderIntent,
+  encodeCancelOrderData,
+  encodeCancelAllData,
+  signingMessage,
+  orderMessage,
+  cancelMessage,
+  cancelAllMessage,
+  receiptMessage,
+  type Side,
+  ORDER_PREFIX,
+  CANCEL_PREFIX,
+  CANCEL_ALL_PREFIX,
+  ORDER_INTENT_SIZE,
+  type OrderIntent,
+  type CancelOrderData,
+  type CancelAllData,
+  CANCEL_ALL_BOTH_SIDES,
+  type ReceiptData,
+} from './order-messages.js';
 export { marketIdOf, UUID_RE } from './market-id.js';
 export { StacklessError } from './stackless-error.js';
-export type * from './api-views.js';
+export type {
+  Receipt,
+  MarketView,
+  OrderBookView,
+  TradeView,
+  OrderResult,
+  CancelResult,
+  HealthView,
+  CancelledOrderView,
+  CancelAllResult,
+} from './api-views.js';
 export { BookChecksum } from './book-checksum.js';

@@ -11,7 +11,7 @@ export { sha256 } from './sha256.js';
 export { signBatch, type VerifyItem, verifyOne } from './ed25519.js';
 export { EMPTY_ROOT, leafHash, merkleRoot, nodeHash, rootOfLeafHashes } from './merkle.js';
 export { ed25519EncodingViolation } from './ed25519-rules.js';
-export { merkleRootWith } from './merkle-root.js';
+export { merkleRootWith, rootOfLeafHashesWith } from './merkle-root.js';
 export { bytesEqual, concatBytes } from './bytes.js';
 export {
   generateKeyPair,
@@ -23,4 +23,3 @@ export {
   type KeyPair,
 } from './keys.js';
 export { leafHashWith, nodeHashWith } from './merkle-path.js';
-export { rootOfLeafHashesWith } from './merkle-root.js';

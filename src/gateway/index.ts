@@ -3,8 +3,16 @@
  * docs/architecture.md "Gateways"): prepareGatewayFace and startGatewayFace (face.ts) fork
  * the gateway processes and start the node process's side of them; the channel's frames.
  */
-export type { GatewayProcessConfig, GatewaySet } from './interface.js';
 export { SequencerChannel } from './channel.js';
-export { startHub, type GatewayHub } from './hub.js';
-export * from './frames.js';
-export * from './face.js';
+export {
+  encodeRequest,
+  decodeRequest,
+  encodeApplied,
+  encodeRefused,
+  decodeReply,
+  KIND_ORDER,
+  KIND_CANCEL,
+  MAX_FRAME_BYTES,
+  FrameReader,
+} from './frames.js';
+export { prepareGatewayFace, startGatewayFace, type PreparedGatewayFace } from './face.js';

@@ -9,7 +9,8 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import { BLOCKS_LIMIT, EVENTS_LIMIT, formatId, parseHeight, parseId } from '../chain/index.js';
+import { BLOCKS_LIMIT, EVENTS_LIMIT, parseHeight } from '../chain/index.js';
+import { formatId, parseId } from '../chain/core/index.js';
 import { UUID_RE } from '../core/index.js';
 import { parseIntegerParam } from '../wire/index.js';
 import { HttpError, clip, read, sendJson } from './http-errors.js';

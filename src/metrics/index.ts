@@ -2,4 +2,4 @@
  * The door of src/metrics: the node's Prometheus registry and its metrics (metrics.ts), served
  * at GET /metrics on the REST port.
  */
-export * from './metrics.js';
+export { createMetrics, type NodeMetrics } from './metrics.js';

@@ -1,4 +1,4 @@
 /**
  * The door of src/pool: the node's one worker pool (pool.ts).
  */
-export * from './pool.js';
+export { workerFile, createPool } from './pool.js';

@@ -13,7 +13,7 @@ import type {
   ChainStatus,
   ExplorerEvent,
   ExplorerTransaction,
-} from '../../src/chain/interface.js';
+} from '../../src/chain/core/index.js';
 import type { explorerOpenApi } from '../../src/chain/openapi.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';

@@ -2,4 +2,4 @@
  * The door of the explorer web page on the rpc port (explorer-page.ts: the page, its files
  * and its Content-Security-Policy).
  */
-export * from './explorer-page.js';
+export { explorerPage } from './explorer-page.js';

@@ -3,7 +3,7 @@
  * channel client, the blocks channel of WS /ws (same origin). JSON is parsed keeping u64 values above 2^53 exact (as bigint), and errors
  * carry the server's `{"error": ...}` message.
  */
-import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../interface.js';
+import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../core/index.js';
 
 export type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction };
 
