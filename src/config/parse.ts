@@ -65,23 +65,9 @@ export function parseIndexerConfig(argv: string[], env: Record<string, string | 
     return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
   }
   if (values.help) return { kind: 'help', text: tableHelp('svc indexer', INDEXER_FLAGS) };
-  const config: Partial<Record<keyof IndexerConfig, unknown>> = {};
-  for (const f of INDEXER_FLAGS) {
-    const fromFlag = values[f.flag];
-    const fromEnv = env[envName(f.flag)];
-    const [text, source] =
-      typeof fromFlag === 'string'
-        ? [fromFlag, `--${f.flag}`]
-        : fromEnv !== undefined && fromEnv !== ''
-          ? [fromEnv, envName(f.flag)]
-          : [f.defaultValue, `--${f.flag}`];
-    try {
-      config[f.key] = f.parse(text);
-    } catch (err) {
-      return { kind: 'error', message: `invalid ${source}: ${(err as Error).message}` };
-    }
-  }
-  return { kind: 'config', config: config as IndexerConfig };
+  const read = readTable(INDEXER_FLAGS, values, env, (flag) => `--${flag}`);
+  if ('error' in read) return { kind: 'error', message: read.error };
+  return { kind: 'config', config: read.config as IndexerConfig };
 }
 
 export type IndexerParseOutcome =
@@ -119,23 +105,9 @@ export function parseNodeConfig(argv: string[], env: Record<string, string | und
   }
   if (values.help) return { kind: 'help', text: helpText() };
 
-  const config: Partial<Record<keyof NodeConfig, unknown>> = {};
-  for (const f of FLAGS) {
-    const fromFlag = values[f.flag];
-    const fromEnv = env[envName(f.flag)];
-    const [text, source] =
-      typeof fromFlag === 'string'
-        ? [fromFlag, `--${f.flag}`]
-        : fromEnv !== undefined && fromEnv !== ''
-          ? [fromEnv, envName(f.flag)]
-          : [f.defaultValue, `default of --${f.flag}`];
-    try {
-      config[f.key] = f.parse(text);
-    } catch (err) {
-      return { kind: 'error', message: `invalid ${source}: ${(err as Error).message}` };
-    }
-  }
-  const parsed = config as NodeConfig;
+  const read = readTable(FLAGS, values, env, (flag) => `default of --${flag}`);
+  if ('error' in read) return { kind: 'error', message: read.error };
+  const parsed = read.config as NodeConfig;
   // Flags that only mean something on a full node: refused rather than silently ignored.
   if (parsed.follow === undefined) {
     if (parsed.followDex !== undefined)
@@ -154,4 +126,33 @@ export function nodeConfig(argv: string[], env: Record<string, string | undefine
   const outcome = parseNodeConfig(argv, env);
   if (outcome.kind === 'config') return outcome.config;
   throw new Error(outcome.kind === 'error' ? outcome.message : 'help requested');
+}
+
+/**
+ * Each flag of `table` from its flag, else its SVC_* variable, else its default (named by
+ * `defaultSource` in a refusal); or why one is not valid.
+ */
+function readTable<K extends string>(
+  table: ReadonlyArray<{ flag: string; key: K; defaultValue: string; parse(text: string): unknown }>,
+  values: Record<string, string | boolean | undefined>,
+  env: Record<string, string | undefined>,
+  defaultSource: (flag: string) => string,
+): { config: Partial<Record<K, unknown>> } | { error: string } {
+  const config: Partial<Record<K, unknown>> = {};
+  for (const f of table) {
+    const fromFlag = values[f.flag];
+    const fromEnv = env[envName(f.flag)];
+    const [text, source] =
+      typeof fromFlag === 'string'
+        ? [fromFlag, `--${f.flag}`]
+        : fromEnv !== undefined && fromEnv !== ''
+          ? [fromEnv, envName(f.flag)]
+          : [f.defaultValue, defaultSource(f.flag)];
+    try {
+      config[f.key] = f.parse(text);
+    } catch (err) {
+      return { error: `invalid ${source}: ${(err as Error).message}` };
+    }
+  }
+  return { config };
 }

@@ -13,13 +13,5 @@ export { EMPTY_ROOT, leafHash, merkleRoot, nodeHash, rootOfLeafHashes } from './
 export { ed25519EncodingViolation } from './ed25519-rules.js';
 export { merkleRootWith, rootOfLeafHashesWith } from './merkle-root.js';
 export { bytesEqual, concatBytes } from './bytes.js';
-export {
-  generateKeyPair,
-  keyFileOf,
-  keyPairFromSeed,
-  sequencerIdOf,
-  sign,
-  type KeyFile,
-  type KeyPair,
-} from './keys.js';
+export * from './keys.js';
 export { leafHashWith, nodeHashWith } from './merkle-path.js';
