@@ -49,21 +49,9 @@ export function explainArgsError(err: Error, knownFlags: readonly string[]): str
 
 /** `svc indexer`'s flags and SVC_* variables (the same precedence), or why not. */
 export function parseIndexerConfig(argv: string[], env: Record<string, string | undefined> = {}): IndexerParseOutcome {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-  };
-  for (const f of INDEXER_FLAGS) options[f.flag] = { type: 'string' };
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: joinNegativeValues(argv, (flag) => options[flag]?.type === 'string'),
-      options,
-      strict: true,
-      allowPositionals: false,
-    }).values as Record<string, string | boolean | undefined>;
-  } catch (err) {
-    return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
-  }
+  const args = readArgs(argv, INDEXER_FLAGS);
+  if ('error' in args) return { kind: 'error', message: args.error };
+  const { values } = args;
   if (values.help) return { kind: 'help', text: tableHelp('svc indexer', INDEXER_FLAGS) };
   const read = readTable(INDEXER_FLAGS, values, env, (flag) => `--${flag}`);
   if ('error' in read) return { kind: 'error', message: read.error };
@@ -89,20 +77,9 @@ function tableHelp(
 }
 
 export function parseNodeConfig(argv: string[], env: Record<string, string | undefined> = {}): ParseOutcome {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-  };
-  for (const f of FLAGS) options[f.flag] = { type: 'string' };
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    const args = joinNegativeValues(argv, (flag) => options[flag]?.type === 'string');
-    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<
-      string,
-      string | boolean | undefined
-    >;
-  } catch (err) {
-    return { kind: 'error', message: explainArgsError(err as Error, Object.keys(options)) };
-  }
+  const args = readArgs(argv, FLAGS);
+  if ('error' in args) return { kind: 'error', message: args.error };
+  const { values } = args;
   if (values.help) return { kind: 'help', text: helpText() };
 
   const read = readTable(FLAGS, values, env, (flag) => `default of --${flag}`);
@@ -134,7 +111,7 @@ export function nodeConfig(argv: string[], env: Record<string, string | undefine
  */
 function readTable<K extends string>(
   table: ReadonlyArray<{ flag: string; key: K; defaultValue: string; parse(text: string): unknown }>,
-  values: Record<string, string | boolean | undefined>,
+  values: ArgValues,
   env: Record<string, string | undefined>,
   defaultSource: (flag: string) => string,
 ): { config: Partial<Record<K, unknown>> } | { error: string } {
@@ -155,4 +132,23 @@ function readTable<K extends string>(
     }
   }
   return { config };
+}
+
+type ArgValues = Record<string, string | boolean | undefined>;
+
+/** argv read against `table` (each flag takes a value) and -h/--help; or why not, in this CLI's terms. */
+function readArgs(
+  argv: readonly string[],
+  table: ReadonlyArray<{ flag: string }>,
+): { values: ArgValues } | { error: string } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const f of table) options[f.flag] = { type: 'string' };
+  try {
+    const args = joinNegativeValues(argv, (flag) => options[flag]?.type === 'string');
+    return { values: parseArgs({ args, options, strict: true, allowPositionals: false }).values as ArgValues };
+  } catch (err) {
+    return { error: explainArgsError(err as Error, Object.keys(options)) };
+  }
 }
