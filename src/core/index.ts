@@ -1,9 +1,10 @@
 /**
- * The core: what every layer shares and nothing below it (no I/O, no Node built-ins but
- * node:crypto's SHA-256 through src/crypto): the transaction and tick types, the
- * transaction's Borsh bytes and hashes, and the clock in microseconds (hex and byte
- * helpers are src/crypto's). src/store, src/sequencer, the faces
- * and the SDK import it; it imports none of them.
+ * The door of the core: what every layer shares and nothing below it (no I/O, no Node
+ * built-ins but node:crypto's SHA-256 through src/crypto): the transaction and tick types,
+ * the transaction's Borsh bytes and hashes, the clock in microseconds, the order book's
+ * signed messages (spec/2), its API's answer types and the book checksum (hex, Base58 and
+ * keys are src/crypto's). src/store, src/sequencer, the faces and the SDK import it; it
+ * imports none of them.
  */
 export type * from './types.js';
 export {
