@@ -90,6 +90,7 @@ const neverRules = [
   ['engine-knows-no-runtime', '^src/dex/engine/', '^src/dex/(?!engine/)', 'the pure engine knows no runtime or face'],
   ['engine-stands-on-core-and-crypto', '^src/dex/engine/', '^src/(?!core/|crypto/|dex/engine/)', 'the pure engine imports only src/core and src/crypto'],
   ['indexer-is-its-own-process', '^src/(?!cli/|config/|indexer/)', '^src/indexer/', 'the indexer is a process of its own: only the command line (and the flag table, for its defaults) reach it'],
+  ['server-helpers-come-from-pure', '^src/(?!cli/|sdk/)', '^src/sdk/', 'server helpers come from Pure (src/core, src/crypto); the SDK is a client, used by the command line alone'],
   ['follow-feeds-the-chain', '^src/follow/', '^src/chain/(?!core/)', 'a full node feeds the chain, it does not reach into it (its core is open to it)'],
 ].map(([name, from, to, comment]) => ({ name: `never:${name}`, comment, severity: 'error', from: { path: from }, to: { path: to } }));
 

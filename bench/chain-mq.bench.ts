@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heightKey, recordKey, u64Key } from '../src/chain/core/ids.js';
-import type { BlockDetail, BlockRecord, ExplorerEvent, ExplorerTransaction } from '../src/chain/interface.js';
+import type { BlockDetail, BlockRecord, ExplorerEvent, ExplorerTransaction } from '../src/chain/core/index.js';
 import { encodeJson } from '../src/wire/index.js';
 import { chainSource, mqBlock, mqTx, startMqPublisher, subjects, type StoredChain } from '../src/chain/mq/index.js';
 import { ChainStore, type ChainOp } from '../src/chain/core/store.js';

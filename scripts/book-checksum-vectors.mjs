@@ -1,7 +1,7 @@
 // Writes docs/book-checksum-vectors.json (docs/chain.md "Book checksum"): level inputs,
 // level hashes and book checksums, and snapshot + delta sequences with the checksum after
 // each, computed here from the definition alone (node:crypto, plain bigints), apart from the
-// code (src/sdk/book-checksum.ts) that test/channels/checksum.test.ts checks against it.
+// code (src/core/book-checksum.ts) that test/channels/checksum.test.ts checks against it.
 // Run: node scripts/book-checksum-vectors.mjs
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@
  * Keys are cached per worker. verifyRepeat and verifyBatchNoble serve the benchmark only.
  */
 import { verifyOne, type VerifyItem } from '../src/crypto/ed25519.js';
-import { verify as nobleVerify } from '../src/sdk/keys.js';
+import { verify as nobleVerify } from '../src/crypto/keys.js';
 
 export { signBatch, verifyBatch } from '../src/crypto/ed25519.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';

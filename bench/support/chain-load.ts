@@ -6,7 +6,7 @@
  */
 import { ChainClient } from '../../src/chain/grpc/client.js';
 import { signInline } from '../../src/dex/verifier.js';
-import { keyPairFromSeed } from '../../src/sdk/keys.js';
+import { keyPairFromSeed } from '../../src/crypto/keys.js';
 import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
 
 export interface LoadJob {

@@ -14,7 +14,7 @@ import { ChainClient } from '../../src/chain/grpc/client.js';
 import { buildOrderBody, DexClient } from '../../src/sdk/index.js';
 import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
 import { signInline } from '../../src/dex/verifier.js';
-import { keyPairFromSeed } from '../../src/sdk/keys.js';
+import { keyPairFromSeed } from '../../src/crypto/keys.js';
 
 export interface LoadedOrdersJob {
   grpc: string;

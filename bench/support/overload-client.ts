@@ -14,7 +14,7 @@
  *   sending (RST_STREAM), with an order every `keepEvery` of them that is not cancelled;
  *   reports how the kept calls were answered and any GOAWAY code.
  */
-import { keyPairFromSeed } from '../../src/sdk/keys.js';
+import { keyPairFromSeed } from '../../src/crypto/keys.js';
 import type { OrderIntent } from '../../src/core/order-messages.js';
 import { H2Unary, SUBMIT_TX, cancelRequest, orderRequest, type UnaryAnswer } from './h2-unary.js';
 

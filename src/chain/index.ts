@@ -1,15 +1,14 @@
 /**
- * The chain node (spec/3): its core (core/: blocks cut from the order book's applied
- * ticks, their store, the Chain that writes before it shows), the explorer REST and WS /ws/blocks on --rpc-addr (server.ts), and the gRPC ChainService
- * (grpc/). The node opens it through openChainRuntime (runtime.ts).
- * Surface for the rest of the node: the types, the ChainReader and the hooks (interface.ts).
+ * The door of the chain's faces (spec/3): the runtime the node opens (runtime.ts), the
+ * explorer REST and WS /ws/blocks on --rpc-addr (server.ts) with its hooks (interface.ts),
+ * the gRPC ChainService and its client (grpc/), the JetStream producer's parts (mq/), the
+ * explorer page (web/). The chain's core (blocks, their store, the Chain that writes before
+ * it shows) has its own door, core/index.ts.
  */
-export * from './interface.js';
-export * from './core/index.js';
-export { openChainRuntime, type ChainPart, type ChainRuntime, type ChainRuntimeDeps } from './runtime.js';
-export { startRpcFace, type RpcFace, type RpcFaceOptions } from './server.js';
+export type { RpcRouteHook, RpcUpgradeRoute, ChainConsumerSpec } from './interface.js';
+export { openChainRuntime, type ChainPart, type ChainRuntime } from './runtime.js';
+export { startRpcFace } from './server.js';
 export { explorerOpenApi } from './openapi.js';
-export { BlockSocket, WS_PATH, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA, CLOSE_GOING_AWAY } from './ws.js';
 export { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from './grpc/client.js';
 export {
   CHAIN_SERVICE,

@@ -12,8 +12,6 @@ import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import type { ChainReader } from './core/index.js';
 
-export type * from './core/index.js';
-
 /**
  * Adds routes to the rpc port's Koa router (the explorer page at `/` and its assets, say).
  * Called once when the rpc face starts, before the explorer's own routes are mounted, so

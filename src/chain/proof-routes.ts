@@ -23,7 +23,7 @@ import {
   type ChainTransactionProof,
   type OrderStateProof,
 } from '../proofs/index.js';
-import { fromBase58Key, toBase58Key } from '../sdk/index.js';
+import { fromBase58Key, toBase58Key } from '../crypto/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';
 import { encodeJson, parseRecordJson } from '../wire/index.js';

@@ -19,7 +19,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import type { BlockDetail, Unsubscribe } from './interface.js';
+import type { BlockDetail, Unsubscribe } from './core/index.js';
 import { encodeJson } from '../wire/index.js';
 
 export const WS_PATH = '/ws/blocks';

@@ -11,7 +11,7 @@
  */
 import type { OrderBook } from '../dex/engine/index.js';
 import { BUY, type SideCode } from '../dex/engine/index.js';
-import { BookChecksum } from '../sdk/index.js';
+import { BookChecksum } from '../core/index.js';
 import type { LevelChange } from './book-deltas.js';
 
 /** A level as sent: [price, quantity, orders]; quantity 0 and orders 0 in a delta = the level is gone. */

@@ -15,25 +15,16 @@
  *   serve    new ChannelSocket(new ChannelHub(sources)).upgrade(req, socket, head) from the
  *            rpc server's 'upgrade' listener, before /ws/blocks's
  */
-export * from './interface.js';
-export {
-  CHANNELS_PATH,
-  CLOSE,
-  DEFAULT_LIMITS,
-  MAX_POSITION,
-  REFUSAL_CODES,
-  type ChannelLimits,
-  type RefusalCode,
-} from './protocol.js';
-export { parseClientMessage, type Parsed } from './parse.js';
-export { ChannelHub, type Connection } from './hub.js';
+export type { ChannelItem, ResumableSource, Outlet } from './interface.js';
+export { CHANNELS_PATH, CLOSE, DEFAULT_LIMITS, REFUSAL_CODES, type ChannelLimits } from './protocol.js';
+export { parseClientMessage } from './parse.js';
+export { ChannelHub } from './hub.js';
 export { ChannelSocket } from './transport.js';
-export { Feed, type FeedSink } from './seam.js';
-export { BlocksSource, blockItem, type BlockReader } from './blocks-source.js';
-export { OwnerLog, orderMessageJson, type RecordedTick } from './owner-log.js';
-export { BookSource, bookDeltaJson, type BookDelta } from './book-source.js';
-export { DeltaCoalescer, type CoalesceSink } from './coalesce.js';
-export { ownerEventsOf, type OwnerEvent, type OwnerEventBody, type OwnerEventKind, type Fill } from './owner-events.js';
-export { levelChangesOf, type LevelChange, type TickLevelChanges } from './book-deltas.js';
-export { levelsOfBook, MarketLevels, type LevelRow } from './book-levels.js';
+export { Feed } from './seam.js';
+export { BlocksSource, type BlockReader } from './blocks-source.js';
+export { OwnerLog } from './owner-log.js';
+export { BookSource } from './book-source.js';
+export { ownerEventsOf } from './owner-events.js';
+export { levelChangesOf, type LevelChange } from './book-deltas.js';
+export { levelsOfBook, MarketLevels } from './book-levels.js';
 export { textFrame } from './frame.js';

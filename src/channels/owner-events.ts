@@ -19,7 +19,7 @@
  */
 import type { AppliedTick } from '../dex/engine/index.js';
 import { BUY, type BookOrder } from '../dex/engine/index.js';
-import { toBase58Key } from '../sdk/index.js';
+import { toBase58Key } from '../crypto/index.js';
 import { RunningRemaining } from './running.js';
 
 export type OwnerEventKind = 'accepted' | 'partially_filled' | 'filled' | 'cancelled' | 'expired' | 'refused';

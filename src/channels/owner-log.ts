@@ -18,7 +18,7 @@ import type { ChainOp } from '../chain/core/index.js';
 import { encodeJson } from '../wire/index.js';
 import type { Database } from '../db/index.js';
 import type { AppliedTick } from '../dex/engine/index.js';
-import { toBase58Key } from '../sdk/index.js';
+import { toBase58Key } from '../crypto/index.js';
 import { textFrame } from './frame.js';
 import type { ChannelItem, ResumableSource, Unsubscribe } from './interface.js';
 import { ItemListeners } from './listeners.js';

@@ -4,8 +4,8 @@
  * It never throws, whatever the input: every field is checked for presence, type, form and
  * range, and unknown fields are refused, so a typo is an answer rather than a silent default.
  */
-import { fromBase58Key, toBase58Key } from '../sdk/index.js';
-import { UUID_RE } from '../sdk/index.js';
+import { fromBase58Key, toBase58Key } from '../crypto/index.js';
+import { UUID_RE } from '../core/index.js';
 import type { ClientRequest } from './interface.js';
 import { MAX_ID_CHARS, MAX_POSITION, type RefusalCode } from './protocol.js';
 

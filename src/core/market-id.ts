@@ -7,7 +7,7 @@
  *               RFC 4122 variant bits, in lowercase text.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex as toHex } from '../crypto/browser-safe.js';
+import { bytesToHex } from '../crypto/browser-safe.js';
 
 const PREFIX = new TextEncoder().encode('SVC_DEX_MARKET:');
 
@@ -23,7 +23,7 @@ export function marketIdOf(
   const b = hash(buf).slice(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x80;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = toHex(b);
+  const h = bytesToHex(b);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -18,7 +18,7 @@
  */
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { BorshWriter } from './borsh.js';
-import { bytesToHex as toHex } from '../crypto/browser-safe.js';
+import { bytesToHex } from '../crypto/browser-safe.js';
 
 export type Side = 'Buy' | 'Sell';
 export type Sha256 = (data: Uint8Array) => Uint8Array;
@@ -116,7 +116,7 @@ export function signingMessage(prefix: string, borsh: Uint8Array, sha256: Sha256
   const buf = new Uint8Array(p.length + borsh.length);
   buf.set(p, 0);
   buf.set(borsh, p.length);
-  return utf8.encode(toHex(sha256(buf)));
+  return utf8.encode(bytesToHex(sha256(buf)));
 }
 
 export function orderMessage(o: OrderIntent, sha256?: Sha256): Uint8Array {

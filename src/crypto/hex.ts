@@ -34,3 +34,12 @@ export function decodeHex(s: string): Uint8Array | undefined {
   }
   return out;
 }
+
+const HEX_RE = /^[0-9a-fA-F]*$/;
+
+/** Strict hex decoding: even length, hex digits only (no 0x prefix); throws on anything else. */
+export function fromHex(hex: string): Uint8Array {
+  const out = HEX_RE.test(hex) ? decodeHex(hex) : undefined;
+  if (!out) throw new TypeError('not a hex string');
+  return out;
+}

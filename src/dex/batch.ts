@@ -16,7 +16,7 @@
  * This file does not parse HTTP, check signatures or sign receipts: each face does that
  * as for its single calls (the gateway processes, http.ts, the chain's gRPC service).
  */
-import type { OrderIntent } from '../sdk/index.js';
+import type { OrderIntent } from '../core/index.js';
 import { ownerKeyOf } from './engine/index.js';
 import { DexRefusal } from './errors.js';
 import type { DexService } from './service.js';

@@ -5,7 +5,7 @@
  * "Receipts"). Shared by the single-process face (service.ts) and the gateway hub, which
  * sends the fields beside the receipt to the gateway process that signs the receipt.
  */
-import type { CancelAllResult, CancelledOrderView } from '../sdk/index.js';
+import type { CancelAllResult, CancelledOrderView } from '../core/index.js';
 import type { CancelAllTx } from './engine/index.js';
 import type { OkOutcome, Submitted } from './order-entry.js';
 import { receiptDataOf, type ReceiptSigner } from './receipts.js';

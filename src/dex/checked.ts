@@ -4,7 +4,7 @@
  * again when its tick comes. An entry holds the payload it was checked with, so a
  * different transaction under the same id is still checked; it is used once.
  */
-import { equalBytes } from '../sdk/index.js';
+import { bytesEqual } from '../crypto/index.js';
 import type { OrderedTransaction } from '../core/index.js';
 
 export class CheckedSubmissions {
@@ -24,7 +24,7 @@ export class CheckedSubmissions {
   /** Was this ordered transaction checked before its submission? Consumes the entry. */
   readonly take = (otx: OrderedTransaction): boolean => {
     const p = this.checked.get(otx.transaction.txId);
-    if (p === undefined || !equalBytes(p, otx.transaction.payload)) return false;
+    if (p === undefined || !bytesEqual(p, otx.transaction.payload)) return false;
     this.checked.delete(otx.transaction.txId);
     return true;
   };

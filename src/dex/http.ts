@@ -10,8 +10,8 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
 import { isClientDisconnect } from '../log/index.js';
-import { toBase58, toHex } from '../sdk/index.js';
-import type { HealthView } from '../sdk/index.js';
+import { toBase58, bytesToHex } from '../crypto/index.js';
+import type { HealthView } from '../core/index.js';
 import type { DexFollowHooks } from './interface.js';
 import { DexRefusal, ClientGoneError } from './errors.js';
 import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonText } from './http-json.js';
@@ -104,7 +104,7 @@ function healthRoute(service: DexService, opts: HttpOptions): (ctx: Koa.Context)
       status: 'ok',
       sequencer_id: service.key.sequencerId,
       public_key: toBase58(service.key.publicKey),
-      public_key_hex: toHex(service.key.publicKey),
+      public_key_hex: bytesToHex(service.key.publicKey),
       timestamp: Date.now() * 1000,
       tick_number: service.state.lastTick,
       markets: service.state.markets.size,

@@ -1,109 +1,29 @@
 /**
- * The order book (spec/2): the runtime built once per node (runtime.ts: engine, applier,
- * signature pool, receipt signer, order entry) and its HTTP face, `startDex`, which serves
- * the API on the node's runtime or, alone (tests, benchmarks), on one of its own. The pure
- * engine (engine/) is exported for tests, benchmarks, the chain and full nodes.
+ * The door of the order book (spec/2): the runtime built once per node (runtime.ts: engine,
+ * applier, signature pool, receipt signer, order entry), its HTTP face (start.ts: `startDex`,
+ * on the node's runtime or, alone, on one of its own), and the order entry's checks and
+ * answers that the gateway processes and ChainService SubmitTx share. The pure engine has
+ * its own door (engine/index.ts).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { parseHostPort, type HostPort } from '../wire/index.js';
-import { createHandler } from './http.js';
-import type { DexDeps, DexHandle } from './interface.js';
-import { startOrderBook } from './runtime.js';
-import { DexService } from './service.js';
-
-export * from './interface.js';
-export * from './engine/index.js';
-export { DexService } from './service.js';
-export {
-  TickApplier,
-  type TickSource,
-  type SignatureVerifier,
-  type AppliedListener,
-  type TickApplierOptions,
-} from './applier.js';
-export { CheckedSubmissions } from './checked.js';
-export { FairShare, type ShedLimits } from './fair-share.js';
+export type { DexDeps } from './interface.js';
+export { TickApplier } from './applier.js';
+export { FairShare } from './fair-share.js';
 export { OrderEntry, digestNonce, type Submitted } from './order-entry.js';
-export { startOrderBook, type OrderBookOptions, type OrderBookRuntime } from './runtime.js';
-export { DexRefusal, type DexRefusalCode } from './errors.js';
-export { BatchVerifier } from './verifier.js';
-export { marketView, tradeView, bookView } from './views.js';
-export { createApp, createHandler } from './http.js';
-export { loadOrCreateNodeKey, NODE_KEY_FILE, type NodeKey } from './node-key.js';
-export { openApiDocument } from './openapi.js';
-
-/** Where to listen: a host and port as they are, or `host:port` text parsed (src/wire host-port.ts). */
-export function listenAddress(addr: HostPort | string): HostPort {
-  if (typeof addr !== 'string') return addr;
-  const hp = parseHostPort(addr);
-  if (hp) return hp;
-  if (parseHostPort(addr.replace(/:\d{1,5}$/, ':0'))) throw new Error(`bad port in '${addr}'`);
-  throw new Error(`bad address '${addr}', expected host:port`);
-}
-
-export async function startDex(deps: DexDeps): Promise<DexHandle & { service: DexService; stopAccepting(): void }> {
-  const { host, port } = listenAddress(deps.addr);
-  // The node's runtime, or (a lone face) one of our own that replays every stored tick.
-  const own = deps.book === undefined;
-  const book =
-    deps.book ??
-    (await startOrderBook({
-      sequencer: deps.sequencer,
-      pool: deps.pool,
-      dbPath: deps.dbPath,
-      ...(deps.signatureThreads !== undefined ? { signatureThreads: deps.signatureThreads } : {}),
-      ...(deps.maxPending !== undefined ? { maxPending: deps.maxPending } : {}),
-      ...(deps.logger ? { logger: deps.logger } : {}),
-    }));
-  const service = new DexService(book);
-  const handler = createHandler(service, {
-    ...(deps.bodyLimitBytes !== undefined ? { bodyLimit: deps.bodyLimitBytes } : {}),
-    ...(deps.logger ? { logger: deps.logger } : {}),
-    ...(deps.onClientGone ? { onClientGone: deps.onClientGone } : {}),
-    ...(deps.follow ? { follow: deps.follow } : {}),
-  });
-  const server = createServer(handler);
-  server.keepAliveTimeout = 65_000;
-  const listenOn = (done: () => void): void => {
-    if (deps.socketPath !== undefined) server.listen(deps.socketPath, done);
-    else server.listen(port, host, done);
-  };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      listenOn(() => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (err) {
-    if (own) await book.close();
-    throw err;
-  }
-  const a = server.address() as AddressInfo | string;
-  const address = typeof a === 'string' ? a : `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
-  deps.logger?.info({ address, sequencer_id: book.key.sequencerId }, 'dex: listening');
-  return {
-    address,
-    service,
-    stopAccepting() {
-      server.close();
-    },
-    async close() {
-      await new Promise<void>((resolve) => {
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      if (own) await book.close();
-      else await book.idle();
-    },
-  };
-}
-export { ClientGoneError } from './errors.js';
+export { startOrderBook, type OrderBookRuntime } from './runtime.js';
+export { DexRefusal, type DexRefusalCode, ClientGoneError } from './errors.js';
+export { tradeView } from './views.js';
+export { loadOrCreateNodeKey, type NodeKey } from './node-key.js';
+export { listenAddress, startDex } from './start.js';
 export { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from './http-json.js';
 export { receiptJson } from './receipts.js';
 export { parseCancel, parseCancelAll, parsePlaceOrder } from './validate.js';
 export { cancelAllFields, type CancelAllSubmitted } from './cancel-all.js';
-export * from './batch.js';
+export {
+  checkBatchSize,
+  parseBatch,
+  cancelsOfBatchOrders,
+  enterBatch,
+  itemError,
+  MAX_BATCH_BYTES,
+  type BatchItem,
+} from './batch.js';

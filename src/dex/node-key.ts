@@ -2,11 +2,11 @@
  * The node's receipt-signing key: ed25519, created on first start and kept in
  * `<db-path>/node-key.json` (mode 0600, written to a temporary file and renamed so a crash
  * never leaves half a key). Same JSON shape as `svc keygen` writes. The sequencer_id is
- * derived from the public key (sdk/keys.ts: sequencerIdOf).
+ * derived from the public key (src/crypto keys.ts: sequencerIdOf).
  */
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fromHex } from '../sdk/index.js';
+import { fromHex } from '../crypto/index.js';
 import {
   generateKeyPair,
   keyFileOf,
@@ -14,7 +14,7 @@ import {
   sequencerIdOf,
   type KeyFile,
   type KeyPair,
-} from '../sdk/index.js';
+} from '../crypto/index.js';
 
 export const NODE_KEY_FILE = 'node-key.json';
 

@@ -24,7 +24,7 @@
  * is refused QUEUE_FULL and never submitted.
  */
 import { sha256 } from '../crypto/index.js';
-import { equalBytes } from '../sdk/index.js';
+import { bytesEqual } from '../crypto/index.js';
 import {
   CANCEL_PREFIX,
   encodeCancelOrderData,
@@ -32,8 +32,8 @@ import {
   ORDER_PREFIX,
   signingMessage,
   type OrderIntent,
-} from '../sdk/index.js';
-import { CANCEL_ALL_PREFIX, encodeCancelAllData, type CancelAllData } from '../sdk/index.js';
+} from '../core/index.js';
+import { CANCEL_ALL_PREFIX, encodeCancelAllData, type CancelAllData } from '../core/index.js';
 import { SubmitError, type Sequencer } from '../sequencer/index.js';
 import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
 import { ArrivalQueue } from '../intake/index.js';
@@ -147,7 +147,7 @@ export class OrderEntry {
   /** Whether a receipt waits for this transaction: the applier's `rootAfter`. */
   readonly wantsRoot = (otx: OrderedTransaction): boolean => {
     const w = this.waiters.get(otx.transaction.txId);
-    return w?.root === true && equalBytes(w.payload, otx.transaction.payload);
+    return w?.root === true && bytesEqual(w.payload, otx.transaction.payload);
   };
 
   get state(): DexState {
@@ -170,7 +170,7 @@ export class OrderEntry {
       if (a.tx.kind === 'order') this.inflight.delete(ownerKeyOf(a.tx.intent.owner) + a.tx.intent.orderId.toString());
       else if (a.tx.kind === 'cancel_all') this.inflightCancelAll.delete(cancelAllKey(a.tx.owner, a.tx.requestId));
       const w = this.waiters.get(a.otx.transaction.txId);
-      if (w === undefined || !equalBytes(w.payload, a.otx.transaction.payload)) continue;
+      if (w === undefined || !bytesEqual(w.payload, a.otx.transaction.payload)) continue;
       this.waiters.delete(a.otx.transaction.txId);
       clearTimeout(w.timer);
       w.resolve({ applied: a, tick: record.tick });

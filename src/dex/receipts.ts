@@ -5,9 +5,9 @@
  * most `inlineMax` (node:crypto, tens of µs each), else as one task of the signature pool.
  */
 import { sha256 } from '../crypto/index.js';
-import { toBase58Key, toHex } from '../sdk/index.js';
-import { receiptMessage, type ReceiptData } from '../sdk/index.js';
-import type { Receipt } from '../sdk/index.js';
+import { toBase58Key, bytesToHex } from '../crypto/index.js';
+import { receiptMessage, type ReceiptData } from '../core/index.js';
+import type { Receipt } from '../core/index.js';
 import type { Tick } from '../core/index.js';
 import type { AppliedTx } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
@@ -47,11 +47,11 @@ export function receiptJson(r: ReceiptData, signature: Uint8Array): Receipt {
     owner: toBase58Key(r.owner),
     timestamp_ms: Number(r.timestampMs),
     sequencer_id: r.sequencerId,
-    merkle_root: toHex(r.merkleRoot),
-    sequencer_signature: toHex(signature),
+    merkle_root: bytesToHex(r.merkleRoot),
+    sequencer_signature: bytesToHex(signature),
     tick_number: Number(r.tickNumber),
     continuum_sequence: r.continuumSequence.toString(),
-    tx_hash: toHex(r.txHash),
+    tx_hash: bytesToHex(r.txHash),
   };
 }
 

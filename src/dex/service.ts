@@ -4,8 +4,8 @@
  * shapes and, for orders and cancels, a receipt signed by the node (receipts.ts). The
  * engine, the tick feed and the signer behind it are the runtime's (runtime.ts).
  */
-import type { CancelResult, MarketView, OrderResult } from '../sdk/index.js';
-import type { CancelAllData, CancelAllResult, OrderIntent } from '../sdk/index.js';
+import type { CancelResult, MarketView, OrderResult } from '../core/index.js';
+import type { CancelAllData, CancelAllResult, OrderIntent } from '../core/index.js';
 import type { DexState, MarketKind } from './engine/index.js';
 import type { NodeKey } from './node-key.js';
 import type { OrderEntry } from './order-entry.js';

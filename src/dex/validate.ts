@@ -4,10 +4,10 @@
  * or a decimal string (up to 2^64 - 1); keys and mints are Base58 of exactly 32 bytes;
  * signatures are 128 hex characters.
  */
-import { fromBase58Key, fromHex } from '../sdk/index.js';
-import type { CancelAllData, OrderIntent } from '../sdk/index.js';
-import { UUID_RE } from '../sdk/index.js';
-import { I64_MAX, U64_MAX } from '../sdk/index.js';
+import { fromBase58Key, fromHex } from '../crypto/index.js';
+import type { CancelAllData, OrderIntent } from '../core/index.js';
+import { UUID_RE } from '../core/index.js';
+import { I64_MAX, U64_MAX } from '../core/index.js';
 import { DexRefusal } from './errors.js';
 import type { MarketKind } from './engine/index.js';
 

@@ -2,11 +2,11 @@
  * JSON views of the engine's objects (markets, books, trades, order results): u64 as
  * decimal strings, keys and mints as Base58, hashes as lowercase hex.
  */
-import { toBase58Key as toBase58 } from '../sdk/index.js';
-import type { MarketView, OrderBookView, TradeView } from '../sdk/index.js';
+import { toBase58Key as toBase58 } from '../crypto/index.js';
+import type { MarketView, OrderBookView, TradeView } from '../core/index.js';
 import { BUY, SELL, type Trade } from './engine/index.js';
 import type { Market } from './engine/index.js';
-import { toHex } from '../sdk/index.js';
+import { bytesToHex } from '../crypto/index.js';
 
 export function marketView(m: Market): MarketView {
   return {
@@ -45,7 +45,7 @@ export function bookView(m: Market, depth: number, nowMs: number, withOrders = f
     market_id: m.info.marketId,
     bids: lv(BUY),
     asks: lv(SELL),
-    merkle_root: toHex(m.book.root()),
+    merkle_root: bytesToHex(m.book.root()),
     last_sequence: m.book.lastSeq.toString(),
     tick_number: m.book.lastTick,
     tree_size: m.book.tree.size,

@@ -30,7 +30,7 @@ import {
   receiptMessage,
   signingMessage,
   type ReceiptData,
-} from '../sdk/index.js';
+} from '../core/index.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply, type ChannelRequest } from './frames.js';
 

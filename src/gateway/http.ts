@@ -29,7 +29,7 @@ import type { NodeKey } from '../dex/index.js';
 import { receiptJson } from '../dex/index.js';
 import { parseCancel, parseCancelAll, parsePlaceOrder } from '../dex/index.js';
 import { encodeCancelAll, encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
-import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../sdk/index.js';
+import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../core/index.js';
 import {
   cancelMessage,
   encodeOrderIntent,
@@ -37,7 +37,7 @@ import {
   signingMessage,
   ORDER_PREFIX,
   type ReceiptData,
-} from '../sdk/index.js';
+} from '../core/index.js';
 import { signBatch, verifyOne } from '../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { createBatchRoute } from './batch-http.js';

@@ -9,17 +9,9 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import {
-  BLOCKS_LIMIT,
-  ChainRefusal,
-  clip,
-  EVENTS_LIMIT,
-  formatId,
-  parseHeight,
-  parseId,
-  sendJson,
-} from '../chain/index.js';
-import { UUID_RE } from '../sdk/index.js';
+import { BLOCKS_LIMIT, ChainRefusal, clip, EVENTS_LIMIT, parseHeight, sendJson } from '../chain/index.js';
+import { formatId, parseId } from '../chain/core/index.js';
+import { UUID_RE } from '../core/index.js';
 import { parseIntegerParam } from '../wire/index.js';
 import { read } from './db-read.js';
 

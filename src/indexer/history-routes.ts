@@ -8,7 +8,8 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import { fromBase58Key, toBase58Key, UUID_RE } from '../sdk/index.js';
+import { UUID_RE } from '../core/index.js';
+import { fromBase58Key, toBase58Key } from '../crypto/index.js';
 import { parseIntegerParam } from '../wire/index.js';
 import { HISTORY_LIMIT, decodeCursor, encodeCursor } from './cursor.js';
 import { ChainRefusal, clip, sendJson } from '../chain/index.js';

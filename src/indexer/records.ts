@@ -7,8 +7,8 @@
  * indexer stops there rather than skip it.
  */
 import { createHash } from 'node:crypto';
-import type { BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from '../chain/index.js';
-import { parseId } from '../chain/index.js';
+import type { BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from '../chain/core/index.js';
+import { parseId } from '../chain/core/index.js';
 import { encodeJson, parseRecordJson } from '../wire/index.js';
 
 export class DecodeError extends Error {

@@ -4,7 +4,7 @@
  * statements. An order placed and changed within the run is inserted once, in its last
  * state; candles are merged per bucket before they meet the table.
  */
-import type { BlockRecord } from '../chain/index.js';
+import type { BlockRecord } from '../chain/core/index.js';
 
 export const RESOLUTIONS = { '1m': 60, '5m': 300, '1h': 3600, '1d': 86400 } as const;
 export type Resolution = keyof typeof RESOLUTIONS;

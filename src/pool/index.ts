@@ -1,24 +1,4 @@
 /**
- * The node's one Piscina pool for CPU work that must stay off the main thread:
- * Wesolowski proofs, batch verification, ed25519 checks. Each task names its worker
- * module (workers/*.worker.js) and exported function, so engines stay independent:
- *
- *   pool.run(task, { filename: workerFile('vdf'), name: 'prove' })
+ * The door of src/pool: the node's one worker pool (pool.ts).
  */
-import { Piscina } from 'piscina';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-
-export interface PoolOptions {
-  threads?: number; // default: all cores
-}
-
-/** Absolute path of the compiled worker module `workers/<name>.worker.js`. */
-export function workerFile(name: string): string {
-  return fileURLToPath(new URL(`../../workers/${name}.worker.js`, import.meta.url));
-}
-
-export function createPool(options: PoolOptions = {}): Piscina {
-  const threads = options.threads ?? availableParallelism();
-  return new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
-}
+export { workerFile, createPool } from './pool.js';

@@ -3,7 +3,7 @@
  * not-resting order is included (its own inclusion proof, same tick verifier), in a tick
  * no later than the proven state, and fits the end the node names. Browser-safe.
  */
-import { BorshReader } from '../sdk/index.js';
+import { BorshReader } from '../core/browser-safe.js';
 import { StepFailure, bytesEqual, hexField, isObject } from './fields.js';
 import { verifyChainTransactionProof, verifyInclusion } from './inclusion.js';
 import type { InclusionVerdict, OrderEnd, OrderStateStep, VerifyOrderStateOptions } from './interface.js';

@@ -5,7 +5,7 @@
  * Byte fields are lowercase hex without `0x` (readers accept upper case); u64 values that
  * can pass 2^53 (order ids, continuum sequences) are decimal strings.
  */
-import type { SlotOrderView } from '../sdk/index.js';
+import type { SlotOrderView } from '../core/browser-safe.js';
 
 /** A transaction's inclusion in a tick (GET /api/v1/tx/{hash}/proof). */
 export interface InclusionProof {

@@ -5,8 +5,8 @@
  * combine into. Strict: a decoder meets a malformed record with a StepFailure of its step.
  * Browser-safe; written apart from the engine's encoders, so each checks the other.
  */
-import { BorshReader } from '../sdk/index.js';
-import { toBase58Key } from '../sdk/index.js';
+import { BorshReader } from '../core/browser-safe.js';
+import { toBase58Key } from '../crypto/browser-safe.js';
 import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { StepFailure } from './fields.js';
 import type { OrderLeaf, OrderStateStep } from './interface.js';

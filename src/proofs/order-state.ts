@@ -30,7 +30,7 @@ import { bytesToHex } from '../crypto/browser-safe.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/browser-safe.js';
 import { rootOfLeafHashesWith } from '../crypto/browser-safe.js';
 import type { DexState } from '../dex/engine/index.js';
-import { fromBase58Key, toBase58Key } from '../sdk/index.js';
+import { fromBase58Key, toBase58Key } from '../crypto/browser-safe.js';
 import { sha256 as sha256Parts } from '../vdf/browser-safe.js';
 import { ENDS, checkEndedBy } from './ended-by.js';
 import { chainOutputs } from './inclusion.js';

@@ -5,7 +5,7 @@
  * signatures and hashes as lowercase hex.
  */
 import { U64_MAX } from '../core/browser-safe.js';
-import { fromBase58Key, fromHex, toBase58, toHex } from './bytes.js';
+import { bytesToHex, fromBase58Key, fromHex, toBase58 } from '../crypto/browser-safe.js';
 import {
   cancelMessage,
   orderMessage,
@@ -15,7 +15,8 @@ import {
   type ReceiptData,
   type Side,
 } from '../core/browser-safe.js';
-import { sequencerIdOf, sign, verify } from './keys.js';
+import { sequencerIdOf, sign, verify } from '../crypto/browser-safe.js';
+import type { Receipt } from '../core/browser-safe.js';
 
 export interface PlaceOrderBody {
   order_id: string;
@@ -43,18 +44,6 @@ export interface CreateMarketBody {
   kind?: 'Spot' | 'Perp';
 }
 
-export interface Receipt {
-  order_id: string;
-  owner: string; // Base58
-  timestamp_ms: number;
-  sequencer_id: string;
-  merkle_root: string; // 64 hex
-  sequencer_signature: string; // 128 hex
-  tick_number: number;
-  continuum_sequence: string; // decimal u64: (tick_number << 32) | index_in_tick
-  tx_hash: string; // 64 hex, full SHA-256 of the transaction; its first 8 are the short hash
-}
-
 export type Envelope<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
 
 /** Sign an order intent and produce the POST /orders body. */
@@ -69,7 +58,7 @@ export function buildOrderBody(intent: OrderIntent, secretKey: Uint8Array): Plac
     expiry: intent.expiry.toString(),
     base_mint: toBase58(intent.baseMint),
     quote_mint: toBase58(intent.quoteMint),
-    signature: toHex(signature),
+    signature: bytesToHex(signature),
   };
 }
 
@@ -80,7 +69,7 @@ export function buildCancelBody(data: CancelOrderData, secretKey: Uint8Array): C
     order_id: data.orderId.toString(),
     owner: toBase58(data.owner),
     market_id: data.marketId,
-    signature: toHex(signature),
+    signature: bytesToHex(signature),
   };
 }
 

@@ -6,9 +6,7 @@
  * the same market can be mass-cancelled again later with a new id.
  */
 import { cancelAllMessage, type CancelAllData, type Side } from '../core/browser-safe.js';
-import { toBase58, toHex } from './bytes.js';
-import { sign } from './keys.js';
-import type { Receipt } from './api-json.js';
+import { bytesToHex, sign, toBase58 } from '../crypto/browser-safe.js';
 
 export interface CancelAllBody {
   request_id: string; // decimal u64
@@ -18,26 +16,6 @@ export interface CancelAllBody {
   signature: string; // 128 hex characters
 }
 
-/** One order a mass cancel ended: its id, side, price and the quantity that was still resting. */
-export interface CancelledOrderView {
-  order_id: string;
-  side: Side;
-  price: string;
-  cancelled_quantity: string;
-}
-
-export interface CancelAllResult {
-  receipt: Receipt; // its order_id is the request_id
-  request_id: string;
-  market_id: string;
-  side: Side | 'Both';
-  /**
-   * Every order of the owner in the market (and side) still open when it was applied, in
-   * continuum_sequence order; may be empty.
-   */
-  cancelled: CancelledOrderView[];
-}
-
 /** Sign a mass cancel and produce the POST /orders/cancel-all body. */
 export function buildCancelAllBody(data: CancelAllData, secretKey: Uint8Array): CancelAllBody {
   const signature = sign(cancelAllMessage(data), secretKey);
@@ -45,7 +23,7 @@ export function buildCancelAllBody(data: CancelAllData, secretKey: Uint8Array): 
     request_id: data.requestId.toString(),
     owner: toBase58(data.owner),
     market_id: data.marketId,
-    signature: toHex(signature),
+    signature: bytesToHex(signature),
   };
   if (data.side !== undefined) body.side = data.side;
   return body;

@@ -15,8 +15,9 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BorshWriter } from '../core/browser-safe.js';
-import { fromBase58Key, fromHex, toHex } from './bytes.js';
-import { prefixed, stateRootOf, type SlotOrderView } from './state-root.js';
+import type { SlotOrderView } from '../core/browser-safe.js';
+import { bytesToHex, fromBase58Key, fromHex } from '../crypto/browser-safe.js';
+import { prefixed, stateRootOf } from './state-root.js';
 
 export interface MarketStateInput {
   market_id: string;
@@ -90,9 +91,9 @@ export function chainStateRootOf(markets: MarketStateInput[], usedIds: UsedIdInp
   all.set(prefix);
   all.set(tail, prefix.length);
   return {
-    state_root: toHex(sha256(all)),
-    markets_root: toHex(marketsRoot),
+    state_root: bytesToHex(sha256(all)),
+    markets_root: bytesToHex(marketsRoot),
     markets_size: size,
-    used_ids_root: toHex(usedRoot),
+    used_ids_root: bytesToHex(usedRoot),
   };
 }

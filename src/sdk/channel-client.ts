@@ -28,7 +28,7 @@
  * Browser-safe: the default socket is the global WebSocket; Node passes a `dial` (e.g. over
  * the `ws` package).
  */
-import { BookChecksum } from './book-checksum.js';
+import { BookChecksum } from '../core/browser-safe.js';
 import { parseExactJson, type U64 } from './exact-json.js';
 
 /** What the client needs of a socket: send text, close; it is told open, text, close. */

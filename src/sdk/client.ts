@@ -3,9 +3,17 @@
  * (Node 20, browsers). Every call returns the `data` of the success envelope or throws a
  * DexApiError carrying the HTTP status, the `code` and the server's `error` message.
  */
-import type { SlotOrderView } from './state-root.js';
-import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody, Receipt } from './api-json.js';
-import type { CancelAllBody, CancelAllResult } from './cancel-all.js';
+import type {
+  CancelAllResult,
+  CancelResult,
+  HealthView,
+  MarketView,
+  OrderBookView,
+  OrderResult,
+  TradeView,
+} from '../core/browser-safe.js';
+import type { Envelope, CancelOrderBody, CreateMarketBody, PlaceOrderBody } from './api-json.js';
+import type { CancelAllBody } from './cancel-all.js';
 
 export class DexApiError extends Error {
   constructor(
@@ -18,61 +26,6 @@ export class DexApiError extends Error {
   }
 }
 
-export interface MarketView {
-  market_id: string;
-  base_mint: string;
-  quote_mint: string;
-  name: string;
-  kind: 'Spot' | 'Perp';
-  created_tick: number;
-}
-
-export interface LevelView {
-  price: string;
-  quantity: string;
-  orders: number;
-}
-
-export interface OrderBookView {
-  market_id: string;
-  bids: LevelView[];
-  asks: LevelView[];
-  merkle_root: string;
-  last_sequence: string;
-  tick_number: number;
-  tree_size: number; // slots covered by merkle_root
-  orders?: SlotOrderView[]; // with ?orders=true: every resting order with its slot
-}
-
-export interface TradeView {
-  trade_id: string;
-  market_id: string;
-  price: string;
-  quantity: string;
-  taker_side: 'Buy' | 'Sell';
-  maker_order_id: string;
-  maker_owner: string;
-  taker_order_id: string;
-  taker_owner: string;
-  tick_number: number;
-  continuum_sequence: string;
-  timestamp_ms: number;
-}
-
-export interface OrderResult {
-  receipt: Receipt;
-  status: 'resting' | 'partially_filled' | 'filled';
-  filled_quantity: string;
-  remaining_quantity: string;
-  trades: TradeView[];
-}
-
-export interface CancelResult {
-  receipt: Receipt;
-  order_id: string;
-  cancelled_quantity: string;
-}
-
 /** One item of POST /orders/batch: the body of POST /orders or POST /orders/cancel with its kind. */
 export type BatchItemBody = ({ kind: 'order' } & PlaceOrderBody) | ({ kind: 'cancel' } & CancelOrderBody);
 
@@ -80,16 +33,6 @@ export type BatchItemBody = ({ kind: 'order' } & PlaceOrderBody) | ({ kind: 'can
 export type BatchItemResult =
   | { ok: true; data: OrderResult | CancelResult }
   | { ok: false; error: string; code: string; status: number };
-
-export interface HealthView {
-  status: 'ok';
-  sequencer_id: string;
-  public_key: string; // Base58
-  public_key_hex: string;
-  timestamp: number; // microseconds
-  tick_number: number;
-  markets: number;
-}
 
 export class DexClient {
   private readonly base: string;

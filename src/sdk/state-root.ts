@@ -7,19 +7,8 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BorshWriter } from '../core/browser-safe.js';
-import { fromBase58Key, toHex } from './bytes.js';
-
-export interface SlotOrderView {
-  slot: number;
-  continuum_sequence: string;
-  order_id: string;
-  owner: string; // Base58
-  side: 'Buy' | 'Sell';
-  price: string;
-  quantity: string;
-  remaining: string;
-  expiry: string;
-}
+import type { SlotOrderView } from '../core/browser-safe.js';
+import { bytesToHex, fromBase58Key } from '../crypto/browser-safe.js';
 
 export function leafRecord(o: SlotOrderView): Uint8Array {
   return new BorshWriter(81)
@@ -63,5 +52,5 @@ export function stateRootOf(orders: SlotOrderView[], treeSize: number): string {
     for (let i = 0; i < level.length; i += 2) next.push(prefixed(0x01, level[i]!, level[i + 1]!));
     level = next;
   }
-  return toHex(level[0]!);
+  return bytesToHex(level[0]!);
 }

@@ -1,22 +1,16 @@
 /**
- * The tick sequencer's public surface (spec/1): `createSequencer()` plus the types,
- * limits and hashing helpers the front-ends, the order book and the chain node use.
+ * The door of the tick sequencer (spec/1): `createSequencer()` plus the types, limits and
+ * rate meter the front-ends, the order book and the chain node use. Transactions, ticks and
+ * their hashes are src/core's; the stored forms src/store's.
  */
-import type { Sequencer, SequencerOptions } from './interface.js';
-import { TickSequencer } from './sequencer.js';
-
-export type { OrderedTicks, Sequencer, SequencerOptions, SubmitErrorCode, TickListener } from './interface.js';
-export { SubmitError } from './interface.js';
-export type * from '../core/index.js';
-export * from './limits.js';
-export { TRANSACTION_SCHEMA, isShortHash, shortHash, transactionBytes, transactionHash } from '../core/index.js';
-export { validateTransaction } from './validate.js';
-export { encodeArchiveRecord, decodeArchiveRecord } from '../store/index.js';
-export { TickSequencer, MAX_TX_PER_TICK, DEFAULT_REPLAY_WINDOW } from './sequencer.js';
-
-/** Build the sequencer (call start() to open the chain and run the clock). */
-export function createSequencer(options: SequencerOptions): Sequencer {
-  return new TickSequencer(options);
-}
+export {
+  type Sequencer,
+  type SequencerOptions,
+  type SubmitErrorCode,
+  type TickListener,
+  SubmitError,
+} from './interface.js';
+export { MAX_BATCH_TRANSACTIONS } from './limits.js';
+export { createSequencer } from './sequencer.js';
 export { RateMeter } from './rate.js';
 export type { PreparedBatch } from './prepare.js';

@@ -466,3 +466,8 @@ export class TickSequencer implements Sequencer {
     return this.log.memoryFootprint();
   }
 }
+
+/** Build the sequencer (call start() to open the chain and run the clock). */
+export function createSequencer(options: SequencerOptions): Sequencer {
+  return new TickSequencer(options);
+}

@@ -6,4 +6,4 @@
 export { TickLog } from './tick-log.js';
 export { DiskTickStore, binarySublevel, type ExtraOp, type Head } from './disk-store.js';
 export { WriteAheadLog, type WalEntry } from './wal.js';
-export { decodeArchiveRecord, encodeArchiveRecord } from './archive.js';
+export { encodeArchiveRecord } from './archive.js';

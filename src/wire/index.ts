@@ -10,9 +10,7 @@ export {
   ProtoReader,
   WireError,
   VARINT,
-  FIXED64,
   LEN,
-  FIXED32,
   expectWireType,
   checkMessage,
   type MessageSchema,
@@ -25,6 +23,6 @@ export { parseAddress, parseHostPort, formatHostPort, type HostPort } from './ho
 export { peerAddress } from './peer.js';
 export { enableBatchedWrites } from './batched-writes.js';
 export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
-export { ReaderPace, readerPace, DEFAULT_READER_PACE, type ReaderPaceOptions } from './reader-pace.js';
+export { ReaderPace, readerPace, DEFAULT_READER_PACE } from './reader-pace.js';
 export { StreamSlots, type SlotHolder, type StreamSlotLimits } from './stream-slots.js';
 export { answerClientErrors } from './client-errors.js';

@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { SdkModule } from '../../src/chain/web/app/api.js';
 import { launchChromium } from '../support/chromium.js';
 import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
@@ -128,5 +129,13 @@ describe('end to end: the explorer page keeps every block across dropped connect
       .evaluateAll((trs) => trs.map((r) => Number((r as HTMLElement).dataset.height)));
     expect(rows).to.deep.equal(rows.map((_, i) => newest - i));
     expect(rows.length).to.equal(20);
+  });
+});
+
+describe('the explorer page and the SDK bundle it loads', () => {
+  it('the SDK has the shape the page types it by (SdkModule of src/chain/web/app/api.ts)', async () => {
+    const sdk: SdkModule = await import('../../src/sdk/index.js'); // a compile error if the SDK leaves the shape
+    expect(sdk.webSocketDial).to.be.a('function');
+    expect(sdk.ChannelClient).to.be.a('function');
   });
 });

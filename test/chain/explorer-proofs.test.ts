@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Browser, Page, Route } from 'playwright-core';
 import { collectPageProblems, launchChromium } from '../support/chromium.js';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { startChainNode, type ChainNode } from './support/node.js';

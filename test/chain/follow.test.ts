@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { signedOrderRequest } from '../../src/chain/grpc/client.js';
-import type { BlockDetail, ChainReader, TransactionBatch } from '../../src/chain/interface.js';
+import type { BlockDetail, ChainReader, TransactionBatch } from '../../src/chain/core/index.js';
 import { defaultFaces } from '../../src/node/faces.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { runtimeProbe, startChainNode, type ChainNode } from './support/node.js';

@@ -16,7 +16,7 @@ import {
   orderMessage,
   type OrderIntent,
 } from '../../src/core/order-messages.js';
-import { sign } from '../../src/sdk/keys.js';
+import { sign } from '../../src/crypto/keys.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { healthOf, listServices } from './support/reflection.js';

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signedCancelRequest, signedOrderRequest } from '../../src/chain/grpc/client.js';
 import type { OrderStateProof } from '../../src/proofs/index.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { svc } from '../cli/support.js';
 import { flipHex } from '../proofs/support/verifier.js';

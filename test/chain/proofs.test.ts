@@ -13,7 +13,7 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { signedCancelRequest, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/grpc/client.js';
-import { OrderRecords, type BlockDetail, type ChainOp } from '../../src/chain/index.js';
+import { OrderRecords, type BlockDetail, type ChainOp } from '../../src/chain/core/index.js';
 import { auditPath, leafHashWith } from '../../src/crypto/merkle-path.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { openDatabase } from '../../src/db/index.js';
@@ -24,7 +24,7 @@ import {
   type ChainTransactionProof,
   type OrderStateProof,
 } from '../../src/proofs/index.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import type { SequencerStatus } from '../../src/core/types.js';
 import { parseRecordJson } from '../../src/wire/index.js';

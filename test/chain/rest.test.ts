@@ -13,11 +13,11 @@ import type {
   ChainStatus,
   ExplorerEvent,
   ExplorerTransaction,
-} from '../../src/chain/interface.js';
+} from '../../src/chain/core/index.js';
 import type { explorerOpenApi } from '../../src/chain/openapi.js';
 import { parseRecordJson } from '../../src/wire/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { loadVdfEngine, parseRestTick } from '../../src/vdf/index.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { startChainNode, type ChainNode } from './support/node.js';

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { signedOrderRequest } from '../../src/chain/grpc/client.js';
-import type { BlockDetail } from '../../src/chain/interface.js';
+import type { BlockDetail } from '../../src/chain/core/index.js';
 import { BlockSocket, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA } from '../../src/chain/ws.js';
 import { silentLogger } from '../../src/log/index.js';
 import { keyOf, mintOf } from './support/flow.js';

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { BookSource, levelChangesOf, levelsOfBook, ownerEventsOf } from '../../src/channels/index.js';
-import { toBase58Key } from '../../src/sdk/bytes.js';
+import { toBase58Key } from '../../src/crypto/base58.js';
 import { bookChecksumOf, EMPTY_BOOK_CHECKSUM } from '../../src/sdk/index.js';
 import { cancelTx, marketTx, orderTx, seeded } from '../dex/support/orders.js';
 import { TickMaker } from './support/ticks.js';

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainClient } from '../../src/chain/grpc/client.js';
-import { toBase58 } from '../../src/sdk/bytes.js';
+import { toBase58 } from '../../src/crypto/base58.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 import { TestClient, rawOf, type Msg } from './support/client.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { OwnerLog, type ChannelItem } from '../../src/channels/index.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
 import type { DexTx } from '../../src/dex/engine/index.js';
-import { toBase58Key } from '../../src/sdk/bytes.js';
+import { toBase58Key } from '../../src/crypto/base58.js';
 import { sha256 } from '../../src/crypto/sha256.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { BASE, QUOTE, cancelTx, marketTx, orderTx, seeded } from '../dex/support/orders.js';

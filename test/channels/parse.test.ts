@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { parseClientMessage } from '../../src/channels/index.js';
-import { toBase58Key } from '../../src/sdk/bytes.js';
+import { toBase58Key } from '../../src/crypto/base58.js';
 
 const OWNER = toBase58Key(new Uint8Array(32).fill(7));
 const MARKET = '0123abcd-0000-4000-8000-00000000beef';

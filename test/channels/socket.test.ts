@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import WebSocket from 'ws';
 import { CLOSE, DEFAULT_LIMITS, levelsOfBook } from '../../src/channels/index.js';
 import { sha256 } from '../../src/crypto/sha256.js';
-import { toBase58Key } from '../../src/sdk/bytes.js';
+import { toBase58Key } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { BASE, QUOTE, cancelTx, marketTx, mint, orderTx, seeded } from '../dex/support/orders.js';
 import { ChannelsHarness } from './support/harness.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { merkleRoot } from '../../src/crypto/merkle.js';
 import { DexState, type Outcome, encodeLeaf, type TickContext } from '../../src/dex/engine/index.js';
 import { U64_MAX } from '../../src/core/borsh.js';
-import { toHex } from '../../src/sdk/bytes.js';
+import { bytesToHex as toHex } from '../../src/crypto/hex.js';
 import { cancelTx, marketTx, mint, orderTx, seeded } from './support/orders.js';
 
 const alice = seeded(1).publicKey;

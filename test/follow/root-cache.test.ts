@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import type { BlockDetail } from '../../src/chain/interface.js';
+import type { BlockDetail } from '../../src/chain/core/index.js';
 import { BlockRootCache, READ_BATCH, type StoredBlocks } from '../../src/follow/root-cache.js';
 import { encodeBlockRoot } from '../../src/follow/block-roots.js';
 

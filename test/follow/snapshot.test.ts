@@ -26,7 +26,7 @@ import {
   type WireBlockRoot,
   type WireSnapshotChunk,
 } from '../../src/follow/index.js';
-import type { OpenRecords } from '../../src/chain/interface.js';
+import type { OpenRecords } from '../../src/chain/core/index.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode, StartupError, type NodeHandle } from '../../src/node/index.js';
 import { DiskTickStore } from '../../src/store/disk-store.js';

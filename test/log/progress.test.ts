@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
-import { OrderBookEngine, TickApplier } from '../../src/dex/index.js';
+import { TickApplier } from '../../src/dex/index.js';
+import { OrderBookEngine } from '../../src/dex/engine/index.js';
 import { startProgress, progressFigures, describeProgress } from '../../src/log/progress.js';
 import type { Tick } from '../../src/core/types.js';
 import { FakeSequencer } from '../support/fake-sequencer.js';

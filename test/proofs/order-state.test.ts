@@ -14,7 +14,7 @@ import {
   type OrderStateProof,
   type OrderStateStep,
 } from '../../src/proofs/index.js';
-import { toBase58Key } from '../../src/sdk/bytes.js';
+import { toBase58Key } from '../../src/crypto/base58.js';
 import { MARKET_ID, alice, bob, carol, dave, makeFixture, type Fixture } from './support/fixture.js';
 import { inclusionOf, orderProofOf } from './support/vectors.js';
 import { clone, flipHex, tickVerifier } from './support/verifier.js';

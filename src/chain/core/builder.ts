@@ -19,7 +19,7 @@
  */
 import type { AppliedTick, AppliedTx, CancelAllTx, CancelOrderTx, PlaceOrderTx } from '../../dex/engine/index.js';
 import { bytesToHex, sha256 } from '../../crypto/index.js';
-import { toBase58Key } from '../../sdk/index.js';
+import { toBase58Key } from '../../crypto/index.js';
 import { formatId } from './ids.js';
 import type { BatchSummary, BlockRecord, ExplorerEvent, ExplorerTransaction, MarketCreation } from './interface.js';
 

@@ -5,7 +5,7 @@
  * tests and bench:chain. u64 fields arrive as decimal strings (proto-loader `longs: String`).
  */
 import * as grpc from '@grpc/grpc-js';
-import { sign } from '../../sdk/index.js';
+import { sign } from '../../crypto/index.js';
 import {
   cancelMessage,
   encodeCancelOrderData,
@@ -13,8 +13,8 @@ import {
   orderMessage,
   type CancelOrderData,
   type OrderIntent,
-} from '../../sdk/index.js';
-import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../sdk/index.js';
+} from '../../core/index.js';
+import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../core/index.js';
 import { loadChainPackage } from './proto.js';
 
 export interface WireExplorerTransaction {

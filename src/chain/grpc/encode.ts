@@ -5,7 +5,7 @@
  * must match the .proto; test/chain/grpc.test.ts decodes them with proto-loader.
  */
 import { ScratchWriter, Writer } from '../../wire/index.js';
-import type { ExplorerTransaction, MarketCreation, TransactionBatch } from '../interface.js';
+import type { ExplorerTransaction, MarketCreation, TransactionBatch } from '../core/index.js';
 
 export function writeExplorerTransaction(w: Writer, t: ExplorerTransaction): void {
   w.string(1, t.id).uint(2, t.block_height).uint(3, t.batch_index).string(4, t.kind);

@@ -17,7 +17,7 @@
  */
 import { status as grpcStatus, type ServerWritableStream } from '@grpc/grpc-js';
 import { enableBatchedWrites, readerPace, type ReaderPace } from '../../wire/index.js';
-import type { ChainReader } from '../interface.js';
+import type { ChainReader } from '../core/index.js';
 import type { TxFeed } from './tx-feed.js';
 import { encodeTxBatch } from './encode.js';
 

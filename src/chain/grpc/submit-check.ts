@@ -18,9 +18,9 @@ import {
   encodePlaceOrderIntent,
 } from '../../dex/engine/index.js';
 import { encodeCancelAll } from '../../dex/engine/index.js';
-import { UUID_RE } from '../../sdk/index.js';
-import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../sdk/index.js';
-import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../sdk/index.js';
+import { UUID_RE } from '../../core/index.js';
+import { ORDER_INTENT_SIZE, cancelMessage, orderMessage, type OrderIntent } from '../../core/index.js';
+import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../core/index.js';
 import { verifyOne } from '../../crypto/index.js';
 import type { IntakeRefusal } from '../../intake/index.js';
 import { checkMessage } from '../../wire/index.js';

@@ -9,7 +9,7 @@
  * batch are in `waiting`; a stream stalled on a full send queue is not, so it costs
  * nothing per batch.
  */
-import type { ChainReader, TransactionBatch } from '../interface.js';
+import type { ChainReader, TransactionBatch } from '../core/index.js';
 import { encodeTxBatch } from './encode.js';
 
 export interface FeedEntry {

@@ -10,7 +10,7 @@
  *      and "truncated": true (fetch GET /blocks/:height for the lists)
  *   3. form 2 without batch_summaries
  */
-import type { BlockDetail, BlockRecord, ChainReader, ExplorerTransaction } from '../interface.js';
+import type { BlockDetail, BlockRecord, ChainReader, ExplorerTransaction } from '../core/index.js';
 import { encodeJson, parseRecordJson } from '../../wire/index.js';
 import type { MqBlock, MqSource, MqTx } from './interface.js';
 

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { isClientDisconnect } from '../../log/index.js';
 import type { Registry } from 'prom-client';
 import type { Sequencer } from '../../sequencer/index.js';
-import { encodeArchiveRecord } from '../../sequencer/index.js';
+import { encodeArchiveRecord } from '../../store/index.js';
 import { nowMicros } from '../../core/index.js';
 import { earliest, restRecentTicks, restStatus, restTransaction } from '../convert.js';
 import { restTick } from '../../vdf/index.js';

@@ -6,7 +6,7 @@
  * is too small for the full one.
  */
 import { expect } from 'chai';
-import type { BlockDetail, ExplorerTransaction } from '../../../src/chain/interface.js';
+import type { BlockDetail, ExplorerTransaction } from '../../../src/chain/core/index.js';
 import { encodeJson } from '../../../src/wire/index.js';
 import { chainSource, mqBlock, mqTx, storedTx, type StoredChain } from '../../../src/chain/mq/index.js';
 

@@ -15,7 +15,7 @@ import {
 import { encodeCancelAll } from '../../../src/dex/engine/index.js';
 import { digestNonce } from '../../../src/dex/order-entry.js';
 import { signInline } from '../../../src/dex/verifier.js';
-import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
+import { keyPairFromSeed, type KeyPair } from '../../../src/crypto/keys.js';
 import { verifyOne } from '../../../src/crypto/ed25519.js';
 import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../../src/core/order-messages.js';
 import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../../src/core/order-messages.js';

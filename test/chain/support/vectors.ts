@@ -8,7 +8,8 @@
  */
 import { encodeMarketLeaf, encodeUsedIdLeaf, OrderBookEngine } from '../../../src/dex/engine/index.js';
 import { bookView } from '../../../src/dex/views.js';
-import { toBase58, toHex } from '../../../src/sdk/bytes.js';
+import { toBase58 } from '../../../src/crypto/base58.js';
+import { bytesToHex as toHex } from '../../../src/crypto/hex.js';
 import type { MarketStateInput, UsedIdInput } from '../../../src/sdk/chain-root.js';
 import { applyAll, checkSignature, makeTicks } from './flow.js';
 

@@ -1,5 +1,5 @@
 /** Test helpers: deterministic keys and mints, and decoded order book transactions. */
-import { keyPairFromSeed, type KeyPair } from '../../../src/sdk/keys.js';
+import { keyPairFromSeed, type KeyPair } from '../../../src/crypto/keys.js';
 import {
   encodeCancelAllData,
   encodeCancelOrderData,

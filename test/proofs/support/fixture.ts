@@ -29,7 +29,7 @@ import { marketIdOf } from '../../../src/core/market-id.js';
 import { GENESIS_OUTPUT, referenceVdfEngine } from '../../../src/vdf/index.js';
 import { ingestionDigest, tickHeaderDigest } from '../../../src/vdf/binding.js';
 import { usedIdLeaf } from '../../../src/proofs/index.js';
-import type { KeyPair } from '../../../src/sdk/keys.js';
+import type { KeyPair } from '../../../src/crypto/keys.js';
 import { cancelAllTx, cancelTx, keyOf, marketTx, mintOf, orderTx } from '../../chain/support/flow.js';
 import { BlockBuilder } from '../../../src/chain/core/builder.js';
 import type { BlockRecord, ExplorerTransaction } from '../../../src/chain/core/interface.js';

@@ -24,7 +24,7 @@ import { encodeJson } from '../../../src/wire/index.js';
 import type { BlockRecord } from '../../../src/chain/core/interface.js';
 import { bytesToHex } from '../../../src/crypto/hex.js';
 import { sha256 } from '../../../src/crypto/sha256.js';
-import type { KeyPair } from '../../../src/sdk/keys.js';
+import type { KeyPair } from '../../../src/crypto/keys.js';
 import { MARKET_ID, alice, bob, dave, makeFixture, orderKey, type Fixture } from './fixture.js';
 
 export interface ProofVectors {

@@ -3,7 +3,7 @@
  * channel client, the blocks channel of WS /ws (same origin). JSON is parsed keeping u64 values above 2^53 exact (as bigint), and errors
  * carry the server's `{"error": ...}` message.
  */
-import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../interface.js';
+import type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction } from '../../core/index.js';
 
 export type { BlockDetail, BlockRecord, ChainStatus, ExplorerEvent, ExplorerTransaction };
 
@@ -89,7 +89,33 @@ export const api = {
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
-export type SdkModule = typeof import('../../../sdk/index.js');
+/**
+ * What the page uses of the SDK bundle (svc-sdk.js: its ChannelClient and webSocketDial),
+ * loaded at run time. Stated here rather than imported: the explorer is a face of the node
+ * and stands below no client; test/e2e/explorer-live.test.ts holds the SDK to this shape.
+ */
+export interface SdkModule {
+  webSocketDial(): PageDial;
+  ChannelClient: new (options: PageChannelOptions) => PageChannelClient;
+}
+
+/** The SDK's ChannelDial, as the page passes it on: a target URL and the client's socket events. */
+export type PageDial = (url: string, events: PageSocketEvents) => { send(text: string): void; close(): void };
+type PageSocketEvents = { open(): void; message(text: string): void; close(code: number, reason: string): void };
+
+export interface PageChannelOptions {
+  url: string;
+  reconnectMs: number;
+  maxReconnectMs: number;
+  dial: PageDial;
+  onOpen: () => void;
+  onError: (e: { code: string }) => void;
+}
+
+export interface PageChannelClient {
+  blocks(options: { fromHeight?: number }, onBlock: (m: { detail: unknown }) => void): unknown;
+  close(): void;
+}
 
 let sdkLoading: Promise<SdkModule> | undefined;
 
@@ -116,7 +142,7 @@ export function watchBlocks(
   onState: (state: LiveState) => void,
 ): () => void {
   let stopped = false;
-  let client: InstanceType<SdkModule['ChannelClient']> | undefined;
+  let client: PageChannelClient | undefined;
   const url = new URL('/ws', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const follow = (sdk: SdkModule, from: number | undefined): void => {

@@ -1,14 +1,18 @@
 /**
- * ed25519 keys and signatures for clients, with @noble/ed25519 (pure JS: runs in a
- * browser and in Node). The server verifies with Node's built-in crypto instead, which is
- * much faster; both apply the same rules (./ed25519-rules.ts) and agree on the RFC 8032
- * vectors and on docs/ed25519-vectors.json (test/sdk).
+ * ed25519 keys and signatures with @noble/ed25519 (pure JS: runs in a browser and in Node):
+ * the SDK's keys and signing, the node's own key (node-key.json, the same key file as `svc
+ * keygen` writes) and its sequencer_id. The node verifies order signatures with Node's
+ * built-in crypto instead (./ed25519.ts), which is much faster; both apply the same rules
+ * (./ed25519-rules.ts) and agree on the RFC 8032 vectors and on docs/ed25519-vectors.json
+ * (test/sdk).
  */
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { equalBytes, toBase58, toHex } from './bytes.js';
-import { ed25519EncodingViolation } from '../crypto/browser-safe.js';
+import { toBase58 } from './base58.js';
+import { bytesEqual } from './bytes.js';
+import { ed25519EncodingViolation } from './ed25519-rules.js';
+import { bytesToHex } from './hex.js';
 
 ed.hashes.sha512 = sha512;
 
@@ -58,7 +62,7 @@ export function verify(signature: Uint8Array, message: Uint8Array, publicKey: Ui
     const k = numberLE(sha512(buf)) % L;
     const s = numberLE(signature.subarray(32, 64)); // < L (rule 2)
     const check = ed.Point.BASE.multiply(s, false).subtract(A.multiply(k, false));
-    return equalBytes(check.toBytes(), r);
+    return bytesEqual(check.toBytes(), r);
   } catch {
     return false;
   }
@@ -71,7 +75,7 @@ export function sequencerIdOf(publicKey: Uint8Array): string {
   const buf = new Uint8Array(SEQUENCER_ID_PREFIX.length + publicKey.length);
   buf.set(SEQUENCER_ID_PREFIX);
   buf.set(publicKey, SEQUENCER_ID_PREFIX.length);
-  return toHex(sha256(buf)).slice(0, 16);
+  return bytesToHex(sha256(buf)).slice(0, 16);
 }
 
 /** The key file written by `svc keygen` (and the node's `node-key.json`). */
@@ -86,7 +90,7 @@ export function keyFileOf(kp: KeyPair): KeyFile {
   return {
     algorithm: 'ed25519',
     public_key: toBase58(kp.publicKey),
-    public_key_hex: toHex(kp.publicKey),
-    secret_key: toHex(kp.secretKey),
+    public_key_hex: bytesToHex(kp.publicKey),
+    secret_key: bytesToHex(kp.secretKey),
   };
 }

@@ -21,7 +21,7 @@
  * state root is. Browser-safe (@noble/hashes); the node's mirror uses this same code.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { UUID_RE } from '../core/browser-safe.js';
+import { UUID_RE } from './market-id.js';
 
 /** The checksum of a book with no level. */
 export const EMPTY_BOOK_CHECKSUM = '0000000000000000';

@@ -1,24 +1,11 @@
 /**
- * Byte helpers shared by the SDK and the server: hex, Base58 (bs58, browser-safe),
- * constant-time equality. No node:* imports, so the SDK bundles for a browser.
+ * Base58 (the Bitcoin alphabet, bs58: browser-safe), the text form of keys, mints and owners in
+ * the order book API (spec/2), with decoding bounded in length (Base58 decoding costs time
+ * quadratic in the text) and a cache of the 32-byte keys seen last. No node:* imports: the
+ * node and the SDK share it.
  */
 import bs58 from 'bs58';
-import { bytesToHex, decodeHex } from '../crypto/browser-safe.js';
-
-/** Joining and constant-time comparing byte arrays (src/crypto/browser-safe.ts, shared with the server); the SDK's name for bytesEqual is equalBytes. */
-export { bytesEqual as equalBytes, concatBytes } from '../crypto/browser-safe.js';
-
-const HEX_RE = /^[0-9a-fA-F]*$/;
-
-/** Lowercase hex (src/crypto/hex.ts, the one hex encoder of the tree). */
-export const toHex = bytesToHex;
-
-/** Strict hex decoding: even length, hex digits only (no 0x prefix); throws on anything else. */
-export function fromHex(hex: string): Uint8Array {
-  const out = HEX_RE.test(hex) ? decodeHex(hex) : undefined;
-  if (!out) throw new TypeError('not a hex string');
-  return out;
-}
+import { bytesToHex } from './hex.js';
 
 export function toBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes);
@@ -72,7 +59,7 @@ const KEY_TEXT_CACHE = new Map<string, string>();
 /** toBase58 of a 32-byte key, from the cache when it was encoded recently. */
 export function toBase58Key(bytes: Uint8Array): string {
   if (bytes.length !== 32) return bs58.encode(bytes);
-  const id = toHex(bytes);
+  const id = bytesToHex(bytes);
   let text = KEY_TEXT_CACHE.get(id);
   if (text === undefined) {
     text = bs58.encode(bytes);

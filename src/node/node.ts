@@ -1,0 +1,236 @@
+/**
+ * startNode(config): opens the database and the worker pool, starts the sequencer, then
+ * the order book runtime and the chain it feeds (restored from the chain's latest
+ * snapshot, then the stored ticks after it), then each face in order; once every face is
+ * up it prints `listening <face> <host:port>` for each (so a face that cannot start is reported before any `listening` line). A step that
+ * takes more than a second logs that it is still running. close() shuts
+ * down gracefully: every face stops accepting, the sequencer ticks out what is in flight
+ * and stops, then faces, the order book and the chain, metrics, pool and database close,
+ * in reverse order of opening.
+ */
+import type { Piscina } from 'piscina';
+import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
+import { followLeaders } from '../config/index.js';
+import { formatHostPort } from '../wire/index.js';
+import type { NodeConfig } from '../config/index.js';
+import { openDatabase, type Database } from '../db/index.js';
+import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
+import { createLogger, startProgress, type Logger } from '../log/index.js';
+import { createMetrics, type NodeMetrics } from '../metrics/index.js';
+import { createPool } from '../pool/index.js';
+import { createSequencer } from '../sequencer/index.js';
+import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
+import type { Sequencer } from '../sequencer/index.js';
+import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
+import { NodeChannels } from './channels.js';
+import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
+import { defaultFaces } from './faces.js';
+import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
+
+/** A full node's refusal (bad leader, refused snapshot) is a start-up error the user acts on; others pass. */
+function startupErrorOf(err: unknown): unknown {
+  return err instanceof FollowError ? new StartupError(err.message, { cause: err }) : err;
+}
+
+/** What startNode has opened so far; closeParts closes it in reverse order. */
+interface Parts {
+  faces: RunningFace[];
+  db?: Database;
+  pool?: Piscina;
+  sequencer?: Sequencer;
+  chain?: ChainRuntime;
+  book?: OrderBookRuntime;
+  metrics?: NodeMetrics;
+}
+
+type Step = <T>(what: string, run: () => Promise<T>) => Promise<T>;
+
+/** Every face stops accepting, the sequencer ticks out what is in flight, then faces, order book, chain, metrics, pool, database close. */
+async function closeParts(parts: Parts, logger: Logger): Promise<void> {
+  const { faces, sequencer, book, chain, metrics, pool, db } = parts;
+  for (const face of faces) face.stopAccepting();
+  if (sequencer) await sequencer.stop().catch((err: unknown) => logger.error({ err }, 'sequencer stop failed'));
+  for (const face of [...faces].reverse()) {
+    await face.close().catch((err: unknown) => logger.error({ err, face: face.name }, 'face close failed'));
+  }
+  await book?.close().catch((err: unknown) => logger.error({ err }, 'order book close failed'));
+  await chain?.close().catch((err: unknown) => logger.error({ err }, 'chain close failed'));
+  metrics?.close();
+  await pool?.destroy().catch((err: unknown) => logger.error({ err }, 'pool close failed'));
+  if (db && db.status !== 'closed')
+    await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
+}
+
+/**
+ * The node's state, in order: the database and pool, the sequencer (or a full node's
+ * follower) resumed from the stored ticks, the chain opened from its latest snapshot, and
+ * the order book runtime that feeds it (the chain is one consumer of its records; the live
+ * channels store their owner log in the chain's per-tick write). Each part is recorded in
+ * `parts` as soon as it is open, so a failure later closes what was opened.
+ */
+async function openState(
+  config: NodeConfig,
+  options: StartNodeOptions,
+  parts: Parts,
+  step: Step,
+  logger: Logger,
+  reportFailure: (err: Error) => void,
+): Promise<Omit<NodeContext, 'metrics'>> {
+  const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
+  const leader = leaders?.[0];
+  if (leader !== undefined) {
+    // Before anything is written: a leader that does not answer, or is no svc node, stops us here.
+    await step(`reaching the leader at ${leader}`, () => probeLeader(leader)).catch((err: unknown) =>
+      Promise.reject(startupErrorOf(err)),
+    );
+  }
+  const db = await step('opening the database', () =>
+    openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
+  );
+  parts.db = db;
+  const pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
+  parts.pool = pool;
+  const create =
+    options.createSequencer ??
+    (leaders !== undefined
+      ? followerFactory({
+          leaders,
+          fromSnapshot: config.followFrom === 'snapshot' ? CHAIN_SNAPSHOT_CODE : undefined,
+          logger,
+          onFatal: (err) => reportFailure(err),
+        })
+      : createSequencer);
+  const sequencer = await create({
+    db,
+    pool,
+    retainTicks: config.retainTicks,
+    retainBytes: config.retainBytes,
+    vdfIterations: config.vdfIterations,
+    idleTickMs: config.idleTickMs,
+    queueCapacity: config.queueCapacity,
+    onError: (err) => logger.error({ err }, 'sequencer error'),
+  });
+  parts.sequencer = sequencer;
+  await step(
+    leader !== undefined
+      ? `checking the leader at ${leader} and resuming from the stored ticks`
+      : 'resuming the chain (stored ticks, write-ahead log)',
+    () => sequencer.start(),
+  ).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
+  const channels = new NodeChannels(db);
+  const chain = await step('opening the chain', () =>
+    openChainRuntime({
+      db,
+      blockMs: config.blockMs,
+      snapshotTxs: config.snapshotTxs,
+      snapshotTicks: config.snapshotTicks,
+      logger,
+      parts: [channels],
+    }),
+  ).catch((err: unknown) => Promise.reject(orderBookError(err)));
+  parts.chain = chain;
+  const book = await step('starting the order book', () =>
+    startOrderBook({
+      sequencer,
+      pool,
+      dbPath: config.dbPath,
+      signatureThreads: config.dexSignatureThreads,
+      maxPending: config.maxPending,
+      logger,
+      ...chain.book,
+    }),
+  ).catch((err: unknown) => Promise.reject(orderBookError(err)));
+  parts.book = book;
+  await step('writing the chain records of the replayed ticks', () => chain.ready()).catch((err: unknown) =>
+    Promise.reject(orderBookError(err)),
+  );
+  return { config, logger, db, pool, sequencer, book, chain, channels, fail: (err) => reportFailure(err) };
+}
+
+/** Each face in order, started early where it was prepared (gateway processes); a face that cannot start is a start-up error naming its address. */
+async function startFaces(
+  specs: FaceSpec[],
+  prepared: Map<FaceSpec, PreparedFace>,
+  ctx: NodeContext,
+  parts: Parts,
+  step: Step,
+): Promise<void> {
+  for (const spec of specs) {
+    const configured = ctx.config[`${spec.name}Addr` as keyof NodeConfig];
+    const address = typeof configured === 'object' ? formatHostPort(configured) : '(no address)';
+    const early = prepared.get(spec);
+    prepared.delete(spec);
+    const start = early ? () => early.start(ctx) : () => spec.start(ctx);
+    parts.faces.push(
+      await step(`starting the ${spec.name} face`, start).catch((err: unknown) =>
+        Promise.reject(faceError(spec.name, address, err)),
+      ),
+    );
+  }
+}
+
+export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const parts: Parts = { faces: [] };
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
+  const specs = options.faces ?? defaultFaces();
+  // Faces that can begin now (gateway processes boot while the database opens and the state is restored).
+  const prepared = new Map<FaceSpec, PreparedFace>();
+  for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));
+
+  /** Run one start-up step, logging progress if it lasts more than a second. */
+  const step: Step = async (what, run) => {
+    const progress = startProgress({ logger, what });
+    try {
+      return await run();
+    } finally {
+      progress.end();
+    }
+  };
+
+  let sequencer: Sequencer;
+  try {
+    const state = await openState(config, options, parts, step, logger, (err) => reportFailure(err));
+    sequencer = state.sequencer;
+    const faces = parts.faces;
+    const metrics = createMetrics({
+      sequencer,
+      streamClients: () => faces.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
+    });
+    parts.metrics = metrics;
+    if (config.follow !== undefined) registerFollowMetrics(metrics.registry, () => state.sequencer.status().follow);
+    await startFaces(specs, prepared, { ...state, metrics }, parts, step);
+    for (const face of faces) {
+      print(`listening ${face.name} ${face.address}`);
+      logger.info({ face: face.name, address: face.address }, 'listening');
+    }
+  } catch (err) {
+    logger.error({ err }, 'node failed to start');
+    for (const early of prepared.values())
+      await early.abort().catch((e: unknown) => logger.error({ err: e }, 'face abort failed'));
+    await closeParts(parts, logger);
+    throw err;
+  }
+
+  const addresses = Object.fromEntries(parts.faces.map((f) => [f.name, f.address]));
+  logger.info(
+    { dbPath: config.dbPath, addresses, retainTicks: config.retainTicks, vdfIterations: config.vdfIterations },
+    'node started',
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    addresses,
+    sequencer,
+    failed,
+    close() {
+      closing ??= (async () => {
+        logger.info('shutting down');
+        await closeParts(parts, logger);
+        logger.info('stopped');
+      })();
+      return closing;
+    },
+  };
+}
