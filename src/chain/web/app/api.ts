@@ -92,7 +92,7 @@ export type LiveState = 'connecting' | 'live' | 'offline';
 /**
  * What the page uses of the SDK bundle (svc-sdk.js: its ChannelClient and webSocketDial),
  * loaded at run time. Stated here rather than imported: the explorer is a face of the node
- * and stands below no client; test/e2e/explorer-live.test.ts holds the SDK to this shape.
+ * and stands below no client; test/chain/explorer-live.test.ts holds the SDK to this shape.
  */
 export interface SdkModule {
   webSocketDial(): PageDial;
