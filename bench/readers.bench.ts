@@ -22,7 +22,7 @@
  * took, and the load average. Ratios are medians over rounds. Linux only. Last line: one
  * JSON object. Env: BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 3),
  * BENCH_READERS (default 50), BENCH_TX_STREAMS (default 32), BENCH_RATE (default 3,000),
- * BENCH_PART (1 or 2: only that part), BENCH_PREPARE_PER_S (transactions the load generator
+ * BENCH_PART (1 or 2: only that part), BENCH_NODE_ARGS (more node flags, e.g. --reader-floor 2MiB), BENCH_PREPARE_PER_S (transactions the load generator
  * prepares per second of a measurement, default 40,000).
  */
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadJob, LoadResult } from './support/chain-load.js';
 import type { IngestJob, IngestResult } from './support/load-gen.js';
-import { runChild, spawnNode, startChild, type StartedChild } from './support/processes.js';
+import { benchNodeArgs, runChild, spawnNode, startChild, type StartedChild } from './support/processes.js';
 import type { RawStreamTxJob, RawStreamTxResult } from './support/raw-streamtx-clients.js';
 import { median, round } from './support/stats.js';
 import type { StreamClientsJob, StreamClientsResult } from './support/stream-clients.js';
@@ -120,6 +120,7 @@ async function main(): Promise<void> {
       '0',
       '--stream-tx-rate',
       '0',
+      ...benchNodeArgs(),
     ],
     ['grpc', 'rest', 'dex', 'rpc'],
     { timeoutMs: 120_000 },

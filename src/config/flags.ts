@@ -218,6 +218,13 @@ export const FLAGS: readonly FlagSpec[] = [
     parse: integer(1000, 3_600_000),
   }),
   spec({
+    flag: 'reader-floor',
+    key: 'readerFloor',
+    defaultValue: '4MiB',
+    help: 'bytes per second all StreamTicks and StreamTx readers get together while ordering has work (bytes, or KiB/MiB/GiB); an idle node serves them as fast as they read',
+    parse: byteCount(64 * 1024, 1024 ** 3),
+  }),
+  spec({
     flag: 'block-ms',
     key: 'blockMs',
     defaultValue: String(DEFAULT_BLOCK_MS),

@@ -22,6 +22,7 @@ export interface NodeConfig {
   idleTickMs: number; // --idle-tick-ms, default 100
   queueCapacity: number; // --queue-capacity, default 100,000
   streamStallMs: number; // --stream-stall-ms, default 30,000: reset a tick stream without progress this long
+  readerFloor: number; // --reader-floor, default 4 MiB/s: what stream readers get together while ordering has work
   blockMs: number; // --block-ms, default 200
   snapshotTxs: number; // --snapshot-txs, default 10,000
   snapshotTicks: number; // --snapshot-ticks, default 2,000

@@ -11,7 +11,7 @@
 import type { Piscina } from 'piscina';
 import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
 import { followLeaders } from '../config/index.js';
-import { formatHostPort } from '../wire/index.js';
+import { formatHostPort, readerPace } from '../wire/index.js';
 import type { NodeConfig } from '../config/index.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
@@ -176,6 +176,8 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   let reportFailure: (err: Error) => void = () => undefined;
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
   const specs = options.faces ?? defaultFaces();
+  // What stream readers get together while ordering has work (docs/api.md "Stream backpressure policy").
+  readerPace.configure({ minBytesPerS: config.readerFloor });
   // Faces that can begin now (gateway processes boot while the database opens and the state is restored).
   const prepared = new Map<FaceSpec, PreparedFace>();
   for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));

@@ -61,9 +61,19 @@ export class ReaderPace {
   passedBytes = 0;
   waits = 0;
 
-  constructor(readonly options: ReaderPaceOptions = DEFAULT_READER_PACE) {
+  constructor(private options: ReaderPaceOptions = DEFAULT_READER_PACE) {
     this.rate = options.maxBytesPerS;
     this.tokens = this.burst();
+  }
+
+  /** The options in force. */
+  get settings(): Readonly<ReaderPaceOptions> {
+    return this.options;
+  }
+
+  /** Change some options (the node's --reader-floor at start); the rate is revised by the next window. */
+  configure(changes: Partial<ReaderPaceOptions>): void {
+    this.options = { ...this.options, ...changes };
   }
 
   /** Tell the pace when ordering has work (called once per window; true = busy). */
