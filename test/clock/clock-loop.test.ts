@@ -215,35 +215,8 @@ describe('clock/clock-loop', () => {
   });
 
   it('while proofs lag, a batch cuts an empty tick only once it ran laggingGapMs; no trivial bridge ticks', () => {
-    // A transaction arrives after 300 squarings of an empty tick (as in the next test).
-    const arrivingAt300 = (): { engine: VdfEngine; arm: (f: () => void) => void } => {
-      let arrive: (() => void) | undefined;
-      const engine: VdfEngine = {
-        ...reference,
-        hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
-        evaluator(): VdfEvaluator {
-          const inner = reference.evaluator();
-          return {
-            start: (x) => inner.start(x),
-            square: (k) => {
-              inner.square(k);
-              if (inner.iterations >= 300 && arrive) {
-                arrive();
-                arrive = undefined;
-              }
-            },
-            get iterations() {
-              return inner.iterations;
-            },
-            output: () => inner.output(),
-            prove: () => inner.prove(),
-          };
-        },
-      };
-      return { engine, arm: (f) => (arrive = f) };
-    };
     const run = (level: ProofsLevel): { ms: number; cut: ClockTick; busy: ClockTick } => {
-      const a = arrivingAt300();
+      const a = arrivingAfter(300);
       const c = setup({ idleTickMs: 2_000, laggingGapMs: 60 }, a.engine);
       c.control.setProofsBehind(level);
       a.arm(() => c.push(1, 1));
@@ -268,32 +241,9 @@ describe('clock/clock-loop', () => {
   });
 
   it('an isolated transaction mid-heartbeat closes the heartbeat early and costs at most 2 ticks', () => {
-    // An evaluator that queues one transaction after 300 squarings of the first segment.
-    let arrive: (() => void) | undefined;
-    const injecting: VdfEngine = {
-      ...reference,
-      hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
-      evaluator(): VdfEvaluator {
-        const inner = reference.evaluator();
-        return {
-          start: (x) => inner.start(x),
-          square: (k) => {
-            inner.square(k);
-            if (inner.iterations >= 300 && arrive) {
-              arrive();
-              arrive = undefined;
-            }
-          },
-          get iterations() {
-            return inner.iterations;
-          },
-          output: () => inner.output(),
-          prove: () => inner.prove(),
-        };
-      },
-    };
-    const c = setup({ idleTickMs: 200 }, injecting);
-    arrive = () => c.push(1, 1);
+    const a = arrivingAfter(300);
+    const c = setup({ idleTickMs: 200 }, a.engine);
+    a.arm(() => c.push(1, 1));
     const ticks: ClockTick[] = [];
     for (let i = 0; i < 3; i++) {
       c.step();
@@ -391,3 +341,31 @@ describe('clock/clock-loop', () => {
     expect(c.take().timestamp).to.be.at.least(future);
   });
 });
+
+/** The reference engine, calling the armed function once the first segment reaches `squarings` (a transaction arriving mid-tick). */
+function arrivingAfter(squarings: number): { engine: VdfEngine; arm: (f: () => void) => void } {
+  let arrive: (() => void) | undefined;
+  const engine: VdfEngine = {
+    ...reference,
+    hashToGroup: (n, p, b) => reference.hashToGroup(n, p, b),
+    evaluator(): VdfEvaluator {
+      const inner = reference.evaluator();
+      return {
+        start: (x) => inner.start(x),
+        square: (k) => {
+          inner.square(k);
+          if (inner.iterations >= squarings && arrive) {
+            arrive();
+            arrive = undefined;
+          }
+        },
+        get iterations() {
+          return inner.iterations;
+        },
+        output: () => inner.output(),
+        prove: () => inner.prove(),
+      };
+    },
+  };
+  return { engine, arm: (f) => (arrive = f) };
+}
