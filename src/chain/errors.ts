@@ -16,7 +16,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { Refusal } from '../core/index.js';
-import { encodeJson } from '../wire/index.js';
+import { clip, encodeJson } from '../wire/index.js';
 
 export type ChainRefusalCode = 'BAD_REQUEST' | 'NOT_FOUND' | 'PENDING' | 'METHOD_NOT_ALLOWED' | 'UNAVAILABLE';
 
@@ -103,9 +103,4 @@ export function corsAndErrors(router: Router, logger: Logger, who: string): Koa.
       sendJson(ctx, 500, encodeJson({ error: 'internal server error' }));
     }
   };
-}
-
-/** A value as it is quoted back in a message: at most 40 characters. */
-export function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }

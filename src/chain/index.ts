@@ -19,6 +19,6 @@ export {
 } from './grpc/index.js';
 export { mqConsumer, natsServerOptions, redact } from './mq/index.js';
 export { parseHeight, BLOCKS_LIMIT, EVENTS_LIMIT } from './rest.js';
-export { ChainRefusal, clip, corsAndErrors, sendJson, type ChainRefusalCode } from './errors.js';
+export { ChainRefusal, corsAndErrors, sendJson, type ChainRefusalCode } from './errors.js';
 export { registerChainMetrics } from './metrics.js';
 export { explorerPage } from './web/index.js';

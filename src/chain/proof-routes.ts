@@ -14,6 +14,7 @@
 import type { RouterContext } from '@koa/router';
 import type Router from '@koa/router';
 import { bytesToHex } from '../crypto/index.js';
+import { UUID_RE } from '../core/index.js';
 import type { DexState } from '../dex/engine/index.js';
 import {
   attachUsedId,
@@ -26,7 +27,7 @@ import {
 import { fromBase58Key, toBase58Key } from '../crypto/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { restTick } from '../vdf/index.js';
-import { encodeJson, parseRecordJson } from '../wire/index.js';
+import { clip, encodeJson, parseRecordJson } from '../wire/index.js';
 import {
   formatId,
   parseId,
@@ -36,16 +37,7 @@ import {
   type ExplorerTransaction,
   type OrderRecords,
 } from './core/index.js';
-import {
-  answerRefusal,
-  ChainRefusal,
-  clip,
-  sendJson,
-  type ChainRefusalCode,
-  type ChainRefusalOptions,
-} from './errors.js';
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { answerRefusal, ChainRefusal, sendJson, type ChainRefusalCode, type ChainRefusalOptions } from './errors.js';
 
 /** Books of at most this many entries may be sent whole (?book=whole). */
 export const MAX_WHOLE_BOOK = 4096;

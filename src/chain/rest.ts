@@ -30,11 +30,11 @@ import type { Chain } from './core/index.js';
 import { formatId, MAX_HEIGHT, parseId, recordKey } from './core/index.js';
 import type { RpcRouteHook } from './interface.js';
 import type { BlockRecord } from './core/index.js';
-import { encodeJson, parseIntegerParam, parseRecordJson } from '../wire/index.js';
+import { clip, encodeJson, parseIntegerParam, parseRecordJson } from '../wire/index.js';
 import { explorerOpenApi } from './openapi.js';
 import type { OrderRecords } from './core/index.js';
 import { mountProofRoutes } from './proof-routes.js';
-import { ChainRefusal, clip, corsAndErrors, sendJson } from './errors.js';
+import { ChainRefusal, corsAndErrors, sendJson } from './errors.js';
 
 export const BLOCKS_LIMIT = { default: 20, max: 100 };
 export const EVENTS_LIMIT = { default: 50, max: 200 };

@@ -6,6 +6,7 @@
  */
 import { fromBase58Key, toBase58Key } from '../crypto/index.js';
 import { UUID_RE } from '../core/index.js';
+import { clip } from '../wire/index.js';
 import type { ClientRequest } from './interface.js';
 import { MAX_ID_CHARS, MAX_POSITION, type RefusalCode } from './protocol.js';
 
@@ -20,10 +21,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   orders: ['op', 'id', 'channel', 'owner', 'from_sequence'],
   book: ['op', 'id', 'channel', 'market_id'],
 };
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
 
 function refuse(id: string | number | null, code: RefusalCode, message: string): Parsed {
   return { ok: false, id, code, message };

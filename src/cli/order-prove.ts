@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { verifyOrderState, type OrderStateProof } from '../proofs/index.js';
-import { toBase58Key } from '../sdk/index.js';
+import { toBase58Key, UUID_RE } from '../sdk/index.js';
 import { createVerifier } from '../browser/index.js';
 import { wasmPath } from '../vdf/index.js';
 import type { Subcommand } from './command.js';
@@ -26,8 +26,6 @@ import { REST_URL_OPTION, restBaseUrl } from './tx-prove.js';
 
 /** Ticks fetched at once for step ended_by_chain. */
 const TICK_FETCHES = 16;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function fetchJson(url: string): Promise<unknown> {
   let res: Response;

@@ -9,10 +9,10 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import { BLOCKS_LIMIT, ChainRefusal, clip, EVENTS_LIMIT, parseHeight, sendJson } from '../chain/index.js';
+import { BLOCKS_LIMIT, ChainRefusal, EVENTS_LIMIT, parseHeight, sendJson } from '../chain/index.js';
 import { formatId, parseId } from '../chain/core/index.js';
 import { UUID_RE } from '../core/index.js';
-import { parseIntegerParam } from '../wire/index.js';
+import { clip, parseIntegerParam } from '../wire/index.js';
 import { read } from './db-read.js';
 
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;

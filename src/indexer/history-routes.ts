@@ -10,9 +10,9 @@ import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
 import { UUID_RE } from '../core/index.js';
 import { fromBase58Key, toBase58Key } from '../crypto/index.js';
-import { parseIntegerParam } from '../wire/index.js';
+import { clip, parseIntegerParam } from '../wire/index.js';
 import { HISTORY_LIMIT, decodeCursor, encodeCursor } from './cursor.js';
-import { ChainRefusal, clip, sendJson } from '../chain/index.js';
+import { ChainRefusal, sendJson } from '../chain/index.js';
 import { read } from './db-read.js';
 import { RESOLUTIONS, type Resolution } from './rows.js';
 

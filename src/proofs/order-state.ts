@@ -27,6 +27,7 @@
  * the ended_by step in ended-by.ts.
  */
 import { bytesToHex } from '../crypto/browser-safe.js';
+import { UUID_RE } from '../core/browser-safe.js';
 import { auditPath, leafHashWith, rootFromPath } from '../crypto/browser-safe.js';
 import { rootOfLeafHashesWith } from '../crypto/browser-safe.js';
 import type { DexState } from '../dex/engine/index.js';
@@ -59,8 +60,6 @@ import {
 } from './order-leaves.js';
 
 const sha256 = (data: Uint8Array): Uint8Array => sha256Parts(data);
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // ------------------------------------------------------------------ builder
 

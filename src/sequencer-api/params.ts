@@ -3,7 +3,7 @@
  * transaction hashes and the 8- or 64-hex hashes of proof requests (a limit or an offset
  * is a plain integer parameter: src/wire). Each returns a value or a clear error message.
  */
-import type { Parsed } from '../wire/index.js';
+import { clip, type Parsed } from '../wire/index.js';
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const fail = <T>(error: string): Parsed<T> => ({ ok: false, error });
@@ -41,8 +41,4 @@ export function parseProofHash(text: string): Parsed<string> {
   }
   if (!/^[0-9a-fA-F]+$/.test(text)) return fail(`tx_hash must be hexadecimal (0-9, a-f), got '${clip(text)}'`);
   return ok(text.toLowerCase());
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }

@@ -54,15 +54,9 @@ export const LAGGING_GAP_MS = 20;
  */
 export const PROOF_START_DELAY_MS = 8;
 
-/** SubmitErrors are answers, not bugs: skip the stack capture (costly under overload). */
+/** A refusal of a submission (SubmitError is stackless: an answer, not a bug). */
 export function refusal(code: SubmitError['code'], message: string): SubmitError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new SubmitError(code, message);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return new SubmitError(code, message);
 }
 
 export function checkOption(name: string, v: unknown, min: number): number {

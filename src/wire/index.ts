@@ -18,7 +18,7 @@ export {
 export { ScratchWriter, Writer } from './proto-writer.js';
 export { PROTO_DIR, LOADER_OPTIONS } from './proto-loader.js';
 export { encodeJson, parseRecordJson } from './json.js';
-export { parseIntegerParam, type Parsed } from './query-param.js';
+export { clip, parseIntegerParam, type Parsed } from './query-param.js';
 export { parseAddress, parseHostPort, formatHostPort, type HostPort } from './host-port.js';
 export { peerAddress } from './peer.js';
 export { enableBatchedWrites } from './batched-writes.js';

@@ -28,6 +28,7 @@ export function parseIntegerParam(
   return ok(n);
 }
 
-function clip(text: string): string {
+/** A client's value as it is quoted back in a refusal's message: at most 40 characters. */
+export function clip(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }

@@ -7,6 +7,7 @@
  * Store keys use fixed widths instead (16, 8 and 8 hex digits), so that their byte order
  * is the order of (height, batch, index), which is also continuum_sequence order.
  */
+import { clip } from '../../wire/index.js';
 
 export const MAX_HEIGHT = Number.MAX_SAFE_INTEGER;
 const ID_RE = /^([0-9a-f]{16})-([0-9a-f]{4,8})-([0-9a-f]{4,8})$/;
@@ -50,8 +51,4 @@ export function heightKey(height: number): string {
 /** Store key of a u64 (continuum_sequence, ordinals). */
 export function u64Key(value: bigint | number): string {
   return value.toString(16).padStart(16, '0');
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
