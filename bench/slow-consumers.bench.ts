@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src/log/index.js';
-import { startGrpcFace, type GrpcFace } from '../src/sequencer-api/grpc/server.js';
+import { startGrpcFace, type GrpcFace } from '../src/sequencer/api/grpc/server.js';
 import { FakeSequencer } from '../test/support/fake-sequencer.js';
 import type { IngestJob, IngestResult } from './support/load-gen.js';
 import { runChild, spawnNode } from './support/processes.js';

@@ -12,7 +12,7 @@
  * No state between tasks.
  */
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
-import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer-api/grpc/requests.js';
+import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer/api/grpc/requests.js';
 import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
 import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/grpc/submit-check.js';

@@ -4,7 +4,7 @@
  * ceiling of the front-end alone, to show where ingestion time goes (compare with the
  * no-op grpc-js server and with the real node in bench/ingest.bench.ts).
  */
-import { startGrpcFace } from '../../src/sequencer-api/grpc/server.js';
+import { startGrpcFace } from '../../src/sequencer/api/grpc/server.js';
 import { silentLogger } from '../../src/log/index.js';
 import type { Sequencer } from '../../src/sequencer/interface.js';
 import type { SubmitResult } from '../../src/core/types.js';

@@ -4,8 +4,8 @@
  * Prints `listening noop <addr>` and answers every submission with dummy values.
  */
 import * as grpc from '@grpc/grpc-js';
-import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../src/sequencer-api/proto.js';
-import { MAX_RECEIVE_MESSAGE_BYTES } from '../../src/sequencer-api/limits.js';
+import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../src/sequencer/api/proto.js';
+import { MAX_RECEIVE_MESSAGE_BYTES } from '../../src/sequencer/api/limits.js';
 
 const service = loadSequencerPackage()[SEQUENCER_SERVICE] as grpc.ServiceDefinition;
 const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_RECEIVE_MESSAGE_BYTES });

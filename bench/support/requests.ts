@@ -2,7 +2,7 @@
  * Pre-encoded SubmitBatch / SubmitTransaction request bodies with unique transactions
  * (~200 bytes each), so the load generator spends its CPU sending, not encoding.
  */
-import { writeTransaction } from '../../src/sequencer-api/grpc/encode.js';
+import { writeTransaction } from '../../src/sequencer/api/grpc/encode.js';
 import { Writer } from '../../src/wire/index.js';
 import type { Transaction } from '../../src/core/types.js';
 

@@ -9,7 +9,7 @@
  *   StreamSnapshotRequest   { }
  */
 import { ProtoReader, VARINT, WireError, expectWireType } from '../wire/index.js';
-import type { Malformed } from '../sequencer-api/index.js';
+import type { Malformed } from '../sequencer/api/index.js';
 
 function guarded<T>(message: string, decode: () => T | Malformed): T | Malformed {
   try {

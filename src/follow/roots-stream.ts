@@ -2,7 +2,7 @@
  * One FollowService/StreamBlockRoots call: the roots of the stored blocks from from_height,
  * then of each new block, from the node's shared BlockRootCache (root-cache.ts).
  *
- * Like a StreamTicks session (src/sequencer-api/grpc/stream-ticks.ts), whose helpers it uses: a
+ * Like a StreamTicks session (src/sequencer/api/grpc/stream-ticks.ts), whose helpers it uses: a
  * bounded send queue counted by each write's completion callback (a client that does not
  * read stops those completions, HTTP/2 flow control), so a stream whose client does not
  * read sleeps, reads nothing and costs nothing per block; it asks the cache for no more

@@ -13,7 +13,7 @@
  * grpc-js keeps the stream at `call.call.stream` (ServerWritableStreamImpl -> its
  * BaseServerInterceptingCall), possibly behind interceptor wrappers (`nextCall`). When the
  * shape is not found (a future grpc-js), both functions say so and callers fall back to the
- * public API; test/sequencer-api/hostile-streams.test.ts fails if the shape changes.
+ * public API; test/sequencer/api/hostile-streams.test.ts fails if the shape changes.
  */
 import { constants } from 'node:http2';
 

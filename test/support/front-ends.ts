@@ -3,8 +3,8 @@
  * FakeSequencer double in front-end unit tests), and closes them again.
  */
 import type { Registry } from 'prom-client';
-import { startGrpcFace, type GrpcFace, type GrpcFaceOptions } from '../../src/sequencer-api/grpc/server.js';
-import { startRestFace, type RestFace } from '../../src/sequencer-api/rest/server.js';
+import { startGrpcFace, type GrpcFace, type GrpcFaceOptions } from '../../src/sequencer/api/grpc/server.js';
+import { startRestFace, type RestFace } from '../../src/sequencer/api/rest/server.js';
 import { silentLogger } from '../../src/log/index.js';
 import type { Sequencer } from '../../src/sequencer/interface.js';
 
