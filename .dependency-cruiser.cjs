@@ -23,7 +23,8 @@ const FLOORS = [
   ['dex/engine'], // the pure order book engine
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold
   ['chain/core', 'browser'], // blocks, state roots, the chain store; the standalone browser verifier (one bundle)
-  ['chain', 'sequencer/api', 'gateway'], // the faces
+  ['chain'], // the chain's runtime: the chain the order book feeds, its consumers, the JetStream producer
+  ['sequencer/api', 'chain/api', 'gateway'], // the faces: what listens on a port or answers a client
   ['follow', 'channels', 'indexer'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
   ['config', 'metrics'], // the one flag table; metrics
   ['node'], // start-up: builds every part in order
@@ -129,7 +130,7 @@ module.exports = {
       name: 'browser-safe',
       comment: 'code a browser loads (the SDK, the proofs, the browser verifier, the explorer page, every browser-safe door) imports no Node built-in',
       severity: 'error',
-      from: { path: ['^src/(browser|proofs|sdk)/', '^src/chain/web/app/', '^src/[^/]+/browser-safe\\.ts$'] },
+      from: { path: ['^src/(browser|proofs|sdk)/', '^src/chain/api/web/app/', '^src/[^/]+/browser-safe\\.ts$'] },
       to: { dependencyTypes: ['core'] },
     },
     ...neverRules,

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { BlockBuilder } from '../src/chain/core/builder.js';
 import { Chain } from '../src/chain/core/chain.js';
 import type { ChainRuntime } from '../src/chain/runtime.js';
-import { startRpcFace } from '../src/chain/server.js';
+import { startRpcFace } from '../src/chain/api/server.js';
 import { ChainStore } from '../src/chain/core/store.js';
 import { nodeConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/index.js';
@@ -95,7 +95,7 @@ async function benchStream(rates: number[]): Promise<Record<string, unknown>> {
   const node = await startBenchNode(dir);
   const out: Record<string, unknown> = {};
   try {
-    const { ChainClient } = await import('../src/chain/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },
@@ -183,7 +183,7 @@ async function benchWs(clients: number): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-chain-ws-'));
   const node = await startBenchNode(dir);
   try {
-    const { ChainClient } = await import('../src/chain/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },

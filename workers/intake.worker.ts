@@ -15,7 +15,7 @@ import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer/api/grpc/requests.js';
 import { MAX_BATCH_TRANSACTIONS } from '../src/sequencer/limits.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
-import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/grpc/submit-check.js';
+import { checkSubmitTx, decodeSubmitTxRequest, signOff, type SignedOff } from '../src/chain/api/grpc/submit-check.js';
 import { isIntakeRefusal, type IntakeRefusal } from '../src/intake/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
 

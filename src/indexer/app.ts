@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { mountExplorerRoutes } from './explorer-routes.js';
 import { mountHistoryRoutes } from './history-routes.js';
-import { corsAndErrors, sendJson } from '../chain/index.js';
+import { corsAndErrors, sendJson } from '../chain/api/index.js';
 import { indexerOpenApi } from './openapi.js';
 import type { Tracker } from './tracker.js';
 

@@ -3,7 +3,7 @@
  * refusal, its status table and its error middleware, reused from the chain), plus the one
  * refusal of its own: 503 with Retry-After while PostgreSQL does not answer.
  */
-import { ChainRefusal } from '../chain/index.js';
+import { ChainRefusal } from '../chain/api/index.js';
 
 /** A database read: its failure is a 503 that says the database is unreachable. */
 export async function read<T>(step: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Pool } from 'pg';
-import { BLOCKS_LIMIT, ChainRefusal, EVENTS_LIMIT, parseHeight, sendJson } from '../chain/index.js';
+import { BLOCKS_LIMIT, ChainRefusal, EVENTS_LIMIT, parseHeight, sendJson } from '../chain/api/index.js';
 import { formatId, parseId } from '../chain/core/index.js';
 import { UUID_RE } from '../core/index.js';
 import { clip, parseIntegerParam } from '../wire/index.js';

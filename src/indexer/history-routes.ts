@@ -12,7 +12,7 @@ import { UUID_RE } from '../core/index.js';
 import { fromBase58Key, toBase58Key } from '../crypto/index.js';
 import { clip, parseIntegerParam } from '../wire/index.js';
 import { HISTORY_LIMIT, decodeCursor, encodeCursor } from './cursor.js';
-import { ChainRefusal, sendJson } from '../chain/index.js';
+import { ChainRefusal, sendJson } from '../chain/api/index.js';
 import { read } from './db-read.js';
 import { RESOLUTIONS, type Resolution } from './rows.js';
 

@@ -3,7 +3,7 @@
  * node's explorer paths it serves, taken from the node's own document so the two cannot
  * drift, plus the history paths and /health, written by hand to match history-routes.ts.
  */
-import { explorerOpenApi } from '../chain/index.js';
+import { explorerOpenApi } from '../chain/api/index.js';
 import { HISTORY_LIMIT } from './cursor.js';
 import { MAX_CANDLES } from './history-routes.js';
 

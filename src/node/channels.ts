@@ -16,7 +16,8 @@
  * them; the node builds both and joins them through the chain's hooks.
  */
 import type { Logger } from 'pino';
-import type { ChainPart, RpcUpgradeRoute } from '../chain/index.js';
+import type { RpcUpgradeRoute } from '../chain/api/index.js';
+import type { ChainPart } from '../chain/index.js';
 import type { ChainReader, ChainOp } from '../chain/core/index.js';
 import {
   BlocksSource,

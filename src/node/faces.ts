@@ -6,14 +6,15 @@
  * order entry) and its chain (ctx.chain), both started by the node before any face; the
  * gRPC face serves the chain's svc.chain.v1.ChainService on them.
  */
-import type { ChainConsumerSpec, RpcRouteHook } from '../chain/index.js';
+import type { ChainConsumerSpec } from '../chain/index.js';
+import type { RpcRouteHook } from '../chain/api/index.js';
 import {
   CHAIN_SERVICE,
   loadChainPackage,
   chainDefinition,
   createChainHandlers,
   type ChainBackend,
-} from '../chain/index.js';
+} from '../chain/api/index.js';
 import { mqConsumer } from '../chain/index.js';
 import {
   dexForwarder,
@@ -24,9 +25,9 @@ import {
   startRootsCheck,
   storedBlocks,
 } from '../follow/index.js';
-import { registerChainMetrics } from '../chain/index.js';
-import { startRpcFace } from '../chain/index.js';
-import { explorerPage } from '../chain/index.js';
+import { registerChainMetrics } from '../chain/api/index.js';
+import { startRpcFace } from '../chain/api/index.js';
+import { explorerPage } from '../chain/api/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
 import { startGrpcFace } from '../sequencer/api/index.js';
@@ -40,7 +41,7 @@ import type { FaceSpec, NodeContext, RunningFace } from './interface.js';
  * Hooks of the chain face (--rpc-addr): extra routes on its HTTP server (the explorer page
  * at `/`, told the indexer of --indexer-url), and consumers of the stored chain started with
  * it (the NATS JetStream producer when --mq-url is set). One entry per hook; see
- * src/chain/interface.ts.
+ * src/chain/api/interface.ts and src/chain/interface.ts.
  */
 export function rpcRouteHooks(config: NodeConfig): RpcRouteHook[] {
   return [explorerPage({ indexerUrl: config.indexerUrl })];

@@ -9,7 +9,12 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../../src/chain/grpc/client.js';
+import {
+  ChainClient,
+  signedCancelRequest,
+  signedOrderRequest,
+  type WireTxBatch,
+} from '../../src/chain/api/grpc/client.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { isBlock, readStream } from '../support/jetstream.js';

@@ -9,8 +9,8 @@
 import { expect } from 'chai';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { signedOrderRequest } from '../../src/chain/grpc/client.js';
-import { startRpcFace } from '../../src/chain/index.js';
+import { signedOrderRequest } from '../../src/chain/api/grpc/client.js';
+import { startRpcFace } from '../../src/chain/api/index.js';
 import type { ChannelHub } from '../../src/channels/index.js';
 import { grpcFace, type FaceSpec } from '../../src/node/index.js';
 import { startChainNode, type ChainNode } from '../chain/support/node.js';

@@ -11,7 +11,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { startIndexer, type Indexer } from '../../src/indexer/index.js';
-import { chartRange, RESOLUTIONS } from '../../src/chain/web/app/indexer-api.js';
+import { chartRange, RESOLUTIONS } from '../../src/chain/api/web/app/indexer-api.js';
 import { silentLogger } from '../../src/log/index.js';
 import { DexClient, toBase58 } from '../../src/sdk/index.js';
 import { collectPageProblems, launchChromium } from '../support/chromium.js';
