@@ -24,7 +24,7 @@ const FLOORS = [
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold
   ['chain/core', 'browser'], // blocks, state roots, the chain store; the standalone browser verifier (one bundle)
   ['chain'], // the chain's runtime: the chain the order book feeds, its consumers, the JetStream producer
-  ['sequencer/api', 'chain/api', 'gateway'], // the faces: what listens on a port or answers a client
+  ['sequencer/api', 'chain/api', 'dex/api'], // the faces: what listens on a port or answers a client
   ['follow', 'channels', 'indexer'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
   ['config', 'metrics'], // the one flag table; metrics
   ['node'], // start-up: builds every part in order

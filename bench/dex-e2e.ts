@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../src/db/index.js';
 import { createPool } from '../src/pool/index.js';
 import { createSequencer } from '../src/sequencer/index.js';
-import { startDex } from '../src/dex/index.js';
+import { startDex } from '../src/dex/api/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);

@@ -3,7 +3,7 @@
  *   1. the no-op server (dex-noop.ts) with as many processes as gateways, then with one:
  *      max orders/s (closed loop) and its CPU per order;
  *   2. the real sequencer + order book in this process (the sequencer process) behind
- *      `gateways` gateway processes (src/gateway): max orders/s (closed loop), then open
+ *      `gateways` gateway processes (src/dex/api/gateway): max orders/s (closed loop), then open
  *      loop at 50% and 90% of that rate: p50/p99;
  *   3. CPU per order over the closed-loop run: this process's main thread (the sequencer
  *      thread), its worker threads without the clock, and the gateway processes; how the
@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../src/db/index.js';
 import { createPool } from '../src/pool/index.js';
 import { createSequencer } from '../src/sequencer/index.js';
-import { startGatewayFace } from '../src/gateway/index.js';
+import { startGatewayFace } from '../src/dex/api/gateway/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 import { fork } from 'node:child_process';
 import { defaultIntakeThreads, nodeConfig } from '../src/config/index.js';

@@ -6,7 +6,7 @@
  *      sequencer + order book in this process; receipts out; orders/s and p50/p99, and
  *      the server's CPU per order (main thread; worker threads but the clock) (dex-e2e.ts)
  *   4. the same load straight into the sequencer (no HTTP, no order book): the ceiling
- *   5. gateway processes (src/gateway) beside a no-op node:http server with as many
+ *   5. gateway processes (src/dex/api/gateway) beside a no-op node:http server with as many
  *      processes and with one: max orders/s, p50/p99 at 50% and 90% of it, and the CPU per
  *      order of the sequencer thread, its workers and the gateways (dex-gateways.ts)
  *   6. gRPC SubmitTx, open loop at DEX_SUBMITTX_RATE (3,000/s): answered/s and the

@@ -1,7 +1,7 @@
 /**
  * Child process (runChild, processes.ts): new connections to the order book port, one
  * request each, at a steady pace, the way a client that connects per request sees the node.
- * Used by test/gateway/accept.test.ts while the node's ordering thread is saturated.
+ * Used by test/dex/api/gateway/accept.test.ts while the node's ordering thread is saturated.
  *
  * Every `everyMs` it opens, for each kind, a fresh TCP connection (no keep-alive) and sends:
  * - `gateway`: POST /orders whose body is not JSON, answered 400 by the gateway process

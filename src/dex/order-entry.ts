@@ -212,7 +212,7 @@ export class OrderEntry {
 
   /**
    * An order a gateway process already parsed, encoded and checked the signature of
-   * (src/gateway): the same state checks and answers as placeOrder, in the same order, with
+   * (src/dex/api/gateway): the same state checks and answers as placeOrder, in the same order, with
    * `signatureValid` standing for the ed25519 check and `payload`/`nonce` built there.
    */
   async placeChecked(

@@ -28,8 +28,8 @@ import {
 import { registerChainMetrics } from '../chain/api/index.js';
 import { startRpcFace } from '../chain/api/index.js';
 import { explorerPage } from '../chain/api/index.js';
-import { startDex, type DexDeps } from '../dex/index.js';
-import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
+import { startDex, type DexDeps } from '../dex/api/index.js';
+import { prepareGatewayFace, type PreparedGatewayFace } from '../dex/api/index.js';
 import { startGrpcFace } from '../sequencer/api/index.js';
 import { IntakeThreads } from '../sequencer/api/index.js';
 import { startRestFace } from '../sequencer/api/index.js';

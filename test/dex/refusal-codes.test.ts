@@ -1,7 +1,7 @@
 /**
  * The order book's refusal codes and their HTTP statuses are stated once in code (HTTP_STATUS)
  * and once in the contract (docs/dex-api.md "Errors"): the two must say the same, code by code.
- * (The faces answering with them are tested from outside: test/dex/http.test.ts, test/hostile.)
+ * (The faces answering with them are tested from outside: test/dex/api/http.test.ts, test/hostile.)
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';

@@ -6,7 +6,7 @@
 import { openDatabase } from '../../../src/db/index.js';
 import { createPool } from '../../../src/pool/index.js';
 import { createSequencer } from '../../../src/sequencer/index.js';
-import { startDex } from '../../../src/dex/index.js';
+import { startDex } from '../../../src/dex/api/index.js';
 
 export async function startRealDex(dir: string, addr = '127.0.0.1:0') {
   const db = await openDatabase(dir);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Piscina } from 'piscina';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import { createPool } from '../../../src/pool/index.js';
-import { startDex } from '../../../src/dex/index.js';
+import { startDex } from '../../../src/dex/api/index.js';
 import type { Sequencer } from '../../../src/sequencer/interface.js';
 import { FakeSequencer } from '../../support/fake-sequencer.js';
 

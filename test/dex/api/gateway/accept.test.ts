@@ -13,11 +13,11 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChild } from '../../bench/support/processes.js';
-import type { AcceptProbeJob, AcceptProbeReport } from '../../bench/support/accept-probe.js';
-import type { IngestJob, IngestResult } from '../../bench/support/load-gen.js';
-import { DexClient, toBase58 } from '../../src/sdk/index.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
+import { runChild } from '../../../../bench/support/processes.js';
+import type { AcceptProbeJob, AcceptProbeReport } from '../../../../bench/support/accept-probe.js';
+import type { IngestJob, IngestResult } from '../../../../bench/support/load-gen.js';
+import { DexClient, toBase58 } from '../../../../src/sdk/index.js';
+import { spawnNode, type NodeProcess } from '../../../support/node-process.js';
 
 const BASE = new Uint8Array(32).fill(61);
 const QUOTE = new Uint8Array(32).fill(62);

@@ -10,7 +10,7 @@
  * waiting requests get 503 UNAVAILABLE: none of them was acknowledged to its client.
  */
 import { connect, type Socket } from 'node:net';
-import { DexRefusal, FairShare } from '../dex/index.js';
+import { DexRefusal, FairShare } from '../../index.js';
 import {
   decodeReply,
   encodeRequest,

@@ -12,8 +12,8 @@
  */
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import { createLogger } from '../log/index.js';
-import { loadOrCreateNodeKey } from '../dex/index.js';
+import { createLogger } from '../../../log/index.js';
+import { loadOrCreateNodeKey } from '../../index.js';
 import { SequencerChannel } from './channel.js';
 import { createGatewayHandler } from './http.js';
 import { BOOTED, CLIENT_GONE, GO, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';

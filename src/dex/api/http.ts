@@ -9,17 +9,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
-import { isClientDisconnect } from '../log/index.js';
-import { toBase58, bytesToHex } from '../crypto/index.js';
-import type { HealthView } from '../core/index.js';
+import { isClientDisconnect } from '../../log/index.js';
+import { toBase58, bytesToHex } from '../../crypto/index.js';
+import type { HealthView } from '../../core/index.js';
 import type { DexFollowHooks } from './interface.js';
-import { DexRefusal, ClientGoneError } from './errors.js';
+import { DexRefusal, ClientGoneError } from '../index.js';
 import { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendError, sendJsonText } from './http-json.js';
 import { openApiDocument } from './openapi.js';
-import type { DexService } from './service.js';
-import { bookView, marketView, tradeView } from './views.js';
-import { MAX_BATCH_BYTES, placeBatch } from './batch.js';
-import { parseCancel, parseCancelAll, parseCreateMarket, parsePlaceOrder, uuid } from './validate.js';
+import type { DexService } from '../index.js';
+import { bookView, marketView, tradeView } from '../index.js';
+import { MAX_BATCH_BYTES, placeBatch } from '../index.js';
+import { parseCancel, parseCancelAll, parseCreateMarket, parsePlaceOrder, uuid } from '../index.js';
 
 export { DEFAULT_BODY_LIMIT, RETRY_AFTER_S, readJsonBody, sendJsonText, sendError } from './http-json.js';
 

@@ -12,9 +12,9 @@ import {
   verifyReceipt,
   type OrderIntent,
   type PlaceOrderBody,
-} from '../../src/sdk/index.js';
-import { mint, seeded } from './support/orders.js';
-import { get, post, startTestDex, type TestDex } from './support/server.js';
+} from '../../../src/sdk/index.js';
+import { mint, seeded } from '../support/orders.js';
+import { get, post, startTestDex, type TestDex } from '../support/server.js';
 
 const alice = seeded(1);
 const bob = seeded(2);

@@ -1,5 +1,5 @@
 /**
- * The door of src/gateway, the order book face across all cores (issue 10,
+ * The door of the gateway processes (src/dex/api/gateway), the order book face across all cores (issue 10,
  * docs/architecture.md "Gateways"): prepareGatewayFace and startGatewayFace (face.ts) fork
  * the gateway processes and start the node process's side of them; the channel's frames.
  */

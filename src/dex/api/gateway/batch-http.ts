@@ -9,20 +9,19 @@
  * fair share full, the node gone) is answered with that refusal alone.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sha256, signBatch, verifyOne } from '../crypto/index.js';
+import { sha256, signBatch, verifyOne } from '../../../crypto/index.js';
 import {
   DexRefusal,
   digestNonce,
   itemError,
   MAX_BATCH_BYTES,
   parseBatch,
-  readJsonBody,
   receiptJson,
-  sendJsonText,
   type BatchItem,
-} from '../dex/index.js';
-import type { NodeKey } from '../dex/index.js';
-import { encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
+} from '../../index.js';
+import { readJsonBody, sendJsonText } from '../http-json.js';
+import type { NodeKey } from '../../index.js';
+import { encodeCancelPayload, encodePlaceOrder } from '../../engine/index.js';
 import {
   cancelMessage,
   encodeOrderIntent,
@@ -30,7 +29,7 @@ import {
   receiptMessage,
   signingMessage,
   type ReceiptData,
-} from '../core/index.js';
+} from '../../../core/index.js';
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_ORDER, type ChannelReply, type ChannelRequest } from './frames.js';
 

@@ -17,8 +17,8 @@ import {
   toBase58,
   verifyReceipt,
   type OrderIntent,
-} from '../../src/sdk/index.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
+} from '../../../src/sdk/index.js';
+import { spawnNode, type NodeProcess } from '../../support/node-process.js';
 
 function mint(n: number): Uint8Array {
   return new Uint8Array(32).fill(n);

@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DexRefusal } from '../../src/dex/errors.js';
+import { DexRefusal } from '../../../../src/dex/errors.js';
 import {
   decodeReply,
   decodeRequest,
@@ -21,7 +21,7 @@ import {
   KIND_ORDER,
   MAX_FRAME_BYTES,
   SequencerChannel,
-} from '../../src/gateway/index.js';
+} from '../../../../src/dex/api/gateway/index.js';
 
 describe('gateway channel', () => {
   it('requests and replies round trip; frames split at every byte come out whole', () => {

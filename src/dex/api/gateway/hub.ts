@@ -13,11 +13,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { DexRefusal } from '../dex/index.js';
-import type { OrderEntry, Submitted } from '../dex/index.js';
-import { type AppliedTx, decodePayload } from '../dex/engine/index.js';
-import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../dex/index.js';
-import type { Tick } from '../core/index.js';
+import { DexRefusal } from '../../index.js';
+import type { OrderEntry, Submitted } from '../../index.js';
+import { type AppliedTx, decodePayload } from '../../engine/index.js';
+import { cancelAllFields, tradeView, type CancelAllSubmitted } from '../../index.js';
+import type { Tick } from '../../../core/index.js';
 import { decodeBatchRequest, isBatchRequest } from './batch-frames.js';
 import { handleBatch, type PreparedItem } from './batch-hub.js';
 import {

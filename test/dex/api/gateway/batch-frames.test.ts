@@ -1,5 +1,5 @@
 /**
- * The gateway channel's batch frames (src/gateway/batch-frames.ts): a batch round-trips item
+ * The gateway channel's batch frames (src/dex/api/gateway/batch-frames.ts): a batch round-trips item
  * by item, and a frame that does not hold together (truncated, an item past its end, bytes
  * after the last item, an address longer than the limit) throws, so the node process closes
  * that channel instead of reading items out of someone else's bytes. And the fair share's
@@ -12,9 +12,9 @@ import {
   encodeTaken,
   isBatchRequest,
   isTakenReply,
-} from '../../src/gateway/batch-frames.js';
-import { encodeRequest, KIND_CANCEL, KIND_ORDER } from '../../src/gateway/frames.js';
-import { FairShare } from '../../src/dex/fair-share.js';
+} from '../../../../src/dex/api/gateway/batch-frames.js';
+import { encodeRequest, KIND_CANCEL, KIND_ORDER } from '../../../../src/dex/api/gateway/frames.js';
+import { FairShare } from '../../../../src/dex/fair-share.js';
 
 function items(n: number): Buffer[] {
   return Array.from({ length: n }, (_, i) =>

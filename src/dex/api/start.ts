@@ -5,11 +5,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseHostPort, type HostPort } from '../wire/index.js';
+import { parseHostPort, type HostPort } from '../../wire/index.js';
 import { createHandler } from './http.js';
+import { DexService, startOrderBook } from '../index.js';
 import type { DexDeps, DexHandle } from './interface.js';
-import { startOrderBook } from './runtime.js';
-import { DexService } from './service.js';
 
 /** Where to listen: a host and port as they are, or `host:port` text parsed (src/wire host-port.ts). */
 export function listenAddress(addr: HostPort | string): HostPort {

@@ -5,7 +5,7 @@
  * JSON answer with the API's headers (CORS, content type and length, Retry-After on 503).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DexRefusal, ClientGoneError } from './errors.js';
+import { DexRefusal, ClientGoneError } from '../index.js';
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Retry-After (seconds) of a 503: the queue is full or the node is stopping. */

@@ -8,7 +8,7 @@
  * The per-item work (decoding the payload, the order entry's call, the answer) is hub.ts's,
  * passed in: this file only holds the batch together.
  */
-import { DexRefusal, cancelsOfBatchOrders, enterBatch, type Submitted } from '../dex/index.js';
+import { DexRefusal, cancelsOfBatchOrders, enterBatch, type Submitted } from '../../index.js';
 import { encodeTaken, type BatchRequest } from './batch-frames.js';
 import { encodeRefused, type ChannelRequest, type TurnWriter } from './frames.js';
 

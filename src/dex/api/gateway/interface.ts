@@ -1,8 +1,8 @@
 /**
- * Types of the gateway processes (src/gateway): the settings a gateway process gets from
+ * Types of the gateway processes (src/dex/api/gateway): the settings a gateway process gets from
  * the sequencer process, and the handle of the running set.
  */
-import type { LogLevel } from '../log/index.js';
+import type { LogLevel } from '../../../log/index.js';
 
 /** IPC message of a gateway to the primary: a client went away mid-body (the node's aborted counter). */
 export const CLIENT_GONE = 'svc-gateway:client-gone';

@@ -21,8 +21,8 @@ import {
   verifyReceipt,
   type OrderIntent,
   type Receipt,
-} from '../../src/sdk/index.js';
-import { spawnNode, type NodeProcess } from '../support/node-process.js';
+} from '../../../../src/sdk/index.js';
+import { spawnNode, type NodeProcess } from '../../../support/node-process.js';
 
 const BASE = new Uint8Array(32).fill(21);
 const QUOTE = new Uint8Array(32).fill(22);

@@ -5,7 +5,7 @@
  * Borsh, the ed25519 check of the owner's signature; the checked order goes to the
  * sequencer process over the channel (channel.ts), and with its applied reply this process
  * builds and signs the receipt (the node key) and writes the answer. Answers and codes are
- * those of the single-process face (src/dex/http.ts): the state checks and their order run
+ * those of the single-process face (src/dex/api/http.ts): the state checks and their order run
  * in the sequencer process (dex/order-entry.ts placeChecked), given this process's signature
  * verdict.
  *
@@ -21,15 +21,15 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type { Logger } from 'pino';
-import { sha256 } from '../crypto/index.js';
-import { DexRefusal, ClientGoneError } from '../dex/index.js';
-import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../dex/index.js';
-import { digestNonce } from '../dex/index.js';
-import type { NodeKey } from '../dex/index.js';
-import { receiptJson } from '../dex/index.js';
-import { parseCancel, parseCancelAll, parsePlaceOrder } from '../dex/index.js';
-import { encodeCancelAll, encodeCancelPayload, encodePlaceOrder } from '../dex/engine/index.js';
-import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../core/index.js';
+import { sha256 } from '../../../crypto/index.js';
+import { DexRefusal, ClientGoneError } from '../../index.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../http-json.js';
+import { digestNonce } from '../../index.js';
+import type { NodeKey } from '../../index.js';
+import { receiptJson } from '../../index.js';
+import { parseCancel, parseCancelAll, parsePlaceOrder } from '../../index.js';
+import { encodeCancelAll, encodeCancelPayload, encodePlaceOrder } from '../../engine/index.js';
+import { CANCEL_ALL_PREFIX, encodeCancelAllData } from '../../../core/index.js';
 import {
   cancelMessage,
   encodeOrderIntent,
@@ -37,8 +37,8 @@ import {
   signingMessage,
   ORDER_PREFIX,
   type ReceiptData,
-} from '../core/index.js';
-import { signBatch, verifyOne } from '../crypto/index.js';
+} from '../../../core/index.js';
+import { signBatch, verifyOne } from '../../../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { createBatchRoute } from './batch-http.js';
 import { KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, type ChannelReply } from './frames.js';

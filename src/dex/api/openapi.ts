@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.0 document served at GET /openapi.json, written by hand to match
- * http.ts, validate.ts and views.ts (test/dex/openapi.test.ts checks routes and codes).
+ * http.ts, validate.ts and views.ts (test/dex/api/openapi.test.ts checks routes and codes).
  */
 const u64 = {
   type: 'string',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { openApiDocument } from '../../src/dex/openapi.js';
-import { get, startTestDex, type TestDex } from './support/server.js';
+import { openApiDocument } from '../../../src/dex/api/openapi.js';
+import { get, startTestDex, type TestDex } from '../support/server.js';
 
 describe('dex OpenAPI document', () => {
   let t: TestDex;
