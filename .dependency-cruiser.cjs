@@ -5,7 +5,8 @@
  *    or its own folder. FLOORS below is the one statement of the order; docs/architecture.md
  *    draws it.
  * 2. Doors. Another folder is entered only through its `index.ts` (a sub-folder that is a
- *    part of its own, like src/dex/engine, through its own `index.ts`).
+ *    part of its own, like src/dex/engine or src/dex/api, through its own `index.ts`; and a
+ *    sub-part enters its parent by the parent's door).
  * 3. No circles, and nothing in src/ imports a worker entry (workers/ are thin shells over
  *    src/ libraries; a worker is named by its file path, never imported).
  * 4. The never-rules of the target house (../shared/house.json), each by name.
