@@ -23,8 +23,8 @@ const FLOORS = [
   ['dex/engine'], // the pure order book engine
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold
   ['chain/core', 'browser'], // blocks, state roots, the chain store; the standalone browser verifier (one bundle)
-  ['chain', 'sequencer-api', 'gateway'], // the faces
-  ['follow', 'channels', 'indexer'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
+  ['chain', 'sequencer-api'], // the faces
+  ['follow', 'channels', 'indexer', 'gateway'], // the gateway processes (the order book port and the chain's gRPC order entry across cores); a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
   ['config', 'metrics'], // the one flag table; metrics
   ['node'], // start-up: builds every part in order
   ['cli'], // the command line

@@ -15,7 +15,12 @@ export {
   chainDefinition,
   createChainHandlers,
   loadChainPackage,
+  startSubmitTxEntry,
+  storedSubmitTxAnswer,
   type ChainBackend,
+  type EntryReply,
+  type EntryRequest,
+  type SubmitTxEntry,
 } from './grpc/index.js';
 export { mqConsumer, natsServerOptions, redact } from './mq/index.js';
 export { parseHeight, BLOCKS_LIMIT, EVENTS_LIMIT } from './rest.js';

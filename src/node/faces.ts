@@ -25,7 +25,7 @@ import {
   storedBlocks,
 } from '../follow/index.js';
 import { registerChainMetrics } from '../chain/index.js';
-import { startRpcFace } from '../chain/index.js';
+import { startRpcFace, storedSubmitTxAnswer } from '../chain/index.js';
 import { explorerPage } from '../chain/index.js';
 import { startDex, type DexDeps } from '../dex/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../gateway/index.js';
@@ -160,6 +160,7 @@ export const dexFace: FaceSpec = {
             dbPath: config.dbPath,
             logger,
             onClientGone: () => onClientGone(),
+            ...(config.grpcEntryAddr !== undefined ? { grpcEntryAddr: config.grpcEntryAddr } : {}),
           })
         : undefined;
     return {
@@ -189,10 +190,12 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       book: ctx.book,
       onClientGone: () => ctx.metrics.requestAborted('dex'),
     };
-    const dex = gateways ? await gateways.start(deps) : await startDex(deps);
+    const dex = gateways ? await gateways.start(deps, storedSubmitTxAnswer(ctx.chain.chain)) : await startDex(deps);
+    const entry = 'grpcEntryAddress' in dex ? dex.grpcEntryAddress : undefined;
     return {
       name: 'dex',
       address: dex.address,
+      ...(entry !== undefined ? { more: { 'grpc-entry': entry } } : {}),
       stopAccepting: () => dex.stopAccepting(),
       close: async () => {
         forwarder?.close();
