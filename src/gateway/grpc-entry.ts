@@ -11,8 +11,6 @@ import { startSubmitTxEntry, type EntryReply, type EntryRequest, type SubmitTxEn
 import type { SequencerChannel } from './channel.js';
 import { KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, REPLY_SUBMIT_TX, type ChannelReply } from './frames.js';
 
-/** SETTINGS_MAX_CONCURRENT_STREAMS of the entry port: what the node's gRPC port allows. */
-const MAX_CONCURRENT_STREAMS = 256;
 /** A SubmitTx request is under 1 KiB; a request must fit one channel frame. */
 const MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -26,7 +24,6 @@ export function startGrpcEntry(
   return startSubmitTxEntry(at, {
     send: (r) => channel.send(frameOf(r)).then(entryReply, refusedReply),
     logger,
-    maxConcurrentStreams: MAX_CONCURRENT_STREAMS,
     maxReceiveMessageBytes: MAX_REQUEST_BYTES,
   });
 }

@@ -9,6 +9,8 @@
  * So the node's ordering thread never parses these calls, and a call refused for load
  * (this gateway's fair share of waiting requests per client address) is refused here.
  *
+ * The HTTP/2 bounds are the node's gRPC port's (streams per connection, a connection whose
+ * client cancels too many calls closed gracefully: docs/api.md "Overload and HTTP/2").
  * Answers and codes are those of SubmitTx on the node's gRPC port (docs/chain.md "gRPC"),
  * with one exception: market creation is not taken here (FAILED_PRECONDITION; it goes to
  * the node's gRPC port, where its checks live). The other ChainService methods answer
@@ -26,7 +28,7 @@ import {
 import type { Logger } from 'pino';
 import { DexRefusal, type DexRefusalCode } from '../../dex/index.js';
 import { isIntakeRefusal } from '../../intake/index.js';
-import { formatHostPort, peerAddress, type HostPort } from '../../wire/index.js';
+import { formatHostPort, guardSessions, HTTP2_SERVER_OPTIONS, peerAddress, type HostPort } from '../../wire/index.js';
 import type { Chain } from '../core/index.js';
 import { encodeSubmitTxResponse } from './encode.js';
 import { chainDefinition, submitStatus } from './service.js';
@@ -47,8 +49,6 @@ export type EntryReply = { response: Uint8Array } | { refused: { code: string; m
 export interface SubmitTxEntryOptions {
   send: (req: EntryRequest) => Promise<EntryReply>;
   logger: Logger;
-  /** Open calls on one HTTP/2 connection at most (SETTINGS_MAX_CONCURRENT_STREAMS). */
-  maxConcurrentStreams: number;
   /** SubmitTx request bytes at most (the node's gRPC port takes the same). */
   maxReceiveMessageBytes: number;
 }
@@ -64,7 +64,7 @@ export async function startSubmitTxEntry(addr: HostPort, options: SubmitTxEntryO
     'grpc.max_receive_message_length': options.maxReceiveMessageBytes,
     'grpc.max_send_message_length': -1,
     'grpc.enable_channelz': 0,
-    'grpc.max_concurrent_streams': options.maxConcurrentStreams,
+    ...HTTP2_SERVER_OPTIONS,
   });
   let stopping = false;
   const full = chainDefinition(true);
@@ -83,6 +83,7 @@ export async function startSubmitTxEntry(addr: HostPort, options: SubmitTxEntryO
       err ? reject(err) : resolve(bound),
     ),
   );
+  guardSessions(server, options.logger); // streams per connection, client cancels: as the node's gRPC port
   return {
     port,
     close: () => {
