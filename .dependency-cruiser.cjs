@@ -26,6 +26,7 @@ const FLOORS = [
   ['chain/core', 'browser'], // blocks, state roots, the chain store; the standalone browser verifier (one bundle)
   ['chain'], // the chain's runtime: the chain the order book feeds, its consumers, the JetStream producer
   ['sequencer/api', 'chain/api', 'dex/api'], // the faces: what listens on a port or answers a client
+  ['dex/api/gateway'], // the gateway processes: the order book port and the chain's gRPC order entry across cores
   ['follow', 'channels', 'indexer'], // a full node (a client of a leader's faces, feeding its own chain); live channels on the explorer's socket; the indexer (stream -> PostgreSQL)
   ['config', 'metrics'], // the one flag table; metrics
   ['node'], // start-up: builds every part in order

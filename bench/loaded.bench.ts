@@ -65,8 +65,14 @@ const subscribers = arg('subscribers', 200);
 const seconds = arg('seconds', 10);
 const senders = arg('senders', 4);
 const readers = arg('readers', 0);
-/** `--via dex`: orders by POST /orders on the order book port (the gateways) instead of gRPC SubmitTx. */
-const viaDex = process.argv[process.argv.indexOf('--via') + 1] === 'dex' && process.argv.includes('--via');
+/**
+ * `--via dex`: orders by POST /orders on the order book port (the gateways) instead of gRPC
+ * SubmitTx; `--via entry`: gRPC SubmitTx on the order entry port (--grpc-entry-addr, served
+ * by the gateways) instead of the node's gRPC port.
+ */
+const via = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1] : 'grpc';
+const viaDex = via === 'dex';
+const viaEntry = via === 'entry';
 const profileAt = process.argv.indexOf('--profile');
 const profileDir = profileAt >= 0 ? resolve(process.argv[profileAt + 1]!) : '';
 
@@ -86,11 +92,13 @@ const leaderArgs = [
   ...(extra.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())]),
   '--submit-tx-rate',
   '0',
+  ...(viaEntry ? ['--grpc-entry-addr', '127.0.0.1:0'] : []),
   ...extra,
 ];
 const nodeFlags = process.env.SVC_NODE_FLAGS ?? '';
 if (profileDir) process.env.SVC_NODE_FLAGS = `${nodeFlags} --cpu-prof --cpu-prof-dir=${profileDir}`;
-const leader = await spawnNode(join(dir, 'leader'), leaderArgs, ['grpc', 'rest', 'dex', 'rpc'], { timeoutMs: 120_000 });
+const leaderFaces = ['grpc', 'rest', 'dex', 'rpc', ...(viaEntry ? ['grpc-entry'] : [])];
+const leader = await spawnNode(join(dir, 'leader'), leaderArgs, leaderFaces, { timeoutMs: 120_000 });
 if (profileDir) process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profiler
 const follower = await spawnNode(
   join(dir, 'follower'),
@@ -145,7 +153,7 @@ try {
   started.push(...books, lag, ...tickReaders);
   const loaders = Array.from({ length: senders }, (_, s) => {
     const job: LoadedOrdersJob = {
-      grpc: leader.addresses.grpc!,
+      grpc: viaEntry ? leader.addresses['grpc-entry']! : leader.addresses.grpc!,
       ...(viaDex ? { dex: `http://${leader.addresses.dex}` } : {}),
       rate: rate / senders,
       seconds,
@@ -208,7 +216,7 @@ try {
   const report = {
     bench: 'loaded',
     rate: atMax ? 'max' : rate,
-    via: viaDex ? 'POST /orders' : 'SubmitTx',
+    via: viaDex ? 'POST /orders' : viaEntry ? 'SubmitTx on the order entry port' : 'SubmitTx',
     ...(atMax
       ? { inflight_per_sender: inflight, orders_signed_exhausted: loads.some((l) => l.sent >= signedPerSender) }
       : {}),

@@ -15,7 +15,9 @@
  * 3. after: 1 s after the burst, 10 lone orders one at a time: their p50 against idle.
  * CPU: the node's per thread (/proc), and what the client processes took.
  *
- * Flags: --seconds N, --addresses N (default 4), --probe-rate R (default 3000).
+ * Flags: --seconds N, --addresses N (default 4), --probe-rate R (default 3000), --via entry
+ * (the orders go to the gRPC order entry port, --grpc-entry-addr, served by the gateways,
+ * instead of the node's gRPC port).
  */
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -92,10 +94,12 @@ async function main(): Promise<void> {
   const addresses = arg('addresses', 4);
   const probeRate = arg('probe-rate', 3000);
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-overload-'));
-  const node = await spawnDefaultNode(dir, ['--idle-tick-ms', '20', ...benchNodeArgs()]);
-  const grpc = node.addresses.grpc!;
+  const viaEntry = process.argv.includes('--via') && process.argv[process.argv.indexOf('--via') + 1] === 'entry';
+  const entryArgs = viaEntry ? ['--grpc-entry-addr', '127.0.0.1:0'] : [];
+  const node = await spawnDefaultNode(dir, ['--idle-tick-ms', '20', ...entryArgs, ...benchNodeArgs()]);
+  const grpc = viaEntry ? node.addresses['grpc-entry']! : node.addresses.grpc!;
   try {
-    const c = new ChainClient(grpc);
+    const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(BASE), quote_mint: Uint8Array.from(QUOTE), name: 'BENCH/OVERLOAD' },
     });
@@ -169,6 +173,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify({
         bench: 'overload',
+        via: viaEntry ? 'SubmitTx on the order entry port' : 'SubmitTx',
         seconds,
         addresses,
         sustainable_orders_per_s: round(sustainable),

@@ -23,7 +23,8 @@ export function benchNodeArgs(): string[] {
  */
 export function spawnDefaultNode(dbPath: string, extraArgs: string[] = []): Promise<NodeProcess> {
   const gateways = extraArgs.includes('--gateways') ? [] : ['--gateways', String(availableParallelism())];
-  return spawnNode(dbPath, [...gateways, ...extraArgs], ['grpc', 'rest', 'dex']);
+  const entry = extraArgs.includes('--grpc-entry-addr') ? ['grpc-entry'] : [];
+  return spawnNode(dbPath, [...gateways, ...extraArgs], ['grpc', 'rest', 'dex', ...entry]);
 }
 
 const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));

@@ -297,6 +297,13 @@ export const FLAGS: readonly FlagSpec[] = [
     parse: integer(0, 256),
   }),
   spec({
+    flag: 'grpc-entry-addr',
+    key: 'grpcEntryAddr',
+    defaultValue: '',
+    help: "gRPC order entry listen address (HOST:PORT): ChainService SubmitTx served by the gateway processes, so the node's ordering thread never parses these calls; off by default (needs --gateways >= 1)",
+    parse: (text) => (text.trim() === '' ? undefined : parseAddress(text)),
+  }),
+  spec({
     flag: 'max-pending',
     key: 'maxPending',
     defaultValue: String(DEFAULT_MAX_PENDING),

@@ -33,6 +33,7 @@ export interface NodeConfig {
   indexerUrl: string | undefined; // --indexer-url http://host:port: the indexer the explorer page reads history from, off by default
   intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
+  grpcEntryAddr: ListenAddress | undefined; // --grpc-entry-addr: gRPC SubmitTx in the gateways, off by default
   maxPending: number; // --max-pending: orders, cancels and market creations pending at once, fair share per client address
   dexSignatureThreads: number; // --dex-signature-threads (SVC_DEX_SIGNATURE_THREADS), default 2: the order book's own signature pool (0 = the node's pool)
   logLevel: LogLevel; // --log-level, default info

@@ -95,6 +95,11 @@ export function parseNodeConfig(argv: string[], env: Record<string, string | und
     if (parsed.followFrom === 'snapshot')
       return { kind: 'error', message: '--follow-from snapshot needs --follow (a leader starts from its own store)' };
   }
+  if (parsed.grpcEntryAddr !== undefined && (parsed.gateways === 0 || parsed.follow !== undefined))
+    return {
+      kind: 'error',
+      message: '--grpc-entry-addr needs --gateways >= 1 on a leader (the gateway processes serve it)',
+    };
   return { kind: 'config', config: parsed };
 }
 

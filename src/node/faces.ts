@@ -26,10 +26,10 @@ import {
   storedBlocks,
 } from '../follow/index.js';
 import { registerChainMetrics } from '../chain/api/index.js';
-import { startRpcFace } from '../chain/api/index.js';
+import { startRpcFace, storedSubmitTxAnswer } from '../chain/api/index.js';
 import { explorerPage } from '../chain/api/index.js';
 import { startDex, type DexDeps } from '../dex/api/index.js';
-import { prepareGatewayFace, type PreparedGatewayFace } from '../dex/api/index.js';
+import { prepareGatewayFace, type PreparedGatewayFace } from '../dex/api/gateway/index.js';
 import { startGrpcFace } from '../sequencer/api/index.js';
 import { IntakeThreads } from '../sequencer/api/index.js';
 import { startRestFace } from '../sequencer/api/index.js';
@@ -161,6 +161,7 @@ export const dexFace: FaceSpec = {
             dbPath: config.dbPath,
             logger,
             onClientGone: () => onClientGone(),
+            ...(config.grpcEntryAddr !== undefined ? { grpcEntryAddr: config.grpcEntryAddr } : {}),
           })
         : undefined;
     return {
@@ -190,10 +191,12 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       book: ctx.book,
       onClientGone: () => ctx.metrics.requestAborted('dex'),
     };
-    const dex = gateways ? await gateways.start(deps) : await startDex(deps);
+    const dex = gateways ? await gateways.start(deps, storedSubmitTxAnswer(ctx.chain.chain)) : await startDex(deps);
+    const entry = 'grpcEntryAddress' in dex ? dex.grpcEntryAddress : undefined;
     return {
       name: 'dex',
       address: dex.address,
+      ...(entry !== undefined ? { more: { 'grpc-entry': entry } } : {}),
       stopAccepting: () => dex.stopAccepting(),
       close: async () => {
         forwarder?.close();

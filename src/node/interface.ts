@@ -34,6 +34,8 @@ export interface NodeContext {
 export interface RunningFace {
   name: string; // printed as `listening <name> <address>`
   address: string; // host:port actually bound
+  /** More ports this face listens on, by name (printed and listed like faces). */
+  more?: Record<string, string>;
   /** Refuse new work; called on every face before the sequencer stops. */
   stopAccepting(): void;
   /** Release everything; called after the sequencer stopped, in reverse start order. */

@@ -204,9 +204,9 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     parts.metrics = metrics;
     if (config.follow !== undefined) registerFollowMetrics(metrics.registry, () => state.sequencer.status().follow);
     await startFaces(specs, prepared, { ...state, metrics }, parts, step);
-    for (const face of faces) {
-      print(`listening ${face.name} ${face.address}`);
-      logger.info({ face: face.name, address: face.address }, 'listening');
+    for (const { name, address } of faces.flatMap(listening)) {
+      print(`listening ${name} ${address}`);
+      logger.info({ face: name, address }, 'listening');
     }
   } catch (err) {
     logger.error({ err }, 'node failed to start');
@@ -216,7 +216,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     throw err;
   }
 
-  const addresses = Object.fromEntries(parts.faces.map((f) => [f.name, f.address]));
+  const addresses = Object.fromEntries(parts.faces.flatMap(listening).map((f) => [f.name, f.address]));
   logger.info(
     { dbPath: config.dbPath, addresses, retainTicks: config.retainTicks, vdfIterations: config.vdfIterations },
     'node started',
@@ -235,4 +235,12 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
       return closing;
     },
   };
+}
+
+/** A face's ports: its own, then any more it listens on. */
+function listening(f: RunningFace): Array<{ name: string; address: string }> {
+  return [
+    { name: f.name, address: f.address },
+    ...Object.entries(f.more ?? {}).map(([name, address]) => ({ name, address })),
+  ];
 }

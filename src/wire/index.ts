@@ -4,7 +4,7 @@
  * and the writer, the proto loader options, the one bigint-safe JSON, host:port text, a gRPC
  * peer's address, and the grpc-js stream helpers (batched writes, the HTTP/2 stream under a
  * call, stream slots, the readers' pace, the answer to requests a node:http server cannot
- * parse). It imports no other svc folder.
+ * parse, the HTTP/2 bounds of a gRPC server). It imports no other svc folder.
  */
 export {
   ProtoReader,
@@ -26,3 +26,4 @@ export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
 export { ReaderPace, readerPace, DEFAULT_READER_PACE } from './reader-pace.js';
 export { StreamSlots, type SlotHolder, type StreamSlotLimits } from './stream-slots.js';
 export { answerClientErrors } from './client-errors.js';
+export { guardSessions, HTTP2_SERVER_OPTIONS, MAX_CONCURRENT_STREAMS } from './http2-guard.js';

@@ -60,6 +60,8 @@ describe('node configuration', () => {
     [[], { SVC_VDF_ITERATIONS: 'many' }, /SVC_VDF_ITERATIONS.*whole number/],
     [['--db-path', ''], {}, /--db-path/],
     [['--follow-dex', 'http://127.0.0.1:8081'], {}, /^--follow-dex needs --follow/],
+    [['--grpc-entry-addr', '127.0.0.1:9095', '--gateways', '0'], {}, /^--grpc-entry-addr needs --gateways >= 1/],
+    [['--grpc-entry-addr', 'nowhere'], {}, /--grpc-entry-addr/],
     [['--follow-from', 'snapshot'], {}, /^--follow-from snapshot needs --follow/],
     [[], { SVC_FOLLOW_FROM: 'snapshot' }, /^--follow-from snapshot needs --follow/],
     [

@@ -1,10 +1,10 @@
 /**
  * The order entry's fair share (src/dex/fair-share.ts) and the gRPC server's client-cancel
- * budget (src/sequencer/api/grpc/http2-guard.ts), as plain bookkeeping.
+ * budget (src/wire/http2-guard.ts), as plain bookkeeping.
  */
 import { expect } from 'chai';
 import { FairShare } from '../../src/dex/fair-share.js';
-import { RESET_BURST, RESET_RATE_PER_S, RESET_RESERVE, ResetBudget } from '../../src/sequencer/api/grpc/http2-guard.js';
+import { RESET_BURST, RESET_RATE_PER_S, RESET_RESERVE, ResetBudget } from '../../src/wire/http2-guard.js';
 
 describe('shedding bookkeeping', () => {
   it('a lone address may hold the whole bound; a second address is taken while the first holds it all', () => {

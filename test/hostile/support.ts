@@ -22,7 +22,8 @@ export interface HostileNode extends NodeProcess {
 
 export async function startHostileNode(extraArgs: string[] = []): Promise<HostileNode> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-hostile-'));
-  const node = await spawnNode(dir, ['--idle-tick-ms', '20', ...extraArgs], ['grpc', 'rest', 'dex']);
+  const entry = extraArgs.includes('--grpc-entry-addr') ? ['grpc-entry'] : [];
+  const node = await spawnNode(dir, ['--idle-tick-ms', '20', ...extraArgs], ['grpc', 'rest', 'dex', ...entry]);
   return {
     ...node,
     dir,

@@ -13,7 +13,12 @@ export {
   chainDefinition,
   createChainHandlers,
   loadChainPackage,
+  startSubmitTxEntry,
+  storedSubmitTxAnswer,
   type ChainBackend,
+  type EntryReply,
+  type EntryRequest,
+  type SubmitTxEntry,
 } from './grpc/index.js';
 export { parseHeight, BLOCKS_LIMIT, EVENTS_LIMIT } from './rest.js';
 export { ChainRefusal, corsAndErrors, sendJson, type ChainRefusalCode } from './errors.js';

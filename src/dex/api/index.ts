@@ -1,8 +1,9 @@
 /**
- * The door of the order book's faces (spec/2): its HTTP face (start.ts: `startDex`, on the
- * node's runtime or, alone, on one of its own) and the gateway processes that serve the
- * order book port across all cores (gateway/). The runtime they serve is ../index.ts.
+ * The door of the order book's HTTP face (spec/2): `startDex` (start.ts), on the node's
+ * runtime or, alone, on one of its own. The gateway processes that serve the order book
+ * port and the gRPC order entry across all cores have their own door (gateway/index.ts),
+ * a floor above the faces. The runtime they serve is ../index.ts.
  */
 export type { DexDeps } from './interface.js';
 export { listenAddress, startDex } from './start.js';
-export { prepareGatewayFace, startGatewayFace, type PreparedGatewayFace } from './gateway/index.js';
+export { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from './http-json.js';

@@ -490,3 +490,53 @@ describe('chain: gRPC SubmitTx through intake threads (--intake-threads 1)', fun
   });
   submitTxCases(() => n);
 });
+
+describe('chain: gRPC SubmitTx through the order entry (--grpc-entry-addr, in the gateway processes)', function () {
+  this.timeout(180_000);
+  let n: ChainNode;
+  let entry: ChainClient;
+  let view: ChainNode;
+  before(async () => {
+    // --gateways 0 is the support's default; later flags win.
+    n = await startChainNode({ args: ['--gateways', '1', '--grpc-entry-addr', '127.0.0.1:0'] });
+    entry = new ChainClient(n.node.addresses['grpc-entry']!);
+    await n.client.submit({ market: { base_mint: mintOf(1), quote_mint: mintOf(2), name: 'ONE/TWO' } });
+    // The same cases through the entry: orders, cancels and mass cancels there; market
+    // creations (not taken by the entry) to the node's own gRPC port.
+    const submit: ChainClient['submit'] = (req, deadlineMs) =>
+      'market' in req ? n.client.submit(req, deadlineMs) : entry.submit(req, deadlineMs);
+    view = { ...n, grpc: n.node.addresses['grpc-entry']!, client: { submit } as ChainClient };
+  });
+  after(async () => {
+    entry?.close();
+    await n?.close();
+  });
+
+  submitTxCases(() => view);
+
+  it('answers what the node port answers: the stored record, the explorer shows it', async () => {
+    const o = intent(alice.publicKey, 900, 'Sell', 700, 3);
+    const got = await entry.submit(signedOrderRequest(o, alice.secretKey));
+    const stored = await n.get(`/transactions/${got.transaction_id}`);
+    expect(stored.status).to.equal(200);
+    expect(stored.json).to.include({ tx_hash: got.tx_hash, sequence_number: Number(got.sequence_number) });
+    expect(got.transaction).to.include({ kind: 'order', status: 'resting', price: '700' });
+  });
+
+  it('takes SubmitTx only: a market creation FAILED_PRECONDITION, StreamTx UNIMPLEMENTED', async () => {
+    const market = await codeOf(
+      entry.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'SEVEN/EIGHT' } }),
+    );
+    expect(market.code).to.equal(grpc.status.FAILED_PRECONDITION);
+    expect(market.details).to.match(/market creation/);
+    const stream = entry.stream(0n);
+    const code = await new Promise<number>((resolve) => {
+      stream.on('data', () => undefined);
+      stream.on('error', (err: grpc.ServiceError) => resolve(err.code));
+    });
+    expect(code).to.equal(grpc.status.UNIMPLEMENTED);
+    // Nothing was created: the node's explorer does not know the market.
+    const markets = await n.get('/markets');
+    expect(markets.text).to.not.include('SEVEN/EIGHT');
+  });
+});

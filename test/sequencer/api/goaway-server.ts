@@ -6,7 +6,7 @@
  * then a heartbeat every 100 ms over IPC: a heartbeat that stops means a frozen event loop.
  */
 import { createServer } from 'node:http2';
-import { announceClose } from '../../../src/sequencer/api/grpc/http2-guard.js';
+import { announceClose } from '../../../src/wire/http2-guard.js';
 
 const server = createServer({ settings: { maxConcurrentStreams: 1000 } });
 server.on('session', (session) => {

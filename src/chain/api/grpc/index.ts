@@ -2,3 +2,10 @@
 export { CHAIN_SERVICE, loadChainPackage } from './proto.js';
 export { chainDefinition, createChainHandlers, type ChainBackend } from './service.js';
 export { signedCancelAllRequest, ChainClient, type WireTxBatch } from './client.js';
+export {
+  startSubmitTxEntry,
+  storedSubmitTxAnswer,
+  type EntryReply,
+  type EntryRequest,
+  type SubmitTxEntry,
+} from './entry.js';

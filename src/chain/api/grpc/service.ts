@@ -206,7 +206,7 @@ function callForSigned(c: SignedOff, gateway: OrderEntry, from: string): Applied
 }
 
 /** A SubmitTx failure as its gRPC status: order book refusals by code (with a retry hint where retrying helps), the rest INTERNAL. */
-function submitStatus(err: unknown, logger: Logger): Status {
+export function submitStatus(err: unknown, logger: Logger): Status {
   if (err instanceof DexRefusal) {
     const code = grpcStatusOf(err);
     return code === grpcStatus.RESOURCE_EXHAUSTED || code === grpcStatus.UNAVAILABLE

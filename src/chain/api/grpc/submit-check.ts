@@ -130,6 +130,8 @@ export function checkSubmitTx(req: SubmitTxRequest): CheckedSubmitTx | IntakeRef
 }
 
 /** Check the signature and build the payload and nonce (what a gateway process does for POST /orders). */
+export function signOff(c: Exclude<CheckedSubmitTx, { tx: 'market' }>): Exclude<SignedOff, { tx: 'market' }>;
+export function signOff(c: CheckedSubmitTx): SignedOff;
 export function signOff(c: CheckedSubmitTx): SignedOff {
   if (c.tx === 'order') {
     const message = orderMessage(c.intent, sha256);

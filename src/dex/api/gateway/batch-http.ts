@@ -19,7 +19,7 @@ import {
   receiptJson,
   type BatchItem,
 } from '../../index.js';
-import { readJsonBody, sendJsonText } from '../http-json.js';
+import { readJsonBody, sendJsonText } from '../index.js';
 import type { NodeKey } from '../../index.js';
 import { encodeCancelPayload, encodePlaceOrder } from '../../engine/index.js';
 import {
@@ -31,7 +31,7 @@ import {
   type ReceiptData,
 } from '../../../core/index.js';
 import type { SequencerChannel } from './channel.js';
-import { KIND_CANCEL, KIND_ORDER, type ChannelReply, type ChannelRequest } from './frames.js';
+import { httpReply, KIND_CANCEL, KIND_ORDER, type ChannelReply, type ChannelRequest } from './frames.js';
 
 export interface BatchHttpParts {
   channel: SequencerChannel;
@@ -96,7 +96,7 @@ function answers(checked: Array<Checked | DexRefusal>, replies: ChannelReply[], 
   let next = 0;
   const parts = checked.map((c): string | { data: ReceiptData; rest: string } => {
     if (c instanceof DexRefusal) return JSON.stringify(itemError(c));
-    const r = replies[next++]!;
+    const r = httpReply(replies[next++]!);
     if (r.type === 0) return JSON.stringify({ ok: false, error: r.message, code: r.code, status: r.status });
     const data: ReceiptData = {
       orderId: c.orderId,

@@ -22,8 +22,10 @@ import {
   BOOTED,
   CLIENT_GONE,
   GO,
+  GRPC_LISTENING,
   LISTEN_FAILED,
   type GatewayProcessConfig,
+  type GrpcListening,
   type GatewaySet,
   type ListenFailed,
 } from './interface.js';
@@ -48,6 +50,7 @@ export async function startGatewaySet(
   let closing = false;
   let restarts = 0;
   let address = '';
+  let grpcEntryAddress: string | undefined;
 
   const fork = (): Promise<void> => {
     const started = Date.now();
@@ -56,10 +59,15 @@ export async function startGatewaySet(
     let listenFailed: Error | undefined;
     let booted!: () => void;
     const bootedOnce = new Promise<void>((resolve) => (booted = resolve));
+    let entryListening!: () => void;
+    const entryOnce = new Promise<void>((resolve) => (entryListening = resolve));
     w.on('message', (m: unknown) => {
       if (m === CLIENT_GONE) onClientGone?.();
       else if (m === BOOTED) booted();
-      else if ((m as ListenFailed | undefined)?.type === LISTEN_FAILED) {
+      else if ((m as GrpcListening | undefined)?.type === GRPC_LISTENING && cfg.grpcEntry) {
+        grpcEntryAddress = hostPort(cfg.grpcEntry.host, (m as GrpcListening).port);
+        entryListening();
+      } else if ((m as ListenFailed | undefined)?.type === LISTEN_FAILED) {
         const f = m as ListenFailed;
         listenFailed = Object.assign(new Error(f.message), f.code ? { code: f.code } : {});
       }
@@ -81,10 +89,13 @@ export async function startGatewaySet(
         () => undefined,
       );
       w.once('listening', (a: { address: string | null; port: number; addressType: number | string }) => {
-        clearTimeout(timer);
-        const host = a.address ?? cfg.host;
-        address = `${host.includes(':') ? `[${host}]` : host}:${a.port}`;
-        resolve();
+        address = hostPort(a.address ?? cfg.host, a.port);
+        // With the gRPC order entry, listening means both ports (the entry starts second).
+        const both = cfg.grpcEntry ? entryOnce : Promise.resolve();
+        void both.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
       w.once('exit', (code, signal) => {
         clearTimeout(timer);
@@ -127,9 +138,10 @@ export async function startGatewaySet(
     await stopAll();
     throw err;
   }
-  logger?.info({ address, gateways: count }, 'gateways: listening');
+  logger?.info({ address, gateways: count, grpcEntryAddress }, 'gateways: listening');
   return {
     address,
+    ...(grpcEntryAddress !== undefined ? { grpcEntryAddress } : {}),
     pids: () => [...workers].map((w) => w.process.pid!).filter((p) => p !== undefined),
     get restarts() {
       return restarts;
@@ -140,4 +152,8 @@ export async function startGatewaySet(
     },
     close: stopAll,
   };
+}
+
+function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -11,14 +11,14 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listenAddress, startDex } from '../start.js';
+import { listenAddress, startDex } from '../index.js';
 import type { HostPort } from '../../../wire/index.js';
 import type { DexDeps } from '../interface.js';
 import type { LogLevel } from '../../../log/index.js';
 import type { Logger } from 'pino';
-import { DEFAULT_BODY_LIMIT } from '../http-json.js';
+import { DEFAULT_BODY_LIMIT } from '../index.js';
 import { startGatewaySet } from './cluster.js';
-import { startHub, type GatewayHub } from './hub.js';
+import { startHub, type GatewayHub, type SubmitTxAnswer } from './hub.js';
 import { ORDER_BOOK_BACKLOG, type GatewaySet } from './interface.js';
 
 /** What the gateway processes need before the node has opened anything. */
@@ -32,12 +32,15 @@ export interface GatewayFaceOptions {
   bodyLimitBytes?: number;
   logger?: Logger;
   onClientGone?: () => void;
+  /** The gRPC order entry's listen address (--grpc-entry-addr); none: off. */
+  grpcEntryAddr?: HostPort | string;
 }
 
 export type GatewayFaceDeps = DexDeps & GatewayFaceOptions;
 
 export interface GatewayFace {
   address: string;
+  grpcEntryAddress?: string;
   gateways: GatewaySet;
   hub: GatewayHub;
   stopAccepting(): void;
@@ -46,7 +49,8 @@ export interface GatewayFace {
 
 /** Forked gateway processes waiting for the node: `start` once its state is ready, or `abort`. */
 export interface PreparedGatewayFace {
-  start(deps: DexDeps): Promise<GatewayFace>;
+  /** `submitTx`: the gRPC order entry's answers (required with `grpcEntryAddr`). */
+  start(deps: DexDeps, submitTx?: SubmitTxAnswer): Promise<GatewayFace>;
   abort(): Promise<void>;
 }
 
@@ -72,13 +76,14 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
     maxInflight: opts.maxInflight,
     backlog: ORDER_BOOK_BACKLOG,
     logLevel: opts.logLevel,
+    ...(opts.grpcEntryAddr !== undefined ? { grpcEntry: listenAddress(opts.grpcEntryAddr) } : {}),
   };
   const set = startGatewaySet(opts.gateways, cfg, released, opts.logger, opts.onClientGone);
   set.catch(() => undefined); // surfaces in start(); after abort() nobody waits for it
   let used = false;
 
   return {
-    async start(deps) {
+    async start(deps, submitTx) {
       if (used) throw new Error('a prepared gateway face starts once');
       used = true;
       const dex = await startDex({ ...deps, socketPath: httpPath }).catch(async (err: unknown) => {
@@ -89,12 +94,13 @@ export function prepareGatewayFace(opts: GatewayFaceOptions): PreparedGatewayFac
       });
       let hub: GatewayHub | undefined;
       try {
-        hub = await startHub(channelPath, dex.service.orderEntry, deps.logger);
+        hub = await startHub(channelPath, dex.service.orderEntry, deps.logger, submitTx);
         release();
         const gateways = await set;
         const running = hub;
         return {
           address: gateways.address,
+          ...(gateways.grpcEntryAddress !== undefined ? { grpcEntryAddress: gateways.grpcEntryAddress } : {}),
           gateways,
           hub: running,
           stopAccepting() {

@@ -6,16 +6,20 @@
  *   frame   = len u32 (bytes after this field) || body
  *
  *   request (gateway -> sequencer), one per order, cancel or mass cancel:
- *     id u32 || kind u8 (1 order, 2 cancel, 4 mass cancel) || signature_valid u8 (0/1) || nonce u64
+ *     id u32 || kind u8 (1 order, 2 cancel, 4 mass cancel; + 0x80: answer as gRPC SubmitTx)
+ *     || signature_valid u8 (0/1) || nonce u64
  *     || from_len u8 || from (ASCII: the client's IP address, for the node's fair share)
  *     || payload (the order book wire payload, src/dex/engine/codec.ts: "DX" 01 kind Borsh || sig)
  *
  *   reply (sequencer -> gateway), one per request, same id:
  *     id u32 || type u8
  *     type 0 (refused):  status u16 || code_len u8 || code (ASCII) || message (UTF-8, rest)
+ *     type 3 (refused as a replay of what the sequencer has): as type 0 (gRPC: ALREADY_EXISTS)
  *     type 1 (applied):  tick_number u64 || tick_timestamp_ms u64 || merkle_root [32]
  *                        || continuum_sequence u64 || tx_hash [32] || rest (UTF-8 JSON object:
  *                        the answer's fields other than the receipt)
+ *     type 2 (applied, a request with the 0x80 bit): SubmitTxResponse (protobuf, the
+ *                        svc.chain.v1 answer with the stored record: docs/chain.md "gRPC")
  *
  * A batch (POST /orders/batch) is one frame of kind 3 holding request frames: batch-frames.ts.
  *
@@ -28,6 +32,10 @@ export const KIND_CANCEL = 2;
 export const KIND_CANCEL_ALL = 4;
 export const REPLY_REFUSED = 0;
 export const REPLY_APPLIED = 1;
+export const REPLY_SUBMIT_TX = 2;
+const REPLY_REFUSED_REPLAY = 3;
+/** Set in a request's kind byte: the sequencer answers with REPLY_SUBMIT_TX (the gRPC order entry). */
+const GRPC_ANSWER = 0x80;
 /** A frame above this is a broken peer: the channel is closed. */
 export const MAX_FRAME_BYTES = 1 << 20;
 
@@ -44,6 +52,8 @@ export interface ChannelRequest {
   /** The client's address ('' when unknown). */
   from: string;
   payload: Uint8Array;
+  /** Answer as gRPC SubmitTx (REPLY_SUBMIT_TX) instead of the receipt's fields. */
+  grpc?: boolean;
 }
 
 export interface AppliedReply {
@@ -64,16 +74,40 @@ export interface RefusedReply {
   status: number;
   code: string;
   message: string;
+  /** A replay of a transaction the sequencer already has. */
+  replay?: boolean;
 }
 
-export type ChannelReply = AppliedReply | RefusedReply;
+/** The applied answer of a request sent with `grpc`: SubmitTxResponse bytes. */
+export interface SubmitTxReply {
+  type: typeof REPLY_SUBMIT_TX;
+  id: number;
+  response: Uint8Array;
+}
+
+export type ChannelReply = AppliedReply | RefusedReply | SubmitTxReply;
+
+/**
+ * A reply to a request sent without `grpc`: applied or refused. A SubmitTx answer there is a
+ * broken peer's, and reads as an internal refusal.
+ */
+export function httpReply(r: ChannelReply): AppliedReply | RefusedReply {
+  if (r.type !== REPLY_SUBMIT_TX) return r;
+  return {
+    type: REPLY_REFUSED,
+    id: r.id,
+    status: 500,
+    code: 'INTERNAL',
+    message: 'the node answered in the wrong form',
+  };
+}
 
 export function encodeRequest(r: ChannelRequest): Buffer {
   const from = Buffer.from(r.from, 'latin1').subarray(0, MAX_FROM);
   const b = Buffer.allocUnsafe(REQUEST_HEAD + from.length + r.payload.length);
   b.writeUInt32LE(b.length - 4, 0);
   b.writeUInt32LE(r.id, 4);
-  b[8] = r.kind;
+  b[8] = r.grpc === true ? r.kind | GRPC_ANSWER : r.kind;
   b[9] = r.signatureValid ? 1 : 0;
   b.writeBigUInt64LE(r.nonce, 10);
   b[18] = from.length;
@@ -85,7 +119,7 @@ export function encodeRequest(r: ChannelRequest): Buffer {
 /** `frame` is one whole frame (length prefix included). The payload is copied out. */
 export function decodeRequest(frame: Buffer): ChannelRequest {
   if (frame.length < REQUEST_HEAD) throw new Error('channel: request frame too short');
-  const kind = frame[8];
+  const kind = frame[8]! & ~GRPC_ANSWER;
   if (kind !== KIND_ORDER && kind !== KIND_CANCEL && kind !== KIND_CANCEL_ALL) {
     throw new Error(`channel: unknown request kind ${kind}`);
   }
@@ -99,6 +133,7 @@ export function decodeRequest(frame: Buffer): ChannelRequest {
     nonce: frame.readBigUInt64LE(10),
     from: frame.toString('latin1', REQUEST_HEAD, fromEnd),
     payload: new Uint8Array(frame.subarray(fromEnd)), // a copy: the sequencer keeps it
+    grpc: (frame[8]! & GRPC_ANSWER) !== 0,
   };
 }
 
@@ -117,13 +152,22 @@ export function encodeApplied(r: Omit<AppliedReply, 'type'>): Buffer {
   return b;
 }
 
+export function encodeSubmitTxReply(id: number, response: Uint8Array): Buffer {
+  const b = Buffer.allocUnsafe(4 + 4 + 1 + response.length);
+  b.writeUInt32LE(b.length - 4, 0);
+  b.writeUInt32LE(id, 4);
+  b[8] = REPLY_SUBMIT_TX;
+  b.set(response, 9);
+  return b;
+}
+
 export function encodeRefused(r: Omit<RefusedReply, 'type'>): Buffer {
   const code = Buffer.from(r.code, 'latin1').subarray(0, 255);
   const msgLen = Buffer.byteLength(r.message);
   const b = Buffer.allocUnsafe(4 + 4 + 1 + 2 + 1 + code.length + msgLen);
   b.writeUInt32LE(b.length - 4, 0);
   b.writeUInt32LE(r.id, 4);
-  b[8] = REPLY_REFUSED;
+  b[8] = r.replay === true ? REPLY_REFUSED_REPLAY : REPLY_REFUSED;
   b.writeUInt16LE(r.status, 9);
   b[11] = code.length;
   b.set(code, 12);
@@ -134,16 +178,18 @@ export function encodeRefused(r: Omit<RefusedReply, 'type'>): Buffer {
 export function decodeReply(frame: Buffer): ChannelReply {
   const id = frame.readUInt32LE(4);
   const type = frame[8];
-  if (type === REPLY_REFUSED) {
+  if (type === REPLY_REFUSED || type === REPLY_REFUSED_REPLAY) {
     const codeLen = frame[11]!;
     return {
-      type,
+      type: REPLY_REFUSED,
       id,
       status: frame.readUInt16LE(9),
       code: frame.toString('latin1', 12, 12 + codeLen),
       message: frame.toString('utf8', 12 + codeLen),
+      ...(type === REPLY_REFUSED_REPLAY ? { replay: true } : {}),
     };
   }
+  if (type === REPLY_SUBMIT_TX) return { type, id, response: new Uint8Array(frame.subarray(9)) };
   if (type !== REPLY_APPLIED || frame.length < APPLIED_HEAD)
     throw new Error(`channel: bad reply frame (type ${type}, ${frame.length} bytes)`);
   return {

@@ -23,7 +23,7 @@ import {
 import type { Logger } from 'pino';
 import { sha256 } from '../../../crypto/index.js';
 import { DexRefusal, ClientGoneError } from '../../index.js';
-import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../http-json.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody, sendError, sendJsonText } from '../index.js';
 import { digestNonce } from '../../index.js';
 import type { NodeKey } from '../../index.js';
 import { receiptJson } from '../../index.js';
@@ -41,7 +41,7 @@ import {
 import { signBatch, verifyOne } from '../../../crypto/index.js';
 import type { SequencerChannel } from './channel.js';
 import { createBatchRoute } from './batch-http.js';
-import { KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, type ChannelReply } from './frames.js';
+import { httpReply, KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, type ChannelReply } from './frames.js';
 
 export interface GatewayHttpOptions {
   channel: SequencerChannel;
@@ -87,7 +87,8 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
   };
 
   /** The answer envelope of an applied reply: the receipt signed here, the rest from the sequencer. */
-  const answer = (res: ServerResponse, reply: ChannelReply, orderId: bigint, owner: Uint8Array): void => {
+  const answer = (res: ServerResponse, channelReply: ChannelReply, orderId: bigint, owner: Uint8Array): void => {
+    const reply = httpReply(channelReply);
     if (reply.type === 0) {
       sendJsonText(res, reply.status, JSON.stringify({ ok: false, error: reply.message, code: reply.code }));
       return;

@@ -24,6 +24,7 @@ import {
   decodeRequest,
   encodeApplied,
   encodeRefused,
+  encodeSubmitTxReply,
   FrameReader,
   KIND_ORDER,
   TurnWriter,
@@ -31,13 +32,25 @@ import {
 } from './frames.js';
 import { KIND_CANCEL_ALL } from './frames.js';
 
+/**
+ * The gRPC SubmitTx answer of an applied order, cancel or mass cancel (its stored record,
+ * protobuf), for requests of the gRPC order entry (frames.ts, the 0x80 kind bit): the node
+ * gives it, since the record is the chain's.
+ */
+export type SubmitTxAnswer = (continuumSequence: bigint) => Promise<Uint8Array>;
+
 export interface GatewayHub {
   /** Requests taken from gateways so far (metrics, tests). */
   readonly received: number;
   close(): Promise<void>;
 }
 
-export async function startHub(path: string, gateway: OrderEntry, logger?: Logger): Promise<GatewayHub> {
+export async function startHub(
+  path: string,
+  gateway: OrderEntry,
+  logger?: Logger,
+  submitTx?: SubmitTxAnswer,
+): Promise<GatewayHub> {
   const sockets = new Set<Socket>();
   let received = 0;
   const server: Server = createServer((socket) => {
@@ -62,7 +75,7 @@ export async function startHub(path: string, gateway: OrderEntry, logger?: Logge
             return;
           }
           received++;
-          handle(decodeRequest(frame), gateway, out);
+          handle(decodeRequest(frame), gateway, out, submitTx);
         });
       } catch (err) {
         logger?.error({ err }, 'gateway channel: broken frame, closing the connection');
@@ -94,11 +107,16 @@ export async function startHub(path: string, gateway: OrderEntry, logger?: Logge
   };
 }
 
-function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
-  if (req.kind === KIND_CANCEL_ALL) return handleCancelAll(req, gateway, out);
+function handle(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter, submitTx?: SubmitTxAnswer): void {
+  if (req.grpc === true && submitTx === undefined) {
+    out.push(encodeRefused({ id: req.id, status: 503, code: 'UNAVAILABLE', message: 'no gRPC order entry here' }));
+    return;
+  }
+  const grpc = req.grpc === true ? submitTx : undefined;
+  if (req.kind === KIND_CANCEL_ALL) return handleCancelAll(req, gateway, out, grpc);
   const item = prepareItem(req, gateway);
   if (item === undefined) out.push(malformed(req.id));
-  else answerItem(req.id, item.start(false), item.rest, out);
+  else answerItem(req.id, item.start(false), item.rest, out, grpc);
 }
 
 /** A request's call into the order entry (not started yet) and its answer's other fields; undefined if its payload does not decode. */
@@ -128,7 +146,7 @@ function prepareItem(req: ChannelRequest, gateway: OrderEntry, from = req.from):
 }
 
 /** A mass cancel (never a batch item): cancelAllChecked, answered with what it ended. */
-function handleCancelAll(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter): void {
+function handleCancelAll(req: ChannelRequest, gateway: OrderEntry, out: TurnWriter, grpc?: SubmitTxAnswer): void {
   const d = decodePayload(req.payload);
   if (d?.kind !== 'cancel_all') {
     out.push(malformed(req.id));
@@ -144,7 +162,7 @@ function handleCancelAll(req: ChannelRequest, gateway: OrderEntry, out: TurnWrit
     root: true,
     from: req.from,
   });
-  answerItem(req.id, work, (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted)), out);
+  answerItem(req.id, work, (s) => JSON.stringify(cancelAllFields(s as CancelAllSubmitted)), out, grpc);
 }
 
 /** The refusal of a request whose payload does not decode (a broken gateway). */
@@ -157,20 +175,23 @@ function malformed(id: number): Buffer {
   });
 }
 
-/** Reply to request `id` once its work settles. */
+/** Reply to request `id` once its work settles: the receipt's fields, or with `grpc` the SubmitTx answer. */
 function answerItem(
   id: number,
   work: Promise<Submitted & { outcome: unknown }>,
   rest: PreparedItem['rest'],
   out: TurnWriter,
+  grpc?: SubmitTxAnswer,
 ): void {
-  work.then(
-    (s) => out.push(applied(id, s.applied, s.tick, rest(s))),
-    (err: unknown) => {
-      const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
-      out.push(encodeRefused({ id, status: e.status, code: e.code, message: e.message }));
-    },
-  );
+  const refuse = (err: unknown): void => {
+    const e = err instanceof DexRefusal ? err : new DexRefusal('INTERNAL', 'internal error');
+    out.push(encodeRefused({ id, status: e.status, code: e.code, message: e.message, replay: e.replay }));
+  };
+  if (grpc !== undefined) {
+    work.then((s) => grpc(s.applied.continuumSequence)).then((r) => out.push(encodeSubmitTxReply(id, r)), refuse);
+    return;
+  }
+  work.then((s) => out.push(applied(id, s.applied, s.tick, rest(s))), refuse);
 }
 
 function applied(id: number, a: AppliedTx, tick: Tick, rest: string): Buffer {

@@ -32,6 +32,14 @@ export const LISTEN_FAILED = 'svc-gateway:listen-failed';
  */
 export const ORDER_BOOK_BACKLOG = 511;
 
+/** IPC message of a gateway whose gRPC order entry listens: `{ type: GRPC_LISTENING, port }`. */
+export const GRPC_LISTENING = 'svc-gateway:grpc-listening';
+
+export interface GrpcListening {
+  type: typeof GRPC_LISTENING;
+  port: number;
+}
+
 export interface ListenFailed {
   type: typeof LISTEN_FAILED;
   code?: string;
@@ -49,10 +57,13 @@ export interface GatewayProcessConfig {
   maxInflight: number; // requests one gateway lets wait for the sequencer before 503 QUEUE_FULL
   backlog: number; // the order book port's listen backlog (ORDER_BOOK_BACKLOG)
   logLevel: LogLevel;
+  /** The gRPC order entry's listen address (--grpc-entry-addr), shared like the order book port; none: off. */
+  grpcEntry?: { host: string; port: number };
 }
 
 export interface GatewaySet {
   address: string; // host:port the gateways share
+  grpcEntryAddress?: string; // host:port of the gRPC order entry, when on
   /** Process ids of the running gateways (tests, operations). */
   pids(): number[];
   /** Gateways forked again after one died. */

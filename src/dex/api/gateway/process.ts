@@ -16,7 +16,17 @@ import { createLogger } from '../../../log/index.js';
 import { loadOrCreateNodeKey } from '../../index.js';
 import { SequencerChannel } from './channel.js';
 import { createGatewayHandler } from './http.js';
-import { BOOTED, CLIENT_GONE, GO, LISTEN_FAILED, type GatewayProcessConfig, type ListenFailed } from './interface.js';
+import { startGrpcEntry } from './grpc-entry.js';
+import {
+  BOOTED,
+  CLIENT_GONE,
+  GO,
+  GRPC_LISTENING,
+  LISTEN_FAILED,
+  type GatewayProcessConfig,
+  type GrpcListening,
+  type ListenFailed,
+} from './interface.js';
 
 /** Says BOOTED, then resolves on the primary's GO (at once without an IPC channel: run by hand). */
 function released(): Promise<void> {
@@ -52,6 +62,7 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
 
   let stopping = false;
+  let closeEntry: (() => Promise<void>) | undefined;
   const exitWhenIdle = (): void => {
     if (channel.inflight === 0) process.exit(0);
     else setTimeout(exitWhenIdle, 20);
@@ -61,6 +72,7 @@ async function main(): Promise<void> {
     stopping = true;
     server.close();
     server.closeIdleConnections();
+    void closeEntry?.();
     exitWhenIdle();
   };
   channel.onClose(() => {
@@ -72,13 +84,24 @@ async function main(): Promise<void> {
   // Ctrl-C reaches the whole process group: the node process handles it and stops the
   // gateways in its own order (SIGTERM), so a gateway does not leave on its own first.
   process.on('SIGINT', () => undefined);
-  server.once('error', (err: NodeJS.ErrnoException) => {
+  const listenFailed = (err: NodeJS.ErrnoException): void => {
     // Cannot listen (the port is taken...): tell the node process why, so it says so.
     const m: ListenFailed = { type: LISTEN_FAILED, message: err.message, ...(err.code ? { code: err.code } : {}) };
     if (process.send) process.send(m, () => process.exit(1));
     else process.exit(1);
+  };
+  server.once('error', listenFailed);
+  server.listen({ port: cfg.port, host: cfg.host, backlog: cfg.backlog }, () => {
+    server.removeAllListeners('error');
+    const at = cfg.grpcEntry;
+    if (at === undefined) return;
+    // After the order book port: node:cluster reports this process's first 'listening' as that port's.
+    startGrpcEntry(at, channel, logger).then((entry) => {
+      closeEntry = entry.close;
+      const m: GrpcListening = { type: GRPC_LISTENING, port: entry.port };
+      process.send?.(m);
+    }, listenFailed);
   });
-  server.listen({ port: cfg.port, host: cfg.host, backlog: cfg.backlog }, () => server.removeAllListeners('error'));
 }
 
 if (cluster.isWorker || process.env.SVC_GATEWAY !== undefined) {

@@ -1,7 +1,7 @@
 /**
  * The gRPC face: a grpc-js server with SequencerService, server reflection (so grpcurl
  * works without the .proto) and grpc.health.v1 (for load balancers), bound to one address,
- * with the HTTP/2 bounds of http2-guard.ts (streams per connection, client cancels).
+ * with the wire's HTTP/2 bounds (streams per connection, client cancels).
  * Shutdown is two-phase so the node can finish in-flight work first: stopAccepting()
  * refuses new submissions and turns health NOT_SERVING (load balancers drain), close()
  * stops listening, ends the tick streams once they sent every tick so far, and the server.
@@ -21,7 +21,7 @@ import type { IntakeThreads } from './intake.js';
 import type { StreamQueueLimits } from './stream-ticks.js';
 import { DEFAULT_FEED_OPTIONS, TickFeed, type TickFeedOptions } from './tick-feed.js';
 import { DEFAULT_TICK_STREAM_LIMITS, TickStreams } from './tick-streams.js';
-import { guardSessions, HTTP2_SERVER_OPTIONS } from './http2-guard.js';
+import { guardSessions, HTTP2_SERVER_OPTIONS } from '../../../wire/index.js';
 
 /** Another service on the same server (the chain's svc.chain.v1.ChainService). */
 export interface ExtraGrpcService {

@@ -4,7 +4,9 @@
  *    answered 200 is in the engine afterwards: sent again it is ORDER_REPLAYED, and its
  *    receipt verifies), the other gateway keeps serving, and a new gateway is forked;
  *  - a burst beyond what the gateways let wait gets 503 QUEUE_FULL with Retry-After at
- *    once, and every order answered 200 in it is real.
+ *    once, and every order answered 200 in it is real;
+ *  - the same kill while gRPC SubmitTx flows on the order entry (--grpc-entry-addr): every
+ *    order answered OK is in the engine, and the entry keeps serving.
  * One node per describe; the gateways are the node process's children.
  */
 import { expect } from 'chai';
@@ -22,6 +24,7 @@ import {
   type OrderIntent,
   type Receipt,
 } from '../../../../src/sdk/index.js';
+import { ChainClient, signedOrderRequest } from '../../../../src/chain/api/grpc/client.js';
 import { spawnNode, type NodeProcess } from '../../../support/node-process.js';
 
 const BASE = new Uint8Array(32).fill(21);
@@ -121,8 +124,8 @@ describe('gateway processes (real node, --gateways 2)', function () {
     // --queue-capacity 16: each of the 2 gateways lets 8 orders wait for the sequencer.
     node = await spawnNode(
       dir,
-      ['--idle-tick-ms', '20', '--gateways', '2', '--queue-capacity', '16'],
-      ['grpc', 'rest', 'dex'],
+      ['--idle-tick-ms', '20', '--gateways', '2', '--queue-capacity', '16', '--grpc-entry-addr', '127.0.0.1:0'],
+      ['grpc', 'rest', 'dex', 'grpc-entry'],
     );
     dexAddr = node.addresses.dex!;
     const dex = new DexClient(`http://${dexAddr}`);
@@ -207,5 +210,56 @@ describe('gateway processes (real node, --gateways 2)', function () {
       expect(a.headers['retry-after']).to.equal('1');
     }
     for (const a of ok) expect(verifyReceipt(a.body.data!.receipt, sequencerKey)).to.equal(true);
+  });
+
+  it('kill -9 of one gateway while gRPC SubmitTx flows on the order entry: no accepted order lost, the entry keeps serving', async () => {
+    await until('2 gateways', async () => (await childrenOf(node.child.pid!)).length === 2);
+    const [victim] = await childrenOf(node.child.pid!);
+    const entry = node.addresses['grpc-entry']!;
+    const accepted: Array<{ seed: number; orderId: bigint }> = [];
+    let failures = 0;
+    // 6 clients, each its own connection (a gRPC channel), 30 orders each, one at a time.
+    const clients = Array.from({ length: 6 }, async (_, c) => {
+      const client = new ChainClient(entry);
+      for (let n = 1n; n <= 30n; n++) {
+        const seed = 60 + c;
+        const key = keyPairFromSeed(new Uint8Array(32).fill(seed));
+        try {
+          const r = await client.submit(signedOrderRequest(order(seed, n).intent, key.secretKey), 10_000);
+          expect(r.transaction?.kind).to.equal('order');
+          accepted.push({ seed, orderId: n });
+        } catch {
+          failures++; // on the killed gateway's connection, or refused: not acknowledged
+        }
+      }
+      client.close();
+    });
+    await until('some orders accepted', async () => accepted.length >= 30);
+    process.kill(victim!, 'SIGKILL');
+    await Promise.all(clients);
+    expect(accepted.length + failures).to.equal(180);
+    // The entry keeps serving: a new client's order is taken (a connection the kernel gives
+    // the dead gateway's socket queue meanwhile fails fast and is tried again).
+    const fresh = new ChainClient(entry);
+    const key70 = keyPairFromSeed(new Uint8Array(32).fill(70));
+    await until('an order taken on the entry after the kill', () =>
+      fresh.submit(signedOrderRequest(order(70, 1n).intent, key70.secretKey), 5_000).then(
+        () => true,
+        () => false,
+      ),
+    );
+    fresh.close();
+    // Every acknowledged order is in the engine: the same signed order again is a replay.
+    const again = new ChainClient(node.addresses.grpc!);
+    for (const a of accepted) {
+      const key = keyPairFromSeed(new Uint8Array(32).fill(a.seed));
+      const code = await again.submit(signedOrderRequest(order(a.seed, a.orderId).intent, key.secretKey)).then(
+        () => 0,
+        (err: { code: number }) => err.code,
+      );
+      expect(code, `order ${a.seed}/${a.orderId} again`).to.equal(6); // ALREADY_EXISTS
+    }
+    again.close();
+    await until('a replacement gateway', async () => (await childrenOf(node.child.pid!)).length === 2);
   });
 });

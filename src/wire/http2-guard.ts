@@ -1,5 +1,6 @@
 /**
- * HTTP/2 bounds of the node's one gRPC server (docs/api.md "Overload and HTTP/2").
+ * HTTP/2 bounds of a grpc-js server: the node's gRPC port and the gRPC order entry in the
+ * gateway processes (docs/api.md "Overload and HTTP/2").
  *
  * - Streams per connection: at most MAX_CONCURRENT_STREAMS at once (the SETTINGS frame);
  *   a client wanting more holds them itself, so no connection can park tens of thousands
