@@ -54,6 +54,8 @@ export type EntryReply = { response: Uint8Array } | { refused: { code: string; m
 
 export interface SubmitTxEntryOptions {
   send: (req: EntryRequest) => Promise<EntryReply>;
+  /** A refusal to give at once, before any check, to a call from this address (its share is full). */
+  refusal: (from: string) => { code: string; message: string } | undefined;
   logger: Logger;
   /** SubmitTx request bytes at most (the node's gRPC port takes the same). */
   maxReceiveMessageBytes: number;
@@ -101,6 +103,10 @@ export async function startSubmitTxEntry(addr: HostPort, options: SubmitTxEntryO
 
 /** One SubmitTx: checked and signed off here, ordered by the node; rejects with the call's status. */
 async function submitTx(bytes: Buffer, from: string, options: SubmitTxEntryOptions): Promise<Uint8Array> {
+  const full = options.refusal(from);
+  if (full !== undefined) {
+    throw submitStatus(new DexRefusal(full.code as DexRefusalCode, full.message), options.logger);
+  }
   const req = decodeSubmitTxRequest(bytes);
   if (isIntakeRefusal(req)) throw req.refused;
   const checked = checkSubmitTx(req);

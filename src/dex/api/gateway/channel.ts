@@ -115,17 +115,19 @@ export class SequencerChannel {
     for (const l of this.closeListeners) l();
   }
 
+  /**
+   * The refusal `send` would give a request from `from` now (shutting down, or the address
+   * holding its share), or undefined: asked first, so a request refused for load costs no
+   * signature check. Only a hint: `send` judges again.
+   */
+  refusal(from: string): DexRefusal | undefined {
+    if (this.closed) return new DexRefusal('UNAVAILABLE', 'the order book is shutting down');
+    return this.share.room(from) > 0 ? undefined : this.shareFull(from);
+  }
+
   send(req: Omit<ChannelRequest, 'id'>): Promise<ChannelReply> {
     if (this.closed) return Promise.reject(new DexRefusal('UNAVAILABLE', 'the order book is shutting down'));
-    if (!this.share.enter(req.from)) {
-      const n = this.share.shareFor(req.from);
-      return Promise.reject(
-        new DexRefusal(
-          'QUEUE_FULL',
-          `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`,
-        ),
-      );
-    }
+    if (!this.share.enter(req.from)) return Promise.reject(this.shareFull(req.from));
     const id = this.takeId();
     return new Promise<ChannelReply>((resolve) => {
       this.waiting.set(id, (reply) => {
@@ -134,6 +136,14 @@ export class SequencerChannel {
       });
       this.out.push(encodeRequest({ ...req, id }));
     });
+  }
+
+  private shareFull(from: string): DexRefusal {
+    const n = this.share.shareFor(from);
+    return new DexRefusal(
+      'QUEUE_FULL',
+      `this client address already has ${n} orders waiting (its fair share of this gateway's ${this.share.maxPending}); retry later`,
+    );
   }
 
   /**

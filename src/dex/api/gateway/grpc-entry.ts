@@ -28,6 +28,7 @@ export function startGrpcEntry(
 ): Promise<SubmitTxEntry> {
   return startSubmitTxEntry(at, {
     send: (r) => channel.send(frameOf(r)).then(entryReply, refusedReply),
+    refusal: (from) => channel.refusal(from),
     logger,
     maxReceiveMessageBytes: MAX_REQUEST_BYTES,
   });

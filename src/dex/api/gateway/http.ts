@@ -108,9 +108,17 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
     sendJsonText(res, 200, `{"ok":true,"data":{"receipt":${JSON.stringify(receipt)}${rest}}`);
   };
 
+  /** The body, unless this address holds its share here: then the refusal, before any parsing or signature check. */
+  const readBody = async (req: IncomingMessage): Promise<unknown> => {
+    const body = await readJsonBody(req, limit);
+    const full = channel.refusal(req.socket.remoteAddress ?? '');
+    if (full !== undefined) throw full;
+    return body;
+  };
+
   const placeOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const { intent, signature } = parsePlaceOrder(await readJsonBody(req, limit));
+      const { intent, signature } = parsePlaceOrder(await readBody(req));
       const borsh = encodeOrderIntent(intent); // once: the signing digest and the payload
       const message = signingMessage(ORDER_PREFIX, borsh, sha256);
       const valid = verifyOne({ publicKey: intent.owner, message, signature });
@@ -130,7 +138,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
 
   const cancelOrder = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const c = parseCancel(await readJsonBody(req, limit));
+      const c = parseCancel(await readBody(req));
       const message = cancelMessage({ orderId: c.orderId, owner: c.owner, marketId: c.marketId }, sha256);
       const valid = verifyOne({ publicKey: c.owner, message, signature: c.signature });
       const payload = encodeCancelPayload(c.orderId, c.owner, c.marketId, c.signature);
@@ -149,7 +157,7 @@ export function createGatewayHandler(opts: GatewayHttpOptions): (req: IncomingMe
 
   const cancelAll = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const { data, signature } = parseCancelAll(await readJsonBody(req, limit));
+      const { data, signature } = parseCancelAll(await readBody(req));
       const borsh = encodeCancelAllData(data);
       const message = signingMessage(CANCEL_ALL_PREFIX, borsh, sha256);
       const signatureValid = verifyOne({ publicKey: data.owner, message, signature });
