@@ -52,9 +52,7 @@ describe('chain: records of format 2 reopen as format 3 (blocks anchor their tic
     expect(height).to.be.at.least(2);
     for (const text of before) {
       const b = (JSON.parse(text) as { block: { last_tick: number; last_tick_output_hash: string } }).block;
-      const tick = (await (await fetch(`${n.rest}/api/v1/tick/${b.last_tick}`)).json()) as {
-        tick: { vdf_proof: { output: string } };
-      };
+      const tick = await servedTick(n.rest, b.last_tick);
       expect(b.last_tick_output_hash).to.equal(
         createHash('sha256').update(Buffer.from(tick.tick.vdf_proof.output, 'hex')).digest('hex'),
       );
@@ -95,3 +93,19 @@ describe('chain: records of format 2 reopen as format 3 (blocks anchor their tic
     }
   });
 });
+
+/**
+ * GET /api/v1/tick/{n} once the tick is served: a block is cut from ordered ticks, and a
+ * tick is served once its proof is made (a cut heartbeat's proof comes from the pool, later
+ * under load), so a block's last tick may answer "does not exist (yet)" for a moment.
+ */
+async function servedTick(rest: string, n: number): Promise<{ tick: { vdf_proof: { output: string } } }> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const res = await fetch(`${rest}/api/v1/tick/${n}`);
+    if (res.status === 200) return (await res.json()) as { tick: { vdf_proof: { output: string } } };
+    const text = await res.text();
+    if (res.status !== 404 || Date.now() > until) throw new Error(`GET /api/v1/tick/${n}: ${res.status} ${text}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
