@@ -55,9 +55,9 @@ export type EntryReply = { response: Uint8Array } | { refused: { code: string; m
 export interface SubmitTxEntryOptions {
   send: (req: EntryRequest) => Promise<EntryReply>;
   /** A refusal to give at once, before any check, to a call from this address (its share is full). */
-  refusal: (from: string) => { code: string; message: string } | undefined;
+  refusal: (from: string) => DexRefusal | undefined;
   logger: Logger;
-  /** SubmitTx request bytes at most (the node's gRPC port takes the same). */
+  /** SubmitTx request bytes at most (grpc-js refuses more with RESOURCE_EXHAUSTED). */
   maxReceiveMessageBytes: number;
 }
 
@@ -104,9 +104,7 @@ export async function startSubmitTxEntry(addr: HostPort, options: SubmitTxEntryO
 /** One SubmitTx: checked and signed off here, ordered by the node; rejects with the call's status. */
 async function submitTx(bytes: Buffer, from: string, options: SubmitTxEntryOptions): Promise<Uint8Array> {
   const full = options.refusal(from);
-  if (full !== undefined) {
-    throw submitStatus(new DexRefusal(full.code as DexRefusalCode, full.message), options.logger);
-  }
+  if (full !== undefined) throw submitStatus(full, options.logger);
   const req = decodeSubmitTxRequest(bytes);
   if (isIntakeRefusal(req)) throw req.refused;
   const checked = checkSubmitTx(req);

@@ -14,7 +14,14 @@ import {
   type SubmitTxEntry,
 } from '../../../chain/api/index.js';
 import type { SequencerChannel } from './channel.js';
-import { KIND_CANCEL, KIND_CANCEL_ALL, KIND_ORDER, REPLY_SUBMIT_TX, type ChannelReply } from './frames.js';
+import {
+  KIND_CANCEL,
+  KIND_CANCEL_ALL,
+  KIND_ORDER,
+  REPLY_SUBMIT_TX,
+  type ChannelReply,
+  type ChannelRequest,
+} from './frames.js';
 
 /** A SubmitTx request is under 1 KiB; a request must fit one channel frame. */
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -34,7 +41,7 @@ export function startGrpcEntry(
   });
 }
 
-function frameOf(r: EntryRequest) {
+function frameOf(r: EntryRequest): Omit<ChannelRequest, 'id'> {
   return {
     kind: KINDS[r.kind],
     signatureValid: r.signatureValid,
