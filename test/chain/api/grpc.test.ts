@@ -523,6 +523,17 @@ describe('chain: gRPC SubmitTx through the order entry (--grpc-entry-addr, in th
     expect(got.transaction).to.include({ kind: 'order', status: 'resting', price: '700' });
   });
 
+  it('a request over 64 KiB: RESOURCE_EXHAUSTED before any decoding; the entry takes the next order', async () => {
+    const address = n.node.addresses['grpc-entry']!;
+    // Field 1 (order), a length of 70,000 bytes: over the entry's bound before any decoding.
+    const big = Buffer.concat([Buffer.from([0x0a, 0xf0, 0xa2, 0x04]), Buffer.alloc(70_000, 1)]);
+    const r = await rawSubmit(address, big);
+    expect(r.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
+    expect(r.details).to.match(/larger than max/i);
+    const ok = await entry.submit(signedOrderRequest(intent(bob.publicKey, 901, 'Buy', 1, 1), bob.secretKey));
+    expect(ok.transaction).to.include({ kind: 'order', price: '1' });
+  });
+
   it('takes SubmitTx only: a market creation FAILED_PRECONDITION, StreamTx UNIMPLEMENTED', async () => {
     const market = await codeOf(
       entry.submit({ market: { base_mint: mintOf(7), quote_mint: mintOf(8), name: 'SEVEN/EIGHT' } }),
