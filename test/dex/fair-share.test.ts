@@ -1,10 +1,9 @@
 /**
- * The order entry's fair share (src/dex/fair-share.ts) and the gRPC server's client-cancel
- * budget (src/wire/http2-guard.ts), as plain bookkeeping.
+ * The order entry's fair share (src/dex/fair-share.ts), as plain bookkeeping. (The gRPC
+ * server's client-cancel budget is tested beside its code, in test/wire/http2-guard.test.ts.)
  */
 import { expect } from 'chai';
 import { FairShare } from '../../src/dex/fair-share.js';
-import { RESET_BURST, RESET_RATE_PER_S, RESET_RESERVE, ResetBudget } from '../../src/wire/http2-guard.js';
 
 describe('shedding bookkeeping', () => {
   it('a lone address may hold the whole bound; a second address is taken while the first holds it all', () => {
@@ -30,18 +29,5 @@ describe('shedding bookkeeping', () => {
     for (let a = 0; a < 10; a++) s.leave(`10.0.1.${a}`);
     expect(s.pending).to.equal(0);
     expect(s.shareFor('10.0.2.1')).to.equal(4);
-  });
-
-  it("the reset budget runs out before nghttp2's (1,000, 33 a second), and refills at its rate", () => {
-    const b = new ResetBudget(0);
-    let n = 0;
-    while (!b.reset(0)) n++;
-    expect(n + 1).to.equal(RESET_BURST - RESET_RESERVE);
-    const c = new ResetBudget(0);
-    for (let i = 0; i < 800; i++) c.reset(0);
-    // 10 s later 330 came back: 200 + 330 = 530 left, well above the reserve.
-    let m = 0;
-    while (!c.reset(10)) m++;
-    expect(m + 1).to.equal(Math.min(RESET_BURST, 200 + 10 * RESET_RATE_PER_S) - RESET_RESERVE);
   });
 });
