@@ -43,6 +43,7 @@ import { runChild, startChild } from './support/processes.js';
 import { median, percentile } from './support/stats.js';
 import type { WsJob, WsSample } from './support/ws-clients.js';
 import { runtimeProbe } from '../test/chain/support/node.js';
+import { noneProven } from '../test/chain/support/sequencer-status.js';
 
 const env = (k: string, d: string) => process.env[k] ?? d;
 const TICKS = Number(env('CHAIN_BENCH_TICKS', '20000'));
@@ -276,14 +277,7 @@ async function benchRest(orders: number): Promise<Record<string, unknown>> {
       // No ticks here: the bench reads blocks, not their ticks.
       sequencer: {
         getTick: async () => undefined,
-        status: () => ({
-          currentTick: 0,
-          totalTransactions: 0,
-          pendingTransactions: 0,
-          uptimeSeconds: 0,
-          transactionsPerSecond: 0,
-          startedAt: 0,
-        }),
+        status: noneProven,
       },
       addr: { host: '127.0.0.1', port: 0 },
       logger: silentLogger(),

@@ -30,13 +30,13 @@ import {
 } from '../../../src/proofs/index.js';
 import { toBase58 } from '../../../src/crypto/base58.js';
 import { marketIdOf } from '../../../src/core/market-id.js';
-import type { SequencerStatus } from '../../../src/core/types.js';
 import { parseRecordJson } from '../../../src/wire/index.js';
 import { clone, flipHex, repoFile, tickVerifier } from '../../proofs/support/verifier.js';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { keyOf, mintOf } from '../support/flow.js';
 import { runtimeProbe, startChainNode, tempDir, type ChainNode } from '../support/node.js';
+import { noneProven } from '../support/sequencer-status.js';
 import { createExplorerApp } from '../../../src/chain/api/rest.js';
 import { silentLogger } from '../../../src/log/index.js';
 import { defaultFaces } from '../../../src/node/index.js';
@@ -547,15 +547,3 @@ describe('chain: used-id paths from the stored records', function () {
     }
   });
 });
-
-/** A sequencer status with no proven tick (what the explorer sees while every proof is on its way). */
-function noneProven(): SequencerStatus {
-  return {
-    currentTick: 0,
-    totalTransactions: 0,
-    pendingTransactions: 0,
-    uptimeSeconds: 0,
-    transactionsPerSecond: 0,
-    startedAt: 0,
-  };
-}
