@@ -13,6 +13,9 @@
  *
  * Figures (one JSON line):
  *   answer_ms          SubmitTx send -> answer, p50/p99/max
+ *   answer_stages_ms   (SubmitTx) that time cut at the node's admission (the answer's submission
+ *                      timestamp) and at the tick's start: sent_to_admitted, admitted_to_tick,
+ *                      tick_to_answer (one wall clock: clients and node share the machine)
  *   delta_ms           a book delta's tick timestamp (the sequencer's) -> its receipt by a
  *                      subscriber, one sample per subscriber and delta
  *   block_lag_ms       a block's arrival on the follower's blocks channel - on the leader's
@@ -201,7 +204,12 @@ try {
     firstError ||= l.firstError;
   }
   answers.sort((a, b) => a - b);
-  const deltaMs = await deltaLatencies(bookResults);
+  const tickUs = await tickTimestamps([
+    ...bookResults.flatMap((r) => r.samples.map(([t]) => t)),
+    ...loads.flatMap((l) => l.stages.map(([t]) => t)),
+  ]);
+  const deltaMs = await deltaLatencies(bookResults, tickUs);
+  const stages = answerStages(loads, tickUs);
   const lagMs = [...lagResult.lagMs].sort((a, b) => a - b);
   const ticks = Math.max(1, busyTicks.size);
   const perThread: Record<string, { ms: number; us_per_busy_tick: number; us_per_order: number }> = {};
@@ -237,6 +245,7 @@ try {
     ticks_per_busy_tick: round(ticksInWindow / ticks, 2),
     orders_per_busy_tick: round(ok / ticks, 2),
     answer_ms: pcts(answers),
+    ...(stages ? { answer_stages_ms: stages } : {}),
     delta_ms: {
       ...pcts(deltaMs),
       gaps: bookResults.reduce((s, r) => s + r.gaps, 0),
@@ -319,21 +328,51 @@ function leaderProfile(r: { orders: { ok: number }; window_monotonic_us: number[
 }
 
 /** Delta receipt - tick timestamp per subscriber and delta (timestamps from GET /api/v1/tick/:n). */
-async function deltaLatencies(results: BookClientsResult[]): Promise<number[]> {
-  const ticks = [...new Set(results.flatMap((r) => r.samples.map(([t]) => t)))];
+async function deltaLatencies(results: BookClientsResult[], tickUs: Map<number, number>): Promise<number[]> {
+  const out: number[] = [];
+  for (const r of results)
+    for (const [t, recvUs] of r.samples) if (tickUs.has(t)) out.push((recvUs - tickUs.get(t)!) / 1000);
+  return out.sort((a, b) => a - b);
+}
+
+/** The leader's tick timestamps (µs, when each tick started) of `ticks`, by GET /api/v1/tick/N. */
+async function tickTimestamps(ticks: number[]): Promise<Map<number, number>> {
+  const left = [...new Set(ticks)];
   const tickUs = new Map<number, number>();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let t = ticks.pop(); t !== undefined; t = ticks.pop()) {
+      for (let t = left.pop(); t !== undefined; t = left.pop()) {
         const res = await fetch(`http://${leader.addresses.rest}/api/v1/tick/${t}`);
         if (res.ok) tickUs.set(t, ((await res.json()) as { tick: { timestamp: number } }).tick.timestamp);
       }
     }),
   );
-  const out: number[] = [];
-  for (const r of results)
-    for (const [t, recvUs] of r.samples) if (tickUs.has(t)) out.push((recvUs - tickUs.get(t)!) / 1000);
-  return out.sort((a, b) => a - b);
+  return tickUs;
+}
+
+/**
+ * Each SubmitTx answer's time cut in three on the one wall clock of this machine: sent ->
+ * the node's admission (the answer's submission timestamp: client, gRPC, a gateway where
+ * there is one, the arrival line), admission -> its tick's start (the write-ahead group, the
+ * batcher, waiting for the tick), the tick's start -> answered (squaring, the tick's write,
+ * applying, the chain record's write, the answer's way back). The submission timestamp has
+ * millisecond resolution.
+ */
+function answerStages(loads: LoadedOrdersResult[], tickUs: Map<number, number>) {
+  const toNode: number[] = [];
+  const toTick: number[] = [];
+  const fromTick: number[] = [];
+  for (const l of loads)
+    for (const [tick, sent, admitted, answered] of l.stages) {
+      const startMs = tickUs.get(tick);
+      if (startMs === undefined) continue;
+      toNode.push(admitted - sent);
+      toTick.push(startMs / 1000 - admitted);
+      fromTick.push(answered - startMs / 1000);
+    }
+  if (toNode.length === 0) return undefined;
+  const sorted = (v: number[]) => pcts(v.sort((a, b) => a - b));
+  return { sent_to_admitted: sorted(toNode), admitted_to_tick: sorted(toTick), tick_to_answer: sorted(fromTick) };
 }
 
 /** The bare-ws anchor: server and clients each in their own process. */

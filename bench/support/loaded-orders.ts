@@ -5,7 +5,9 @@
  * or, with `inflight`, closed loop at the node's maximum: `inflight` calls pending at all
  * times (each answer, or refusal, sends the next) for `seconds`, from `orders` signed
  * beforehand. From its own key set and order ids. For each answer: its latency (send to answer, ms) and
- * the tick it was sequenced in (so the bench can count the busy ticks). Orders alternate
+ * the tick it was sequenced in (so the bench can count the busy ticks); over SubmitTx also its
+ * stages on the shared wall clock (`stages`: sent, the answer's submission timestamp, answered),
+ * so the bench can split the answer's time at the node's admission and at the tick's start. Orders alternate
  * sides around one price on one market, so about half trade. Also reports its own CPU, so
  * the bench can say what the clients took of a shared machine. It signs every order first,
  * says `{ready}`, and starts sending on `{go}`, so the window holds no signing.
@@ -40,6 +42,8 @@ export interface LoadedOrdersResult {
   firstError: string;
   latenciesMs: number[];
   ticks: number[];
+  /** SubmitTx only, per answer: [tick, sent, submission timestamp (ms, the node's admission), answered], wall ms. */
+  stages: Array<[number, number, number, number]>;
   cpuMs: number;
   seconds: number;
 }
@@ -65,10 +69,16 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
       ? { body: buildOrderBody(intent, key.secretKey) }
       : { order: { intent: encodeOrderIntent(intent), signature: signInline(key.secretKey, orderMessage(intent)) } };
   });
+  const stages: LoadedOrdersResult['stages'] = [];
   const submit = (i: number): Promise<number> => {
     const req = reqs[i]!;
     if (req.body) return dex!.placeOrder(req.body).then((a) => a.receipt.tick_number);
-    return client.submit({ order: req.order! }).then((a) => Number(a.tick_number));
+    const sentMs = wallMs();
+    return client.submit({ order: req.order! }).then((a) => {
+      const tick = Number(a.tick_number);
+      if (a.transaction) stages.push([tick, sentMs, Number(a.transaction.timestamp_ms), wallMs()]);
+      return tick;
+    });
   };
   await new Promise<void>((resolve) => {
     process.on('message', (m: { go?: true }) => void (m.go && resolve()));
@@ -125,9 +135,15 @@ async function run(job: LoadedOrdersJob): Promise<LoadedOrdersResult> {
     firstError,
     latenciesMs,
     ticks: [...ticks],
+    stages,
     cpuMs: (cpu.user + cpu.system) / 1000,
     seconds,
   };
+}
+
+/** Wall-clock milliseconds with the monotonic clock's resolution (the node's timestamps are wall clock). */
+function wallMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 process.once('message', (job: LoadedOrdersJob) => {
