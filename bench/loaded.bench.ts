@@ -33,10 +33,15 @@
  *   profile            with `--profile DIR`: the leader runs with `--cpu-prof` into DIR, and
  *                      its main thread's profile, cut to the load window (bench/support/
  *                      cpu-profile.ts), gives µs per order per module and function (the CPU
- *                      figures of such a run include the profiler's own cost)
+ *                      figures of such a run include the profiler's own cost; V8 charges
+ *                      the time the thread waits for a core to where it was preempted)
+ *   perf               with `--perf DIR`: the leader runs with `--perf-basic-prof` and Linux
+ *                      perf samples its main thread while it is on a CPU, over the load
+ *                      window: its share per area of the code, and µs per order (bench/
+ *                      support/perf-main.ts)
  *
  *   node dist/bench/loaded.bench.js [--rate 300] [--subscribers 200] [--seconds 10]
- *                                   [--senders 4] [--readers 0] [--profile DIR]
+ *                                   [--senders 4] [--readers 0] [--profile DIR] [--perf DIR]
  *                                   [--rate max [--inflight 32]]
  * Extra leader flags: BENCH_NODE_ARGS.
  */
@@ -54,6 +59,7 @@ import type { BlockLagJob, BlockLagResult } from './support/block-lag.js';
 import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
 import { perOrder, summarizeProfile } from './support/cpu-profile.js';
 import { chainHeight } from './support/node-status.js';
+import { perfAvailable, recordThread, summarizePerf } from './support/perf-main.js';
 import type { LoadedOrdersJob, LoadedOrdersResult } from './support/loaded-orders.js';
 import { benchNodeArgs, spawnNode, startChild, type StartedChild } from './support/processes.js';
 import { percentile, round } from './support/stats.js';
@@ -78,6 +84,9 @@ const viaDex = via === 'dex';
 const viaEntry = via === 'entry';
 const profileAt = process.argv.indexOf('--profile');
 const profileDir = profileAt >= 0 ? resolve(process.argv[profileAt + 1]!) : '';
+const perfAt = process.argv.indexOf('--perf');
+const perfDir = perfAt >= 0 ? resolve(process.argv[perfAt + 1]!) : '';
+const perfMissing = perfDir ? perfAvailable() : undefined;
 
 /** Closed loop: orders signed beforehand per second of the run, in all (above any rate the node reaches here). */
 const MAX_ORDERS_PER_S = 5000;
@@ -100,9 +109,10 @@ const leaderArgs = [
 ];
 const nodeFlags = process.env.SVC_NODE_FLAGS ?? '';
 if (profileDir) process.env.SVC_NODE_FLAGS = `${nodeFlags} --cpu-prof --cpu-prof-dir=${profileDir}`;
+if (perfDir) process.env.SVC_NODE_FLAGS = `${process.env.SVC_NODE_FLAGS ?? ''} --perf-basic-prof`;
 const leaderFaces = ['grpc', 'rest', 'dex', 'rpc', ...(viaEntry ? ['grpc-entry'] : [])];
 const leader = await spawnNode(join(dir, 'leader'), leaderArgs, leaderFaces, { timeoutMs: 120_000 });
-if (profileDir) process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profiler
+process.env.SVC_NODE_FLAGS = nodeFlags; // the follower without the profilers
 const follower = await spawnNode(
   join(dir, 'follower'),
   ['--follow', leader.addresses.grpc!, '--gateways', '0'],
@@ -177,8 +187,10 @@ try {
   const follower0 = sampleThreads(follower.child.pid!);
   const t0 = performance.now();
   const window0Us = process.hrtime.bigint() / 1000n;
+  const perf = perfDir && !perfMissing ? recordThread(leader.child.pid!, perfDir) : undefined;
   for (const l of loaders) l.send({ go: true });
   const loads = await Promise.all(loaders.map((l) => l.result));
+  await perf?.stop();
   const wallMs = performance.now() - t0;
   const window1Us = process.hrtime.bigint() / 1000n;
   const leaderCpu = cpuDelta(leader0, sampleThreads(leader.child.pid!));
@@ -295,6 +307,7 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 if (reportLine && profileDir) reportLine.profile = leaderProfile(reportLine);
+if (reportLine && perfDir) reportLine.perf = perfMissing ? { error: perfMissing } : leaderPerf(reportLine);
 console.log(JSON.stringify(reportLine));
 process.exit(0);
 
@@ -373,6 +386,19 @@ function answerStages(loads: LoadedOrdersResult[], tickUs: Map<number, number>) 
   if (toNode.length === 0) return undefined;
   const sorted = (v: number[]) => pcts(v.sort((a, b) => a - b));
   return { sent_to_admitted: sorted(toNode), admitted_to_tick: sorted(toTick), tick_to_answer: sorted(fromTick) };
+}
+
+/** The leader's main thread on CPU in the load window, per area, as shares and as µs per answered order. */
+function leaderPerf(report: { orders: { ok: number } }) {
+  const file = readdirSync(perfDir).find((f) => f === `main-${leader.child.pid}.perf.data`);
+  if (!file) return { error: `no perf recording of ${leader.child.pid} in ${perfDir}` };
+  const summary = summarizePerf(join(perfDir, file));
+  if ('error' in summary) return summary;
+  const perOrder = (report as { cpu?: { main_us_per_order?: number } }).cpu?.main_us_per_order ?? 0;
+  return {
+    samples: summary.samples,
+    areas: summary.areas.map(([area, pct]) => ({ area, pct, us_per_order: round((pct * perOrder) / 100) })),
+  };
 }
 
 /** The bare-ws anchor: server and clients each in their own process. */
