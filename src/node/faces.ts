@@ -26,7 +26,7 @@ import {
   storedBlocks,
 } from '../follow/index.js';
 import { registerChainMetrics } from '../chain/api/index.js';
-import { startRpcFace, storedSubmitTxAnswer } from '../chain/api/index.js';
+import { startRpcFace, submitTxAnswer } from '../chain/api/index.js';
 import { explorerPage } from '../chain/api/index.js';
 import { startDex, type DexDeps } from '../dex/api/index.js';
 import { prepareGatewayFace, type PreparedGatewayFace } from '../dex/api/gateway/index.js';
@@ -191,7 +191,7 @@ async function startDexFace(ctx: NodeContext, gateways: PreparedGatewayFace | un
       book: ctx.book,
       onClientGone: () => ctx.metrics.requestAborted('dex'),
     };
-    const dex = gateways ? await gateways.start(deps, storedSubmitTxAnswer(ctx.chain.chain)) : await startDex(deps);
+    const dex = gateways ? await gateways.start(deps, submitTxAnswer(ctx.chain.chain)) : await startDex(deps);
     const entry = 'grpcEntryAddress' in dex ? dex.grpcEntryAddress : undefined;
     return {
       name: 'dex',

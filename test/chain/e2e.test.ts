@@ -117,6 +117,9 @@ describe('end to end: the chain in the real node binary (kill -9, snapshots, det
       ),
     );
     for (const [, text] of shownTxs) expect(text).to.match(/^\{"id"/);
+    // Every answer given up to the kill, the last ones shown before their chain write (docs/chain.md
+    // "Stored before shown", its exception).
+    const answeredBeforeKill = [...answers];
     node.child.kill('SIGKILL');
     flowing = false;
     await node.exited;
@@ -129,6 +132,15 @@ describe('end to end: the chain in the real node binary (kill -9, snapshots, det
     const after = await allBlocks(rpc2);
     expect(after.slice(0, shownBlocks.length)).to.deep.equal(shownBlocks);
     for (const [txId, text] of shownTxs) expect((await get(rpc2, `/transactions/${txId}`)).text, txId).to.equal(text);
+    for (const a of answeredBeforeKill) {
+      const path = `/transactions/${a.transaction_id}`;
+      await waitFor(async () => (await get(rpc2, path)).status === 200, `${path} after the restart`, 15_000);
+      const stored = JSON.parse((await get(rpc2, path)).text) as Record<string, unknown>;
+      expect(
+        [stored.id, String(stored.continuum_sequence), String(stored.block_height), stored.signature],
+        a.transaction_id,
+      ).to.deep.equal([a.transaction_id, a.continuum_sequence, a.block_height, a.transaction?.signature]);
+    }
     // Started from a snapshot, replaying only the ticks after it.
     const log = node.stderr();
     const restored =

@@ -14,7 +14,7 @@ export {
   createChainHandlers,
   loadChainPackage,
   startSubmitTxEntry,
-  storedSubmitTxAnswer,
+  submitTxAnswer,
   type ChainBackend,
   type EntryReply,
   type EntryRequest,

@@ -93,13 +93,13 @@ export function mountProofRoutes(router: Router, deps: ProofRouteDeps): void {
 
 // ------------------------------------------------------------------ transactions
 
-async function storedTransaction(
+async function chainTransaction(
   chain: Chain,
   height: number,
   batch: number,
   index: number,
 ): Promise<ExplorerTransaction> {
-  const json = await chain.store.transactionJson(height, batch, index);
+  const json = await chain.transactionJson({ height, batch, index });
   if (json !== undefined) return parseRecordJson<ExplorerTransaction>(json);
   const canonical = formatId(height, batch, index);
   if ((await chain.store.markets.get(recordKey(height, batch, index))) !== undefined) {
@@ -111,7 +111,7 @@ async function storedTransaction(
   return refuse('NOT_FOUND', `transaction ${canonical} does not exist`);
 }
 
-/** The explorer's proof of a stored chain transaction (404 pending while its tick has no stored proof). */
+/** The explorer's proof of a chain transaction (404 pending while its tick has no stored proof). */
 async function chainTransactionProof(deps: ProofRouteDeps, t: ExplorerTransaction): Promise<ChainTransactionProof> {
   const tick = await deps.sequencer.getTick(t.tick_number);
   if (!tick)
@@ -136,7 +136,7 @@ async function chainTransactionProof(deps: ProofRouteDeps, t: ExplorerTransactio
 async function transactionProof(deps: ProofRouteDeps, text: string): Promise<ChainTransactionProof> {
   const id = parseId(text, 'transaction id');
   if (typeof id === 'string') return refuse('BAD_REQUEST', id);
-  const t = await storedTransaction(deps.chain, id.height, id.batch, id.index);
+  const t = await chainTransaction(deps.chain, id.height, id.batch, id.index);
   return chainTransactionProof(deps, t);
 }
 
@@ -298,7 +298,7 @@ async function complete(
     p.end = ending.end;
     const [key] = await chain.store.keysOfSequences([ending.sequence]);
     if (key !== undefined) {
-      const t = await storedTransaction(
+      const t = await chainTransaction(
         chain,
         parseInt(key.slice(0, 16), 16),
         parseInt(key.slice(16, 24), 16),

@@ -175,7 +175,7 @@ function transactionById(chain: Chain): Handler {
   return async (ctx) => {
     const id = parseId(ctx.params.id ?? '', 'transaction id');
     if (typeof id === 'string') throw new ChainRefusal('BAD_REQUEST', id);
-    const json = await chain.store.transactionJson(id.height, id.batch, id.index);
+    const json = await chain.transactionJson(id);
     if (json === undefined) {
       const canonical = formatId(id.height, id.batch, id.index);
       if ((await chain.store.markets.get(recordKey(id.height, id.batch, id.index))) !== undefined) {

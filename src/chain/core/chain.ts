@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { Tick } from '../../core/index.js';
 import { type AppliedTick, encodeSnapshot, type OrderBookEngine } from '../../dex/engine/index.js';
 import type { BlockBuilder, BuildStep } from './builder.js';
-import { heightKey, recordKey, u64Key } from './ids.js';
+import { formatId, heightKey, recordKey, u64Key } from './ids.js';
 import type {
   BlockDetail,
   BlockRecord,
@@ -112,6 +112,10 @@ export class Chain implements ChainReader {
   private readonly storedListeners = new Set<(tickTimestampUs: number) => void>();
   private readonly storedWaiters: Array<{ tick: number; resolve(): void }> = [];
   private readonly recent = new Map<bigint, ExplorerTransaction>();
+  /** Derived from durable ticks, their write not done yet (answers may show them: derivedRecord). */
+  private readonly unstored = new Map<bigint, ExplorerTransaction | MarketCreation>();
+  /** The same transactions by id, with their JSON as it will be stored (GET /transactions/:id). */
+  private readonly unstoredById = new Map<string, string>();
   private readonly recentMarkets = new Map<bigint, MarketCreation>();
   private openTxs: ExplorerTransaction[] = [];
   private openMarkets: MarketCreation[] = [];
@@ -234,6 +238,8 @@ export class Chain implements ChainReader {
         const json = encodeJson(t);
         s.putText(ops, s.txs, key, json);
         this.openJson.transactions.push(json);
+        this.unstored.set(t.continuum_sequence, t);
+        this.unstoredById.set(t.id, json);
         s.putText(ops, s.seqs, u64Key(t.continuum_sequence), key);
         this.openTxs.push(t);
         this.derivedLastSequence = t.continuum_sequence;
@@ -241,6 +247,7 @@ export class Chain implements ChainReader {
       for (const m of b.markets) {
         const json = encodeJson(m);
         s.putText(ops, s.markets, recordKeyOf(m.id), json);
+        this.unstored.set(m.continuum_sequence, m);
         this.openMarkets.push(m);
         this.openJson.markets.push(json);
       }
@@ -340,12 +347,15 @@ export class Chain implements ChainReader {
       }
     }
     for (const m of job.markets ?? []) {
+      this.unstored.delete(m.continuum_sequence);
       this.recentMarkets.set(m.continuum_sequence, m);
       if (this.recentMarkets.size > RECENT_MARKETS)
         this.recentMarkets.delete(this.recentMarkets.keys().next().value as bigint);
     }
     if (job.batch) {
       for (const t of job.batch.transactions) {
+        this.unstored.delete(t.continuum_sequence);
+        this.unstoredById.delete(t.id);
         this.recent.set(t.continuum_sequence, t);
         if (this.recent.size > RECENT_TXS) this.recent.delete(this.recent.keys().next().value as bigint);
       }
@@ -400,6 +410,25 @@ export class Chain implements ChainReader {
     if (key === undefined) return undefined;
     const json = await this.store.txs.get(key);
     return json === undefined ? undefined : parseRecordJson<ExplorerTransaction>(json);
+  }
+
+  /**
+   * The record a SubmitTx answer shows: as derived, without waiting for its write, or else
+   * the stored one. Safe to show early: it is a pure function of ticks that were durable
+   * before they were applied, so after kill -9 the node derives the same bytes again
+   * (docs/chain.md "Stored before shown", the one exception).
+   */
+  derivedRecord(seq: bigint): Promise<ExplorerTransaction | MarketCreation | undefined> {
+    const derived = this.unstored.get(seq);
+    return derived !== undefined ? Promise.resolve(derived) : this.storedTransaction(seq);
+  }
+
+  /** A transaction's JSON by id: derived and not yet written (see derivedRecord), or stored. */
+  async transactionJson(id: { height: number; batch: number; index: number }): Promise<string | undefined> {
+    return (
+      this.unstoredById.get(formatId(id.height, id.batch, id.index)) ??
+      (await this.store.transactionJson(id.height, id.batch, id.index))
+    );
   }
 
   /** Stop consuming; write what is pending and a final snapshot. */
@@ -531,7 +560,11 @@ export class Chain implements ChainReader {
   async getTransaction(id: string): Promise<ExplorerTransaction | undefined> {
     const m = /^([0-9a-f]{16})-([0-9a-f]{4,8})-([0-9a-f]{4,8})$/.exec(id);
     if (!m) return undefined;
-    const json = await this.store.transactionJson(parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16));
+    const json = await this.transactionJson({
+      height: parseInt(m[1]!, 16),
+      batch: parseInt(m[2]!, 16),
+      index: parseInt(m[3]!, 16),
+    });
     return json === undefined ? undefined : parseRecordJson<ExplorerTransaction>(json);
   }
 

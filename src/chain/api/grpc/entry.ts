@@ -134,12 +134,12 @@ async function submitTx(bytes: Buffer, from: string, options: SubmitTxEntryOptio
 }
 
 /**
- * The node process's half: the SubmitTxResponse of an applied request, from its stored
- * record (the answer SubmitTx gives on the node's own gRPC port).
+ * The node process's half: the SubmitTxResponse of an applied request, from its record as
+ * derived (the answer SubmitTx gives on the node's own gRPC port).
  */
-export function storedSubmitTxAnswer(chain: Chain): (continuumSequence: bigint) => Promise<Uint8Array> {
+export function submitTxAnswer(chain: Chain): (continuumSequence: bigint) => Promise<Uint8Array> {
   return async (continuumSequence) => {
-    const t = await chain.storedTransaction(continuumSequence);
+    const t = await chain.derivedRecord(continuumSequence);
     if (!t) throw new DexRefusal('INTERNAL', 'the transaction was applied but its chain record is missing');
     return encodeSubmitTxResponse(t);
   };

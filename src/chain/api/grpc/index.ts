@@ -4,7 +4,7 @@ export { chainDefinition, createChainHandlers, type ChainBackend } from './servi
 export { signedCancelAllRequest, ChainClient, type WireTxBatch } from './client.js';
 export {
   startSubmitTxEntry,
-  storedSubmitTxAnswer,
+  submitTxAnswer,
   type EntryReply,
   type EntryRequest,
   type SubmitTxEntry,

@@ -3,8 +3,8 @@
  * server: SubmitTx and StreamTx.
  *
  * SubmitTx takes the same signed bytes as the order book API and goes through the same
- * write path (dex/order-entry.ts); it answers once the transaction's tick is applied and its
- * record stored in the chain. Status codes (docs/chain.md "gRPC"):
+ * write path (dex/order-entry.ts); it answers once the transaction's tick is applied, with
+ * its chain record as derived (its write follows). Status codes (docs/chain.md "gRPC"):
  *   INVALID_ARGUMENT    malformed request or bytes, bad field values, expired order
  *   UNAUTHENTICATED     no signature, or one that does not verify for the owner
  *   ALREADY_EXISTS      replays: an order id this owner used, the same signed order or
@@ -217,7 +217,7 @@ export function submitStatus(err: unknown, logger: Logger): Status {
   return { code: grpcStatus.INTERNAL, details: 'internal error in SubmitTx' };
 }
 
-/** SubmitTx: checked here, or on the intake threads and then taken up in arrival order; answered with the stored record. */
+/** SubmitTx: checked here, or on the intake threads and then taken up in arrival order; answered with its record as derived (Chain.derivedRecord). */
 function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submitLimit: PeerRateLimiter) {
   const { logger } = options;
 
@@ -232,7 +232,7 @@ function submitTxHandler(options: ChainServiceOptions, life: ServiceLife, submit
   const answer = (work: Applied, chain: Chain, callback: sendUnaryData<Buffer>): void => {
     work
       .then(async ({ applied }) => {
-        const t = await chain.storedTransaction(applied.continuumSequence);
+        const t = await chain.derivedRecord(applied.continuumSequence);
         if (!t) throw new DexRefusal('INTERNAL', 'the transaction was applied but its chain record is missing');
         callback(null, encodeSubmitTxResponse(t));
       })

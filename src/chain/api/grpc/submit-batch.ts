@@ -3,7 +3,7 @@
  * orders and cancels in one call, each checked as SubmitTx checks it (submit-check.ts),
  * handed to the order entry in the given order in one pass (src/dex/batch.ts: consecutive
  * places in the arrival line, the fair share judged for the whole batch), and each answered
- * with what SubmitTx would have answered: its stored record, or its status code and details.
+ * with what SubmitTx would have answered: its record, or its status code and details.
  *
  * Refused whole, before any item is taken, with the call's own status: INVALID_ARGUMENT
  * for a malformed message, over 64 KiB, no items or more than 64; RESOURCE_EXHAUSTED when
@@ -126,7 +126,7 @@ function keyOf(it: Item): { kind: 'order' | 'cancel'; owner: Uint8Array; orderId
     : { kind: 'cancel', owner: c.owner, orderId: c.orderId };
 }
 
-/** SubmitTxBatchResponse once every item settled: each its stored record or its status. */
+/** SubmitTxBatchResponse once every item settled: each its record (as derived) or its status. */
 async function answer(items: Item[], works: Applied[], chain: Chain, parts: SubmitTxBatchParts): Promise<Buffer> {
   const settled = await Promise.allSettled(works);
   const results: Array<Buffer | Status> = [];
@@ -136,7 +136,7 @@ async function answer(items: Item[], works: Applied[], chain: Chain, parts: Subm
     if ('refused' in it) results.push(it.refused);
     else if (s.status === 'rejected') results.push(parts.status(s.reason));
     else {
-      const t = await chain.storedTransaction(s.value.applied.continuumSequence);
+      const t = await chain.derivedRecord(s.value.applied.continuumSequence);
       results.push(
         t
           ? encodeSubmitTxResponse(t)
