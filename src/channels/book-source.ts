@@ -5,7 +5,7 @@
  *   derive(applied)  fold the tick's level changes into the mirrors (at apply time, in tick
  *                    order) and return the deltas to publish: one per market whose levels
  *                    changed, with seq = the market's previous seq + 1
- *   publish(deltas)  hand them to the hub (after the tick's records are stored)
+ *   publish(deltas)  hand them to the hub (the node does so at once: docs/chain.md "Channels")
  *   snapshot(id)     the mirror as one message whose seq is the last delta folded in; the
  *                    hub drops live deltas with seq <= it, so a snapshot taken between
  *                    derive and publish is not followed by a duplicate

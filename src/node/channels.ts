@@ -6,9 +6,11 @@
  *   open     before the replay: the owner log reads its stored counts as of the chain's
  *            stored head tick; the book mirrors are seeded with the engine's books as
  *            restored (every replayed tick is then folded in, as live ones are)
- *   per tick while the tick is delivered: its book deltas are derived and its owner events
- *            numbered; the owner events' ops go into the tick's atomic chain write; once
- *            that write resolves (in tick order) deltas and events are published
+ *   per tick while the tick is delivered: its book deltas are derived and published at once
+ *            (they are of a durable tick, kept in memory only); its owner events are
+ *            numbered, their ops go into the tick's atomic chain write, and once that write
+ *            resolves (in tick order) they are published (a resumable channel replays what
+ *            is stored)
  *   serve    the hub over the three sources (blocks from the chain's reader) behind the
  *            ws transport, handed to the rpc face as an upgrade route
  *
@@ -54,14 +56,13 @@ export class NodeChannels implements ChainPart {
   }
 
   onTick(record: AppliedTick): { ops: ChainOp[]; written: () => void } {
-    const deltas = this.book.derive(record);
+    this.book.publish(this.book.derive(record));
     const recorded = this.owners.record(record);
     const tick = record.tick.tickNumber;
     return {
       ops: recorded.ops,
       written: () => {
         this.publishedTick = tick;
-        this.book.publish(deltas);
         this.owners.publish(recorded.items);
       },
     };
