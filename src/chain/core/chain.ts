@@ -1,9 +1,11 @@
 /**
  * The chain: consumes the order book's applied-tick records (`applied`, a consumer of the
  * order book runtime's applier), builds
- * blocks (builder.ts), writes every record to LevelDB (store.ts) and only then shows it:
- * to the listeners (WebSocket, StreamTx, the message queue), to the REST reads and to
- * SubmitTx answers. Implements the ChainReader surface (interface.ts).
+ * blocks (builder.ts), writes every record to LevelDB (store.ts) and only then shows it
+ * to the listeners (WebSocket, StreamTx, the message queue) and the REST reads; a
+ * transaction's own record goes to its submitter (derivedRecord) and GET /transactions/:id
+ * as soon as it is derived (docs/chain.md "Stored before shown"). Implements the ChainReader
+ * surface (interface.ts).
  *
  * Snapshots: once at least `snapshotTxs` order book transactions, or at least
  * `snapshotTicks` ticks, were applied since the last one (and, either way, a quarter of the
@@ -402,7 +404,7 @@ export class Chain implements ChainReader {
    * tick to be stored). Market creations are answered from memory (the last 1,024): SubmitTx
    * asks right after its own tick is stored.
    */
-  async storedTransaction(seq: bigint): Promise<ExplorerTransaction | MarketCreation | undefined> {
+  private async storedTransaction(seq: bigint): Promise<ExplorerTransaction | MarketCreation | undefined> {
     await this.whenStored(Number(seq >> 32n));
     const hit = this.recent.get(seq) ?? this.recentMarkets.get(seq);
     if (hit) return hit;
