@@ -11,9 +11,14 @@
  *             first run, written again in order into that run's LevelDB (db.batch and its
  *             await: abstract-level's per-operation work, classic-level copying the keys
  *             and values into its WriteBatch)
+ *   former    the same batches as the sublevel operations the chain wrote before its puts
+ *             carried the prefixes (issue 25 point 2), alternated with `batch` in each round
+ *   floor     the same batches straight to classic-level's own batch (`_batch`, the private
+ *             call under db.batch: no abstract-level work at all), what any form of the
+ *             operations costs at least; a measurement only, never how the node writes
  *
- * Compare builds by alternating runs of this script (its figures move with the machine's
- * load; the last line is one JSON object). Signatures are marked checked. Env:
+ * Compare builds (the pipeline) by alternating runs of this script (its figures move with
+ * the machine's load; the last line is one JSON object). Signatures are marked checked. Env:
  * CHAIN_WRITE_TICKS (8000), CHAIN_WRITE_PER_TICK (5), CHAIN_WRITE_ROUNDS (3).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -105,6 +110,38 @@ async function runBatches(db: Database, batches: Batch[]): Promise<number> {
   return threadCpuNs() - c0;
 }
 
+/** The captured batches (prefixed puts) through classic-level's private batch call; main-thread CPU ns. */
+async function runFloor(db: Database, batches: Batch[]): Promise<number> {
+  const floor = (db as unknown as { _batch: (ops: object[], options: object) => Promise<void> })._batch;
+  const c0 = threadCpuNs();
+  for (const b of batches) await floor.call(db, b, {});
+  return threadCpuNs() - c0;
+}
+
+/**
+ * The batches' puts as sublevel operations `{ type: 'put', sublevel, key, value }` (the
+ * prefix taken off the key, the sublevel of that name with the put's value encoding);
+ * operations that already name their sublevel stay as they are.
+ */
+function formerBatches(db: Database, batches: Batch[]): Batch[] {
+  const sublevels = new Map<string, unknown>();
+  const sublevelOf = (name: string, valueEncoding: 'utf8' | 'view'): unknown => {
+    const id = `${name}/${valueEncoding}`;
+    let s = sublevels.get(id);
+    if (s === undefined) sublevels.set(id, (s = db.sublevel(name, { keyEncoding: 'utf8', valueEncoding })));
+    return s;
+  };
+  return batches.map((ops) =>
+    ops.map((o) => {
+      const op = o as { sublevel?: unknown; key: string; value: unknown; valueEncoding: 'utf8' | 'view' };
+      if (op.sublevel !== undefined) return op;
+      const name = op.key.slice(1, op.key.indexOf('!', 1));
+      const sublevel = sublevelOf(name, op.valueEncoding);
+      return { type: 'put', sublevel, key: op.key.slice(name.length + 2), value: op.value };
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const flow = recordedFlow(TICKS, PER_TICK);
   const load0 = loadavg()[0]!;
@@ -114,12 +151,26 @@ async function main(): Promise<void> {
   const batches: Batch[] = [];
   const pipeline: number[] = [];
   const batch: number[] = [];
+  const former: number[] = [];
+  const floor: number[] = [];
   await withDatabase(async (db) => {
     await runPipeline(db, flow.ticks, batches); // also the warm-up
+    const asFormer = formerBatches(db, batches);
+    const prefixed = batches.every((ops) => ops.every((op) => !('sublevel' in op)));
     for (let r = 0; r < ROUNDS; r++) {
       pipeline.push(await withDatabase(async (fresh) => (await runPipeline(fresh, flow.ticks)).cpuNs));
-      batch.push(await runBatches(db, batches));
-      log(`round ${r + 1}: pipeline ${usPerTx(pipeline[r]!)} µs/tx, batch ${usPerTx(batch[r]!)} µs/tx`);
+      if (r % 2 === 0) {
+        batch.push(await runBatches(db, batches));
+        former.push(await runBatches(db, asFormer));
+      } else {
+        former.push(await runBatches(db, asFormer));
+        batch.push(await runBatches(db, batches));
+      }
+      // Only prefixed puts go to the floor (a sublevel operation there would lose its prefix).
+      if (prefixed) floor.push(await runFloor(db, batches));
+      log(
+        `round ${r + 1}: pipeline ${usPerTx(pipeline[r]!)} µs/tx, batch ${usPerTx(batch[r]!)} µs/tx, former ${usPerTx(former[r]!)} µs/tx`,
+      );
     }
   });
   const ops = batches.reduce((n, b) => n + b.length, 0);
@@ -134,7 +185,15 @@ async function main(): Promise<void> {
     pipeline_cpu_us_per_tx: usPerTx(median(pipeline)),
     batch_cpu_us_per_tx: usPerTx(median(batch)),
     batch_cpu_ns_per_op: Math.round(median(batch) / ops),
-    rounds: { pipeline: pipeline.map(usPerTx), batch: batch.map(usPerTx) },
+    former_batch_cpu_us_per_tx: usPerTx(median(former)),
+    former_batch_cpu_ns_per_op: Math.round(median(former) / ops),
+    floor_batch_cpu_ns_per_op: floor.length > 0 ? Math.round(median(floor) / ops) : null,
+    rounds: {
+      pipeline: pipeline.map(usPerTx),
+      batch: batch.map(usPerTx),
+      former: former.map(usPerTx),
+      floor: floor.map(usPerTx),
+    },
     load_avg: [load0, loadavg()[0]!].map((x) => round(x, 1)),
   };
   console.log(JSON.stringify(out));
