@@ -168,9 +168,8 @@ async function main(): Promise<void> {
       }
       // Only prefixed puts go to the floor (a sublevel operation there would lose its prefix).
       if (prefixed) floor.push(await runFloor(db, batches));
-      log(
-        `round ${r + 1}: pipeline ${usPerTx(pipeline[r]!)} µs/tx, batch ${usPerTx(batch[r]!)} µs/tx, former ${usPerTx(former[r]!)} µs/tx`,
-      );
+      const us = [pipeline[r]!, batch[r]!, former[r]!].map(usPerTx);
+      log(`round ${r + 1}: pipeline ${us[0]} µs/tx, batch ${us[1]} µs/tx, former ${us[2]} µs/tx`);
     }
   });
   const ops = batches.reduce((n, b) => n + b.length, 0);
