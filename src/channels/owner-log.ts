@@ -12,8 +12,8 @@
  * always matches the chain's stored head tick: after kill -9 both are the same prefix. At
  * start `load(headTick)` reads the counts; the ticks the node replays up to that head are
  * already in the log and are skipped (`record` returns nothing for them), later ones are
- * numbered from the stored counts. The numbering is a pure function
- * of the ticks, so every node, and the same node after any restart, gives the same sequence.
+ * numbered from the stored counts. The numbering is a pure function of the ticks, so every
+ * node, and the same node after any restart, gives the same sequence.
  */
 import type { ChainOp } from '../chain/core/index.js';
 import { encodeJson } from '../wire/index.js';
