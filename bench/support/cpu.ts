@@ -25,3 +25,12 @@ export function threadCpuMs(pid = process.pid, tid = pid): number {
 export function processCpuMs(pid?: number): number {
   return cpuMsOfStat(pid === undefined ? '/proc/self/stat' : `/proc/${pid}/stat`);
 }
+
+/** CPU ns of this process's main thread so far, from its scheduler counter (Linux /proc schedstat; NaN elsewhere). */
+export function threadCpuNs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
+}

@@ -6,17 +6,18 @@
  *   chain-own   <owner Base58>:<seq, 16 hex>  -> the `order` message JSON, exactly as sent
  *   chain-ownc  <owner Base58>                -> the owner's event count (decimal)
  *
- * `record(applied)` numbers a tick's events and returns the LevelDB puts; the caller writes
- * them in the SAME atomic batch as the tick's chain records, then calls `publish`. So the
- * count stored for an owner always matches the chain's stored head tick: after kill -9 both
- * are the same prefix. At start `load(headTick)` reads the counts; the ticks the node
- * replays up to that head are already in the log and are skipped (`record` returns nothing
- * for them), later ones are numbered from the stored counts. The numbering is a pure function
- * of the ticks, so every node, and the same node after any restart, gives the same sequence.
+ * `record(applied)` numbers a tick's events and returns the LevelDB puts (on the database
+ * the log was made with, src/db prefixed-put.ts); the caller writes them in the SAME atomic
+ * batch as the tick's chain records, then calls `publish`. So the count stored for an owner
+ * always matches the chain's stored head tick: after kill -9 both are the same prefix. At
+ * start `load(headTick)` reads the counts; the ticks the node replays up to that head are
+ * already in the log and are skipped (`record` returns nothing for them), later ones are
+ * numbered from the stored counts. The numbering is a pure function of the ticks, so every
+ * node, and the same node after any restart, gives the same sequence.
  */
 import type { ChainOp } from '../chain/core/index.js';
 import { encodeJson } from '../wire/index.js';
-import type { Database } from '../db/index.js';
+import { textPut, type Database } from '../db/index.js';
 import type { AppliedTick } from '../dex/engine/index.js';
 import { toBase58Key } from '../crypto/index.js';
 import { textFrame } from './frame.js';
@@ -81,11 +82,10 @@ export class OwnerLog implements ResumableSource {
       this.numbered.set(owner, seq);
       touched.add(owner);
       const json = orderMessageJson(owner, seq, e.body);
-      ops.push({ type: 'put', sublevel: this.events, key: seqKey(owner, seq), value: json });
+      ops.push(textPut(this.events, seqKey(owner, seq), json));
       items.push({ owner, item: { pos: seq, frame: textFrame(json) } });
     }
-    for (const owner of touched)
-      ops.push({ type: 'put', sublevel: this.counts, key: owner, value: String(this.numbered.get(owner)) });
+    for (const owner of touched) ops.push(textPut(this.counts, owner, String(this.numbered.get(owner))));
     return { ops, items };
   }
 

@@ -20,7 +20,7 @@
  * pool has it: docs/sequencer.md "Order first, proof after"), so a tick costs about its
  * content, every byte is written once, and one transaction is read alone.
  */
-import type { Database } from '../db/index.js';
+import type { Database, PrefixedPut } from '../db/index.js';
 import type { OrderedTransaction, Tick } from '../core/index.js';
 import {
   decodeStoredTick,
@@ -58,15 +58,15 @@ export type BatchOp =
  * property). Its typings cannot express a mix of sublevels with different value
  * encodings in one array, hence the one cast at this boundary.
  */
-function batchWrite(db: Database, ops: Array<BatchOp | RootPut>): Promise<void> {
-  return (db.batch as unknown as (this: Database, operations: Array<BatchOp | RootPut>) => Promise<void>).call(db, ops);
+function batchWrite(db: Database, ops: Array<ExtraOp | RootPut>): Promise<void> {
+  return (db.batch as unknown as (this: Database, operations: Array<ExtraOp | RootPut>) => Promise<void>).call(db, ops);
 }
 
 /** 16-digit zero-padded decimal: sorts like the number, covers every safe integer. */
 export const pad16 = (n: number): string => String(n).padStart(16, '0');
 
-/** A batch operation this store does not own (e.g. write-ahead deletions). */
-export type ExtraOp = BatchOp;
+/** A batch operation this store does not own (e.g. write-ahead deletions, a snapshot seed's chain records). */
+export type ExtraOp = BatchOp | PrefixedPut;
 
 export interface Head {
   tick: number; // last durable tick (0: none)
@@ -169,7 +169,7 @@ export class DiskTickStore {
   ): Promise<void> {
     // One array batch (cheaper per operation than a chained one); the transactions' two
     // puts each are views into one buffer, keyed on the root database (./tx-batch.ts).
-    const ops: Array<BatchOp | RootPut> = [];
+    const ops: Array<ExtraOp | RootPut> = [];
     for (let i = 0; i < ticks.length; i++) {
       const t = ticks[i]!;
       const value = encodeStoredTick(t, t.tickNumber === 1 || (prevInline && i === 0));

@@ -15,7 +15,7 @@ import type { BuilderState } from './builder.js';
 import { heightKey, recordKey, u64Key, parseId } from './ids.js';
 import type { ExplorerEvent, OpenRecords } from './interface.js';
 import { parseRecordJson } from '../../wire/index.js';
-import { RECORDS_FORMAT, type ChainOp, type ChainStore } from './store.js';
+import type { ChainOp, ChainStore } from './store.js';
 
 /** The open block's records at the snapshot's tick (none when no block was open). */
 export async function readOpenRecords(store: ChainStore, builder: BuilderState): Promise<OpenRecords> {
@@ -36,7 +36,7 @@ export async function readOpenRecords(store: ChainStore, builder: BuilderState):
 export function openRecordOps(store: ChainStore, builder: BuilderState, records: OpenRecords): ChainOp[] {
   const open = builder.open;
   const ops: ChainOp[] = [];
-  ops.push({ type: 'put', sublevel: store.meta, key: 'records', value: new TextEncoder().encode(RECORDS_FORMAT) });
+  store.putRecordsFormat(ops);
   const transactionIds = new Set(open?.transactionIds ?? []);
   const marketIds = new Set(open?.marketIds ?? []);
   const want = { entries: transactionIds.size + marketIds.size, events: open?.eventIds ?? [] };

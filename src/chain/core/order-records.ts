@@ -17,7 +17,7 @@
  * back from the store (any size n, the batch hash's rule): about log2 n node reads and one
  * or two ranges of at most 256 leaves, against a count n that the proof fixes.
  */
-import type { Database } from '../../db/index.js';
+import { binaryPut, type Database } from '../../db/index.js';
 import { leafHashWith, nodeHashWith } from '../../crypto/index.js';
 import { rootOfLeafHashesWith } from '../../crypto/index.js';
 import { sha256 } from '../../crypto/index.js';
@@ -146,7 +146,7 @@ export class OrderRecords {
    */
   tickOps(record: AppliedTick, usedAfter: number, ops: ChainOp[]): void {
     const put = (sublevel: ReturnType<typeof binarySublevel>, key: string, value: Uint8Array) =>
-      ops.push({ type: 'put', sublevel, key, value });
+      ops.push(binaryPut(sublevel, key, value));
     const ending = (o: BookOrder, end: EndName, seq: bigint) => {
       const v = new Uint8Array(9);
       v[0] = END_CODES.indexOf(end);
