@@ -17,7 +17,8 @@ import { BlockBuilder } from '../src/chain/core/builder.js';
 import { Chain } from '../src/chain/core/chain.js';
 import { ChainStore } from '../src/chain/core/store.js';
 import { openDatabase } from '../src/db/index.js';
-import { TickApplier, type TickSource } from '../src/dex/applier.js';
+import { TickApplier } from '../src/dex/applier.js';
+import { recordedTicks } from '../test/chain/support/flow.js';
 import {
   OrderBookEngine,
   prepareTick,
@@ -28,7 +29,7 @@ import {
 } from '../src/dex/engine/index.js';
 import { marketIdOf } from '../src/core/market-id.js';
 import type { OrderIntent } from '../src/core/order-messages.js';
-import type { SequencerStatus, Tick, Transaction } from '../src/core/types.js';
+import type { Tick, Transaction } from '../src/core/types.js';
 import { xorshift32 } from './dex-flow.js';
 import { threadCpuMs } from './support/cpu.js';
 import { median } from './support/stats.js';
@@ -175,14 +176,7 @@ async function runChain(ticks: Tick[]): Promise<Run & { blocks: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-chain-build-'));
   const db = await openDatabase(dir);
   try {
-    const status = { currentTick: ticks.length } as SequencerStatus;
-    const source: TickSource = {
-      onTick: () => () => undefined,
-      status: () => status,
-      async *readTicks(from, to) {
-        for (let n = from; n <= to; n++) yield ticks[n - 1]!;
-      },
-    };
+    const source = recordedTicks(ticks);
     const store = new ChainStore(db);
     const engine = new OrderBookEngine();
     const chain = new Chain({ store, engine, builder: new BlockBuilder(200), snapshotTxs: 1e12, snapshotTicks: 1e12 });

@@ -25,9 +25,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openChainRuntime } from '../src/chain/runtime.js';
-import type { SequencerStatus, Tick } from '../src/core/types.js';
+import type { Tick } from '../src/core/types.js';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { TickApplier, type TickSource } from '../src/dex/applier.js';
+import { TickApplier } from '../src/dex/applier.js';
+import { recordedTicks } from '../test/chain/support/flow.js';
 import { NodeChannels } from '../src/node/channels.js';
 import { recordedFlow } from './chain-build.js';
 import { threadCpuNs } from './support/cpu.js';
@@ -65,14 +66,7 @@ async function runPipeline(db: Database, ticks: Tick[], captured?: Batch[]): Pro
     snapshotTicks: 1e12,
     parts: [new NodeChannels(db)],
   });
-  const status = { currentTick: ticks.length } as SequencerStatus;
-  const source: TickSource = {
-    onTick: () => () => undefined,
-    status: () => status,
-    async *readTicks(from, to) {
-      for (let n = from; n <= to; n++) yield ticks[n - 1]!;
-    },
-  };
+  const source = recordedTicks(ticks);
   const applier = new TickApplier(
     source,
     rt.book.engine,

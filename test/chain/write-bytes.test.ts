@@ -17,11 +17,20 @@ import { join } from 'node:path';
 import { ChainStore, OrderRecords } from '../../src/chain/core/index.js';
 import { openChainRuntime } from '../../src/chain/runtime.js';
 import { OwnerLog } from '../../src/channels/index.js';
-import type { SequencerStatus, Tick } from '../../src/core/types.js';
+import type { Tick } from '../../src/core/types.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
-import { TickApplier, type TickSource } from '../../src/dex/applier.js';
+import { TickApplier } from '../../src/dex/applier.js';
 import { NodeChannels } from '../../src/node/channels.js';
-import { cancelAllTx, checkSignature, keyOf, makeTicks, marketTx, orderTx, tickOf } from './support/flow.js';
+import {
+  cancelAllTx,
+  checkSignature,
+  keyOf,
+  makeTicks,
+  marketTx,
+  orderTx,
+  recordedTicks,
+  tickOf,
+} from './support/flow.js';
 
 /** The chain's keyspaces and the value encoding each sublevel had in the former operations. */
 const FORMER: Record<string, 'utf8' | 'view'> = {
@@ -71,14 +80,7 @@ async function runChain(db: Database, ticks: Tick[]): Promise<void> {
     snapshotTicks: 150,
     parts: [new NodeChannels(db)],
   });
-  const status = { currentTick: ticks.length } as SequencerStatus;
-  const source: TickSource = {
-    onTick: () => () => undefined,
-    status: () => status,
-    async *readTicks(from, to) {
-      for (let n = from; n <= to; n++) yield ticks[n - 1]!;
-    },
-  };
+  const source = recordedTicks(ticks);
   const applier = new TickApplier(
     source,
     rt.book.engine,

@@ -21,7 +21,8 @@ import { cancelMessage, orderMessage, type OrderIntent, type Side } from '../../
 import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../../../src/core/order-messages.js';
 import { marketIdOf } from '../../../src/core/market-id.js';
 import { transactionHash } from '../../../src/core/tx-hash.js';
-import type { OrderedTransaction, Tick, Transaction } from '../../../src/core/types.js';
+import type { TickSource } from '../../../src/dex/applier.js';
+import type { OrderedTransaction, SequencerStatus, Tick, Transaction } from '../../../src/core/types.js';
 
 export function keyOf(n: number): KeyPair {
   const seed = new Uint8Array(32).fill(n & 0xff);
@@ -253,5 +254,17 @@ export function summarize(r: AppliedTick): unknown {
       trades: m.trades,
       created: m.created,
     })),
+  };
+}
+
+/** A tick source over recorded ticks 1..n (no live ticks): what the applier replays in benches and tests. */
+export function recordedTicks(ticks: Tick[]): TickSource {
+  const status = { currentTick: ticks.length } as SequencerStatus;
+  return {
+    onTick: () => () => undefined,
+    status: () => status,
+    async *readTicks(from, to) {
+      for (let n = from; n <= to; n++) yield ticks[n - 1]!;
+    },
   };
 }
