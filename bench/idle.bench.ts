@@ -1,6 +1,6 @@
 /**
  * `npm run bench:idle`: what an idle node and an isolated transaction cost (issue 8 point 3,
- * docs/sequencer.md "Cadence"), against the real node (`svc node`, defaults: heartbeats
+ * docs/sequencer.md "Clock cadence"), against the real node (`svc node`, defaults: heartbeats
  * every 100 ms, temp LevelDB), a gRPC client in this process:
  *
  *   1. idle: BENCH_IDLE_SECONDS (default 20) with no traffic: ticks/s and the growth of
