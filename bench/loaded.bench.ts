@@ -16,6 +16,9 @@
  *   answer_stages_ms   (SubmitTx) that time cut at the node's admission (the answer's submission
  *                      timestamp) and at the tick's start: sent_to_admitted, admitted_to_tick,
  *                      tick_to_answer (one wall clock: clients and node share the machine)
+ *   main_event_loop_delay_ms  the leader main thread's event-loop delay over the window and,
+ *                      as its anchor, over 2 s idle just before (prom-client's histogram on
+ *                      /metrics: the interval of a 10 ms timer, so idle reads ~10 ms)
  *   delta_ms           a book delta's tick timestamp (the sequencer's) -> its receipt by a
  *                      subscriber, one sample per subscriber and delta
  *   block_lag_ms       a block's arrival on the follower's blocks channel - on the leader's
@@ -187,10 +190,14 @@ try {
   const follower0 = sampleThreads(follower.child.pid!);
   const t0 = performance.now();
   const window0Us = process.hrtime.bigint() / 1000n;
+  await eventLoopDelay(leader.addresses.rest!); // a scrape resets the node's delay histogram
+  await sleep(2000);
+  const idleLoopDelay = await eventLoopDelay(leader.addresses.rest!); // the anchor: the same node idle, 2 s
   const perf = perfDir && !perfMissing ? recordThread(leader.child.pid!, perfDir) : undefined;
   for (const l of loaders) l.send({ go: true });
   const loads = await Promise.all(loaders.map((l) => l.result));
   await perf?.stop();
+  const loopDelay = await eventLoopDelay(leader.addresses.rest!);
   const wallMs = performance.now() - t0;
   const window1Us = process.hrtime.bigint() / 1000n;
   const leaderCpu = cpuDelta(leader0, sampleThreads(leader.child.pid!));
@@ -258,6 +265,7 @@ try {
     orders_per_busy_tick: round(ok / ticks, 2),
     answer_ms: pcts(answers),
     ...(stages ? { answer_stages_ms: stages } : {}),
+    main_event_loop_delay_ms: { load: loopDelay, idle: idleLoopDelay },
     delta_ms: {
       ...pcts(deltaMs),
       gaps: bookResults.reduce((s, r) => s + r.gaps, 0),
@@ -398,6 +406,22 @@ function leaderPerf(report: { orders: { ok: number } }) {
   return {
     samples: summary.samples,
     areas: summary.areas.map(([area, pct]) => ({ area, pct, us_per_order: round((pct * perOrder) / 100) })),
+  };
+}
+
+/**
+ * The leader main thread's event-loop delay since the last scrape (prom-client's
+ * monitorEventLoopDelay histogram, reset by every scrape of /metrics): how long a callback
+ * that was due waited for the thread: the intervals of a 10 ms timer (idle: ~10 ms).
+ */
+async function eventLoopDelay(rest: string): Promise<{ p50: number; p90: number; p99: number; max: number }> {
+  const text = await (await fetch(`http://${rest}/metrics`)).text();
+  const ms = (name: string) => round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000, 2);
+  return {
+    p50: ms('nodejs_eventloop_lag_p50_seconds'),
+    p90: ms('nodejs_eventloop_lag_p90_seconds'),
+    p99: ms('nodejs_eventloop_lag_p99_seconds'),
+    max: ms('nodejs_eventloop_lag_max_seconds'),
   };
 }
 
