@@ -418,7 +418,7 @@ export class Chain implements ChainReader {
    * The record a SubmitTx answer shows: as derived, without waiting for its write, or else
    * the stored one. Safe to show early: it is a pure function of ticks that were durable
    * before they were applied, so after kill -9 the node derives the same bytes again
-   * (docs/chain.md "Stored before shown", the one exception).
+   * (docs/chain.md "Stored before shown", its exceptions).
    */
   derivedRecord(seq: bigint): Promise<ExplorerTransaction | MarketCreation | undefined> {
     const derived = this.unstored.get(seq);
