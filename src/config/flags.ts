@@ -121,6 +121,12 @@ function followFrom(text: string): 'genesis' | 'snapshot' {
   return t;
 }
 
+function onOff(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (t !== 'on' && t !== 'off') throw new Error(`expected on or off, got '${text}'`);
+  return t === 'on';
+}
+
 function logLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got '${text}'`);
@@ -288,6 +294,13 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultValue: String(defaultIntakeThreads()),
     help: 'threads that decode, check and hash gRPC SubmitBatch requests before the main thread orders them (default: half the cores, at most 8; 0 on 2 cores or fewer: the main thread does it)',
     parse: integer(0, 64),
+  }),
+  spec({
+    flag: 'node-thread',
+    key: 'nodeThread',
+    defaultValue: 'on',
+    help: 'on: the order book, the chain, the channels and every face run on a thread of their own (svc-node), so the main thread only orders; off: all on the main thread. A full node (--follow) runs on one thread',
+    parse: onOff,
   }),
   spec({
     flag: 'gateways',

@@ -32,6 +32,7 @@ export interface NodeConfig {
   mqReplicas: number; // --mq-replicas: replicas of the stream when the node creates it
   indexerUrl: string | undefined; // --indexer-url http://host:port: the indexer the explorer page reads history from, off by default
   intakeThreads: number; // --intake-threads: gRPC SubmitBatch intake workers (0 = the main thread)
+  nodeThread: boolean; // --node-thread on|off, default on: the order book, chain, channels and faces on the svc-node thread
   gateways: number; // --gateways, default the cores: order book gateway processes (0 = in the node process)
   grpcEntryAddr: ListenAddress | undefined; // --grpc-entry-addr: gRPC SubmitTx in the gateways, off by default
   maxPending: number; // --max-pending: orders, cancels and market creations pending at once, fair share per client address

@@ -15,11 +15,16 @@ export function levelDir(dbPath: string): string {
   return join(dbPath, 'leveldb');
 }
 
-export async function openDatabase(dbPath: string): Promise<Database> {
+/**
+ * `shared`: open it so that other threads of this process may open it too (classic-level's
+ * `multithreading`; every thread's open must say so): the ordering thread and the node thread.
+ */
+export async function openDatabase(dbPath: string, options: { shared?: boolean } = {}): Promise<Database> {
   await mkdir(dbPath, { recursive: true });
   const db = new ClassicLevel<string, Uint8Array>(levelDir(dbPath), {
     keyEncoding: 'utf8',
     valueEncoding: 'view',
+    ...(options.shared ? { multithreading: true } : {}),
   });
   await db.open();
   return db;

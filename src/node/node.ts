@@ -9,6 +9,7 @@
  * in reverse order of opening.
  */
 import type { Piscina } from 'piscina';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { openChainRuntime, type ChainRuntime } from '../chain/index.js';
 import { followLeaders } from '../config/index.js';
 import { formatHostPort, readerPace } from '../wire/index.js';
@@ -17,7 +18,7 @@ import { openDatabase, type Database } from '../db/index.js';
 import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
 import { createLogger, startProgress, type Logger } from '../log/index.js';
 import { createMetrics, type NodeMetrics } from '../metrics/index.js';
-import { createPool } from '../pool/index.js';
+import { createPool, workerFile } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader, registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/index.js';
@@ -25,6 +26,7 @@ import { CHAIN_SNAPSHOT_CODE } from './chain-snapshots.js';
 import { NodeChannels } from './channels.js';
 import { databaseError, faceError, orderBookError, StartupError } from './errors.js';
 import { defaultFaces } from './faces.js';
+import { hostSequencer, type LinkSeed } from './sequencer-link.js';
 import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, RunningFace, StartNodeOptions } from './interface.js';
 
 /** A full node's refusal (bad leader, refused snapshot) is a start-up error the user acts on; others pass. */
@@ -33,7 +35,7 @@ function startupErrorOf(err: unknown): unknown {
 }
 
 /** What startNode has opened so far; closeParts closes it in reverse order. */
-interface Parts {
+export interface Parts {
   faces: RunningFace[];
   db?: Database;
   pool?: Piscina;
@@ -43,10 +45,10 @@ interface Parts {
   metrics?: NodeMetrics;
 }
 
-type Step = <T>(what: string, run: () => Promise<T>) => Promise<T>;
+export type Step = <T>(what: string, run: () => Promise<T>) => Promise<T>;
 
 /** Every face stops accepting, the sequencer ticks out what is in flight, then faces, order book, chain, metrics, pool, database close. */
-async function closeParts(parts: Parts, logger: Logger): Promise<void> {
+export async function closeParts(parts: Parts, logger: Logger): Promise<void> {
   const { faces, sequencer, book, chain, metrics, pool, db } = parts;
   for (const face of faces) face.stopAccepting();
   if (sequencer) await sequencer.stop().catch((err: unknown) => logger.error({ err }, 'sequencer stop failed'));
@@ -76,6 +78,20 @@ async function openState(
   logger: Logger,
   reportFailure: (err: Error) => void,
 ): Promise<Omit<NodeContext, 'metrics'>> {
+  const { db, pool, sequencer } = await openOrdering(config, options, parts, step, logger, reportFailure, false);
+  return openAfterOrdering(config, parts, step, logger, reportFailure, db, pool, sequencer);
+}
+
+/** The database, the pool and the sequencer (or a full node's follower), resumed from the stored ticks. */
+export async function openOrdering(
+  config: NodeConfig,
+  options: StartNodeOptions,
+  parts: Parts,
+  step: Step,
+  logger: Logger,
+  reportFailure: (err: Error) => void,
+  shared: boolean,
+): Promise<{ db: Database; pool: Piscina; sequencer: Sequencer }> {
   const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
   const leader = leaders?.[0];
   if (leader !== undefined) {
@@ -85,7 +101,7 @@ async function openState(
     );
   }
   const db = await step('opening the database', () =>
-    openDatabase(config.dbPath).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
+    openDatabase(config.dbPath, { shared }).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
   );
   parts.db = db;
   const pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
@@ -117,6 +133,20 @@ async function openState(
       : 'resuming the chain (stored ticks, write-ahead log)',
     () => sequencer.start(),
   ).catch((err: unknown) => Promise.reject(startupErrorOf(err)));
+  return { db, pool, sequencer };
+}
+
+/** The chain opened from its latest snapshot and the order book runtime that feeds it, over `sequencer`. */
+export async function openAfterOrdering(
+  config: NodeConfig,
+  parts: Parts,
+  step: Step,
+  logger: Logger,
+  reportFailure: (err: Error) => void,
+  db: Database,
+  pool: Piscina,
+  sequencer: Sequencer,
+): Promise<Omit<NodeContext, 'metrics'>> {
   const channels = new NodeChannels(db);
   const chain = await step('opening the chain', () =>
     openChainRuntime({
@@ -148,7 +178,7 @@ async function openState(
 }
 
 /** Each face in order, started early where it was prepared (gateway processes); a face that cannot start is a start-up error naming its address. */
-async function startFaces(
+export async function startFaces(
   specs: FaceSpec[],
   prepared: Map<FaceSpec, PreparedFace>,
   ctx: NodeContext,
@@ -169,9 +199,23 @@ async function startFaces(
   }
 }
 
+/** Run one start-up step, logging progress if it lasts more than a second. */
+export function makeStep(logger: Logger): Step {
+  return async (what, run) => {
+    const progress = startProgress({ logger, what });
+    try {
+      return await run();
+    } finally {
+      progress.end();
+    }
+  };
+}
+
 export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  if (config.nodeThread && !options.faces && !options.createSequencer && config.follow === undefined)
+    return startThreaded(config, options, logger, print);
   const parts: Parts = { faces: [] };
   let reportFailure: (err: Error) => void = () => undefined;
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
@@ -182,15 +226,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
   const prepared = new Map<FaceSpec, PreparedFace>();
   for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));
 
-  /** Run one start-up step, logging progress if it lasts more than a second. */
-  const step: Step = async (what, run) => {
-    const progress = startProgress({ logger, what });
-    try {
-      return await run();
-    } finally {
-      progress.end();
-    }
-  };
+  const step = makeStep(logger);
 
   let sequencer: Sequencer;
   try {
@@ -238,9 +274,119 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
 }
 
 /** A face's ports: its own, then any more it listens on. */
-function listening(f: RunningFace): Array<{ name: string; address: string }> {
+export function listening(f: RunningFace): Array<{ name: string; address: string }> {
   return [
     { name: f.name, address: f.address },
     ...Object.entries(f.more ?? {}).map(([name, address]) => ({ name, address })),
   ];
+}
+
+/**
+ * The node on two threads: this (the process's main) thread opens the database, the pool and
+ * the sequencer and does nothing else; a node thread (workers/node.worker.ts) runs the order
+ * book, the chain, the channels and every face over a SequencerProxy (sequencer-link.ts).
+ */
+async function startThreaded(
+  config: NodeConfig,
+  options: StartNodeOptions,
+  logger: Logger,
+  print: (line: string) => void,
+): Promise<NodeHandle> {
+  const parts: Parts = { faces: [] };
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
+  readerPace.configure({ minBytesPerS: config.readerFloor });
+  const step = makeStep(logger);
+  const { sequencer } = await openOrdering(config, options, parts, step, logger, (e) => reportFailure(e), true).catch(
+    async (err: unknown) => {
+      logger.error({ err }, 'node failed to start');
+      await closeParts(parts, logger);
+      throw err;
+    },
+  );
+  const link = new MessageChannel();
+  const host = await hostSequencer(sequencer, link.port1);
+  const worker = new Worker(workerFile('node'), {
+    workerData: { config, seed: host.seed, port: link.port2 } satisfies NodeWorkerData,
+    transferList: [link.port2],
+  });
+  const control = new NodeThreadControl(worker, (err) => reportFailure(err));
+  let up: NodeThreadUp;
+  try {
+    up = (await control.next('up')) as NodeThreadUp;
+  } catch (err) {
+    host.stop();
+    await worker.terminate();
+    await closeParts(parts, logger);
+    throw err;
+  }
+  for (const line of up.lines) print(line);
+  let closing: Promise<void> | undefined;
+  return {
+    addresses: up.addresses,
+    sequencer,
+    failed,
+    close() {
+      closing ??= (async () => {
+        logger.info('shutting down');
+        await control.request('stop-accepting').catch(() => undefined);
+        await sequencer.stop().catch((err: unknown) => logger.error({ err }, 'sequencer stop failed'));
+        parts.sequencer = undefined;
+        await control.request('close').catch(() => undefined);
+        host.stop();
+        link.port1.close();
+        await worker.terminate();
+        await closeParts(parts, logger);
+        logger.info('stopped');
+      })();
+      return closing;
+    },
+  };
+}
+
+/** What the node thread is started with (workers/node.worker.ts). */
+export interface NodeWorkerData {
+  config: NodeConfig;
+  seed: LinkSeed;
+  port: MessagePort;
+}
+
+/** The node thread's first answer. */
+export interface NodeThreadUp {
+  t: 'up';
+  addresses: Record<string, string>;
+  lines: string[];
+}
+
+/** Control messages with the node thread: 'up' or 'error' once, then acks of requests; 'fail' any time. */
+class NodeThreadControl {
+  private waiters: Array<{ t: string; resolve: (m: unknown) => void; reject: (e: Error) => void }> = [];
+
+  constructor(
+    private readonly worker: Worker,
+    onFail: (err: Error) => void,
+  ) {
+    worker.on('message', (m: { t: string; message?: string; name?: string }) => {
+      if (m.t === 'fail') return onFail(new Error(m.message));
+      const w = this.waiters.shift();
+      if (!w) return;
+      if (m.t === 'error')
+        w.reject(m.name === 'StartupError' ? new StartupError(m.message ?? '') : new Error(m.message));
+      else w.resolve(m);
+    });
+    worker.on('error', (err) => {
+      for (const w of this.waiters.splice(0)) w.reject(err);
+      onFail(err);
+    });
+  }
+
+  next(t: string): Promise<unknown> {
+    return new Promise((resolve, reject) => this.waiters.push({ t, resolve, reject }));
+  }
+
+  request(t: string): Promise<unknown> {
+    const answer = this.next(t);
+    this.worker.postMessage({ t });
+    return answer;
+  }
 }

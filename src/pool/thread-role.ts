@@ -20,7 +20,7 @@ import { readlinkSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** The node's threads, by what they do. */
-export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'reader' | 'fanout';
+export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'node' | 'reader' | 'fanout';
 
 /**
  * Nice offset per role: 0 for the clock and what feeds it (the main thread keeps the
@@ -32,6 +32,7 @@ export const THREAD_NICE: Readonly<Record<ThreadRole, number>> = {
   batcher: 0,
   intake: 2,
   pool: 2,
+  node: 2,
   reader: 10,
   fanout: 10,
 };

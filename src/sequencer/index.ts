@@ -8,6 +8,7 @@ export {
   type SequencerOptions,
   type SubmitErrorCode,
   type TickListener,
+  type OrderedTicks,
   SubmitError,
 } from './interface.js';
 export { MAX_BATCH_TRANSACTIONS } from './limits.js';

@@ -90,8 +90,8 @@ export interface Sequencer {
    * Absent where every durable tick is already proven (a full node).
    */
   findUnprovenTransactions?(txHash8: string): Promise<TransactionLocation[]>;
-  /** Newest first, from memory. */
-  recentTicks(limit: number, offset: number): TickSummary[];
+  /** Newest first, from memory (a promise where the memory is another thread's). */
+  recentTicks(limit: number, offset: number): TickSummary[] | Promise<TickSummary[]>;
   /** Durable, proven ticks in [from, to], oldest first, memory or disk (for replays and rebuilds). */
   readTicks(from: number, to: number): AsyncIterable<Tick>;
   status(): SequencerStatus;

@@ -257,7 +257,7 @@ function submitHandlers(ctx: HandlerContext) {
 /** GetChainState's answer: the latest `limit` ticks (encoded once, from the feed when there) and a sample of their hashes. */
 async function chainState(sequencer: Sequencer, feed: TickFeed, limit: number): Promise<Buffer> {
   const s = sequencer.status();
-  const summaries = sequencer.recentTicks(limit, 0);
+  const summaries = await sequencer.recentTicks(limit, 0);
   const recentTicks: Buffer[] = [];
   const sample: Array<[string, number]> = [];
   for (const summary of summaries) {

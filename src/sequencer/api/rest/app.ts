@@ -115,12 +115,12 @@ function tickRoutes(router: Router, sequencer: Sequencer): void {
     ctx.body = encodeArchiveRecord(tick);
   });
 
-  router.get('/api/v1/ticks/recent', (ctx) => {
+  router.get('/api/v1/ticks/recent', async (ctx) => {
     const limit = parseIntegerParam('limit', ctx.query.limit, DEFAULT_RECENT_LIMIT, 1, MAX_RECENT_LIMIT);
     if (!limit.ok) return send(ctx, 400, { error: limit.error });
     const offset = parseIntegerParam('offset', ctx.query.offset, 0, 0, MAX_RECENT_OFFSET);
     if (!offset.ok) return send(ctx, 400, { error: offset.error });
-    send(ctx, 200, restRecentTicks(sequencer.recentTicks(limit.value, offset.value)));
+    send(ctx, 200, restRecentTicks(await sequencer.recentTicks(limit.value, offset.value)));
   });
 }
 

@@ -1,0 +1,357 @@
+/**
+ * The sequencer across a thread boundary: the ordering thread (the process's main thread)
+ * runs the real Sequencer and hosts it on a MessagePort (`hostSequencer`); the node thread
+ * (workers/node.worker.ts: order book, chain, channels, faces) sees it as a `SequencerProxy`
+ * that implements the same interface over that port. The one message contract:
+ *
+ *   node -> ordering   { t: 'call', id, op, args }        a Sequencer method, answered once
+ *                      { t: 'prepared', id, batch }        the body of an earlier submitPrepared
+ *   ordering -> node   { t: 'reply', id, ok, value | error, status, ordered }
+ *                      { t: 'ordered', tick, status, ordered }   a tick as soon as it is durable
+ *                      { t: 'proven', tickNumber, proof, summary, status, tick? }
+ *
+ * Every message carries the sequencer's status (proven and ordered), so the proxy's
+ * synchronous `status()` is the ordering thread's as of the last message. A proven tick
+ * travels as its proof alone when its ordered form already crossed (the tick is the
+ * ordered one with its proof filled in). `recentTicks` answers from a mirror of the last
+ * RECENT_MIRROR proven ticks' summaries.
+ *
+ * What it does not do: anything with a tick but carry it. The port is FIFO both ways, so an
+ * answer and the ticks around it keep their order.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type {
+  SequencerStatus,
+  SubmitResult,
+  Tick,
+  TickSummary,
+  Transaction,
+  TransactionLocation,
+} from '../core/index.js';
+import {
+  SubmitError,
+  type OrderedTicks,
+  type PreparedBatch,
+  type Sequencer,
+  type SubmitErrorCode,
+  type TickListener,
+} from '../sequencer/index.js';
+
+/** Proven tick summaries the proxy keeps for `recentTicks`. */
+export const RECENT_MIRROR = 1_000;
+/** Ticks per readTicks round trip. */
+const READ_CHUNK = 256;
+
+type Op =
+  | 'submit'
+  | 'submitBatch'
+  | 'submitPrepared'
+  | 'getTick'
+  | 'findTransactions'
+  | 'findUnprovenTransactions'
+  | 'readTicks'
+  | 'readOrdered'
+  | 'recentTicks';
+
+interface CallMessage {
+  t: 'call';
+  id: number;
+  op: Op;
+  args: unknown[];
+}
+interface PreparedMessage {
+  t: 'prepared';
+  id: number;
+  batch?: PreparedBatch;
+  error?: string;
+}
+type ToOrdering = CallMessage | PreparedMessage;
+
+interface Statuses {
+  status: SequencerStatus;
+  ordered: SequencerStatus;
+}
+interface WireError {
+  code?: string;
+  message: string;
+}
+type ReplyMessage = Statuses & { t: 'reply'; id: number } & (
+    | { ok: true; value: unknown }
+    | { ok: false; error: WireError }
+  );
+type OrderedMessage = Statuses & { t: 'ordered'; tick: Tick };
+type ProvenMessage = Statuses & {
+  t: 'proven';
+  tickNumber: number;
+  proof: Uint8Array;
+  summary: TickSummary;
+  tick?: Tick;
+};
+type ToNode = ReplyMessage | OrderedMessage | ProvenMessage;
+
+/** The first message the node thread gets: where the mirrors start. */
+export interface LinkSeed extends Statuses {
+  recent: TickSummary[];
+}
+
+// ------------------------------------------------------------------ ordering thread side
+
+/** Serve `sequencer` on `port` until the returned stop() is called. */
+export async function hostSequencer(
+  sequencer: Sequencer,
+  port: MessagePort,
+): Promise<{ seed: LinkSeed; stop: () => void }> {
+  const ordered = sequencer.orderedTicks?.();
+  const statuses = (): Statuses => ({ status: sequencer.status(), ordered: (ordered ?? sequencer).status() });
+  const prepared = new Map<number, { resolve: (b: PreparedBatch) => void; reject: (e: Error) => void }>();
+  const crossed = new Set<number>();
+  const post = (m: ToNode, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer ?? []);
+
+  const offOrdered = ordered?.onTick((tick) => {
+    crossed.add(tick.tickNumber);
+    post({ t: 'ordered', tick, ...statuses() });
+  });
+  const offProven = sequencer.onTick((tick) => {
+    const summary = {
+      tickNumber: tick.tickNumber,
+      timestamp: tick.timestamp,
+      transactionCount: tick.transactions.length,
+    };
+    const whole = !crossed.delete(tick.tickNumber);
+    post({
+      t: 'proven',
+      tickNumber: tick.tickNumber,
+      proof: tick.vdfProof.proof,
+      summary,
+      ...(whole ? { tick } : {}),
+      ...statuses(),
+    });
+  });
+
+  const reply = (id: number, run: () => Promise<unknown>) => {
+    run().then(
+      (value) => post({ t: 'reply', id, ok: true, value, ...statuses() }),
+      (err: unknown) => post({ t: 'reply', id, ok: false, error: wireError(err), ...statuses() }),
+    );
+  };
+
+  port.on('message', (m: ToOrdering) => {
+    if (m.t === 'prepared') {
+      const waiter = prepared.get(m.id);
+      prepared.delete(m.id);
+      if (m.batch) waiter?.resolve(m.batch);
+      else waiter?.reject(new SubmitError('INVALID_ARGUMENT', m.error ?? 'request not prepared'));
+      return;
+    }
+    const a = m.args;
+    switch (m.op) {
+      case 'submit':
+        return reply(m.id, () => sequencer.submit(a[0] as Transaction));
+      case 'submitBatch':
+        return reply(m.id, async () => (await sequencer.submitBatch(a[0] as Transaction[])).map(itemOut));
+      case 'submitPrepared': {
+        // Its place in the arrival order is taken now; the body follows.
+        const body = new Promise<PreparedBatch>((resolve, reject) => prepared.set(m.id, { resolve, reject }));
+        const submitPrepared = sequencer.submitPrepared?.bind(sequencer);
+        if (!submitPrepared) return reply(m.id, () => Promise.reject(new Error('no submitPrepared')));
+        return reply(m.id, async () => (await submitPrepared(body)).map(itemOut));
+      }
+      case 'getTick':
+        return reply(m.id, () => sequencer.getTick(a[0] as number));
+      case 'findTransactions':
+        return reply(m.id, () => sequencer.findTransactions(a[0] as string));
+      case 'findUnprovenTransactions':
+        return reply(m.id, async () => (await sequencer.findUnprovenTransactions?.(a[0] as string)) ?? []);
+      case 'readTicks':
+        return reply(m.id, () => collect(sequencer.readTicks(a[0] as number, a[1] as number), READ_CHUNK));
+      case 'recentTicks':
+        return reply(m.id, async () => sequencer.recentTicks(a[0] as number, a[1] as number));
+      case 'readOrdered':
+        return reply(m.id, () => collect((ordered ?? sequencer).readTicks(a[0] as number, a[1] as number), READ_CHUNK));
+    }
+  });
+
+  return {
+    seed: { recent: await sequencer.recentTicks(RECENT_MIRROR, 0), ...statuses() },
+    stop: () => {
+      offOrdered?.();
+      offProven();
+      port.removeAllListeners('message');
+    },
+  };
+}
+
+// ------------------------------------------------------------------ node thread side
+
+/** The Sequencer as the node thread sees it: every call crosses to the ordering thread. */
+export class SequencerProxy implements Sequencer {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly provenListeners = new Set<TickListener>();
+  private readonly orderedListeners = new Set<TickListener>();
+  /** Ordered ticks whose proof has not crossed yet. */
+  private readonly unproven = new Map<number, Tick>();
+  private readonly recent: TickSummary[];
+  private statusNow: SequencerStatus;
+  private orderedNow: SequencerStatus;
+
+  constructor(
+    private readonly port: MessagePort,
+    seed: LinkSeed,
+  ) {
+    this.recent = seed.recent.slice().reverse(); // the seed is newest first
+    this.statusNow = seed.status;
+    this.orderedNow = seed.ordered;
+    port.on('message', (m: ToNode) => this.receive(m));
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve(); // the ordering thread started it
+  }
+
+  stop(): Promise<void> {
+    return Promise.resolve(); // the ordering thread stops it
+  }
+
+  submit(tx: Transaction): Promise<SubmitResult> {
+    return this.call('submit', [tx]) as Promise<SubmitResult>;
+  }
+
+  async submitBatch(txs: Transaction[]): Promise<Array<SubmitResult | SubmitError>> {
+    return ((await this.call('submitBatch', [txs])) as ItemOut[]).map(itemIn);
+  }
+
+  async submitPrepared(batch: PreparedBatch | Promise<PreparedBatch>): Promise<Array<SubmitResult | SubmitError>> {
+    const id = this.nextId;
+    const answer = this.call('submitPrepared', []);
+    Promise.resolve(batch).then(
+      (b) => this.port.postMessage({ t: 'prepared', id, batch: b } satisfies PreparedMessage),
+      (err: unknown) =>
+        this.port.postMessage({
+          t: 'prepared',
+          id,
+          error: (err as Error)?.message ?? String(err),
+        } satisfies PreparedMessage),
+    );
+    return ((await answer) as ItemOut[]).map(itemIn);
+  }
+
+  getTick(tickNumber: number): Promise<Tick | undefined> {
+    return this.call('getTick', [tickNumber]) as Promise<Tick | undefined>;
+  }
+
+  findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    return this.call('findTransactions', [txHash8]) as Promise<TransactionLocation[]>;
+  }
+
+  findUnprovenTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    return this.call('findUnprovenTransactions', [txHash8]) as Promise<TransactionLocation[]>;
+  }
+
+  /** From the mirror when it holds the whole page (or every tick), else from the ordering thread. */
+  recentTicks(limit: number, offset: number): TickSummary[] | Promise<TickSummary[]> {
+    const l = Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+    const o = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    const all = this.recent.length > 0 && this.recent[0]!.tickNumber === 1;
+    if (o + l > this.recent.length && !all) return this.call('recentTicks', [l, o]) as Promise<TickSummary[]>;
+    const out: TickSummary[] = [];
+    for (let i = this.recent.length - 1 - o; i >= 0 && out.length < l; i--) out.push(this.recent[i]!);
+    return out;
+  }
+
+  readTicks(from: number, to: number): AsyncIterable<Tick> {
+    return this.read('readTicks', from, to);
+  }
+
+  status(): SequencerStatus {
+    return this.statusNow;
+  }
+
+  onTick(listener: TickListener): () => void {
+    this.provenListeners.add(listener);
+    return () => this.provenListeners.delete(listener);
+  }
+
+  orderedTicks(): OrderedTicks {
+    return {
+      onTick: (listener) => {
+        this.orderedListeners.add(listener);
+        return () => this.orderedListeners.delete(listener);
+      },
+      readTicks: (from, to) => this.read('readOrdered', from, to),
+      status: () => this.orderedNow,
+    };
+  }
+
+  private call(op: Op, args: unknown[]): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.port.postMessage({ t: 'call', id, op, args } satisfies CallMessage);
+    });
+  }
+
+  private async *read(op: 'readTicks' | 'readOrdered', from: number, to: number): AsyncIterable<Tick> {
+    let next = from;
+    while (next <= to) {
+      const ticks = (await this.call(op, [next, to])) as Tick[];
+      if (ticks.length === 0) return;
+      for (const t of ticks) yield t;
+      next = ticks[ticks.length - 1]!.tickNumber + 1;
+    }
+  }
+
+  private receive(m: ToNode): void {
+    this.statusNow = m.status;
+    this.orderedNow = m.ordered;
+    if (m.t === 'reply') {
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (!w) return;
+      if (m.ok) w.resolve(m.value);
+      else w.reject(errorIn(m.error));
+      return;
+    }
+    if (m.t === 'ordered') {
+      this.unproven.set(m.tick.tickNumber, m.tick);
+      for (const l of this.orderedListeners) l(m.tick);
+      return;
+    }
+    const early = this.unproven.get(m.tickNumber);
+    this.unproven.delete(m.tickNumber);
+    const tick = m.tick ?? (early ? { ...early, vdfProof: { ...early.vdfProof, proof: m.proof } } : undefined);
+    this.recent.push(m.summary);
+    if (this.recent.length > RECENT_MIRROR) this.recent.splice(0, this.recent.length - RECENT_MIRROR);
+    if (tick) for (const l of this.provenListeners) l(tick);
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+type ItemOut = SubmitResult | { error: WireError };
+
+function itemOut(item: SubmitResult | SubmitError): ItemOut {
+  return item instanceof SubmitError ? { error: wireError(item) } : item;
+}
+
+function itemIn(item: ItemOut): SubmitResult | SubmitError {
+  return 'error' in item ? (errorIn(item.error) as SubmitError) : item;
+}
+
+function wireError(err: unknown): WireError {
+  if (err instanceof SubmitError) return { code: err.code, message: err.message };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+function errorIn(e: WireError): Error {
+  return e.code !== undefined ? new SubmitError(e.code as SubmitErrorCode, e.message) : new Error(e.message);
+}
+
+async function collect(ticks: AsyncIterable<Tick>, max: number): Promise<Tick[]> {
+  const out: Tick[] = [];
+  for await (const t of ticks) {
+    out.push(t);
+    if (out.length >= max) break;
+  }
+  return out;
+}

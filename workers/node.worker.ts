@@ -1,0 +1,84 @@
+/**
+ * The node thread: everything of `svc node` but ordering (the order book, the chain, the
+ * channels and every face), over the ordering thread's sequencer through a SequencerProxy
+ * (src/node/sequencer-link.ts). Started by startNode when the node runs on two threads.
+ *
+ * Messages with the ordering thread on parentPort: -> { t: 'up', addresses, lines } or
+ * { t: 'error', name, message } once started; { t: 'fail', message } when a part cannot
+ * go on; <- 'stop-accepting' and 'close', each answered with { t: 'ok' }.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../src/db/index.js';
+import { createLogger } from '../src/log/index.js';
+import { createMetrics } from '../src/metrics/index.js';
+import { defaultFaces } from '../src/node/faces.js';
+import type { FaceSpec, PreparedFace } from '../src/node/interface.js';
+import {
+  closeParts,
+  listening,
+  makeStep,
+  openAfterOrdering,
+  startFaces,
+  type NodeWorkerData,
+  type Parts,
+} from '../src/node/node.js';
+import { SequencerProxy } from '../src/node/sequencer-link.js';
+import { createPool } from '../src/pool/index.js';
+import { takeThreadRole } from '../src/pool/thread-role.js';
+import { readerPace } from '../src/wire/index.js';
+
+takeThreadRole('node');
+
+const data = workerData as NodeWorkerData;
+const port = parentPort!;
+const { config } = data;
+const logger = createLogger(config.logLevel);
+const parts: Parts = { faces: [] };
+const step = makeStep(logger);
+readerPace.configure({ minBytesPerS: config.readerFloor });
+const sequencer = new SequencerProxy(data.port, data.seed);
+const specs = defaultFaces();
+const prepared = new Map<FaceSpec, PreparedFace>();
+for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));
+
+port.on('message', (m: { t: string }) => {
+  if (m.t === 'stop-accepting') {
+    for (const face of parts.faces) face.stopAccepting();
+    port.postMessage({ t: 'ok' });
+  } else if (m.t === 'close') {
+    closeParts(parts, logger).then(
+      () => port.postMessage({ t: 'ok' }),
+      () => port.postMessage({ t: 'ok' }),
+    );
+  }
+});
+
+try {
+  const db = await openDatabase(config.dbPath, { shared: true });
+  parts.db = db;
+  const pool = createPool();
+  parts.pool = pool;
+  const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
+  const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer);
+  const faces = parts.faces;
+  const metrics = createMetrics({
+    sequencer,
+    streamClients: () => faces.reduce((n, f) => n + (f.streamClients?.() ?? 0), 0),
+  });
+  parts.metrics = metrics;
+  await startFaces(specs, prepared, { ...state, metrics }, parts, step);
+  const lines: string[] = [];
+  for (const { name, address } of faces.flatMap(listening)) {
+    lines.push(`listening ${name} ${address}`);
+    logger.info({ face: name, address }, 'listening');
+  }
+  const addresses = Object.fromEntries(faces.flatMap(listening).map((f) => [f.name, f.address]));
+  logger.info({ dbPath: config.dbPath, addresses }, 'node started (two threads)');
+  port.postMessage({ t: 'up', addresses, lines });
+} catch (err) {
+  logger.error({ err }, 'node thread failed to start');
+  for (const early of prepared.values()) await early.abort().catch(() => undefined);
+  await closeParts(parts, logger);
+  const e = err as Error;
+  port.postMessage({ t: 'error', name: e?.name, message: e?.message ?? String(err) });
+}
