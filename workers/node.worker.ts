@@ -13,16 +13,9 @@ import { createLogger } from '../src/log/index.js';
 import { createMetrics } from '../src/metrics/index.js';
 import { defaultFaces } from '../src/node/faces.js';
 import type { FaceSpec, PreparedFace } from '../src/node/interface.js';
-import {
-  closeParts,
-  listening,
-  makeStep,
-  openAfterOrdering,
-  startFaces,
-  type NodeWorkerData,
-  type Parts,
-} from '../src/node/node.js';
+import { closeParts, listening, makeStep, openAfterOrdering, startFaces, type Parts } from '../src/node/parts.js';
 import { SequencerProxy } from '../src/node/sequencer-link.js';
+import type { NodeWorkerData } from '../src/node/threaded.js';
 import { createPool } from '../src/pool/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
 import { readerPace } from '../src/wire/index.js';
@@ -32,7 +25,7 @@ takeThreadRole('node');
 const data = workerData as NodeWorkerData;
 const port = parentPort!;
 const { config } = data;
-const logger = createLogger(config.logLevel);
+const logger = createLogger(data.logLevel);
 const parts: Parts = { faces: [] };
 const step = makeStep(logger);
 readerPace.configure({ minBytesPerS: config.readerFloor });
@@ -56,7 +49,7 @@ port.on('message', (m: { t: string }) => {
 try {
   const db = await openDatabase(config.dbPath, { shared: true });
   parts.db = db;
-  const pool = createPool();
+  const pool = createPool(data.poolThreads ? { threads: data.poolThreads } : {});
   parts.pool = pool;
   const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
   const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer);
@@ -73,7 +66,16 @@ try {
     logger.info({ face: name, address }, 'listening');
   }
   const addresses = Object.fromEntries(faces.flatMap(listening).map((f) => [f.name, f.address]));
-  logger.info({ dbPath: config.dbPath, addresses }, 'node started (two threads)');
+  logger.info(
+    {
+      dbPath: config.dbPath,
+      addresses,
+      retainTicks: config.retainTicks,
+      vdfIterations: config.vdfIterations,
+      nodeThread: true,
+    },
+    'node started',
+  );
   port.postMessage({ t: 'up', addresses, lines });
 } catch (err) {
   logger.error({ err }, 'node thread failed to start');

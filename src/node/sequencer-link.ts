@@ -13,8 +13,7 @@
  * Every message carries the sequencer's status (proven and ordered), so the proxy's
  * synchronous `status()` is the ordering thread's as of the last message. A proven tick
  * travels as its proof alone when its ordered form already crossed (the tick is the
- * ordered one with its proof filled in). `recentTicks` answers from a mirror of the last
- * RECENT_MIRROR proven ticks' summaries.
+ * ordered one with its proof filled in).
  *
  * What it does not do: anything with a tick but carry it. The port is FIFO both ways, so an
  * answer and the ticks around it keep their order.
@@ -37,8 +36,6 @@ import {
   type TickListener,
 } from '../sequencer/index.js';
 
-/** Proven tick summaries the proxy keeps for `recentTicks`. */
-export const RECENT_MIRROR = 1_000;
 /** Ticks per readTicks round trip. */
 const READ_CHUNK = 256;
 
@@ -80,27 +77,16 @@ type ReplyMessage = Statuses & { t: 'reply'; id: number } & (
     | { ok: false; error: WireError }
   );
 type OrderedMessage = Statuses & { t: 'ordered'; tick: Tick };
-type ProvenMessage = Statuses & {
-  t: 'proven';
-  tickNumber: number;
-  proof: Uint8Array;
-  summary: TickSummary;
-  tick?: Tick;
-};
+type ProvenMessage = Statuses & { t: 'proven'; tickNumber: number; proof: Uint8Array; tick?: Tick };
 type ToNode = ReplyMessage | OrderedMessage | ProvenMessage;
 
-/** The first message the node thread gets: where the mirrors start. */
-export interface LinkSeed extends Statuses {
-  recent: TickSummary[];
-}
+/** The first message the node thread gets: the statuses as of the link's start. */
+export type LinkSeed = Statuses;
 
 // ------------------------------------------------------------------ ordering thread side
 
 /** Serve `sequencer` on `port` until the returned stop() is called. */
-export async function hostSequencer(
-  sequencer: Sequencer,
-  port: MessagePort,
-): Promise<{ seed: LinkSeed; stop: () => void }> {
+export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: LinkSeed; stop: () => void } {
   const ordered = sequencer.orderedTicks?.();
   const statuses = (): Statuses => ({ status: sequencer.status(), ordered: (ordered ?? sequencer).status() });
   const prepared = new Map<number, { resolve: (b: PreparedBatch) => void; reject: (e: Error) => void }>();
@@ -122,7 +108,6 @@ export async function hostSequencer(
       t: 'proven',
       tickNumber: tick.tickNumber,
       proof: tick.vdfProof.proof,
-      summary,
       ...(whole ? { tick } : {}),
       ...statuses(),
     });
@@ -165,14 +150,14 @@ export async function hostSequencer(
       case 'readTicks':
         return reply(m.id, () => collect(sequencer.readTicks(a[0] as number, a[1] as number), READ_CHUNK));
       case 'recentTicks':
-        return reply(m.id, async () => sequencer.recentTicks(a[0] as number, a[1] as number));
+        return reply(m.id, async () => await sequencer.recentTicks(a[0] as number, a[1] as number));
       case 'readOrdered':
         return reply(m.id, () => collect((ordered ?? sequencer).readTicks(a[0] as number, a[1] as number), READ_CHUNK));
     }
   });
 
   return {
-    seed: { recent: await sequencer.recentTicks(RECENT_MIRROR, 0), ...statuses() },
+    seed: statuses(),
     stop: () => {
       offOrdered?.();
       offProven();
@@ -191,7 +176,6 @@ export class SequencerProxy implements Sequencer {
   private readonly orderedListeners = new Set<TickListener>();
   /** Ordered ticks whose proof has not crossed yet. */
   private readonly unproven = new Map<number, Tick>();
-  private readonly recent: TickSummary[];
   private statusNow: SequencerStatus;
   private orderedNow: SequencerStatus;
 
@@ -199,7 +183,6 @@ export class SequencerProxy implements Sequencer {
     private readonly port: MessagePort,
     seed: LinkSeed,
   ) {
-    this.recent = seed.recent.slice().reverse(); // the seed is newest first
     this.statusNow = seed.status;
     this.orderedNow = seed.ordered;
     port.on('message', (m: ToNode) => this.receive(m));
@@ -248,15 +231,9 @@ export class SequencerProxy implements Sequencer {
     return this.call('findUnprovenTransactions', [txHash8]) as Promise<TransactionLocation[]>;
   }
 
-  /** From the mirror when it holds the whole page (or every tick), else from the ordering thread. */
-  recentTicks(limit: number, offset: number): TickSummary[] | Promise<TickSummary[]> {
-    const l = Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
-    const o = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
-    const all = this.recent.length > 0 && this.recent[0]!.tickNumber === 1;
-    if (o + l > this.recent.length && !all) return this.call('recentTicks', [l, o]) as Promise<TickSummary[]>;
-    const out: TickSummary[] = [];
-    for (let i = this.recent.length - 1 - o; i >= 0 && out.length < l; i--) out.push(this.recent[i]!);
-    return out;
+  /** From the ordering thread's memory window, as the sequencer answers it. */
+  recentTicks(limit: number, offset: number): Promise<TickSummary[]> {
+    return this.call('recentTicks', [limit, offset]) as Promise<TickSummary[]>;
   }
 
   readTicks(from: number, to: number): AsyncIterable<Tick> {
@@ -320,8 +297,6 @@ export class SequencerProxy implements Sequencer {
     const early = this.unproven.get(m.tickNumber);
     this.unproven.delete(m.tickNumber);
     const tick = m.tick ?? (early ? { ...early, vdfProof: { ...early.vdfProof, proof: m.proof } } : undefined);
-    this.recent.push(m.summary);
-    if (this.recent.length > RECENT_MIRROR) this.recent.splice(0, this.recent.length - RECENT_MIRROR);
     if (tick) for (const l of this.provenListeners) l(tick);
   }
 }

@@ -1,0 +1,93 @@
+/**
+ * The sequencer across a thread boundary (src/node/sequencer-link.ts): a real sequencer
+ * (LevelDB, clock worker, pool) hosted on one end of a MessageChannel, a SequencerProxy on
+ * the other. What the proxy answers must be what the sequencer answers: results, refusals
+ * with their codes, ticks ordered and then proven (with the real proof), reads in chunks,
+ * recent ticks beyond the proxy's mirror, and the status.
+ */
+import { expect } from 'chai';
+import { MessageChannel } from 'node:worker_threads';
+import type { Tick } from '../../src/core/types.js';
+import { hostSequencer, SequencerProxy } from '../../src/node/sequencer-link.js';
+import { SubmitError } from '../../src/sequencer/interface.js';
+import { startHarness, tx, waitFor, type Harness } from '../sequencer/harness.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+describe('sequencer link: the sequencer seen from another thread', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let proxy: SequencerProxy;
+  let stopHost: () => void;
+  let channel: MessageChannel;
+
+  beforeEach(async () => {
+    h = await startHarness({ idleTickMs: 5 });
+    channel = new MessageChannel();
+    const host = hostSequencer(h.seq, channel.port1);
+    stopHost = host.stop;
+    proxy = new SequencerProxy(channel.port2, host.seed);
+  });
+  afterEach(async () => {
+    stopHost();
+    channel.port1.close();
+    await h.close();
+  });
+
+  it('answers submissions as the sequencer does: results, duplicates and coded refusals', async () => {
+    const t = tx();
+    const first = await proxy.submit(t);
+    expect(first.sequenceNumber).to.equal(1);
+    expect(await proxy.submit(t), 'the same transaction again').to.deep.equal(first);
+    try {
+      await proxy.submit({ ...tx(), txId: t.txId });
+      expect.fail('a reused tx_id must be refused');
+    } catch (err) {
+      expect(err).to.be.instanceOf(SubmitError);
+      expect((err as SubmitError).code).to.equal('ALREADY_EXISTS');
+    }
+    const batch = await proxy.submitBatch([tx(), { ...tx(), txId: '' }, tx()]);
+    expect((batch[0] as { sequenceNumber: number }).sequenceNumber).to.equal(2);
+    expect(batch[1]).to.be.instanceOf(SubmitError);
+    expect((batch[1] as SubmitError).code).to.equal('INVALID_ARGUMENT');
+    expect((batch[2] as { sequenceNumber: number }).sequenceNumber).to.equal(3);
+  });
+
+  it('delivers each tick ordered, then proven with the proof the sequencer stored', async () => {
+    const ordered: Tick[] = [];
+    const proven: Tick[] = [];
+    proxy.orderedTicks().onTick((t) => ordered.push(t));
+    proxy.onTick((t) => proven.push(t));
+    const results = await Promise.all(Array.from({ length: 20 }, () => proxy.submit(tx())));
+    const last = Math.max(...results.map((r) => r.expectedTick));
+    await waitFor(() => proven.some((t) => t.tickNumber >= last), 'the last transaction proven');
+    const carried = proven.flatMap((t) => t.transactions.map((o) => o.sequenceNumber));
+    expect(carried).to.include.members(results.map((r) => r.sequenceNumber));
+    for (const t of proven) {
+      const stored = (await h.seq.getTick(t.tickNumber))!;
+      expect(hex(t.vdfProof.proof), `tick ${t.tickNumber}'s proof`).to.equal(hex(stored.vdfProof.proof));
+      expect(t.transactions.length).to.equal(stored.transactions.length);
+      const early = ordered.find((o) => o.tickNumber === t.tickNumber);
+      if (early) expect(hex(early.batchHash)).to.equal(hex(t.batchHash));
+    }
+    expect(proxy.status().totalTransactions).to.equal(h.seq.status().totalTransactions);
+  });
+
+  it('reads ticks in chunks (more than one round trip) and recent ticks as the sequencer has them', async () => {
+    await waitFor(() => h.seq.status().currentTick >= 300, '300 ticks');
+    const to = h.seq.status().currentTick;
+    const read: number[] = [];
+    for await (const t of proxy.readTicks(1, to)) read.push(t.tickNumber);
+    expect(read).to.deep.equal(Array.from({ length: to }, (_, i) => i + 1));
+    // Ticks keep coming (a heartbeat every 5 ms): the page is the sequencer's as of the call.
+    const before = h.seq.status().currentTick;
+    const page = (await proxy.recentTicks(10, 40)).map((s) => s.tickNumber);
+    const after = h.seq.status().currentTick;
+    expect(page[0]).to.be.within(before - 40, after - 40);
+    expect(page).to.deep.equal(
+      Array.from({ length: 10 }, (_, i) => page[0]! - i),
+      'newest first',
+    );
+    await waitFor(() => proxy.status().currentTick >= to, 'the status caught up');
+  });
+});
