@@ -18,9 +18,14 @@ import { SequencerProxy } from '../src/node/sequencer-link.js';
 import type { NodeWorkerData } from '../src/node/threaded.js';
 import { createPool } from '../src/pool/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
+import { DiskTickStore } from '../src/store/index.js';
 import { readerPace } from '../src/wire/index.js';
 
 takeThreadRole('node');
+
+/** The node thread's own window of the newest proven ticks, for reads (older ones come from disk). */
+const NODE_WINDOW_TICKS = 4096;
+const NODE_WINDOW_BYTES = 64 * 1024 * 1024;
 
 const data = workerData as NodeWorkerData;
 const port = parentPort!;
@@ -29,7 +34,6 @@ const logger = createLogger(data.logLevel);
 const parts: Parts = { faces: [] };
 const step = makeStep(logger);
 readerPace.configure({ minBytesPerS: config.readerFloor });
-const sequencer = new SequencerProxy(data.port, data.seed);
 const specs = defaultFaces();
 const prepared = new Map<FaceSpec, PreparedFace>();
 for (const spec of specs) if (spec.prepare) prepared.set(spec, spec.prepare(config, logger));
@@ -49,6 +53,13 @@ port.on('message', (m: { t: string }) => {
 try {
   const db = await openDatabase(config.dbPath, { shared: true });
   parts.db = db;
+  const disk = new DiskTickStore(db);
+  const sequencer = new SequencerProxy(data.port, data.seed, {
+    disk,
+    first: (await disk.loadBase())?.tick ?? 1,
+    windowTicks: Math.min(config.retainTicks, NODE_WINDOW_TICKS),
+    windowBytes: Math.min(config.retainBytes, NODE_WINDOW_BYTES),
+  });
   const pool = createPool(data.poolThreads ? { threads: data.poolThreads } : {});
   parts.pool = pool;
   const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });

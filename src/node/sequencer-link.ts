@@ -15,10 +15,17 @@
  * travels as its proof alone when its ordered form already crossed (the tick is the
  * ordered one with its proof filled in).
  *
+ * With `reads`, the proxy serves tick reads (getTick, readTicks, findTransactions) itself:
+ * from a window of the newest proven ticks it was handed and, older, from the one LevelDB
+ * through the node thread's own handle, up to the last tick the ordering thread called
+ * proven. recentTicks (what the ordering thread's memory window holds) and the ordered
+ * reads (start-up replays) still cross.
+ *
  * What it does not do: anything with a tick but carry it. The port is FIFO both ways, so an
  * answer and the ticks around it keep their order.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { MemoryTickStore, TickReads, type DiskTickStore } from '../store/index.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -169,6 +176,14 @@ export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: 
 // ------------------------------------------------------------------ node thread side
 
 /** The Sequencer as the node thread sees it: every call crosses to the ordering thread. */
+/** Where the node thread reads shown ticks itself (its own handle on the one LevelDB). */
+export interface ProxyReads {
+  disk: DiskTickStore;
+  first: number; // the first stored tick (1, or T for a store seeded from a snapshot)
+  windowTicks: number; // the newest ticks it keeps in memory for reads
+  windowBytes: number;
+}
+
 export class SequencerProxy implements Sequencer {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -178,11 +193,21 @@ export class SequencerProxy implements Sequencer {
   private readonly unproven = new Map<number, Tick>();
   private statusNow: SequencerStatus;
   private orderedNow: SequencerStatus;
+  private readonly window?: MemoryTickStore;
+  private readonly reads?: TickReads;
 
   constructor(
     private readonly port: MessagePort,
     seed: LinkSeed,
+    reads?: ProxyReads,
   ) {
+    if (reads) {
+      this.window = new MemoryTickStore(reads.windowTicks, undefined, reads.windowBytes);
+      this.reads = new TickReads(reads.disk, this.window, () => ({
+        first: reads.first,
+        proven: this.statusNow.currentTick,
+      }));
+    }
     this.statusNow = seed.status;
     this.orderedNow = seed.ordered;
     port.on('message', (m: ToNode) => this.receive(m));
@@ -220,10 +245,12 @@ export class SequencerProxy implements Sequencer {
   }
 
   getTick(tickNumber: number): Promise<Tick | undefined> {
+    if (this.reads) return this.reads.getTick(tickNumber);
     return this.call('getTick', [tickNumber]) as Promise<Tick | undefined>;
   }
 
   findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    if (this.reads) return this.reads.findTransactions(txHash8);
     return this.call('findTransactions', [txHash8]) as Promise<TransactionLocation[]>;
   }
 
@@ -237,6 +264,7 @@ export class SequencerProxy implements Sequencer {
   }
 
   readTicks(from: number, to: number): AsyncIterable<Tick> {
+    if (this.reads) return this.reads.readTicks(from, to);
     return this.read('readTicks', from, to);
   }
 
@@ -297,6 +325,7 @@ export class SequencerProxy implements Sequencer {
     const early = this.unproven.get(m.tickNumber);
     this.unproven.delete(m.tickNumber);
     const tick = m.tick ?? (early ? { ...early, vdfProof: { ...early.vdfProof, proof: m.proof } } : undefined);
+    if (tick && this.window && tick.tickNumber > this.window.latest()) this.window.append({ tick });
     if (tick) for (const l of this.provenListeners) l(tick);
   }
 }

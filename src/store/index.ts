@@ -4,6 +4,8 @@
  * the durable tick store the sequencer commits to (docs/storage.md).
  */
 export { TickLog } from './tick-log.js';
+export { TickReads } from './tick-reads.js';
+export { MemoryTickStore } from './memory-store.js';
 export { DiskTickStore, binarySublevel, type ExtraOp, type Head } from './disk-store.js';
 export { WriteAheadLog, type WalEntry } from './wal.js';
 export { encodeArchiveRecord } from './archive.js';

@@ -23,6 +23,7 @@ import { shortHash } from '../core/index.js';
 import type { Tick, TickSummary, TransactionLocation } from '../core/index.js';
 import { DiskTickStore, STORAGE_LAYOUT, type ExtraOp, type Head } from './disk-store.js';
 import { MemoryTickStore } from './memory-store.js';
+import { TickReads } from './tick-reads.js';
 import { isPendingProof } from './pending-proof.js';
 import { TICK_FORMAT } from '../vdf/index.js';
 
@@ -73,6 +74,7 @@ export interface StoredTxParts {
 export class TickLog {
   readonly disk: DiskTickStore;
   private readonly memory: MemoryTickStore;
+  private readonly reads: TickReads;
   private headValue: Head = { tick: 0, lastSequence: 0 };
   private provenValue: Head = { tick: 0, lastSequence: 0 };
   /** Ordered ticks waiting for their proof or an earlier tick's: provenValue.tick+1 .. headValue.tick. */
@@ -87,6 +89,7 @@ export class TickLog {
   ) {
     this.disk = new DiskTickStore(db);
     this.memory = new MemoryTickStore(options.retainTicks, undefined, options.retainBytes);
+    this.reads = new TickReads(this.disk, this.memory, () => ({ first: this.first, proven: this.provenValue.tick }));
   }
 
   /**
@@ -285,7 +288,7 @@ export class TickLog {
   async *readOrdered(from: number, to: number): AsyncIterable<Tick> {
     const hi = this.provenValue.tick;
     const waiting = this.unproven.slice();
-    yield* this.readProven(from, Math.min(to, hi));
+    yield* this.reads.readTicks(from, Math.min(to, hi));
     for (const u of waiting) if (u.tick.tickNumber >= from && u.tick.tickNumber <= to) yield u.tick;
   }
 
@@ -298,26 +301,13 @@ export class TickLog {
     };
   }
 
-  async getTick(tickNumber: number): Promise<Tick | undefined> {
-    if (!Number.isSafeInteger(tickNumber) || tickNumber < this.first || tickNumber > this.provenValue.tick)
-      return undefined;
-    return this.memory.get(tickNumber) ?? (await this.disk.readTick(tickNumber));
+  getTick(tickNumber: number): Promise<Tick | undefined> {
+    return this.reads.getTick(tickNumber);
   }
 
   /** Every durable transaction whose 8-hex hash matches (already validated by the caller). */
-  async findTransactions(txHash8: string): Promise<TransactionLocation[]> {
-    const rows = await this.disk.lookup(txHash8.toLowerCase());
-    const out: TransactionLocation[] = [];
-    for (const row of rows) {
-      if (row.tick > this.provenValue.tick || row.tick < this.first) continue; // stored but not yet shown
-      // The memory window has it decoded cheaply; otherwise read that one transaction.
-      const inMemory = this.memory.get(row.tick);
-      const tx = inMemory
-        ? inMemory.transactions[row.sequence - (inMemory.transactions[0]?.sequenceNumber ?? 0)]
-        : (await this.disk.readTransaction(row.sequence))?.transaction;
-      if (tx && tx.sequenceNumber === row.sequence) out.push({ tickNumber: row.tick, transaction: tx });
-    }
-    return out;
+  findTransactions(txHash8: string): Promise<TransactionLocation[]> {
+    return this.reads.findTransactions(txHash8);
   }
 
   /**
@@ -344,29 +334,7 @@ export class TickLog {
 
   /** Proven ticks in [from, to], oldest first, from memory or disk. */
   readTicks(from: number, to: number): AsyncIterable<Tick> {
-    return this.readProven(from, Math.min(to, this.provenValue.tick));
-  }
-
-  private async *readProven(from: number, to: number): AsyncIterable<Tick> {
-    if (!Number.isFinite(from) || !Number.isFinite(to)) return;
-    let n = Math.max(this.first, Math.ceil(from));
-    const hi = Math.floor(to);
-    while (n <= hi) {
-      const t = this.memory.get(n);
-      if (t) {
-        yield t;
-        n++;
-        continue;
-      }
-      // A run on disk: up to the oldest tick in memory (or the end).
-      const oldest = this.memory.oldest();
-      const end = oldest > n ? Math.min(hi, oldest - 1) : hi;
-      for await (const d of this.disk.readRange(n, end)) {
-        yield d;
-        n = d.tickNumber + 1;
-      }
-      if (n <= end) return; // missing on disk: nothing more to give
-    }
+    return this.reads.readTicks(from, to);
   }
 
   /** Ticks and bytes held in the memory window. */

@@ -10,6 +10,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Tick } from '../../src/core/types.js';
 import { hostSequencer, SequencerProxy } from '../../src/node/sequencer-link.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
+import { DiskTickStore } from '../../src/store/index.js';
 import { startHarness, tx, waitFor, type Harness } from '../sequencer/harness.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -21,15 +22,28 @@ describe('sequencer link: the sequencer seen from another thread', function () {
   let stopHost: () => void;
   let channel: MessageChannel;
 
+  let reading: SequencerProxy; // the same link, reading ticks itself (a window of 8, then disk)
+  let stopSecond: () => void;
+
   beforeEach(async () => {
     h = await startHarness({ idleTickMs: 5 });
     channel = new MessageChannel();
     const host = hostSequencer(h.seq, channel.port1);
     stopHost = host.stop;
     proxy = new SequencerProxy(channel.port2, host.seed);
+    const second = new MessageChannel();
+    stopSecond = hostSequencer(h.seq, second.port1).stop;
+    reading = new SequencerProxy(second.port2, host.seed, {
+      disk: new DiskTickStore(h.db),
+      first: 1,
+      windowTicks: 8,
+      windowBytes: 1 << 20,
+    });
+    second.port1.unref();
   });
   afterEach(async () => {
     stopHost();
+    stopSecond();
     channel.port1.close();
     await h.close();
   });
@@ -71,6 +85,14 @@ describe('sequencer link: the sequencer seen from another thread', function () {
       if (early) expect(hex(early.batchHash)).to.equal(hex(t.batchHash));
     }
     expect(proxy.status().totalTransactions).to.equal(h.seq.status().totalTransactions);
+    // Found by hash, the same whether the proxy asks the sequencer or reads the store itself.
+    const hash8 = results[0]!.txHash;
+    await waitFor(() => reading.status().currentTick >= last, 'the reading proxy caught up');
+    const found = await reading.findTransactions(hash8);
+    expect(found.map((f) => f.tickNumber)).to.deep.equal(
+      (await proxy.findTransactions(hash8)).map((f) => f.tickNumber),
+    );
+    expect(found.map((f) => f.transaction.sequenceNumber)).to.deep.equal([results[0]!.sequenceNumber]);
   });
 
   it('reads ticks in chunks (more than one round trip) and recent ticks as the sequencer has them', async () => {
@@ -79,6 +101,19 @@ describe('sequencer link: the sequencer seen from another thread', function () {
     const read: number[] = [];
     for await (const t of proxy.readTicks(1, to)) read.push(t.tickNumber);
     expect(read).to.deep.equal(Array.from({ length: to }, (_, i) => i + 1));
+    // Reading itself: from its window and from disk, the same ticks byte for byte.
+    await waitFor(() => reading.status().currentTick >= to, 'the reading proxy caught up');
+    const mine: Tick[] = [];
+    for await (const t of reading.readTicks(1, to)) mine.push(t);
+    expect(mine.map((t) => t.tickNumber)).to.deep.equal(read);
+    for (const n of [1, Math.floor(to / 2), to]) {
+      const a = (await reading.getTick(n))!;
+      const b = (await h.seq.getTick(n))!;
+      expect(hex(a.vdfProof.output), `tick ${n}`).to.equal(hex(b.vdfProof.output));
+      expect(hex(a.vdfProof.proof), `tick ${n}'s proof`).to.equal(hex(b.vdfProof.proof));
+      expect(hex(a.previousOutput)).to.equal(hex(b.previousOutput));
+    }
+    expect(await reading.getTick(reading.status().currentTick + 1000), 'not shown yet').to.equal(undefined);
     // Ticks keep coming (a heartbeat every 5 ms): the page is the sequencer's as of the call.
     const before = h.seq.status().currentTick;
     const page = (await proxy.recentTicks(10, 40)).map((s) => s.tickNumber);
