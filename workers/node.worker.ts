@@ -16,7 +16,7 @@ import type { FaceSpec, PreparedFace } from '../src/node/interface.js';
 import { closeParts, listening, makeStep, openAfterOrdering, startFaces, type Parts } from '../src/node/parts.js';
 import { SequencerProxy } from '../src/node/sequencer-link.js';
 import type { NodeWorkerData } from '../src/node/threaded.js';
-import { createPool } from '../src/pool/index.js';
+import { createPool, workerFile } from '../src/pool/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
 import { DiskTickStore } from '../src/store/index.js';
 import { readerPace } from '../src/wire/index.js';
@@ -60,7 +60,11 @@ try {
     windowTicks: Math.min(config.retainTicks, NODE_WINDOW_TICKS),
     windowBytes: Math.min(config.retainBytes, NODE_WINDOW_BYTES),
   });
-  const pool = createPool(data.poolThreads ? { threads: data.poolThreads } : {});
+  // Here only the order book's signatures when it has no pool of its own (--dex-signature-threads 0).
+  const pool = createPool({
+    preload: workerFile('ed25519'),
+    ...(data.poolThreads ? { threads: data.poolThreads } : {}),
+  });
   parts.pool = pool;
   const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
   const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer);

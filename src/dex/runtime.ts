@@ -11,7 +11,7 @@
  * (a state root before the ticks that close a block, the pace of the replay) is given here,
  * once, at construction.
  */
-import { createPool } from '../pool/index.js';
+import { createPool, workerFile } from '../pool/index.js';
 import { TickApplier } from './applier.js';
 import { CheckedSubmissions } from './checked.js';
 import { OrderBookEngine } from './engine/index.js';
@@ -39,7 +39,7 @@ function signInlineMaxOf(options: OrderBookOptions, ownPool: boolean): number {
 export async function startOrderBook(options: OrderBookOptions): Promise<OrderBookRuntime> {
   const key = await loadOrCreateNodeKey(options.dbPath);
   const threads = options.signatureThreads ?? DEFAULT_SIGNATURE_THREADS;
-  const signaturePool = threads > 0 ? createPool({ threads }) : undefined;
+  const signaturePool = threads > 0 ? createPool({ threads, preload: workerFile('ed25519') }) : undefined;
   const verifier = new BatchVerifier(signaturePool ?? options.pool);
   const checked = new CheckedSubmissions();
   let orderEntry: OrderEntry | undefined;

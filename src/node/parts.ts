@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../db/index.js';
 import { startOrderBook, type OrderBookRuntime } from '../dex/index.js';
 import { startProgress, type Logger } from '../log/index.js';
 import type { NodeMetrics } from '../metrics/index.js';
-import { createPool } from '../pool/index.js';
+import { createPool, workerFile } from '../pool/index.js';
 import { createSequencer } from '../sequencer/index.js';
 import { followerFactory, FollowError, probeLeader } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/index.js';
@@ -74,7 +74,10 @@ export async function openOrdering(
     openDatabase(config.dbPath, { shared }).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
   );
   parts.db = db;
-  const pool = createPool(options.poolThreads ? { threads: options.poolThreads } : {});
+  const pool = createPool({
+    preload: workerFile('vdf'),
+    ...(options.poolThreads ? { threads: options.poolThreads } : {}),
+  });
   parts.pool = pool;
   const create =
     options.createSequencer ??

@@ -11,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 export interface PoolOptions {
   threads?: number; // default: all cores
+  /**
+   * A task module (workerFile(name)) each thread loads as it starts, so it takes its thread
+   * role and warms up then, not at its first task (a thread is named after the one that
+   * started it until it does).
+   */
+  preload?: string;
 }
 
 /** Absolute path of the compiled worker module `workers/<name>.worker.js`. */
@@ -20,5 +26,10 @@ export function workerFile(name: string): string {
 
 export function createPool(options: PoolOptions = {}): Piscina {
   const threads = options.threads ?? availableParallelism();
-  return new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  return new Piscina({
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    ...(options.preload ? { filename: options.preload } : {}),
+  });
 }

@@ -7,9 +7,10 @@
  * that under saturation the clock and ordering run first, answers next, readers and
  * subscribers last.
  *
- * The nice value is an offset over the one the thread was born with (the process's, so
- * `nice -n 5 svc node` moves every thread by 5): only lower priorities are taken, which
- * needs no privilege, and the main thread and the clock keep the process's own. Where Linux's /proc is not there (other
+ * The nice value is an offset over the process's (its main thread's, so `nice -n 5 svc node`
+ * moves every thread by 5), whichever thread started this one (a pool of the node thread
+ * takes the pool's offset, not the node thread's plus the pool's): only lower priorities
+ * are taken, which needs no privilege, and the main thread and the clock keep the process's own. Where Linux's /proc is not there (other
  * systems) or a call is refused, the thread keeps its name and priority: this never
  * throws, and nothing depends on it but scheduling.
  *
@@ -55,7 +56,8 @@ export function takeThreadRole(role: ThreadRole): number | undefined {
   if (tid === undefined) return undefined;
   // Priority first, name last: a thread seen under its role's name already has its priority.
   try {
-    if (!niced.has(tid)) setPriority(tid, Math.min(19, getPriority(tid) + THREAD_NICE[role]));
+    if (!niced.has(tid))
+      setPriority(tid, Math.min(19, Math.max(getPriority(tid), getPriority(process.pid) + THREAD_NICE[role])));
     niced.add(tid);
   } catch {
     // refused: the thread keeps the process's priority (scheduling only)

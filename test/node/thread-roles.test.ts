@@ -26,6 +26,25 @@ function threads(pid: number): Map<string, number[]> {
   return out;
 }
 
+/** CPU time (ms) of the main thread and of the svc-node thread so far, from /proc. */
+function cpuMs(pid: number): { main: number; node: number } {
+  const out = { main: 0, node: 0 };
+  const hz = 100; // USER_HZ
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(f[11]) + Number(f[12])) * 1000) / hz;
+      if (Number(tid) === pid) out.main += ms;
+      else if (comm === 'svc-node') out.node += ms;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
 describe("thread roles: names and priorities of the real node's threads", function () {
   this.timeout(60_000);
   const dirs = tempDirs('svc-threads-');
@@ -49,6 +68,35 @@ describe("thread roles: names and priorities of the real node's threads", functi
     expect(seen.get('svc-batcher'), 'one batcher thread').to.deep.equal([main]);
     for (const nice of seen.get('svc-pool')!)
       expect(nice, 'pool threads answer after ordering').to.equal(Math.min(19, main + 2));
+  });
+
+  it('runs the faces, the order book and the chain on svc-node, below the main thread, which only orders', async () => {
+    const pid = node.child.pid!;
+    const seen = threads(pid);
+    const main = seen.get('main')![0]!;
+    // (A thread the node thread starts without naming it, such as LevelDB's background compaction
+    // when the node thread's write starts it, keeps its name and priority.)
+    expect(seen.get('svc-node'), 'the node thread').to.not.equal(undefined);
+    for (const nice of seen.get('svc-node')!)
+      expect(nice, 'it answers after ordering').to.equal(Math.min(19, main + 2));
+    // 1,000 REST reads of stored ticks and 200 order book reads: the node thread's work, not the main thread's.
+    await until('20 ticks', async () => {
+      const s = (await (await fetch(`http://${node.addresses.rest}/api/v1/status`)).json()) as { latest_tick: number };
+      return s.latest_tick >= 20 ? true : undefined;
+    });
+    const before = cpuMs(pid);
+    for (let i = 0; i < 100; i++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          fetch(`http://${node.addresses.rest}/api/v1/tick/${1 + ((i * 10 + j) % 20)}`).then((r) => r.arrayBuffer()),
+        ),
+      );
+      if (i % 5 === 0) await fetch(`http://${node.addresses.dex}/markets`).then((r) => r.arrayBuffer());
+    }
+    const after = cpuMs(pid);
+    const nodeMs = after.node - before.node;
+    const mainMs = after.main - before.main;
+    expect(nodeMs, `svc-node ${nodeMs} ms, main ${mainMs} ms`).to.be.greaterThan(2 * mainMs);
   });
 
   it('reports CPU per thread on /metrics, the clock busiest', async () => {
