@@ -68,6 +68,9 @@ try {
   parts.pool = pool;
   const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
   const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer);
+  // What the ordering thread counts as behind: ticks after the last one applied here.
+  state.book.applier.onApplied((record) => sequencer.markApplied(record.tick.tickNumber));
+  sequencer.markApplied(Math.max(1, state.book.applier.lastTick));
   const faces = parts.faces;
   const metrics = createMetrics({
     sequencer,

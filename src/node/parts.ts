@@ -61,6 +61,7 @@ export async function openOrdering(
   logger: Logger,
   reportFailure: (err: Error) => void,
   shared: boolean,
+  backlog?: () => number,
 ): Promise<{ db: Database; pool: Piscina; sequencer: Sequencer }> {
   const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
   const leader = leaders?.[0];
@@ -97,6 +98,7 @@ export async function openOrdering(
     vdfIterations: config.vdfIterations,
     idleTickMs: config.idleTickMs,
     queueCapacity: config.queueCapacity,
+    ...(backlog ? { backlog } : {}),
     onError: (err) => logger.error({ err }, 'sequencer error'),
   });
   parts.sequencer = sequencer;

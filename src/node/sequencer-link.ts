@@ -8,7 +8,7 @@
  *                      { t: 'prepared', id, batch }        the body of an earlier submitPrepared
  *   ordering -> node   { t: 'reply', id, ok, value | error, status, ordered }
  *                      { t: 'ordered', tick, status, ordered }   a tick as soon as it is durable
- *                      { t: 'proven', tickNumber, proof, summary, status, tick? }
+ *                      { t: 'proven', tickNumber, proof, status, ordered, tick? }
  *
  * Every message carries the sequencer's status (proven and ordered), so the proxy's
  * synchronous `status()` is the ordering thread's as of the last message. A proven tick
@@ -87,14 +87,27 @@ type OrderedMessage = Statuses & { t: 'ordered'; tick: Tick };
 type ProvenMessage = Statuses & { t: 'proven'; tickNumber: number; proof: Uint8Array; tick?: Tick };
 type ToNode = ReplyMessage | OrderedMessage | ProvenMessage;
 
-/** The first message the node thread gets: the statuses as of the link's start. */
-export type LinkSeed = Statuses;
+/**
+ * What the node thread starts with: the statuses as of the link's start, and one shared
+ * 64-bit cell where it writes the last tick it applied (0 until its start-up replay is done).
+ */
+export interface LinkSeed extends Statuses {
+  applied: SharedArrayBuffer;
+}
 
 // ------------------------------------------------------------------ ordering thread side
 
-/** Serve `sequencer` on `port` until the returned stop() is called. */
-export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: LinkSeed; stop: () => void } {
+/**
+ * Serve `sequencer` on `port` until the returned stop() is called. `backlog()`: transactions
+ * in ticks handed over that the node thread has not applied yet (the sequencer's `backlog`).
+ */
+export function hostSequencer(
+  sequencer: Sequencer,
+  port: MessagePort,
+): { seed: LinkSeed; backlog: () => number; stop: () => void } {
   const ordered = sequencer.orderedTicks?.();
+  const applied = new BigInt64Array(new SharedArrayBuffer(8));
+  const handed = new HandedTicks();
   const statuses = (): Statuses => ({ status: sequencer.status(), ordered: (ordered ?? sequencer).status() });
   const prepared = new Map<number, { resolve: (b: PreparedBatch) => void; reject: (e: Error) => void }>();
   const crossed = new Set<number>();
@@ -102,14 +115,10 @@ export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: 
 
   const offOrdered = ordered?.onTick((tick) => {
     crossed.add(tick.tickNumber);
+    handed.add(tick);
     post({ t: 'ordered', tick, ...statuses() });
   });
   const offProven = sequencer.onTick((tick) => {
-    const summary = {
-      tickNumber: tick.tickNumber,
-      timestamp: tick.timestamp,
-      transactionCount: tick.transactions.length,
-    };
     const whole = !crossed.delete(tick.tickNumber);
     post({
       t: 'proven',
@@ -132,7 +141,7 @@ export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: 
       const waiter = prepared.get(m.id);
       prepared.delete(m.id);
       if (m.batch) waiter?.resolve(m.batch);
-      else waiter?.reject(new SubmitError('INVALID_ARGUMENT', m.error ?? 'request not prepared'));
+      else waiter?.reject(new Error(m.error ?? 'the request was not prepared')); // as the intake's own failure
       return;
     }
     const a = m.args;
@@ -164,7 +173,8 @@ export function hostSequencer(sequencer: Sequencer, port: MessagePort): { seed: 
   });
 
   return {
-    seed: statuses(),
+    seed: { ...statuses(), applied: applied.buffer as SharedArrayBuffer },
+    backlog: () => handed.behind(Number(Atomics.load(applied, 0))),
     stop: () => {
       offOrdered?.();
       offProven();
@@ -196,11 +206,14 @@ export class SequencerProxy implements Sequencer {
   private readonly window?: MemoryTickStore;
   private readonly reads?: TickReads;
 
+  private readonly applied: BigInt64Array;
+
   constructor(
     private readonly port: MessagePort,
     seed: LinkSeed,
     reads?: ProxyReads,
   ) {
+    this.applied = new BigInt64Array(seed.applied);
     if (reads) {
       this.window = new MemoryTickStore(reads.windowTicks, undefined, reads.windowBytes);
       this.reads = new TickReads(reads.disk, this.window, () => ({
@@ -272,6 +285,11 @@ export class SequencerProxy implements Sequencer {
     return this.statusNow;
   }
 
+  /** Tell the ordering thread the last tick applied here (the backlog it counts is after it). */
+  markApplied(tickNumber: number): void {
+    Atomics.store(this.applied, 0, BigInt(tickNumber));
+  }
+
   onTick(listener: TickListener): () => void {
     this.provenListeners.add(listener);
     return () => this.provenListeners.delete(listener);
@@ -331,6 +349,36 @@ export class SequencerProxy implements Sequencer {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/**
+ * The ticks handed to the node thread and not yet applied there, each with the last
+ * sequence number before it: what is behind is every transaction after the oldest one's.
+ */
+class HandedTicks {
+  private ticks: number[] = [];
+  private before: number[] = [];
+  private head = 0;
+  private last = 0; // the last sequence number handed over
+
+  add(tick: Tick): void {
+    this.ticks.push(tick.tickNumber);
+    this.before.push(this.last);
+    const n = tick.transactions.length;
+    if (n > 0) this.last = tick.transactions[n - 1]!.sequenceNumber;
+  }
+
+  /** Transactions handed over in ticks after `appliedTick` (0: the node thread is still starting, none). */
+  behind(appliedTick: number): number {
+    if (appliedTick === 0) return 0;
+    while (this.head < this.ticks.length && this.ticks[this.head]! <= appliedTick) this.head++;
+    if (this.head >= 4096) {
+      this.ticks = this.ticks.slice(this.head);
+      this.before = this.before.slice(this.head);
+      this.head = 0;
+    }
+    return this.head < this.ticks.length ? this.last - this.before[this.head]! : 0;
+  }
+}
 
 type ItemOut = SubmitResult | { error: WireError };
 

@@ -27,15 +27,25 @@ export async function startThreaded(
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
   readerPace.configure({ minBytesPerS: config.readerFloor });
   const step = makeStep(logger);
-  const { sequencer } = await openOrdering(config, options, parts, step, logger, (e) => reportFailure(e), true).catch(
-    async (err: unknown) => {
-      logger.error({ err }, 'node failed to start');
-      await closeParts(parts, logger);
-      throw err;
-    },
-  );
+  // Ticks the node thread has not applied count toward --queue-capacity (set once the link is up).
+  let backlog = () => 0;
+  const { sequencer } = await openOrdering(
+    config,
+    options,
+    parts,
+    step,
+    logger,
+    (e) => reportFailure(e),
+    true,
+    () => backlog(),
+  ).catch(async (err: unknown) => {
+    logger.error({ err }, 'node failed to start');
+    await closeParts(parts, logger);
+    throw err;
+  });
   const link = new MessageChannel();
   const host = hostSequencer(sequencer, link.port1);
+  backlog = host.backlog;
   const worker = new Worker(workerFile('node'), {
     workerData: {
       config,

@@ -23,6 +23,8 @@ export interface AdmissionContext {
   queue: Fifo<WalEntry>; // accepted, not yet in a durable tick (the sequencer's)
   wal: WriteAheadLog;
   queueCapacity: number;
+  /** Transactions ordered but not yet applied downstream; they count toward queueCapacity (default none). */
+  backlog?(): number;
   replayWindow: number;
   /** Throws the sequencer's UNAVAILABLE SubmitError unless it is running. */
   checkRunning(): void;
@@ -105,10 +107,10 @@ export class Admission {
     const verdict = this.replay.check(p.hashKey, p.tx.txId, p.pkNonceKey);
     if (verdict.kind === 'duplicate') return verdict.record;
     if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
-    if (ctx.queue.length >= ctx.queueCapacity) {
+    if (ctx.queue.length + (ctx.backlog?.() ?? 0) >= ctx.queueCapacity) {
       throw refusal(
         'RESOURCE_EXHAUSTED',
-        `the transaction queue is full (${ctx.queueCapacity} waiting for a tick); retry later`,
+        `the transaction queue is full (${ctx.queueCapacity} waiting for a tick or to be applied); retry later`,
       );
     }
     const sequence = this.nextSequence++;

@@ -21,7 +21,13 @@ export interface SequencerOptions {
   retainBytes?: number; // --retain-bytes: memory bound of those ticks (default: none)
   vdfIterations: number; // --vdf-iterations: minimum squarings of a busy tick
   idleTickMs: number; // --idle-tick-ms: heartbeat interval with no transactions waiting
-  queueCapacity: number; // --queue-capacity: transactions accepted but not yet ticked
+  queueCapacity: number; // --queue-capacity: transactions accepted but not yet ticked (and applied: `backlog`)
+  /**
+   * Transactions in ordered ticks that what follows ordering (the node thread) has not
+   * applied yet: they count toward `queueCapacity`, so ordering cannot run ahead of it
+   * without bound. Default: none.
+   */
+  backlog?: () => number;
   /** VDF engine of the clock: 'auto' (WASM when built, else reference; default), 'wasm', 'reference'. */
   engine?: 'auto' | 'wasm' | 'reference';
   /** Replay window: how many recent transactions replay protection remembers (default 100,000). */

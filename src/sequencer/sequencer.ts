@@ -109,6 +109,7 @@ export class TickSequencer implements Sequencer {
       queue: this.pending,
       wal: this.wal,
       queueCapacity: options.queueCapacity,
+      ...(options.backlog ? { backlog: options.backlog } : {}),
       replayWindow: checkOption('replayWindow', options.replayWindow ?? DEFAULT_REPLAY_WINDOW, 1),
       checkRunning: () => {
         if (this.state !== 'running') throw this.unavailable();

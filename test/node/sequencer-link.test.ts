@@ -126,3 +126,37 @@ describe('sequencer link: the sequencer seen from another thread', function () {
     await waitFor(() => proxy.status().currentTick >= to, 'the status caught up');
   });
 });
+
+describe('sequencer link: what the node thread has not applied counts toward the queue capacity', function () {
+  this.timeout(60_000);
+
+  it('refuses with RESOURCE_EXHAUSTED once ordered, unapplied transactions fill it, and accepts again once applied', async () => {
+    let backlog = () => 0;
+    const h = await startHarness({ idleTickMs: 5, queueCapacity: 40, backlog: () => backlog() });
+    const channel = new MessageChannel();
+    const host = hostSequencer(h.seq, channel.port1);
+    backlog = host.backlog;
+    const proxy = new SequencerProxy(channel.port2, host.seed);
+    try {
+      proxy.markApplied(1); // started, and then applying nothing
+      const first = await Promise.all(Array.from({ length: 30 }, () => proxy.submit(tx())));
+      const last = Math.max(...first.map((r) => r.expectedTick));
+      await waitFor(() => proxy.orderedTicks().status().currentTick >= last, 'the 30 ordered and handed over');
+      expect(host.backlog()).to.equal(30);
+      const more = await proxy.submitBatch(Array.from({ length: 20 }, () => tx()));
+      const refused = more.filter((r) => r instanceof SubmitError) as SubmitError[];
+      expect(refused.length, 'beyond 40 in all').to.be.at.least(10);
+      for (const r of refused) {
+        expect(r.code).to.equal('RESOURCE_EXHAUSTED');
+        expect(r.message).to.match(/waiting for a tick or to be applied/);
+      }
+      proxy.markApplied(h.seq.orderedTicks().status().currentTick);
+      expect(host.backlog(), 'all applied').to.equal(0);
+      expect((await proxy.submit(tx())).sequenceNumber).to.be.greaterThan(30);
+    } finally {
+      host.stop();
+      channel.port1.close();
+      await h.close();
+    }
+  });
+});
