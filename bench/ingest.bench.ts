@@ -16,13 +16,14 @@
  * Rates are medians over ROUNDS rounds; ratios are medians of the per-round ratios (each
  * round measures the targets back to back, so a ratio compares like with like on a
  * machine whose load drifts). The last line of output is one JSON object.
- * Env: BENCH_SECONDS (per measurement, default 2), BENCH_ROUNDS (default 3).
+ * Env: BENCH_SECONDS (per measurement, default 2), BENCH_ROUNDS (default 3), BENCH_NODE_ARGS
+ * (more flags for both real nodes, e.g. `--node-thread off`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestJob, IngestResult } from './support/load-gen.js';
-import { runChild, spawnNode, spawnNoopServer } from './support/processes.js';
+import { benchNodeArgs, runChild, spawnNode, spawnNoopServer } from './support/processes.js';
 import { threadCpuMs } from './support/cpu.js';
 import { median, round } from './support/stats.js';
 
@@ -51,13 +52,14 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-ingest-'));
   const noop = await spawnNoopServer();
   const frontend = await spawnNoopServer('frontend-server.js');
-  const node = await spawnNode(dir, ['--queue-capacity', '1000000', '--intake-threads', '0']);
+  const node = await spawnNode(dir, ['--queue-capacity', '1000000', '--intake-threads', '0', ...benchNodeArgs()]);
   const intakeDir = await mkdtemp(join(tmpdir(), 'svc-bench-ingest-intake-'));
   const intakeNode = await spawnNode(intakeDir, [
     '--queue-capacity',
     '1000000',
     '--intake-threads',
     String(INTAKE_THREADS),
+    ...benchNodeArgs(),
   ]);
   const intakeRows = {
     node: [] as number[],

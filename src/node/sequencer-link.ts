@@ -7,7 +7,8 @@
  *   node -> ordering   { t: 'call', id, op, args }        a Sequencer method, answered once
  *                      { t: 'prepared', id, batch }        the body of an earlier submitPrepared
  *   ordering -> node   { t: 'reply', id, ok, value | error, status, ordered }
- *                      { t: 'ordered', tick, status, ordered }   a tick as soon as it is durable
+ *                      { t: 'ordered', packed, status, ordered }  a tick as soon as it is durable,
+ *                                             packed (src/store/packed.ts) and transferred
  *                      { t: 'proven', tickNumber, proof, status, ordered, tick? }
  *
  * Every message carries the sequencer's status (proven and ordered), so the proxy's
@@ -25,7 +26,7 @@
  * answer and the ticks around it keep their order.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { MemoryTickStore, TickReads, type DiskTickStore } from '../store/index.js';
+import { MemoryTickStore, packedSize, readPacked, TickReads, writePacked, type DiskTickStore } from '../store/index.js';
 import type {
   SequencerStatus,
   SubmitResult,
@@ -83,7 +84,7 @@ type ReplyMessage = Statuses & { t: 'reply'; id: number } & (
     | { ok: true; value: unknown }
     | { ok: false; error: WireError }
   );
-type OrderedMessage = Statuses & { t: 'ordered'; tick: Tick };
+type OrderedMessage = Statuses & { t: 'ordered'; packed: Uint8Array };
 type ProvenMessage = Statuses & { t: 'proven'; tickNumber: number; proof: Uint8Array; tick?: Tick };
 type ToNode = ReplyMessage | OrderedMessage | ProvenMessage;
 
@@ -113,10 +114,14 @@ export function hostSequencer(
   const crossed = new Set<number>();
   const post = (m: ToNode, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer ?? []);
 
-  const offOrdered = ordered?.onTick((tick) => {
+  const offOrdered = ordered?.onTick((tick, bodies) => {
     crossed.add(tick.tickNumber);
     handed.add(tick);
-    post({ t: 'ordered', tick, ...statuses() });
+    // Packed (a copy of each transaction's stored body) and transferred: no object graph to clone.
+    const input = bodies ? { tick, bodies } : { tick };
+    const packed = new Uint8Array(packedSize(input, true));
+    writePacked(packed, new DataView(packed.buffer), 0, input, true);
+    post({ t: 'ordered', packed, ...statuses() }, [packed.buffer]);
   });
   const offProven = sequencer.onTick((tick) => {
     const whole = !crossed.delete(tick.tickNumber);
@@ -336,8 +341,9 @@ export class SequencerProxy implements Sequencer {
       return;
     }
     if (m.t === 'ordered') {
-      this.unproven.set(m.tick.tickNumber, m.tick);
-      for (const l of this.orderedListeners) l(m.tick);
+      const tick = readPacked(m.packed, new DataView(m.packed.buffer, m.packed.byteOffset, m.packed.byteLength), 0);
+      this.unproven.set(tick.tickNumber, tick);
+      for (const l of this.orderedListeners) l(tick);
       return;
     }
     const early = this.unproven.get(m.tickNumber);

@@ -63,7 +63,12 @@ export class SubmitError extends Refusal<SubmitErrorCode> {
   }
 }
 
-export type TickListener = (tick: Tick) => void;
+/**
+ * `bodies`: each transaction's stored form (docs/storage.md), where the sequencer has them
+ * (its ordered ticks since start; never after a restart): a listener that packs the tick
+ * copies them instead of encoding every transaction again.
+ */
+export type TickListener = (tick: Tick, bodies?: readonly Uint8Array[]) => void;
 
 export interface Sequencer {
   /** Open the database, resume the chain, start the clock. */

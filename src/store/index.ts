@@ -6,6 +6,7 @@
 export { TickLog } from './tick-log.js';
 export { TickReads } from './tick-reads.js';
 export { MemoryTickStore } from './memory-store.js';
+export { packedSize, readPacked, writePacked } from './packed.js';
 export { DiskTickStore, binarySublevel, type ExtraOp, type Head } from './disk-store.js';
 export { WriteAheadLog, type WalEntry } from './wal.js';
 export { encodeArchiveRecord } from './archive.js';

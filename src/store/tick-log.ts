@@ -37,7 +37,8 @@ export interface TickLogOptions {
   onListenerError?: (err: Error) => void;
 }
 
-export type TickLogListener = (tick: Tick) => void;
+/** `bodies`: each transaction's stored form as intake wrote it, where the log has them (not after a restart). */
+export type TickLogListener = (tick: Tick, bodies?: readonly Uint8Array[]) => void;
 
 /** A proof computed after its tick was stored. */
 export interface LateProof {
@@ -251,7 +252,7 @@ export class TickLog {
     this.headValue = nextHead;
     c.stored?.();
     for (const u of added) this.unproven.push(u);
-    for (const u of added) this.tell(this.orderedListeners, u.tick);
+    for (const u of added) this.tell(this.orderedListeners, u.tick, u.bodies);
     const shown = this.unproven.splice(0, provenCount);
     for (const u of shown) {
       this.memory.append({ tick: u.tick, bodies: u.bodies });
@@ -260,10 +261,10 @@ export class TickLog {
     for (const u of shown) this.tell(this.listeners, u.tick);
   }
 
-  private tell(listeners: Set<TickLogListener>, tick: Tick): void {
+  private tell(listeners: Set<TickLogListener>, tick: Tick, bodies?: readonly Uint8Array[]): void {
     for (const listener of listeners) {
       try {
-        listener(tick);
+        listener(tick, bodies);
       } catch (err) {
         this.options.onListenerError?.(err instanceof Error ? err : new Error(String(err)));
       }
@@ -272,7 +273,7 @@ export class TickLog {
 
   /** Called with each tick once it is durable and ordered, proof or not, in order. Returns an unsubscribe function. */
   onOrdered(listener: TickLogListener): () => void {
-    const wrapped: TickLogListener = (t) => listener(t);
+    const wrapped: TickLogListener = (t, bodies) => listener(t, bodies);
     this.orderedListeners.add(wrapped);
     return () => {
       this.orderedListeners.delete(wrapped);
