@@ -16,9 +16,10 @@
  *   answer_stages_ms   (SubmitTx) that time cut at the node's admission (the answer's submission
  *                      timestamp) and at the tick's start: sent_to_admitted, admitted_to_tick,
  *                      tick_to_answer (one wall clock: clients and node share the machine)
- *   main_event_loop_delay_ms  the leader main thread's event-loop delay over the window and,
- *                      as its anchor, over 2 s idle just before (prom-client's histogram on
- *                      /metrics: the interval of a 10 ms timer, so idle reads ~10 ms)
+ *   main_event_loop_delay_ms  the event-loop delay of the leader's thread that serves /metrics
+ *                      (the node thread, svc-node, with --node-thread on; the main thread with
+ *                      it off) over the window and, as its anchor, over 2 s idle just before
+ *                      (prom-client's histogram: the interval of a 10 ms timer, so idle reads ~10 ms)
  *   delta_ms           a book delta's tick timestamp (the sequencer's) -> its receipt by a
  *                      subscriber, one sample per subscriber and delta
  *   block_lag_ms       a block's arrival on the follower's blocks channel - on the leader's

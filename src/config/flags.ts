@@ -213,7 +213,7 @@ export const FLAGS: readonly FlagSpec[] = [
     flag: 'queue-capacity',
     key: 'queueCapacity',
     defaultValue: String(DEFAULT_QUEUE_CAPACITY),
-    help: 'transactions accepted but not yet ticked; beyond it submits get RESOURCE_EXHAUSTED',
+    help: 'transactions accepted but not yet ticked (or ticked and not yet applied by the node thread); beyond it submits get RESOURCE_EXHAUSTED',
     parse: integer(1, 10_000_000),
   }),
   spec({
