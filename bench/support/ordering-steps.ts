@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClockTick } from '../../src/clock/protocol.js';
+import { shortHash } from '../../src/core/index.js';
 import { openDatabase } from '../../src/db/index.js';
 import { Fifo } from '../../src/intake/index.js';
 import { Admission } from '../../src/sequencer/admission.js';
@@ -170,4 +171,44 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
     await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Heap bytes a full replay window (100,000) keeps per remembered transaction, filled the
+ * way admission fills it (an answer with its 8-hex tx_hash per transaction, one
+ * write-ahead promise per request): what goes when the window is dropped. Needs
+ * `node --expose-gc`; NaN without it.
+ */
+export function replayWindowBytes(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return Number.NaN;
+  const used = (): number => {
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const batches = Array.from({ length: WINDOW / BATCH }, () =>
+    prepareTransactions(Array.from({ length: BATCH }, () => benchTransaction('bytes'))),
+  );
+  const holder: { guard?: ReplayGuard } = { guard: fillWindow(batches) };
+  const full = used();
+  holder.guard = undefined;
+  return Math.round((full - used()) / WINDOW);
+}
+
+/** A replay window filled from `batches` as admission fills it. */
+function fillWindow(batches: PreparedBatch[]): ReplayGuard {
+  const guard = new ReplayGuard(WINDOW);
+  let sequence = 0;
+  for (const batch of batches) {
+    const durable = Promise.resolve();
+    const reader = new PreparedReader(batch);
+    for (let i = 0; i < batch.count; i++) {
+      const p = reader.item(i);
+      guard.check(p);
+      guard.add(p, { sequenceNumber: ++sequence, expectedTick: 1, txHash: shortHash(p.fullHash), durable });
+    }
+  }
+  return guard;
 }
