@@ -119,6 +119,9 @@ export class ReplayGuard {
     if (slot >= this.windowSize) slot -= this.windowSize;
     const idLength = k.idEnd - k.idAt;
     const pairLength = k.pkNonceEnd - k.pkNonceAt;
+    if (idLength > MAX_TX_ID_BYTES || idLength + pairLength > MAX_KEY_BYTES) {
+      throw new RangeError(`replay keys of ${idLength} + ${pairLength} bytes exceed the transaction limits`);
+    }
     const at = this.reserve(span(idLength, pairLength));
     copy(k.keyBytes, k.idAt, idLength, this.keys, at);
     copy(k.keyBytes, k.pkNonceAt, pairLength, this.keys, at + idLength);
