@@ -56,7 +56,7 @@ export class ReplayGuard {
   private readonly ticks: Float64Array;
   private readonly durables: Array<Promise<void> | undefined>;
   private readonly prints: Int32Array; // per slot: tx_id lo, hi, pair lo, hi
-  private readonly keyAt: Int32Array; // where the slot's key bytes start in `keys`
+  private readonly keyAt: Uint32Array; // where the slot's key bytes start in `keys`
   private readonly idLength: Uint8Array;
   private readonly pairLength: Uint16Array; // 0: no pair
   private keys: Uint8Array;
@@ -77,7 +77,7 @@ export class ReplayGuard {
     this.ticks = new Float64Array(windowSize);
     this.durables = new Array<Promise<void> | undefined>(windowSize).fill(undefined);
     this.prints = new Int32Array(windowSize * 4);
-    this.keyAt = new Int32Array(windowSize);
+    this.keyAt = new Uint32Array(windowSize);
     this.idLength = new Uint8Array(windowSize);
     this.pairLength = new Uint16Array(windowSize);
     this.keys = new Uint8Array(Math.max(windowSize * BYTES_PER_SLOT, 2 * MAX_KEY_BYTES));
