@@ -24,7 +24,7 @@ export class SlotTable {
     private readonly seed: number = randomSeed(),
   ) {
     let size = 16;
-    while (size < maxEntries + (maxEntries >>> 1)) size *= 2;
+    while (size < maxEntries * 1.5) size *= 2;
     this.entries = new Int32Array(size * 2);
     this.mask = size - 1;
   }
