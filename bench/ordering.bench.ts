@@ -15,8 +15,10 @@
  * time spent waiting for a core on a loaded machine does not count; per ticked
  * transaction, each window drained (every acknowledged transaction in a shown tick), median
  * over the rounds. Then the account: each step alone (bench/support/ordering-steps.ts),
- * BENCH_STEP_REQUESTS (default 100) requests of 1,000, median of BENCH_ROUNDS. `node --cpu-prof
- * dist/bench/ordering.bench.js` profiles the same loop. The last line is one JSON object.
+ * BENCH_STEP_REQUESTS (default 100) requests of 1,000, median of BENCH_ROUNDS; and the heap
+ * a full replay window keeps per transaction (`--expose-gc`, which the npm script passes).
+ * `node --cpu-prof dist/bench/ordering.bench.js` profiles the same loop. The last line is
+ * one JSON object.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +29,7 @@ import { TickSequencer } from '../src/sequencer/sequencer.js';
 import { prepareTransactions, type PreparedBatch } from '../src/sequencer/prepare.js';
 import { SubmitError } from '../src/sequencer/interface.js';
 import { DEFAULT_BUSY_ITERATIONS } from '../src/vdf/index.js';
-import { measureSteps, type StepCosts } from './support/ordering-steps.js';
+import { measureSteps, replayWindowBytes, type StepCosts } from './support/ordering-steps.js';
 import { benchTransaction } from './support/requests.js';
 import { median, round } from './support/stats.js';
 
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
     stepRounds.push(await measureSteps(STEP_REQUESTS, mainCpuNs));
     console.log(`steps round ${r} (us CPU per tx): ${JSON.stringify(stepRounds[r - 1])}`);
   }
+  const replayBytes = replayWindowBytes();
   const steps = Object.fromEntries(
     Object.keys(stepRounds[0]!).map((k) => [k, round(median(stepRounds.map((s) => s[k as keyof StepCosts])), 2)]),
   );
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
       ticked_tx_s: Math.round(median(rounds.map((r) => r.ticked_tx_s))),
       refused,
       steps_us_per_tx: steps,
+      replay_window_bytes_per_tx: replayBytes,
       target_main_cpu_us_per_tx: 3,
     }),
   );

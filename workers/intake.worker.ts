@@ -1,7 +1,7 @@
 /**
  * Piscina task module for intake (issue 8 point 2, docs/sequencer.md "Intake"): a gRPC
  * SubmitBatch request, as the bytes that came off the wire, decoded and prepared here
- * (protobuf, validation, Borsh, SHA-256, stored body, replay key:
+ * (protobuf, validation, Borsh, SHA-256, stored body, replay keys and their fingerprints:
  * src/sequencer/prepare.ts), so the node's main thread only orders.
  *
  * Contract: `submitBatch(bytes)` -> a PreparedBatch (its two buffers moved, not copied),

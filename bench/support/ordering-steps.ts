@@ -3,8 +3,10 @@
  * alone, on the real code with real LevelDB, 1,000-transaction requests prepared
  * beforehand and a full replay window (100,000, the default), so each step pays its
  * steady-state cost (evictions included). The steps, in the order a transaction meets
- * them: reading the prepared request (views, replay keys), the replay window's check and
- * add, the whole admission (arrival line, replay, sequence number, queue, write-ahead group
+ * them: preparing it (intake: validation, Borsh, SHA-256, stored body, replay keys and
+ * their fingerprints; an intake thread's CPU, or the main thread's where there is none)
+ * and its two fingerprints alone, reading the prepared request (views, replay keys), the
+ * replay window's check and add, the whole admission (arrival line, replay, sequence number, queue, write-ahead group
  * written), joining queue entries into ticks, the commit's LevelDB batch, the memory
  * window. CPU is the thread's own counter (schedstat, ns). What it leaves out (the clock
  * ring, the pump, listeners, gRPC) is the difference to the closed loop's figure.
@@ -13,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClockTick } from '../../src/clock/protocol.js';
+import { shortHash } from '../../src/core/index.js';
 import { openDatabase } from '../../src/db/index.js';
 import { Fifo } from '../../src/intake/index.js';
 import { Admission } from '../../src/sequencer/admission.js';
@@ -23,6 +26,7 @@ import {
   type PreparedBatch,
   type PreparedTx,
 } from '../../src/sequencer/prepare.js';
+import { fingerprint } from '../../src/sequencer/fingerprint.js';
 import { ReplayGuard, type ReplayRecord } from '../../src/sequencer/replay.js';
 import { DiskTickStore, WriteAheadLog, type WalEntry } from '../../src/store/index.js';
 import { MemoryTickStore } from '../../src/store/memory-store.js';
@@ -33,7 +37,14 @@ const BATCH = 1000;
 const WINDOW = 100_000;
 
 export type StepCosts = Record<
-  'read_prepared' | 'replay_check_add' | 'admission' | 'join' | 'commit_batch' | 'memory_window',
+  | 'prepare'
+  | 'fingerprints'
+  | 'read_prepared'
+  | 'replay_check_add'
+  | 'admission'
+  | 'join'
+  | 'commit_batch'
+  | 'memory_window',
   number
 >;
 
@@ -54,7 +65,25 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
       const reader = new PreparedReader(b);
       return Array.from({ length: BATCH }, (_, i) => reader.item(i));
     });
+    // Intake's part (an intake thread's, or the main thread's where there is none): the whole
+    // preparation, then the replay keys' two fingerprints alone.
+    const unprepared = Array.from({ length: requests }, () =>
+      Array.from({ length: BATCH }, () => benchTransaction('steps-p')),
+    );
     let c0 = cpuNs();
+    for (const txs of unprepared) prepareTransactions(txs);
+    const prepare = per(cpuNs() - c0, measured);
+    const prints = new Int32Array(2);
+    c0 = cpuNs();
+    for (let k = fill; k < fill + requests; k++) {
+      for (const p of items[k]!) {
+        fingerprint(p.keyBytes, p.idAt, p.idEnd, prints, 0);
+        fingerprint(p.keyBytes, p.pkNonceAt, p.pkNonceEnd, prints, 0);
+      }
+    }
+    const fingerprints = per(cpuNs() - c0, measured);
+
+    c0 = cpuNs();
     for (let k = fill; k < fill + requests; k++) {
       const reader = new PreparedReader(first[k]!);
       for (let i = 0; i < BATCH; i++) reader.item(i);
@@ -62,9 +91,10 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
     const readPrepared = per(cpuNs() - c0, measured);
 
     const guard = new ReplayGuard(WINDOW);
+    const record: ReplayRecord = { sequenceNumber: 1, expectedTick: 1, txHash: '', durable: Promise.resolve() };
     const remember = (p: PreparedTx): void => {
-      guard.check(p.hashKey, p.tx.txId, p.pkNonceKey);
-      guard.add(p.tx.txId, p.pkNonceKey, { hashKey: p.hashKey } as ReplayRecord);
+      guard.check(p);
+      guard.add(p, record);
     };
     for (let k = 0; k < fill; k++) items[k]!.forEach(remember);
     c0 = cpuNs();
@@ -128,6 +158,8 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
     const window = per(cpuNs() - c0, measured);
 
     return {
+      prepare,
+      fingerprints,
       read_prepared: readPrepared,
       replay_check_add: replay,
       admission: admit,
@@ -139,4 +171,44 @@ export async function measureSteps(requests: number, cpuNs: () => number): Promi
     await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Heap bytes a full replay window (100,000) keeps per remembered transaction, filled the
+ * way admission fills it (an answer with its 8-hex tx_hash per transaction, one
+ * write-ahead promise per request): what goes when the window is dropped. Needs
+ * `node --expose-gc`; NaN without it.
+ */
+export function replayWindowBytes(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return Number.NaN;
+  const used = (): number => {
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const batches = Array.from({ length: WINDOW / BATCH }, () =>
+    prepareTransactions(Array.from({ length: BATCH }, () => benchTransaction('bytes'))),
+  );
+  const holder: { guard?: ReplayGuard } = { guard: fillWindow(batches) };
+  const full = used();
+  holder.guard = undefined;
+  return Math.round((full - used()) / WINDOW);
+}
+
+/** A replay window filled from `batches` as admission fills it. */
+function fillWindow(batches: PreparedBatch[]): ReplayGuard {
+  const guard = new ReplayGuard(WINDOW);
+  let sequence = 0;
+  for (const batch of batches) {
+    const durable = Promise.resolve();
+    const reader = new PreparedReader(batch);
+    for (let i = 0; i < batch.count; i++) {
+      const p = reader.item(i);
+      guard.check(p);
+      guard.add(p, { sequenceNumber: ++sequence, expectedTick: 1, txHash: shortHash(p.fullHash), durable });
+    }
+  }
+  return guard;
 }

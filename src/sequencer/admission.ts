@@ -17,7 +17,7 @@ import { ArrivalQueue, MAX_ARRIVALS_WAITING, type Fifo } from '../intake/index.j
 import { SubmitError } from './interface.js';
 import { refusal } from './options.js';
 import { PreparedReader, type PreparedBatch, type PreparedTx } from './prepare.js';
-import { ReplayGuard, hashKey, pkNonceKey, type ReplayRecord } from './replay.js';
+import { ReplayGuard, replayKeysOf, type ReplayRecord } from './replay.js';
 
 export interface AdmissionContext {
   queue: Fifo<WalEntry>; // accepted, not yet in a durable tick (the sequencer's)
@@ -50,8 +50,8 @@ export class Admission {
   }
 
   /** On start: a transaction already sequenced (a stored tick, the write-ahead log). */
-  remember(fullHash: Uint8Array, tx: Transaction, record: Omit<ReplayRecord, 'hashKey'>): void {
-    this.replay.add(tx.txId, pkNonceKey(tx.publicKey, tx.nonce), { ...record, hashKey: hashKey(fullHash) });
+  remember(fullHash: Uint8Array, tx: Transaction, record: ReplayRecord): void {
+    this.replay.add(replayKeysOf(tx, fullHash), record);
   }
 
   /** On start: the next sequence number to give. */
@@ -104,7 +104,7 @@ export class Admission {
   /** One valid transaction, or a SubmitError thrown (synchronous up to the WAL promise). */
   private admit(p: PreparedTx): ReplayRecord {
     const { ctx } = this;
-    const verdict = this.replay.check(p.hashKey, p.tx.txId, p.pkNonceKey);
+    const verdict = this.replay.check(p);
     if (verdict.kind === 'duplicate') return verdict.record;
     if (verdict.kind === 'conflict') throw refusal('ALREADY_EXISTS', verdict.message);
     if (ctx.queue.length + (ctx.backlog?.() ?? 0) >= ctx.queueCapacity) {
@@ -119,13 +119,12 @@ export class Admission {
     ctx.queue.push(entry);
     const durable = ctx.wal.append(entry);
     const record: ReplayRecord = {
-      hashKey: p.hashKey,
       sequenceNumber: sequence,
       expectedTick,
       txHash: shortHash(p.fullHash),
       durable,
     };
-    this.replay.add(p.tx.txId, p.pkNonceKey, record);
+    this.replay.add(p, record);
     return record;
   }
 }

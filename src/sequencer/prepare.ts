@@ -5,7 +5,7 @@
  *
  *   validation (validate.ts) -> Borsh bytes -> SHA-256 (the full hash) -> the stored
  *   body (src/core/tx-record.ts: write-ahead log, tick store and memory window) -> the
- *   (public_key, nonce) replay key.
+ *   (public_key, nonce) replay key -> both replay keys' fingerprints (fingerprint.ts).
  *
  * It runs on an intake worker (workers/intake.worker.ts) when the node has intake
  * threads, inline otherwise; either way the main thread then only orders (replay check,
@@ -14,24 +14,28 @@
  * One PreparedBatch holds a whole request in one buffer, so a worker hands it over
  * without a copy (two ArrayBuffers moved, a short error list cloned):
  *
- *   bytes   the bodies | the replay keys, back to back
- *   layout  per item LAYOUT_STRIDE int32: bodyAt, bodyEnd, keyAt, keyEnd; bodyAt = -1
- *           marks an invalid item, whose message is in `errors`
+ *   bytes   the bodies | the (public_key, nonce) replay keys, back to back
+ *   layout  per item LAYOUT_STRIDE int32: bodyAt, bodyEnd, keyAt, keyEnd, then the
+ *           fingerprints (lo, hi) of the tx_id and of the pair (0, 0 without one);
+ *           bodyAt = -1 marks an invalid item, whose message is in `errors`
  *   errors  { index, message } of the invalid items (INVALID_ARGUMENT), in index order
  *
- * A replay key is the pair exactly as it sits in the Borsh bytes: u32 LE length |
- * public_key | u64 LE nonce (replay.ts pkNonceKey); empty when public_key is.
+ * The pair is kept exactly as it sits in the Borsh bytes: u32 LE length | public_key |
+ * u64 LE nonce (replay-keys.ts); empty when public_key is. The tx_id's bytes are the
+ * body's.
  */
 import { sha256 } from '../crypto/index.js';
 import { TX_BODY_HEADER, writeTxBody } from '../core/index.js';
 import { transactionBytesLength, writeTransactionBytesFromText } from '../core/index.js';
 import type { Transaction } from '../core/index.js';
 import { SubmitError, type PreparedBatch } from './interface.js';
+import { fingerprint } from './fingerprint.js';
+import type { ReplayKeys } from './replay-keys.js';
 import { checkTransaction } from './validate.js';
 
 export type { PreparedBatch };
 
-export const LAYOUT_STRIDE = 4;
+export const LAYOUT_STRIDE = 8;
 
 let scratch = new Uint8Array(64 * 1024);
 
@@ -72,12 +76,14 @@ export function prepareTransactions(txs: readonly unknown[]): PreparedBatch {
     const [, , publicKeyAt] = writeTransactionBytesFromText(borsh, tx, idLength);
     const fullHash = sha256(borsh);
     const bodyEnd = writeTxBody(bytes, view, bodyAt, tx, borsh.subarray(4, 4 + idLength), fullHash);
+    const o = i * LAYOUT_STRIDE;
+    fingerprint(borsh, 4, 4 + idLength, layout, o + 4);
     let keyEnd = keyAt;
     if (tx.publicKey.length > 0) {
       keyEnd = keyAt + tx.publicKey.length + 12;
       bytes.set(borsh.subarray(publicKeyAt - 4, publicKeyAt + tx.publicKey.length + 8), keyAt);
+      fingerprint(bytes, keyAt, keyEnd, layout, o + 6);
     }
-    const o = i * LAYOUT_STRIDE;
     layout[o] = bodyAt;
     layout[o + 1] = bodyEnd;
     layout[o + 2] = keyAt;
@@ -89,20 +95,20 @@ export function prepareTransactions(txs: readonly unknown[]): PreparedBatch {
   return { count, bytes, layout, errors };
 }
 
-/** A prepared transaction as the main thread admits it: views into the batch's buffer. */
-export interface PreparedTx {
+/**
+ * A prepared transaction as the main thread admits it: views into the batch's buffer, and
+ * its replay keys as places in that buffer with their fingerprints (no strings).
+ */
+export interface PreparedTx extends ReplayKeys {
   tx: Transaction;
-  fullHash: Uint8Array;
   body: Uint8Array;
-  hashKey: string; // one character per byte of the full hash (replay.ts hashKey)
-  pkNonceKey: string | undefined; // replay.ts pkNonceKey; undefined for an empty public_key
 }
 
-type Slicer = { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string };
+type Slicer = { utf8Slice(start: number, end: number): string };
 
 /**
  * Reads a PreparedBatch's items. The body header gives every field's place, so a
- * transaction is a handful of views and two strings: no copy, no parsing.
+ * transaction is a handful of views and its tx_id string: no copy, no parsing.
  */
 export class PreparedReader {
   private readonly view: DataView;
@@ -148,8 +154,15 @@ export class PreparedReader {
       },
       fullHash: bytes.subarray(at + 16, at + 48),
       body: bytes.subarray(at, layout[o + 1]!),
-      hashKey: this.text.latin1Slice(at + 16, at + 48),
-      pkNonceKey: keyEnd > keyAt ? this.text.latin1Slice(keyAt, keyEnd) : undefined,
+      keyBytes: bytes,
+      idAt,
+      idEnd: payAt,
+      pkNonceAt: keyAt,
+      pkNonceEnd: keyEnd,
+      idPrintLo: layout[o + 4]!,
+      idPrintHi: layout[o + 5]!,
+      pkNoncePrintLo: layout[o + 6]!,
+      pkNoncePrintHi: layout[o + 7]!,
     };
   }
 }

@@ -10,7 +10,7 @@ import { transactionHash } from '../../src/core/tx-hash.js';
 import { TX_BODY_HEADER, writeTxBody } from '../../src/core/tx-record.js';
 import type { Transaction } from '../../src/core/types.js';
 import { LAYOUT_STRIDE, PreparedReader, prepareTransactions, type PreparedBatch } from '../../src/sequencer/prepare.js';
-import { hashKey, pkNonceKey } from '../../src/sequencer/replay.js';
+import { replayKeysOf, type ReplayKeys } from '../../src/sequencer/replay.js';
 import { makeTx } from '../store/fixtures.js';
 
 const enc = new TextEncoder();
@@ -52,8 +52,7 @@ describe('sequencer/prepare', () => {
       });
       expect(Buffer.from(p.fullHash).equals(Buffer.from(transactionHash(tx)))).to.equal(true);
       expect(Buffer.from(p.body).equals(Buffer.from(referenceBody(tx)))).to.equal(true);
-      expect(p.hashKey).to.equal(hashKey(transactionHash(tx)));
-      expect(p.pkNonceKey).to.equal(pkNonceKey(tx.publicKey, tx.nonce));
+      expect(replayKeys(p)).to.deep.equal(replayKeys(replayKeysOf(tx, transactionHash(tx))));
     });
   });
 
@@ -91,7 +90,17 @@ describe('sequencer/prepare', () => {
     expect(copy.bytes.byteLength).to.equal(0); // moved, not copied
     const after = new PreparedReader(back).item(1);
     expect(after.tx.txId).to.equal(before.tx.txId);
-    expect(after.hashKey).to.equal(before.hashKey);
+    expect(replayKeys(after)).to.deep.equal(replayKeys(before));
     expect(Buffer.from(after.body).equals(Buffer.from(before.body))).to.equal(true);
   });
 });
+
+/** A transaction's replay keys, wherever their bytes sit: the bytes and the fingerprints. */
+function replayKeys(k: ReplayKeys): object {
+  const hex = (a: number, b: number): string => Buffer.from(k.keyBytes.subarray(a, b)).toString('hex');
+  return {
+    id: hex(k.idAt, k.idEnd),
+    pkNonce: hex(k.pkNonceAt, k.pkNonceEnd),
+    prints: [k.idPrintLo, k.idPrintHi, k.pkNoncePrintLo, k.pkNoncePrintHi],
+  };
+}
