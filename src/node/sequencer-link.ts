@@ -68,7 +68,7 @@ interface PreparedMessage {
   t: 'prepared';
   id: number;
   batch?: PreparedBatch;
-  error?: string;
+  error?: WireError; // the preparation failed (a request malformed as a whole: INVALID_ARGUMENT)
 }
 type ToOrdering = CallMessage | PreparedMessage;
 
@@ -146,7 +146,7 @@ export function hostSequencer(
       const waiter = prepared.get(m.id);
       prepared.delete(m.id);
       if (m.batch) waiter?.resolve(m.batch);
-      else waiter?.reject(new Error(m.error ?? 'the request was not prepared')); // as the intake's own failure
+      else waiter?.reject(errorIn(m.error ?? { message: 'the request was not prepared' }));
       return;
     }
     const a = m.args;
@@ -252,12 +252,7 @@ export class SequencerProxy implements Sequencer {
     const answer = this.call('submitPrepared', []);
     Promise.resolve(batch).then(
       (b) => this.port.postMessage({ t: 'prepared', id, batch: b } satisfies PreparedMessage),
-      (err: unknown) =>
-        this.port.postMessage({
-          t: 'prepared',
-          id,
-          error: (err as Error)?.message ?? String(err),
-        } satisfies PreparedMessage),
+      (err: unknown) => this.port.postMessage({ t: 'prepared', id, error: wireError(err) } satisfies PreparedMessage),
     );
     return ((await answer) as ItemOut[]).map(itemIn);
   }
