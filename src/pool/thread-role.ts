@@ -25,15 +25,17 @@ export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'node' | 'rea
 
 /**
  * Nice offset per role: 0 for the clock and what feeds it (the main thread keeps the
- * process's value), +2 for the work that answers requests (intake checks, signatures,
- * proofs), +10 for the threads that serve readers and subscribers.
+ * process's value) and for the node thread (every face: lowered, it lost its requests to
+ * whatever else ran on the machine, clients included, while the main thread, which needs
+ * little, gets its share anyway), +2 for the work that answers requests (intake checks,
+ * signatures, proofs), +10 for the threads that serve readers and subscribers.
  */
 export const THREAD_NICE: Readonly<Record<ThreadRole, number>> = {
   clock: 0,
   batcher: 0,
   intake: 2,
   pool: 2,
-  node: 2,
+  node: 0,
   reader: 10,
   fanout: 10,
 };

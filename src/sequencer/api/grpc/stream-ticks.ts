@@ -189,13 +189,8 @@ export class TickStreamSession {
       const ticks = await this.read(next, next + Math.max(1, room) - 1);
       if (this.released) break;
       for (const tick of ticks) {
-        if (tick.tickNumber > next) {
-          // A store seeded from a snapshot (a full node's --follow-from snapshot) starts after tick 1.
-          return this.finish(
-            grpcStatus.OUT_OF_RANGE,
-            `this node's ticks start at tick ${tick.tickNumber} (it started from a snapshot): ask from ${tick.tickNumber} on, or ask a node that holds tick ${next}`,
-          );
-        }
+        // A store seeded from a snapshot (a full node's --follow-from snapshot) starts after tick 1.
+        if (tick.tickNumber > next) return this.startsLater(tick.tickNumber, next);
         if (tick.tickNumber !== next)
           return this.finish(
             grpcStatus.INTERNAL,
@@ -206,9 +201,23 @@ export class TickStreamSession {
         this.write(buf);
         next++;
       }
-      if (ticks.length === 0) return this.finish(grpcStatus.INTERNAL, `tick ${next} is missing from the tick store`);
+      if (ticks.length === 0) {
+        // Nothing in the range asked: a seeded store may start past it, so look beyond it.
+        const [first] = await this.read(next, head);
+        if (this.released) break;
+        if (first !== undefined && first.tickNumber > next) return this.startsLater(first.tickNumber, next);
+        return this.finish(grpcStatus.INTERNAL, `tick ${next} is missing from the tick store`);
+      }
     }
     return { code: grpcStatus.CANCELLED, details: 'cancelled by the client', sent: this.sent };
+  }
+
+  /** OUT_OF_RANGE for a replay from below the first tick this node holds. */
+  private startsLater(first: number, next: number): StreamOutcome {
+    return this.finish(
+      grpcStatus.OUT_OF_RANGE,
+      `this node's ticks start at tick ${first} (it started from a snapshot): ask from ${first} on, or ask a node that holds tick ${next}`,
+    );
   }
 
   /**
