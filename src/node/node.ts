@@ -13,42 +13,14 @@
  */
 import { readerPace } from '../wire/index.js';
 import type { NodeConfig } from '../config/index.js';
-import { createLogger, type Logger } from '../log/index.js';
+import { createLogger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';
 import { registerFollowMetrics } from '../follow/index.js';
 import type { Sequencer } from '../sequencer/index.js';
 import { defaultFaces } from './faces.js';
-import {
-  closeParts,
-  listening,
-  makeStep,
-  openAfterOrdering,
-  openOrdering,
-  startFaces,
-  type Parts,
-  type Step,
-} from './parts.js';
+import { closeParts, listening, makeStep, openAfterOrdering, openOrdering, startFaces, type Parts } from './parts.js';
 import { startThreaded } from './threaded.js';
-import type { FaceSpec, NodeContext, NodeHandle, PreparedFace, StartNodeOptions } from './interface.js';
-
-/**
- * The node's state, in order: the database and pool, the sequencer (or a full node's
- * follower) resumed from the stored ticks, the chain opened from its latest snapshot, and
- * the order book runtime that feeds it (the chain is one consumer of its records; the live
- * channels store their owner log in the chain's per-tick write). Each part is recorded in
- * `parts` as soon as it is open, so a failure later closes what was opened.
- */
-async function openState(
-  config: NodeConfig,
-  options: StartNodeOptions,
-  parts: Parts,
-  step: Step,
-  logger: Logger,
-  reportFailure: (err: Error) => void,
-): Promise<Omit<NodeContext, 'metrics'>> {
-  const { db, pool, sequencer } = await openOrdering(config, options, parts, step, logger, reportFailure, false);
-  return openAfterOrdering(config, parts, step, logger, reportFailure, db, pool, sequencer);
-}
+import type { FaceSpec, NodeHandle, PreparedFace, StartNodeOptions } from './interface.js';
 
 export async function startNode(config: NodeConfig, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -69,7 +41,11 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
 
   let sequencer: Sequencer;
   try {
-    const state = await openState(config, options, parts, step, logger, (err) => reportFailure(err));
+    // The node's state, in order (parts.ts); each part is recorded in `parts` as soon as it is
+    // open, so a failure later closes what was opened.
+    const fail = (err: Error) => reportFailure(err);
+    const { db, pool, sequencer: seq } = await openOrdering(config, options, parts, step, logger, fail, false);
+    const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, seq);
     sequencer = state.sequencer;
     const faces = parts.faces;
     const metrics = createMetrics({

@@ -75,6 +75,8 @@ describe('node configuration', () => {
       /^invalid --indexer-url: expected http:\/\/host:port, got 'ftp:\/\/127\.0\.0\.1:8083'/,
     ],
     [[], { SVC_INDEXER_URL: 'not a url' }, /SVC_INDEXER_URL.*expected http:\/\/host:port/],
+    [['--node-thread', 'yes'], {}, /^invalid --node-thread: expected on or off, got 'yes'/],
+    [[], { SVC_NODE_THREAD: '1' }, /SVC_NODE_THREAD.*expected on or off/],
   ];
   for (const [argv, env, message] of bad) {
     it(`refuses ${JSON.stringify(argv)} ${JSON.stringify(env)} with a clear message`, () => {
