@@ -67,7 +67,7 @@ try {
   });
   parts.pool = pool;
   const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
-  const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer);
+  const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, sequencer, true);
   // What the ordering thread counts as behind: ticks after the last one applied here.
   state.book.applier.onApplied((record) => sequencer.markApplied(record.tick.tickNumber));
   sequencer.markApplied(Math.max(1, state.book.applier.lastTick));

@@ -51,6 +51,11 @@ export interface OrderBookOptions {
    * task (default: env SVC_DEX_SIGN_INLINE_MAX, else 0 with a pool of its own, 64 without).
    */
   signInlineMax?: number;
+  /**
+   * ed25519 checks of one turn made on this thread when at most this many, else one pool
+   * task (default 0: always the pool). For a thread that does not order (the node thread).
+   */
+  checkInlineMax?: number;
   logger?: Logger;
   /** The state to start from (the chain's latest snapshot); default an empty order book. */
   engine?: OrderBookEngine;

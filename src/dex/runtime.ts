@@ -40,7 +40,7 @@ export async function startOrderBook(options: OrderBookOptions): Promise<OrderBo
   const key = await loadOrCreateNodeKey(options.dbPath);
   const threads = options.signatureThreads ?? DEFAULT_SIGNATURE_THREADS;
   const signaturePool = threads > 0 ? createPool({ threads, preload: workerFile('ed25519') }) : undefined;
-  const verifier = new BatchVerifier(signaturePool ?? options.pool);
+  const verifier = new BatchVerifier(signaturePool ?? options.pool, options.checkInlineMax ?? 0);
   const checked = new CheckedSubmissions();
   let orderEntry: OrderEntry | undefined;
   const applier = new TickApplier(

@@ -2,10 +2,14 @@
  * Batches ed25519 checks into Piscina tasks (workers/ed25519.worker.ts): callers ask for
  * one verification and get a promise; requests that arrive in the same turn of the event
  * loop travel to the pool together (up to MAX_BATCH per task), which amortises the
- * round trip. Signing of receipts goes the same way.
+ * round trip. A turn's checks are made on this thread instead when there are at most
+ * `inlineMax` of them (node:crypto, ~0.1 ms each): a lone order then skips the pool's
+ * round trip (a post, a pool thread's turn, the result's turn here), which under load
+ * costs it milliseconds. Only a thread that does not order may spend its time that way,
+ * so the default is 0 (always the pool). Signing of receipts goes the same way.
  */
 import type { Piscina } from 'piscina';
-import { signBatch, type VerifyItem } from '../crypto/index.js';
+import { signBatch, verifyOne, type VerifyItem } from '../crypto/index.js';
 import { ed25519EncodingViolation } from '../crypto/index.js';
 import { workerFile } from '../pool/index.js';
 
@@ -17,7 +21,10 @@ export class BatchVerifier {
   private scheduled = false;
   private readonly filename = workerFile('ed25519');
 
-  constructor(private readonly pool: Piscina) {}
+  constructor(
+    private readonly pool: Piscina,
+    private readonly inlineMax = 0,
+  ) {}
 
   /** svc's rules (src/crypto/ed25519-rules.ts): byte checks here, the equation in the pool. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
@@ -51,6 +58,14 @@ export class BatchVerifier {
 
   private flush(): void {
     this.scheduled = false;
+    if (this.pending.length <= this.inlineMax) {
+      const items = this.pending;
+      const waiters = this.waiters;
+      this.pending = [];
+      this.waiters = [];
+      items.forEach((item, i) => waiters[i]!(verifyOne(item)));
+      return;
+    }
     while (this.pending.length > 0) {
       const items = this.pending.splice(0, MAX_BATCH);
       const waiters = this.waiters.splice(0, MAX_BATCH);

@@ -45,7 +45,7 @@ export async function startNode(config: NodeConfig, options: StartNodeOptions = 
     // open, so a failure later closes what was opened.
     const fail = (err: Error) => reportFailure(err);
     const { db, pool, sequencer: seq } = await openOrdering(config, options, parts, step, logger, fail, false);
-    const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, seq);
+    const state = await openAfterOrdering(config, parts, step, logger, fail, db, pool, seq, false);
     sequencer = state.sequencer;
     const faces = parts.faces;
     const metrics = createMetrics({

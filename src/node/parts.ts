@@ -111,7 +111,17 @@ export async function openOrdering(
   return { db, pool, sequencer };
 }
 
-/** The chain opened from its latest snapshot and the order book runtime that feeds it, over `sequencer`. */
+/**
+ * Signature checks and receipt signatures of one turn made on the node thread itself when at
+ * most this many (docs/architecture.md "Threads and priorities"): it does not order, and a
+ * lone order then skips the signature pool's round trip.
+ */
+const NODE_THREAD_INLINE = 2;
+
+/**
+ * The chain opened from its latest snapshot and the order book runtime that feeds it, over
+ * `sequencer`. `offOrdering`: this is the node thread, not the thread that orders.
+ */
 export async function openAfterOrdering(
   config: NodeConfig,
   parts: Parts,
@@ -121,6 +131,7 @@ export async function openAfterOrdering(
   db: Database,
   pool: Piscina,
   sequencer: Sequencer,
+  offOrdering: boolean,
 ): Promise<Omit<NodeContext, 'metrics'>> {
   const channels = new NodeChannels(db);
   const chain = await step('opening the chain', () =>
@@ -141,6 +152,7 @@ export async function openAfterOrdering(
       dbPath: config.dbPath,
       signatureThreads: config.dexSignatureThreads,
       maxPending: config.maxPending,
+      ...(offOrdering ? { checkInlineMax: NODE_THREAD_INLINE, signInlineMax: NODE_THREAD_INLINE } : {}),
       logger,
       ...chain.book,
     }),

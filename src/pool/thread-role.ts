@@ -4,8 +4,9 @@
  * (`/proc/<pid>/task/<tid>/comm`, at most 15 bytes), so anyone outside the process (a
  * benchmark, `top -H`, `ps -L`) can tell the threads apart and account CPU per thread;
  * the priority is the thread's nice value, set with setpriority(2) on its thread id, so
- * that under saturation the clock and ordering run first, answers next, readers and
- * subscribers last.
+ * that under saturation the clock, ordering and the node thread's answers run before the
+ * pools' per-item work. (Readers and subscribers, on the node thread, are held back by
+ * their byte budget and queue bounds, not by a priority.)
  *
  * The nice value is an offset over the process's (its main thread's, so `nice -n 5 svc node`
  * moves every thread by 5), whichever thread started this one (a pool of the node thread
@@ -21,14 +22,14 @@ import { readlinkSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** The node's threads, by what they do. */
-export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'node' | 'reader' | 'fanout';
+export type ThreadRole = 'clock' | 'batcher' | 'intake' | 'pool' | 'node';
 
 /**
  * Nice offset per role: 0 for the clock and what feeds it (the main thread keeps the
  * process's value) and for the node thread (every face: lowered, it lost its requests to
  * whatever else ran on the machine, clients included, while the main thread, which needs
- * little, gets its share anyway), +2 for the work that answers requests (intake checks,
- * signatures, proofs), +10 for the threads that serve readers and subscribers.
+ * little, gets its share anyway), +2 for the pools' per-item work (intake checks,
+ * signatures, proofs).
  */
 export const THREAD_NICE: Readonly<Record<ThreadRole, number>> = {
   clock: 0,
@@ -36,8 +37,6 @@ export const THREAD_NICE: Readonly<Record<ThreadRole, number>> = {
   intake: 2,
   pool: 2,
   node: 0,
-  reader: 10,
-  fanout: 10,
 };
 
 /** Thread ids this module already moved, so that a second call does not move one twice. */
