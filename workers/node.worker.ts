@@ -18,14 +18,11 @@ import { SequencerProxy } from '../src/node/sequencer-link.js';
 import type { NodeWorkerData } from '../src/node/threaded.js';
 import { createPool, workerFile } from '../src/pool/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';
+import { WARM_TICKS } from '../src/sequencer/index.js';
 import { DiskTickStore } from '../src/store/index.js';
 import { readerPace } from '../src/wire/index.js';
 
 takeThreadRole('node');
-
-/** The node thread's own window of the newest proven ticks, for reads (older ones come from disk). */
-const NODE_WINDOW_TICKS = 4096;
-const NODE_WINDOW_BYTES = 64 * 1024 * 1024;
 
 const data = workerData as NodeWorkerData;
 const port = parentPort!;
@@ -54,11 +51,15 @@ try {
   const db = await openDatabase(config.dbPath, { shared: true });
   parts.db = db;
   const disk = new DiskTickStore(db);
+  // The node's memory window (--retain-ticks, --retain-bytes) lives here, warmed from disk
+  // before the link is read (its messages wait), so it continues with the first tick handed over.
+  const warm = await disk.readLast(Math.min(config.retainTicks, WARM_TICKS), Infinity, data.seed.status.currentTick);
   const sequencer = new SequencerProxy(data.port, data.seed, {
     disk,
     first: (await disk.loadBase())?.tick ?? 1,
-    windowTicks: Math.min(config.retainTicks, NODE_WINDOW_TICKS),
-    windowBytes: Math.min(config.retainBytes, NODE_WINDOW_BYTES),
+    windowTicks: config.retainTicks,
+    windowBytes: config.retainBytes,
+    warm,
   });
   // Here only the order book's signatures when it has no pool of its own (--dex-signature-threads 0).
   const pool = createPool({

@@ -52,7 +52,18 @@ export async function closeParts(parts: Parts, logger: Logger): Promise<void> {
     await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
 }
 
-/** The database, the pool and the sequencer (or a full node's follower), resumed from the stored ticks. */
+/**
+ * The ordering thread's own tick window when the node thread runs beside it: the node thread
+ * holds the --retain-ticks / --retain-bytes window and serves every read, so the ordering
+ * thread keeps only the newest few (its reads are the order book's start-up replay).
+ */
+const ORDERING_THREAD_WINDOW = { retainTicks: 256, retainBytes: 4 * 1024 * 1024 };
+
+/**
+ * The database, the pool and the sequencer (or a full node's follower), resumed from the
+ * stored ticks. `threaded`: the node thread runs beside it (the database opened shared,
+ * a small tick window here).
+ */
 export async function openOrdering(
   config: NodeConfig,
   options: StartNodeOptions,
@@ -60,7 +71,7 @@ export async function openOrdering(
   step: Step,
   logger: Logger,
   reportFailure: (err: Error) => void,
-  shared: boolean,
+  threaded: boolean,
   backlog?: () => number,
 ): Promise<{ db: Database; pool: Piscina; sequencer: Sequencer }> {
   const leaders = config.follow !== undefined ? followLeaders(config.follow) : undefined;
@@ -72,7 +83,9 @@ export async function openOrdering(
     );
   }
   const db = await step('opening the database', () =>
-    openDatabase(config.dbPath, { shared }).catch((err: unknown) => Promise.reject(databaseError(config.dbPath, err))),
+    openDatabase(config.dbPath, { shared: threaded }).catch((err: unknown) =>
+      Promise.reject(databaseError(config.dbPath, err)),
+    ),
   );
   parts.db = db;
   const pool = createPool({
@@ -93,8 +106,7 @@ export async function openOrdering(
   const sequencer = await create({
     db,
     pool,
-    retainTicks: config.retainTicks,
-    retainBytes: config.retainBytes,
+    ...(threaded ? ORDERING_THREAD_WINDOW : { retainTicks: config.retainTicks, retainBytes: config.retainBytes }),
     vdfIterations: config.vdfIterations,
     idleTickMs: config.idleTickMs,
     queueCapacity: config.queueCapacity,

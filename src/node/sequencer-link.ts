@@ -16,11 +16,11 @@
  * travels as its proof alone when its ordered form already crossed (the tick is the
  * ordered one with its proof filled in).
  *
- * With `reads`, the proxy serves tick reads (getTick, readTicks, findTransactions) itself:
- * from a window of the newest proven ticks it was handed and, older, from the one LevelDB
- * through the node thread's own handle, up to the last tick the ordering thread called
- * proven. recentTicks (what the ordering thread's memory window holds) and the ordered
- * reads (start-up replays) still cross.
+ * With `reads`, the proxy serves tick reads (getTick, readTicks, findTransactions,
+ * recentTicks) itself: from the node's memory window of the newest proven ticks (warmed
+ * from disk at start, then the ticks it is handed) and, older, from the one LevelDB through
+ * the node thread's own handle, up to the last tick the ordering thread called proven. The
+ * ordered reads (start-up replays) still cross.
  *
  * What it does not do: anything with a tick but carry it. The port is FIFO both ways, so an
  * answer and the ticks around it keep their order.
@@ -190,14 +190,17 @@ export function hostSequencer(
 
 // ------------------------------------------------------------------ node thread side
 
-/** The Sequencer as the node thread sees it: every call crosses to the ordering thread. */
 /** Where the node thread reads shown ticks itself (its own handle on the one LevelDB). */
 export interface ProxyReads {
   disk: DiskTickStore;
   first: number; // the first stored tick (1, or T for a store seeded from a snapshot)
-  windowTicks: number; // the newest ticks it keeps in memory for reads
-  windowBytes: number;
+  windowTicks: number; // the newest ticks it keeps in memory for reads (--retain-ticks)
+  windowBytes: number; // --retain-bytes
+  /** The newest stored proven ticks up to the seed's, oldest first: the window's start. */
+  warm: readonly Tick[];
 }
+
+/** The Sequencer as the node thread sees it: calls cross to the ordering thread, reads (with `reads`) do not. */
 
 export class SequencerProxy implements Sequencer {
   private nextId = 1;
@@ -221,6 +224,7 @@ export class SequencerProxy implements Sequencer {
     this.applied = new BigInt64Array(seed.applied);
     if (reads) {
       this.window = new MemoryTickStore(reads.windowTicks, undefined, reads.windowBytes);
+      for (const tick of reads.warm) if (tick.tickNumber <= seed.status.currentTick) this.window.append({ tick });
       this.reads = new TickReads(reads.disk, this.window, () => ({
         first: reads.first,
         proven: this.statusNow.currentTick,
@@ -271,8 +275,9 @@ export class SequencerProxy implements Sequencer {
     return this.call('findUnprovenTransactions', [txHash8]) as Promise<TransactionLocation[]>;
   }
 
-  /** From the ordering thread's memory window, as the sequencer answers it. */
-  recentTicks(limit: number, offset: number): Promise<TickSummary[]> {
+  /** Newest first, from the memory window (the ordering thread's, without `reads`). */
+  recentTicks(limit: number, offset: number): TickSummary[] | Promise<TickSummary[]> {
+    if (this.window) return this.window.recent(wholeOrZero(limit), wholeOrZero(offset));
     return this.call('recentTicks', [limit, offset]) as Promise<TickSummary[]>;
   }
 
@@ -398,6 +403,10 @@ function wireError(err: unknown): WireError {
 
 function errorIn(e: WireError): Error {
   return e.code !== undefined ? new SubmitError(e.code as SubmitErrorCode, e.message) : new Error(e.message);
+}
+
+function wholeOrZero(n: number): number {
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 async function collect(ticks: AsyncIterable<Tick>, max: number): Promise<Tick[]> {

@@ -12,6 +12,7 @@ export {
   SubmitError,
 } from './interface.js';
 export { MAX_BATCH_TRANSACTIONS } from './limits.js';
+export { WARM_TICKS } from './options.js';
 export { createSequencer } from './sequencer.js';
 export { RateMeter } from './rate.js';
 export type { PreparedBatch } from './prepare.js';

@@ -120,7 +120,8 @@ export class TickLog {
       if (t.transactions.length > 0) lastSequence = t.transactions[t.transactions.length - 1]!.sequenceNumber;
       this.unproven.push({ tick: t, lastSequence });
     }
-    const warm = await this.disk.readLast(Math.min(this.options.retainTicks, warmTicks), maxTransactions, proven);
+    // The replay window takes all of them; the memory window keeps what its bounds allow.
+    const warm = await this.disk.readLast(warmTicks, maxTransactions, proven);
     for (const t of warm) this.memory.append({ tick: t });
     return { head, last, warm: [...warm, ...this.unproven.map((u) => u.tick)] };
   }

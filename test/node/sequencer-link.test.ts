@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { MessageChannel } from 'node:worker_threads';
-import type { Tick } from '../../src/core/types.js';
+import type { Tick, TickSummary } from '../../src/core/types.js';
 import { hostSequencer, SequencerProxy } from '../../src/node/sequencer-link.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
 import { DiskTickStore } from '../../src/store/index.js';
@@ -38,6 +38,7 @@ describe('sequencer link: the sequencer seen from another thread', function () {
       first: 1,
       windowTicks: 8,
       windowBytes: 1 << 20,
+      warm: [],
     });
     second.port1.unref();
   });
@@ -125,6 +126,38 @@ describe('sequencer link: the sequencer seen from another thread', function () {
     );
     await waitFor(() => proxy.status().currentTick >= to, 'the status caught up');
   });
+
+  it('a proxy started on stored ticks lists recent ticks from its own window at once, as the sequencer does, with no gap after them', async () => {
+    await waitFor(() => h.seq.status().currentTick >= 200, '200 ticks');
+    const link = new MessageChannel();
+    const host = hostSequencer(h.seq, link.port1);
+    const disk = new DiskTickStore(h.db);
+    const seedTick = host.seed.status.currentTick;
+    const warm = await disk.readLast(100, Infinity, seedTick);
+    const late = new SequencerProxy(link.port2, host.seed, {
+      disk,
+      first: 1,
+      windowTicks: 1000,
+      windowBytes: 1 << 22,
+      warm,
+    });
+    try {
+      const page = late.recentTicks(20, 0) as TickSummary[];
+      expect(page.map((t) => t.tickNumber)).to.deep.equal(Array.from({ length: 20 }, (_, i) => seedTick - i));
+      const theirs = await h.seq.recentTicks(20, h.seq.status().currentTick - seedTick);
+      expect(page).to.deep.equal(theirs.filter((t) => t.tickNumber <= seedTick));
+      // Then the ticks handed over continue the window: 60 newest, consecutive across the seed's tick.
+      await waitFor(() => late.status().currentTick >= seedTick + 30, '30 more ticks handed over');
+      const newest = (late.recentTicks(130, 0) as TickSummary[]).map((t) => t.tickNumber);
+      expect(newest.length).to.equal(130);
+      expect(newest).to.deep.equal(Array.from({ length: 130 }, (_, i) => newest[0]! - i));
+      expect(newest[0]).to.be.greaterThan(seedTick + 29);
+    } finally {
+      host.stop();
+      link.port1.close();
+      link.port2.close();
+    }
+  });
 });
 
 describe('sequencer link: what the node thread has not applied counts toward the queue capacity', function () {
@@ -138,7 +171,10 @@ describe('sequencer link: what the node thread has not applied counts toward the
     backlog = host.backlog;
     const proxy = new SequencerProxy(channel.port2, host.seed);
     try {
-      proxy.markApplied(1); // started, and then applying nothing
+      // Started, having applied every tick ordered so far (so the 30 land in later ticks,
+      // whatever the machine's load), and then applying nothing.
+      await waitFor(() => h.seq.orderedTicks().status().currentTick >= 2, 'a first tick ordered');
+      proxy.markApplied(h.seq.orderedTicks().status().currentTick);
       const first = await Promise.all(Array.from({ length: 30 }, () => proxy.submit(tx())));
       const last = Math.max(...first.map((r) => r.expectedTick));
       await waitFor(() => proxy.orderedTicks().status().currentTick >= last, 'the 30 ordered and handed over');

@@ -218,6 +218,22 @@ describe('sequencer (end to end)', function () {
     await h.restart();
   });
 
+  it('rebuilds the replay window on restart from the stored ticks, not only those the memory window keeps', async () => {
+    h = await startHarness({ retainTicks: 4, idleTickMs: 5 });
+    const early = tx();
+    const first = await h.seq.submit(early);
+    await waitFor(() => h.seq.status().currentTick >= first.expectedTick + 20, '20 ticks after it');
+    const seq2 = await h.restart();
+    // Its tick left the 4-tick memory window long ago; the replay window still knows it.
+    expect(await seq2.submit(early)).to.include({ sequenceNumber: first.sequenceNumber });
+    try {
+      await seq2.submit({ ...tx(), txId: early.txId });
+      expect.fail('a reused tx_id must be refused after the restart');
+    } catch (err) {
+      expect((err as SubmitError).code).to.equal('ALREADY_EXISTS');
+    }
+  });
+
   it('serves ticks evicted from memory from disk through the same calls', async () => {
     h = await startHarness({ retainTicks: 4, idleTickMs: 5 });
     const seen = new Map<number, string>();
