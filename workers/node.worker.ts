@@ -14,7 +14,7 @@ import { createMetrics } from '../src/metrics/index.js';
 import { defaultFaces } from '../src/node/faces.js';
 import type { FaceSpec, PreparedFace } from '../src/node/interface.js';
 import { closeParts, listening, makeStep, openAfterOrdering, startFaces, type Parts } from '../src/node/parts.js';
-import { SequencerProxy } from '../src/node/sequencer-link.js';
+import { SequencerProxy } from '../src/node/sequencer-proxy.js';
 import type { NodeWorkerData } from '../src/node/threaded.js';
 import { createPool, workerFile } from '../src/pool/index.js';
 import { takeThreadRole } from '../src/pool/thread-role.js';

@@ -14,7 +14,8 @@ import { readerPace } from '../wire/index.js';
 import { StartupError } from './errors.js';
 import type { NodeHandle, StartNodeOptions } from './interface.js';
 import { closeParts, makeStep, openOrdering, type Parts } from './parts.js';
-import { hostSequencer, type LinkSeed } from './sequencer-link.js';
+import { hostSequencer } from './sequencer-host.js';
+import type { LinkSeed } from './sequencer-link.js';
 
 export async function startThreaded(
   config: NodeConfig,

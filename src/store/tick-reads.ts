@@ -4,7 +4,7 @@
  * which ticks are shown: `first` (1, or T for a store seeded from a snapshot) to `proven`.
  *
  * TickLog reads through it with its own memory window; the node thread
- * (src/node/sequencer-link.ts) reads through it with a window of the ticks it was handed
+ * (src/node/sequencer-proxy.ts) reads through it with a window of the ticks it was handed
  * and its own handle on the same LevelDB, so tick reads never wait for the ordering thread.
  * It writes nothing.
  */

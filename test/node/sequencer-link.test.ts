@@ -8,7 +8,8 @@
 import { expect } from 'chai';
 import { MessageChannel } from 'node:worker_threads';
 import type { Tick, TickSummary } from '../../src/core/types.js';
-import { hostSequencer, SequencerProxy } from '../../src/node/sequencer-link.js';
+import { hostSequencer } from '../../src/node/sequencer-host.js';
+import { SequencerProxy } from '../../src/node/sequencer-proxy.js';
 import { SubmitError } from '../../src/sequencer/interface.js';
 import { DiskTickStore } from '../../src/store/index.js';
 import { startHarness, tx, waitFor, type Harness } from '../sequencer/harness.js';
