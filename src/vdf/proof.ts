@@ -22,21 +22,31 @@ export function checkpointsFor(t: number): number {
   return Math.floor(t / CHECKPOINT_BITS);
 }
 
+const DIGIT_BASE = 1 << CHECKPOINT_BITS;
+/** Digits found per BigInt division in quotientDigits: 6 x 8 = 48 bits, within a Number's 53. */
+const DIGITS_PER_STEP = 6;
+
 /** K-bit digits of floor(2^T / l), least significant first (count = floor(T/K)). */
 export function quotientDigits(t: number, l: bigint): Uint16Array {
   const count = checkpointsFor(t);
   const out = new Uint16Array(count);
   const k = BigInt(CHECKPOINT_BITS);
   // r_i = 2^(T - K(i+1)) mod l, from the top digit (smallest exponent) downwards.
-  let e = t - CHECKPOINT_BITS * count; // exponent for i = count - 1
+  const e = t - CHECKPOINT_BITS * count; // exponent for i = count - 1
   let r = e < PRIME_BITS ? (1n << BigInt(e)) % l : modPow2(e, l);
-  const twoK = 1n << k;
-  for (let i = count - 1; i >= 0; i--) {
-    out[i] = Number((r << k) / l);
-    if (i > 0) {
-      r = (r * twoK) % l;
-      e += CHECKPOINT_BITS;
+  // Long division, DIGITS_PER_STEP digits per BigInt division (their group is < 2^48, so
+  // exact as a Number); the next remainder is what the group's division leaves.
+  for (let i = count - 1; i >= 0; ) {
+    const m = Math.min(DIGITS_PER_STEP, i + 1);
+    const shifted = r << (k * BigInt(m));
+    const group = shifted / l;
+    r = shifted - group * l;
+    let g = Number(group);
+    for (let j = i - m + 1; j <= i; j++) {
+      out[j] = g % DIGIT_BASE;
+      g = Math.floor(g / DIGIT_BASE);
     }
+    i -= m;
   }
   return out;
 }

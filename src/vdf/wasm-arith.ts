@@ -110,12 +110,15 @@ export class WasmArith {
     return this.slotBytes;
   }
 
-  /** A copy of the raw bytes of slots first..first+count-1, to hand to another instance of this module. */
-  exportSlots(first: number, count: number): Uint8Array {
-    return new Uint8Array(this.ex.memory.buffer, this.addr(first), count * this.slotBytes).slice();
+  /**
+   * Copy the raw bytes of slots first..first+count-1 into `into` at byte `offset`, to hand to
+   * another instance of this module (one copy, no intermediate array).
+   */
+  exportSlotsInto(first: number, count: number, into: Uint8Array, offset: number): void {
+    into.set(new Uint8Array(this.ex.memory.buffer, this.addr(first), count * this.slotBytes), offset);
   }
 
-  /** Write raw slot bytes taken by exportSlots() (of any instance of this module) at slot first. */
+  /** Write raw slot bytes taken by exportSlotsInto() (of any instance of this module) at slot first. */
   importSlots(first: number, raw: Uint8Array): void {
     new Uint8Array(this.ex.memory.buffer, this.addr(first), raw.length).set(raw);
   }

@@ -102,7 +102,7 @@ class CheckpointedSquarer {
     const out = new Uint8Array(k * this.arith.slotSize);
     for (let c = 0; c * CHUNK < k; c++) {
       const n = Math.min(CHUNK, k - c * CHUNK);
-      out.set(this.arith.exportSlots(this.chunks[c], n), c * CHUNK * this.arith.slotSize);
+      this.arith.exportSlotsInto(this.chunks[c]!, n, out, c * CHUNK * this.arith.slotSize);
     }
     return out;
   }

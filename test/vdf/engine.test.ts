@@ -126,6 +126,20 @@ describe('vdf: WASM engine vs BigInt reference', () => {
     expect(bytesEqual(other.output(), ev2.output())).to.equal(true);
   });
 
+  it('proof digits are floor(2^T / l) in base 2^K for every T, groups of digits across step edges included', () => {
+    const primes = [(1n << 263n) + 0x1234567890abcdefn * 2n + 1n, (1n << 264n) - 59n, (1n << 256n) + 297n];
+    for (const l of primes) {
+      for (const t of [8, 9, 47, 48, 49, 55, 56, 57, 97, 263, 264, 265, 521, 48_000, 48_007, 100_003]) {
+        const ds = quotientDigits(t, l);
+        expect(ds.length, `T=${t}`).to.equal(Math.floor(t / CHECKPOINT_BITS));
+        let back = 0n;
+        for (let i = ds.length - 1; i >= 0; i--) back = (back << BigInt(CHECKPOINT_BITS)) + BigInt(ds[i]!);
+        const q = (1n << BigInt(t)) / l; // < 2^(T - 255): floor(T/K) digits hold it
+        expect(back === q, `T=${t}, l=${l.toString(16).slice(0, 8)}...`).to.equal(true);
+      }
+    }
+  });
+
   it('proof digits and both proving paths (checkpoints, long division) give x^floor(2^T / l)', () => {
     const e = loadWasmVdfEngine();
     const slots = new SlotAllocator(e.arith);
