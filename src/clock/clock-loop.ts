@@ -53,6 +53,7 @@ import {
   writeTickSlot,
 } from './protocol.js';
 import type { RingQueue } from './ring.js';
+import { CheckpointBuffer } from './checkpoint-buffer.js';
 
 export interface ClockParams {
   startTick: number; // number of the first tick to produce
@@ -91,6 +92,7 @@ export class ClockLoop {
   private readonly emptyProof = new Uint8Array(256);
   private lastBusyClose = -Infinity; // performance.now() when the last tick with transactions closed
   private averageGap = QUIET_GAP_MS; // moving average of the gaps between busy ticks (ms)
+  private readonly exportBuffer = new CheckpointBuffer();
 
   constructor(
     private readonly engine: VdfEngine,
@@ -155,14 +157,20 @@ export class ClockLoop {
         if (bridging && done >= trivialMax) break;
         if (performance.now() - started >= params.idleTickMs) break;
       }
+      // A heartbeat with nothing waiting: prepare the next export's buffer a slice at a time.
+      if (n === 0 && !waiting && this.sendCheckpoints) this.exportBuffer.prepare();
       evaluator.square(bridging && done < trivialMax ? Math.min(CHECK_CHUNK, trivialMax - done) : CHECK_CHUNK);
     }
 
     const iterations = evaluator.iterations;
     const output = evaluator.output();
     const inline = iterations <= params.trivialProofMaxT;
-    const checkpoints = !inline && this.sendCheckpoints ? evaluator.exportCheckpoints?.() : undefined;
-    if (checkpoints) this.sendCheckpoints!(this.tick, checkpoints); // before the tick is published
+    const checkpoints =
+      !inline && this.sendCheckpoints ? evaluator.exportCheckpoints?.(this.exportBuffer.ready()) : undefined;
+    if (checkpoints) {
+      this.exportBuffer.exported(checkpoints);
+      this.sendCheckpoints!(this.tick, checkpoints); // before the tick is published; its whole buffer moves
+    }
     const closed: ClockTick = {
       tickNumber: this.tick,
       iterations,

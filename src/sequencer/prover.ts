@@ -23,7 +23,7 @@ export function poolProver(pool: Piscina): Prover {
   return async (task) => {
     const claim = { input: task.input, output: task.output, iterations: task.iterations };
     const result: unknown = task.checkpoints
-      ? await proveFromCheckpointsOnPool(pool, claim, task.checkpoints, { transfer: true })
+      ? await proveFromCheckpointsOnPool(pool, claim, task.checkpoints, { transfer: 'buffer' })
       : await proveOnPool(pool, claim);
     if (result instanceof Uint8Array && result.length === 256) return result;
     throw new Error('the pool returned a malformed VDF proof');

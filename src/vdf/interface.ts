@@ -57,8 +57,10 @@ export interface VdfEvaluator {
   /**
    * Engine-specific proving material (the WASM engine's raw checkpoints) so that another
    * thread can prove this segment without re-running it; undefined when not available.
+   * Written at the start of `into` (the result a view of it) when it is long enough, else
+   * into a new array.
    */
-  exportCheckpoints?(): Uint8Array | undefined;
+  exportCheckpoints?(into?: Uint8Array): Uint8Array | undefined;
 }
 
 /** Synchronous per-thread engine (WASM-backed; a BigInt reference implements the same). */

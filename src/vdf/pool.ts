@@ -37,20 +37,21 @@ export function proveOnPool(
  * ~1/8 of the work of proveOnPool, which re-runs the segment. The worker checks the proof.
  * With `transfer`, the checkpoints' memory moves to the pool thread instead of being copied
  * (~T/8 x 256 bytes: a heartbeat's is hundreds of KiB, and copying it cost the calling
- * thread more than the rest of the tick); the caller's array is then detached (empty). Only
- * an array that spans its whole buffer is moved; a view into a larger one is copied.
+ * thread more than the rest of the tick); the caller's array is then detached (empty).
+ * `true` moves only an array that spans its whole buffer (a view into a larger one is
+ * copied); `'buffer'` moves the array's whole buffer whatever the view (the caller gives up
+ * all of it: the clock exports into a prepared buffer a little larger than its checkpoints).
  */
 export function proveFromCheckpointsOnPool(
   pool: Piscina,
   claim: { input: Uint8Array; output: Uint8Array; iterations: number },
   checkpoints: Uint8Array,
-  options: { transfer?: boolean } = {},
+  options: { transfer?: boolean | 'buffer' } = {},
 ): Promise<Uint8Array> {
-  const whole =
-    checkpoints.byteOffset === 0 &&
-    checkpoints.byteLength === checkpoints.buffer.byteLength &&
-    checkpoints.buffer instanceof ArrayBuffer;
-  const transferList = options.transfer === true && whole ? [checkpoints.buffer as ArrayBuffer] : undefined;
+  const movable = checkpoints.buffer instanceof ArrayBuffer;
+  const whole = checkpoints.byteOffset === 0 && checkpoints.byteLength === checkpoints.buffer.byteLength;
+  const move = movable && (options.transfer === 'buffer' || (options.transfer === true && whole));
+  const transferList = move ? [checkpoints.buffer as ArrayBuffer] : undefined;
   return run<Uint8Array>(
     pool,
     { input: claim.input, output: claim.output, iterations: claim.iterations, checkpoints },

@@ -96,10 +96,11 @@ class CheckpointedSquarer {
    * Raw checkpoint slots C_0 .. C_(k-1), k = checkpointsFor(count), for proving on another
    * thread (proveFromCheckpoints); undefined when this segment did not keep them.
    */
-  exportCheckpoints(): Uint8Array | undefined {
+  exportCheckpoints(into?: Uint8Array): Uint8Array | undefined {
     const k = checkpointsFor(this.count);
     if (!this.keepCheckpoints || k === 0 || k > MAX_CHECKPOINTS) return undefined;
-    const out = new Uint8Array(k * this.arith.slotSize);
+    const bytes = k * this.arith.slotSize;
+    const out = into !== undefined && into.length >= bytes ? into.subarray(0, bytes) : new Uint8Array(bytes);
     for (let c = 0; c * CHUNK < k; c++) {
       const n = Math.min(CHUNK, k - c * CHUNK);
       this.arith.exportSlotsInto(this.chunks[c]!, n, out, c * CHUNK * this.arith.slotSize);
@@ -371,9 +372,9 @@ export class WasmVdfEngine implements VdfEngine {
         need();
         return arith.store(sq.cur);
       },
-      exportCheckpoints(): Uint8Array | undefined {
+      exportCheckpoints(into?: Uint8Array): Uint8Array | undefined {
         need();
-        return sq.exportCheckpoints();
+        return sq.exportCheckpoints(into);
       },
       prove(): Uint8Array {
         need();

@@ -26,13 +26,18 @@ import {
 } from '../../src/clock/protocol.js';
 import { RingQueue } from '../../src/clock/ring.js';
 import { merkleRoot } from '../../src/crypto/merkle.js';
-import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, referenceVdfEngine } from '../../src/vdf/index.js';
+import { GENESIS_OUTPUT, TRIVIAL_PROOF_MAX_T, loadWasmVdfEngine, referenceVdfEngine } from '../../src/vdf/index.js';
 import type { VdfEngine, VdfEvaluator } from '../../src/vdf/interface.js';
 
 const reference = referenceVdfEngine();
 const txHash = (i: number): Uint8Array => new Uint8Array(createHash('sha256').update(`tx${i}`).digest());
 
-function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, tickSlots = 16) {
+function setup(
+  over: Partial<ClockParams> = {},
+  engine: VdfEngine = reference,
+  tickSlots = 16,
+  sendCheckpoints?: (tickNumber: number, checkpoints: Uint8Array) => void,
+) {
   const txRing = RingQueue.create(64, TX_SLOT_BYTES);
   const batchRing = RingQueue.create(1, BATCH_SLOT_BYTES);
   const tickRing = RingQueue.create(tickSlots, TICK_SLOT_BYTES);
@@ -50,7 +55,7 @@ function setup(over: Partial<ClockParams> = {}, engine: VdfEngine = reference, t
     laggingGapMs: 0,
     ...over,
   };
-  const loop = new ClockLoop(engine, batchRing, tickRing, control, params, undefined, txRing);
+  const loop = new ClockLoop(engine, batchRing, tickRing, control, params, sendCheckpoints, txRing);
   const former = new BatchFormer(txRing, batchRing, params.maxTxPerTick);
   /** Queue transactions and let the batcher form the next batch (as its thread would). */
   const push = (from: number, count: number): void => {
@@ -260,6 +265,42 @@ describe('clock/clock-loop', () => {
     expect(after!.iterations).to.be.greaterThan(TRIVIAL_PROOF_MAX_T);
     for (let i = 0; i < ticks.length - 1; i++)
       expect(verifies(ticks[i]!, i === 0 ? GENESIS_OUTPUT : ticks[i - 1]!.output)).to.equal(true);
+  });
+
+  it("exports a heartbeat's checkpoints into a buffer it prepared while waiting: the same checkpoints, the same proof", () => {
+    const wasm = loadWasmVdfEngine();
+    const sent: Array<{ tickNumber: number; checkpoints: Uint8Array }> = [];
+    const c = setup({ idleTickMs: 15 }, wasm, 16, (tickNumber, checkpoints) => sent.push({ tickNumber, checkpoints }));
+    const ticks = new Map<number, ClockTick>();
+    for (let i = 0; i < 6; i++) {
+      expect(c.step()).to.equal('tick');
+      const t = c.take();
+      ticks.set(t.tickNumber, t);
+    }
+    // Every heartbeat whose proof is the pool's (on a starved machine one may close trivially).
+    const pending = [...ticks.values()].filter((t) => t.proofPending).map((t) => t.tickNumber);
+    expect(sent.map((x) => x.tickNumber)).to.deep.equal(pending);
+    expect(pending.length).to.be.at.least(2);
+    // A heartbeat's length in squarings follows the machine's speed, so whether an export fits
+    // the spare (sized 1.25 x the largest before it) is worked out from the sizes seen; on a
+    // starved machine a heartbeat may also close before its spare is ready (a new array then).
+    let wanted = 0;
+    let prepared = 0;
+    for (const { tickNumber, checkpoints } of sent) {
+      const t = ticks.get(tickNumber)!;
+      expect(checkpoints.byteOffset).to.equal(0);
+      const fits = wanted > 0 && checkpoints.byteLength <= wanted;
+      const size = checkpoints.buffer.byteLength;
+      if (size !== checkpoints.byteLength) {
+        expect(fits, `tick ${tickNumber}: a prepared buffer only when it fits`).to.equal(true);
+        expect(size, `tick ${tickNumber}'s prepared buffer`).to.equal(wanted);
+        prepared++;
+      }
+      wanted = Math.max(wanted, Math.ceil(checkpoints.byteLength * 1.25));
+      const proof = wasm.proveFromCheckpoints(t.input, t.output, t.iterations, checkpoints);
+      expect(Buffer.from(proof).equals(Buffer.from(wasm.prove(t.input, t.output, t.iterations)))).to.equal(true);
+    }
+    expect(prepared, 'exports into a prepared buffer').to.be.at.least(1);
   });
 
   it('splits a long queue into ticks of at most maxTxPerTick, in order', () => {

@@ -87,5 +87,13 @@ describe('vdf: proofs from exported checkpoints', function () {
     const view = big.subarray(16);
     await proveFromCheckpointsOnPool(pool, t, view, { transfer: true });
     expect(view.byteLength).to.equal(t.checkpoints.length);
+    // With 'buffer' the whole buffer moves, whatever the view (the clock's prepared buffers).
+    const u = segment(9, 1000);
+    const roomy = new Uint8Array(u.checkpoints.length * 2);
+    roomy.set(u.checkpoints);
+    const head = roomy.subarray(0, u.checkpoints.length);
+    const moved = await proveFromCheckpointsOnPool(pool, u, head, { transfer: 'buffer' });
+    expect(roomy.byteLength, 'the whole buffer detached').to.equal(0);
+    expect(Buffer.from(moved).equals(Buffer.from(engine.prove(u.input, u.output, 1000)))).to.equal(true);
   });
 });
