@@ -270,7 +270,7 @@ describe('clock/clock-loop', () => {
   it("exports a heartbeat's checkpoints into a buffer it prepared while waiting: the same checkpoints, the same proof", () => {
     const wasm = loadWasmVdfEngine();
     const sent: Array<{ tickNumber: number; checkpoints: Uint8Array }> = [];
-    const c = setup({ idleTickMs: 15 }, wasm, 16, (tickNumber, checkpoints) => sent.push({ tickNumber, checkpoints }));
+    const c = setup({ idleTickMs: 30 }, wasm, 16, (tickNumber, checkpoints) => sent.push({ tickNumber, checkpoints }));
     const ticks = new Map<number, ClockTick>();
     for (let i = 0; i < 6; i++) {
       expect(c.step()).to.equal('tick');
