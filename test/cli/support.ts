@@ -1,13 +1,13 @@
 /**
  * Running `svc` in tests: in-process through main() with console output captured (fast),
  * or as the real `node bin/svc.js` child process (exit codes, stderr, environment). Child
- * runs that do not depend on each other run side by side through sideBySide(): each start-up
- * of the command costs ~1 s, mostly CPU and module loading, so a few at a time keep both
- * cores of a CI machine busy instead of one.
+ * runs that do not depend on each other run side by side (../support/side-by-side.ts).
  */
 import { spawn } from 'node:child_process';
 import { main } from '../../src/cli/main.js';
 import { SVC_BIN } from '../support/node-process.js';
+
+export { sideBySide } from '../support/side-by-side.js';
 
 export interface CliRun {
   code: number | null;
@@ -55,26 +55,4 @@ export function svcProcess(
       resolve({ code, out, err });
     });
   });
-}
-
-/** How many independent `svc` processes a test runs at once: enough to fill 2 cores while some wait. */
-export const SIDE_BY_SIDE = 4;
-
-/**
- * fn over every item, at most `limit` at a time, the results in the items' order. For child
- * runs that share nothing (no file, no node state another one changes); each keeps its own
- * result, so each is asserted as when they ran one after another.
- */
-export async function sideBySide<T, R>(
-  items: readonly T[],
-  fn: (item: T) => Promise<R>,
-  limit = SIDE_BY_SIDE,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
