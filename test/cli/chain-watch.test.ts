@@ -53,6 +53,9 @@ function watcher(argv: string[], env: Record<string, string> = {}): Watcher {
   return { lines, err: () => err, exited, interrupt: () => child.kill('SIGINT'), kill: () => child.kill('SIGKILL') };
 }
 
+/** The order flow's seed: its first worker's owner is the one watched. */
+const SEED = 41;
+
 /** The owner of startOrderFlow's worker `w` with seed `seed`. */
 function flowOwner(seed: number, w: number): string {
   const keySeed = new Uint8Array(32).fill(seed & 0xff);
@@ -68,7 +71,6 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
   let rpc: string;
   let flow: OrderFlow | undefined;
   const watchers: Watcher[] = [];
-  const SEED = 41;
   const owner = flowOwner(SEED, 0);
 
   const height = async (): Promise<number> =>
@@ -252,6 +254,13 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
       /^svc chain watch: cannot reach ws:\/\/127\.0\.0\.1:1\/ws: .*ECONNREFUSED.*is the node running\?/,
     );
   });
+});
+
+// No node here: the command must refuse these before connecting, and a running node's clock
+// thread (a core, squaring without pause) would only slow the 13 processes down.
+describe('svc chain watch: wrong command lines (no node)', function () {
+  this.timeout(180_000);
+  const owner = flowOwner(SEED, 0);
 
   it('exits 2 on a wrong command line, before connecting', async () => {
     // Each case is its own process with its own exit code and stderr: they run side by side.

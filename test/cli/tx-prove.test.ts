@@ -149,6 +149,12 @@ describe('svc tx prove against a real node', function () {
     const byPrefix = new Map<string, unknown>();
 
     before(async () => {
+      // No test in here asks the node (proofs come from the tiny server below or from files),
+      // and the outer tests that do have run (mocha runs a suite's own tests before its inner
+      // suites'): the node stops now, so that its clock thread (a core, squaring without
+      // pause) leaves both cores of a CI machine to the command's processes.
+      node.child.kill('SIGKILL');
+      await node.exited;
       // Serves the proof registered under the first path segment: /{variant}/api/v1/tx/{hash}/proof.
       server = createServer((req, res) => {
         const m = /^\/([^/]+)\/api\/v1\/tx\/[^/]+\/proof$/.exec(req.url ?? '');
