@@ -16,7 +16,7 @@ import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
 import { SVC_BIN, spawnNode, type NodeProcess } from '../support/node-process.js';
 import { flowMarket, startOrderFlow, type OrderFlow } from '../support/order-flow.js';
 import { until } from '../support/until.js';
-import { svcProcess } from './support.js';
+import { sideBySide, svcProcess } from './support.js';
 
 /** A running `svc chain watch`: its stdout lines so far, its stderr, its exit. */
 interface Watcher {
@@ -53,6 +53,9 @@ function watcher(argv: string[], env: Record<string, string> = {}): Watcher {
   return { lines, err: () => err, exited, interrupt: () => child.kill('SIGINT'), kill: () => child.kill('SIGKILL') };
 }
 
+/** The order flow's seed: its first worker's owner is the one watched. */
+const SEED = 41;
+
 /** The owner of startOrderFlow's worker `w` with seed `seed`. */
 function flowOwner(seed: number, w: number): string {
   const keySeed = new Uint8Array(32).fill(seed & 0xff);
@@ -68,7 +71,6 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
   let rpc: string;
   let flow: OrderFlow | undefined;
   const watchers: Watcher[] = [];
-  const SEED = 41;
   const owner = flowOwner(SEED, 0);
 
   const height = async (): Promise<number> =>
@@ -125,35 +127,38 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
     for (let last = -1; last !== orders.lines.length; await new Promise((r) => setTimeout(r, 500)))
       last = orders.lines.length;
     const printed = orders.lines.length;
-    const beyond = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'orders',
-      '--owner',
-      owner,
-      '--from-sequence',
-      String(printed + 2),
-      '--rpc-url',
-      rpc,
+    // Two reads of the owner's channel that change nothing: side by side.
+    const [beyond, replay] = await Promise.all([
+      svcProcess([
+        'chain',
+        'watch',
+        '-c',
+        'orders',
+        '--owner',
+        owner,
+        '--from-sequence',
+        String(printed + 2),
+        '--rpc-url',
+        rpc,
+      ]),
+      svcProcess([
+        'chain',
+        'watch',
+        '-c',
+        'orders',
+        '--owner',
+        owner,
+        '--from-sequence',
+        '1',
+        '-n',
+        String(printed),
+        '--json',
+        '--rpc-url',
+        rpc,
+      ]),
     ]);
     expect(beyond.code, beyond.err).to.equal(1);
     expect(beyond.err).to.match(/out_of_range/);
-    const replay = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'orders',
-      '--owner',
-      owner,
-      '--from-sequence',
-      '1',
-      '-n',
-      String(printed),
-      '--json',
-      '--rpc-url',
-      rpc,
-    ]);
     expect(replay.code, replay.err).to.equal(0);
     for (const w of all) w.interrupt();
     for (const w of all) expect(await w.exited, w.err()).to.equal(0);
@@ -192,43 +197,36 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
   });
 
   it('prints a line per message for people; stops after --count', async () => {
-    const r = await svcProcess(['chain', 'watch', '--from-height', '2', '-n', '3', '--rpc-url', rpc]);
+    // Three reads that change nothing on the node: side by side.
+    const market = await flowMarket(`http://${node.addresses.dex}`);
+    const [r, o, k] = await Promise.all([
+      svcProcess(['chain', 'watch', '--from-height', '2', '-n', '3', '--rpc-url', rpc]),
+      svcProcess([
+        'chain',
+        'watch',
+        '-c',
+        'orders',
+        '--owner',
+        owner,
+        '--from-sequence',
+        '1',
+        '-n',
+        '2',
+        '--rpc-url',
+        rpc,
+      ]),
+      svcProcess(['chain', 'watch', '-c', 'book', '-m', market, '-n', '1', '--rpc-url', rpc]),
+    ]);
     expect(r.code, r.err).to.equal(0);
     const lines = r.out.trim().split('\n');
     expect(lines).to.have.length(3);
     lines.forEach((l, i) =>
       expect(l).to.match(new RegExp(`^block ${i + 2}  tick \\d+  \\d+ transactions?, \\d+ events, \\d+ trades`)),
     );
-    const o = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'orders',
-      '--owner',
-      owner,
-      '--from-sequence',
-      '1',
-      '-n',
-      '2',
-      '--rpc-url',
-      rpc,
-    ]);
     expect(o.code, o.err).to.equal(0);
     expect(o.out.trim().split('\n')[0]).to.match(
       /^order seq 1 {2}tick \d+ {2}accepted {2}order \d+ {2}market [0-9a-f-]{36} {2}(Buy|Sell) at \d+ {2}quantity \d+/,
     );
-    const k = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'book',
-      '-m',
-      await flowMarket(`http://${node.addresses.dex}`),
-      '-n',
-      '1',
-      '--rpc-url',
-      rpc,
-    ]);
     expect(k.code, k.err).to.equal(0);
     expect(k.out.trim()).to.match(
       /^book \S+ seq \d+ {2}tick \d+ {2}snapshot \(\d+ levels?\) {2}best bid (none|\d+ @ \d+) {2}best ask (none|\d+ @ \d+) {2}depth \d+\/\d+$/,
@@ -236,51 +234,37 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
   });
 
   it('exits 1 with the code when the node refuses the subscription, or cannot be reached', async () => {
-    const far = await svcProcess([
-      'chain',
-      'watch',
-      '--from-height',
-      String((await height()) + 1000),
-      '--rpc-url',
-      rpc,
+    // Four refused or unreachable subscriptions, each its own process: side by side.
+    const nobody = toBase58(new Uint8Array(32).fill(99));
+    const noMarket = '00000000-0000-4000-8000-000000000000';
+    const [far, seq, market, away] = await Promise.all([
+      svcProcess(['chain', 'watch', '--from-height', String((await height()) + 1000), '--rpc-url', rpc]),
+      svcProcess(['chain', 'watch', '-c', 'orders', '--owner', nobody, '--from-sequence', '2', '--rpc-url', rpc]),
+      svcProcess(['chain', 'watch', '-c', 'book', '-m', noMarket, '--rpc-url', rpc]),
+      svcProcess(['chain', 'watch', '--rpc-url', 'http://127.0.0.1:1']),
     ]);
     expect(far.code).to.equal(1);
     expect(far.err).to.match(/^svc chain watch: the node refused the subscription: out_of_range: /);
-    const seq = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'orders',
-      '--owner',
-      toBase58(new Uint8Array(32).fill(99)),
-      '--from-sequence',
-      '2',
-      '--rpc-url',
-      rpc,
-    ]);
     expect(seq.code).to.equal(1);
     expect(seq.err).to.match(/refused the subscription: out_of_range: /);
-    const market = await svcProcess([
-      'chain',
-      'watch',
-      '-c',
-      'book',
-      '-m',
-      '00000000-0000-4000-8000-000000000000',
-      '--rpc-url',
-      rpc,
-    ]);
     expect(market.code).to.equal(1);
     expect(market.err).to.match(/refused the subscription: unknown_market: /);
-    const away = await svcProcess(['chain', 'watch', '--rpc-url', 'http://127.0.0.1:1']);
     expect(away.code).to.equal(1);
     expect(away.err).to.match(
       /^svc chain watch: cannot reach ws:\/\/127\.0\.0\.1:1\/ws: .*ECONNREFUSED.*is the node running\?/,
     );
   });
+});
+
+// No node here: the command must refuse these before connecting, and a running node's clock
+// thread (a core, squaring without pause) would only slow the 13 processes down.
+describe('svc chain watch: wrong command lines (no node)', function () {
+  this.timeout(180_000);
+  const owner = flowOwner(SEED, 0);
 
   it('exits 2 on a wrong command line, before connecting', async () => {
-    for (const argv of [
+    // Each case is its own process with its own exit code and stderr: they run side by side.
+    const cases = [
       ['--channel', 'trades'],
       ['--channel', 'orders'],
       ['--channel', 'orders', '--owner', 'not-a-key-or-a-file/'],
@@ -294,16 +278,21 @@ describe('svc chain watch: the live channels from the terminal, resuming across 
       ['--rpc-url', 'ftp://host:1'],
       ['extra'],
       ['--form-height', '1'],
-    ]) {
-      const r = await svcProcess([
+    ];
+    const runs = await sideBySide(cases, (argv) =>
+      svcProcess([
         'chain',
         'watch',
         ...argv,
         ...(argv.includes('--rpc-url') ? [] : ['--rpc-url', 'http://127.0.0.1:1']),
-      ]);
+      ]),
+    );
+    expect(runs).to.have.length(13);
+    cases.forEach((argv, i) => {
+      const r = runs[i]!;
       expect(r.code, `${argv.join(' ')}: ${r.err}`).to.equal(2);
       expect(r.err, argv.join(' ')).to.match(/^svc chain watch: /);
       expect(r.err, argv.join(' ')).to.not.match(/cannot reach/);
-    }
+    });
   });
 });

@@ -180,12 +180,15 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
   });
 
   it('status reads SVC_GRPC_URL; an unreachable node is said plainly', async () => {
-    const r = await svcProcess(['status', '--json'], { SVC_GRPC_URL: url });
+    // Two processes that change nothing on the node: side by side.
+    const [r, down] = await Promise.all([
+      svcProcess(['status', '--json'], { SVC_GRPC_URL: url }),
+      svcProcess(['status'], { SVC_GRPC_URL: '127.0.0.1:1' }),
+    ]);
     expect(r.code, r.err).to.equal(0);
     const s = JSON.parse(r.out) as { current_tick: number; total_transactions: number; uptime_seconds: number };
     expect(s.current_tick).to.be.greaterThan(0);
     expect(s.total_transactions).to.be.at.least(4);
-    const down = await svcProcess(['status'], { SVC_GRPC_URL: '127.0.0.1:1' });
     expect(down.code).to.equal(1);
     expect(down.err.trim()).to.equal(
       "svc status: cannot reach the node's gRPC face at 127.0.0.1:1 (connection refused): is the node running? Point --grpc-url or SVC_GRPC_URL at it",
@@ -194,7 +197,19 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
 
   it('verify checks every tick from genesis with plain progress lines off a terminal', async () => {
     const height = Number(JSON.parse((await svc('status', '--json', '--grpc-url', url)).out).current_tick);
-    const r = await svcProcess(['verify', '--to', String(height), '--grpc-url', url]);
+    // Three verifications that only read the node, each its own process: side by side.
+    const [r, quiet, tty] = await Promise.all([
+      svcProcess(['verify', '--to', String(height), '--grpc-url', url]),
+      svcProcess(['verify', '--from', '2', '--to', '5', '--json', '--quiet', '--grpc-url', url]),
+      // On a terminal (script(1) gives the command a real pty): the bar is drawn in place.
+      new Promise<string>((resolve) => {
+        const cmd = `${process.execPath} ${SVC_BIN} verify --to 20 --grpc-url ${url}`;
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', () => resolve(out));
+      }),
+    ]);
     expect(r.code, r.err).to.equal(0);
     expect(r.out.trim()).to.match(
       new RegExp(
@@ -202,18 +217,8 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
       ),
     );
     expect(r.err).to.not.contain('\r'); // no bar off a terminal
-    const json = JSON.parse(
-      (await svcProcess(['verify', '--from', '2', '--to', '5', '--json', '--quiet', '--grpc-url', url])).out,
-    ) as Record<string, unknown>;
+    const json = JSON.parse(quiet.out) as Record<string, unknown>;
     expect(json).to.include({ ok: true, from: 2, to: 5, verified: 4 });
-    // On a terminal (script(1) gives the command a real pty): the bar is drawn in place.
-    const tty = await new Promise<string>((resolve) => {
-      const cmd = `${process.execPath} ${SVC_BIN} verify --to 20 --grpc-url ${url}`;
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('exit', () => resolve(out));
-    });
     expect(tty).to.match(/\rverifying \[#+\] 100% {2}20\/20 ticks {2}[\d,]+ ticks\/s/);
     expect(tty).to.contain('verified ticks 1..20 (20 ticks');
     const ahead = await svc('verify', '--to', String(height + 1_000_000), '--grpc-url', url);

@@ -1,10 +1,13 @@
 /**
  * Running `svc` in tests: in-process through main() with console output captured (fast),
- * or as the real `node bin/svc.js` child process (exit codes, stderr, environment).
+ * or as the real `node bin/svc.js` child process (exit codes, stderr, environment). Child
+ * runs that do not depend on each other run side by side (../support/side-by-side.ts).
  */
 import { spawn } from 'node:child_process';
 import { main } from '../../src/cli/main.js';
 import { SVC_BIN } from '../support/node-process.js';
+
+export { sideBySide } from '../support/side-by-side.js';
 
 export interface CliRun {
   code: number | null;

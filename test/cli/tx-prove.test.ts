@@ -18,7 +18,7 @@ import { tamperings } from '../support/tx-proofs.js';
 import { checkTransactionProof } from '../../src/proofs/index.js';
 import { createVerifier } from '../../src/browser/index.js';
 import { vdfWasmModule } from '../../src/vdf/index.js';
-import { svcProcess, type CliRun } from './support.js';
+import { sideBySide, svcProcess, type CliRun } from './support.js';
 
 type Json = Record<string, unknown>;
 
@@ -64,14 +64,16 @@ describe('svc tx prove against a real node', function () {
   });
 
   it('a served proof verifies: exit 0 with a line for people, or the verdict as JSON; short or full hash; --rest-url or SVC_REST_URL', async () => {
-    const human = await prove([served.hash, '--rest-url', rest]);
+    const [human, json] = await Promise.all([
+      prove([served.hash, '--rest-url', rest]),
+      prove([served.full.toUpperCase(), '--json'], { SVC_REST_URL: node.addresses.rest! }),
+    ]);
     expect(human.code, human.err).to.equal(0);
     expect(human.out).to.match(
       new RegExp(
         `^tx ${served.hash}[0-9a-f]{56}: proof valid: in tick ${served.proof.tick_number} at index ${served.proof.index} \\(sequence \\d+\\); the tick's VDF proof verifies\\n {2}tx_id {7}prove-`,
       ),
     );
-    const json = await prove([served.full.toUpperCase(), '--json'], { SVC_REST_URL: node.addresses.rest! });
     expect(json.code, json.err).to.equal(0);
     const verdict = JSON.parse(json.out) as Json;
     const tick = (served.proof.tick as Json).tick as Json;
@@ -85,13 +87,13 @@ describe('svc tx prove against a real node', function () {
   });
 
   it('unknown hashes exit 1; malformed hashes, no hash and a bad --rest-url exit 2; an unreachable node exits 1', async () => {
-    const unknown = await prove(['00000000', '--rest-url', rest]);
-    expect(unknown.code).to.equal(1);
-    expect(unknown.err.trim()).to.equal(`svc tx prove: no transaction with hash 00000000 in a proven tick on ${rest}`);
-    const unknownFull = await prove([served.full.replace(/.$/, (c) => (c === '0' ? '1' : '0')), '--rest-url', rest]);
-    expect(unknownFull.code).to.equal(1);
-    expect(unknownFull.err).to.contain('no transaction with hash');
-    // Usage errors need no node: their processes run side by side.
+    // A port nobody listens on (it was just free).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // Every case is its own process with its own exit code and stderr, none changes the node:
+    // they run side by side, and each is asserted on its own below.
     const bads = [
       'zzzzzzzz',
       '1234567',
@@ -102,7 +104,26 @@ describe('svc tx prove against a real node', function () {
       '12345678/../proof',
       '',
     ];
-    const badRuns = await Promise.all(bads.map((bad) => prove([bad, '--rest-url', rest])));
+    const urls = ['ftp://x:1', 'http://[nonsense', 'http://127.0.0.1:1/?q=1'];
+    // The unreachable port first: it starts at once, as soon after the port was freed as before.
+    const argvs = [
+      [served.hash, '--rest-url', `127.0.0.1:${port}`],
+      ['00000000', '--rest-url', rest],
+      [served.full.replace(/.$/, (c) => (c === '0' ? '1' : '0')), '--rest-url', rest],
+      ['--rest-url', rest],
+      [served.hash, served.hash, '--rest-url', rest],
+      ...bads.map((bad) => [bad, '--rest-url', rest]),
+      ...urls.map((url) => [served.hash, '--rest-url', url]),
+    ];
+    const [down, unknown, unknownFull, none, two, ...others] = await sideBySide(argvs, (argv) => prove(argv));
+    const badRuns = others.slice(0, bads.length);
+    const urlRuns = others.slice(bads.length);
+    expect(urlRuns).to.have.length(urls.length);
+
+    expect(unknown!.code).to.equal(1);
+    expect(unknown!.err.trim()).to.equal(`svc tx prove: no transaction with hash 00000000 in a proven tick on ${rest}`);
+    expect(unknownFull!.code).to.equal(1);
+    expect(unknownFull!.err).to.contain('no transaction with hash');
     bads.forEach((bad, i) => {
       const r = badRuns[i]!;
       expect(r.code, `${bad.slice(0, 20)}: ${r.err}`).to.equal(2);
@@ -110,24 +131,15 @@ describe('svc tx prove against a real node', function () {
         bad === '' ? /give one TX_HASH|must be 8 or 64 hex/ : /TX_HASH must be 8 or 64 hex characters/,
       );
     });
-    const none = await prove(['--rest-url', rest]);
-    expect(none.code).to.equal(2);
-    expect(none.err).to.contain('give one TX_HASH');
-    const two = await prove([served.hash, served.hash, '--rest-url', rest]);
-    expect(two.code).to.equal(2);
-    const urls = ['ftp://x:1', 'http://[nonsense', 'http://127.0.0.1:1/?q=1'];
-    const urlRuns = await Promise.all(urls.map((url) => prove([served.hash, '--rest-url', url])));
+    expect(none!.code).to.equal(2);
+    expect(none!.err).to.contain('give one TX_HASH');
+    expect(two!.code).to.equal(2);
     urls.forEach((url, i) => {
       expect(urlRuns[i]!.code, `${url}: ${urlRuns[i]!.err}`).to.equal(2);
       expect(urlRuns[i]!.err).to.contain('--rest-url');
     });
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const down = await prove([served.hash, '--rest-url', `127.0.0.1:${port}`]);
-    expect(down.code).to.equal(1);
-    expect(down.err.trim()).to.equal(
+    expect(down!.code).to.equal(1);
+    expect(down!.err.trim()).to.equal(
       `svc tx prove: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}: is the node running?`,
     );
   });
@@ -138,6 +150,12 @@ describe('svc tx prove against a real node', function () {
     const byPrefix = new Map<string, unknown>();
 
     before(async () => {
+      // No test in here asks the node (proofs come from the tiny server below or from files),
+      // and the outer tests that do have run (mocha runs a suite's own tests before its inner
+      // suites'): the node stops now, so that its clock thread (a core, squaring without
+      // pause) leaves both cores of a CI machine to the command's processes.
+      node.child.kill('SIGKILL');
+      await node.exited;
       // Serves the proof registered under the first path segment: /{variant}/api/v1/tx/{hash}/proof.
       server = createServer((req, res) => {
         const m = /^\/([^/]+)\/api\/v1\/tx\/[^/]+\/proof$/.exec(req.url ?? '');
@@ -196,11 +214,13 @@ describe('svc tx prove against a real node', function () {
       byPrefix.set('text', 'this is not json');
       byPrefix.set('array', [served.proof]);
       byPrefix.set('empty', {});
-      for (const v of ['text', 'array', 'empty']) {
-        const r = await prove([served.hash, '--rest-url', `${base}/${v}`]);
+      const variants = ['text', 'array', 'empty'];
+      const runs = await Promise.all(variants.map((v) => prove([served.hash, '--rest-url', `${base}/${v}`])));
+      variants.forEach((v, i) => {
+        const r = runs[i]!;
         expect(r.code, `${v}: ${r.err}`).to.equal(1);
         expect(r.err).to.match(/^svc tx prove: the proof is INVALID at step shape: /);
-      }
+      });
     });
 
     it('a genuine proof of another transaction fails at step transaction (it is not the asked hash)', async () => {
@@ -213,25 +233,31 @@ describe('svc tx prove against a real node', function () {
     it('--proof-file checks a kept proof (file or stdin) without asking any node; a tampered one exits 1, a file that is not JSON exits 2', async () => {
       const good = join(dir, 'proof.json');
       await writeFile(good, JSON.stringify(served.proof));
-      const ok = await prove([served.hash, '--proof-file', good, '--rest-url', 'http://127.0.0.1:1']);
-      expect(ok.code, ok.err).to.equal(0);
-      const noHash = await prove(['--proof-file', good]);
-      expect(noHash.code, noHash.err).to.equal(0);
-      const piped = await prove([served.full, '--proof-file', '-'], {}, JSON.stringify(served.proof));
-      expect(piped.code, piped.err).to.equal(0);
       const bad = tamperings(served.proof).find((c) => c.what === 'audit_path[1]: one bit')!;
       const tampered = join(dir, 'tampered.json');
       await writeFile(tampered, JSON.stringify(bad.proof));
-      const r = await prove([served.hash, '--proof-file', tampered]);
-      expect(r.code).to.equal(1);
-      expect(r.err).to.match(/INVALID at step audit_path: /);
       const junk = join(dir, 'junk.json');
       await writeFile(junk, '{"tick_number": 1,');
-      const j = await prove([served.hash, '--proof-file', junk]);
-      expect(j.code).to.equal(2);
-      expect(j.err).to.contain('not valid JSON');
-      const missing = await prove([served.hash, '--proof-file', join(dir, 'nope.json')]);
-      expect(missing.code).to.equal(2);
+      // Six processes reading files written above (none writes): side by side.
+      const [ok, noHash, piped, r, j, missing] = await sideBySide(
+        [
+          () => prove([served.hash, '--proof-file', good, '--rest-url', 'http://127.0.0.1:1']),
+          () => prove(['--proof-file', good]),
+          () => prove([served.full, '--proof-file', '-'], {}, JSON.stringify(served.proof)),
+          () => prove([served.hash, '--proof-file', tampered]),
+          () => prove([served.hash, '--proof-file', junk]),
+          () => prove([served.hash, '--proof-file', join(dir, 'nope.json')]),
+        ],
+        (run) => run(),
+      );
+      expect(ok!.code, ok!.err).to.equal(0);
+      expect(noHash!.code, noHash!.err).to.equal(0);
+      expect(piped!.code, piped!.err).to.equal(0);
+      expect(r!.code).to.equal(1);
+      expect(r!.err).to.match(/INVALID at step audit_path: /);
+      expect(j!.code).to.equal(2);
+      expect(j!.err).to.contain('not valid JSON');
+      expect(missing!.code).to.equal(2);
     });
   });
 });

@@ -235,12 +235,15 @@ describe('end to end: transaction inclusion proofs from the real node', function
     const sdk = new TransactionProofClient(rest);
     const answer = await sdk.fetchProof(short);
     expect(answer).to.deep.equal({ status: 'ambiguous', candidates, message: r.body.error });
-    const cli = await svcProcess(['tx', 'prove', short, '--rest-url', rest]);
+    // Two reads through the CLI, each its own process: side by side.
+    const [cli, cliFull] = await Promise.all([
+      svcProcess(['tx', 'prove', short, '--rest-url', rest]),
+      svcProcess(['tx', 'prove', fb, '--json', '--rest-url', rest]),
+    ]);
     expect(cli.code).to.equal(1);
     expect(cli.err.trim()).to.equal(
       `svc tx prove: 2 proven transactions share the hash ${short}: ${fa} (tick ${candidates[0]!.tick_number}, sequence ${candidates[0]!.sequence_number}), ${fb} (tick ${candidates[1]!.tick_number}, sequence ${candidates[1]!.sequence_number}); ask with the full 64-hex hash`,
     );
-    const cliFull = await svcProcess(['tx', 'prove', fb, '--json', '--rest-url', rest]);
     expect(cliFull.code, cliFull.err).to.equal(0);
     expect(JSON.parse(cliFull.out)).to.include({ ok: true, tx_hash: fb, tx_id: b.txId });
   });

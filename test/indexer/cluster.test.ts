@@ -27,6 +27,9 @@ import { startOrderFlow } from '../support/order-flow.js';
 import { postgresServer, type PostgresServer } from '../support/postgres.js';
 import { until } from '../support/until.js';
 
+/** How often the stalled indexer of the hole test looks at the stream again. */
+const STALL_LOOK_MS = 400;
+
 describe('indexer: consuming through a 3-server JetStream cluster while servers die', function () {
   this.timeout(180_000);
   let cluster: NatsCluster;
@@ -38,7 +41,7 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
   let lastSeq = 0;
   const logs: string[] = [];
 
-  const start = async (database: string) =>
+  const start = async (database: string, stallRetryMs = 1_000) =>
     startIndexer({
       pgUrl: await pg.createDatabase(database),
       mqUrl: cluster.urls,
@@ -48,7 +51,7 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
       indexerBatch: 1000,
       logger: pino({ level: 'debug' }, { write: (line: string) => void logs.push(line.slice(0, 300)) }),
       retryMaxMs: 1_000,
-      stallRetryMs: 1_000,
+      stallRetryMs,
     });
 
   before(async () => {
@@ -115,15 +118,19 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
   it('a hole in the delivered stream (a replica come back short) stops a fresh indexer at it, never past it', async () => {
     expect(lastSeq, 'the first test ran').to.be.greaterThan(100);
     // Early in the stream: a run is written whole or not at all, so the indexer gets to the
-    // hole about one message per session (each session's first run is the first message).
-    const hole = 12;
+    // hole about one message per session (each session's first run is the first message),
+    // each session a gap that a write then gets past. At 6, more such sessions come before
+    // the hole than the 3 gaps that stall: an indexer that did not forget a gap once a write
+    // got past it would stall at 3, not at 5 (each session costs ~0.7 s on a 3-server
+    // cluster, so a hole further on checks the same at a second a session).
+    const hole = 6;
     const nc = await connect({ servers: cluster.urls.split(',') });
     try {
       expect(await (await jetstreamManager(nc)).streams.deleteMessage('SVC', hole, false)).to.equal(true);
     } finally {
       await nc.close();
     }
-    indexer = await start('hole');
+    indexer = await start('hole', STALL_LOOK_MS);
     const stalled = await until(
       'the indexer to stall at the hole',
       () => (indexer!.status().state === 'stalled' ? indexer!.status() : undefined),
@@ -135,8 +142,9 @@ describe('indexer: consuming through a 3-server JetStream cluster while servers 
     });
     expect(stalled.stream_seq).to.equal(hole - 1);
     expect(stalled.error).to.equal(`stream message ${hole + 1} came after ${hole - 1}`);
-    // Looked at again (every second here): still stalled, still not past the hole.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Looked at again (every STALL_LOOK_MS here, about three times in the wait): still
+    // stalled, still not past the hole.
+    await new Promise((r) => setTimeout(r, 3 * STALL_LOOK_MS));
     expect(indexer.status()).to.deep.include({ state: 'stalled', stream_seq: stalled.stream_seq });
     const health = await fetch(`http://127.0.0.1:${indexer.address.port}/health`);
     expect(health.status).to.equal(503);
