@@ -26,7 +26,7 @@ export class BatchVerifier {
     private readonly inlineMax = 0,
   ) {}
 
-  /** svc's rules (src/crypto/ed25519-rules.ts): byte checks here, the equation in the pool. */
+  /** svc's rules (src/crypto/ed25519-rules.ts): byte checks here, the equation in the pool or (a small turn) inline. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
     if (ed25519EncodingViolation(publicKey, signature) !== undefined) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
