@@ -9,7 +9,15 @@ import { HALF_N, N, TRIVIAL_PROOF_MAX_T } from '../../src/vdf/constants.js';
 import { GENESIS_OUTPUT, hashToPrime } from '../../src/vdf/hashing.js';
 import { readFileSync } from 'node:fs';
 import { loadVdfEngine, loadWasmVdfEngine, wasmPath } from '../../src/vdf/node.js';
-import { proveByLongDivision, proveFromCheckpoints, quotientDigits, CHECKPOINT_BITS } from '../../src/vdf/proof.js';
+import {
+  CHECKPOINT_BITS,
+  PIECE_WIDTHS,
+  bucketCost,
+  cheapestWidth,
+  proveByLongDivision,
+  proveFromCheckpoints,
+  quotientDigits,
+} from '../../src/vdf/proof.js';
 import { referenceVdfEngine } from '../../src/vdf/reference.js';
 import { SlotAllocator } from '../../src/vdf/slots.js';
 import { ONE_BYTES, createWasmVdfEngine } from '../../src/vdf/wasm-engine.js';
@@ -143,7 +151,7 @@ describe('vdf: WASM engine vs BigInt reference', () => {
   it('proof digits and both proving paths (checkpoints, long division) give x^floor(2^T / l)', () => {
     const e = loadWasmVdfEngine();
     const slots = new SlotAllocator(e.arith);
-    for (const t of [128, 129, 136, 1000, 1001, 4099]) {
+    for (const t of [128, 129, 136, 255, 1000, 1001, 4099]) {
       const x = e.hashToGroup(1, GENESIS_OUTPUT, randomBytes(32));
       const y = e.evaluate(x, t);
       const l = hashToPrime(x, y, t);
@@ -159,12 +167,34 @@ describe('vdf: WASM engine vs BigInt reference', () => {
         e.arith.copy(base + 3 + i, base);
         e.arith.sqrn(base, CHECKPOINT_BITS);
       }
-      proveFromCheckpoints(e.arith, slots, base + 2, (i) => base + 3 + i, ds);
       const want = ref.prove(x, y, t);
       expect(bytesEqual(e.arith.store(base + 1), want), `long division T=${t}`).to.equal(true);
-      expect(bytesEqual(e.arith.store(base + 2), want), `checkpoints T=${t}`).to.equal(true);
+      for (const w of [undefined, ...PIECE_WIDTHS]) {
+        e.arith.one(base + 2);
+        proveFromCheckpoints(e.arith, slots, base + 2, (i) => base + 3 + i, ds, w);
+        expect(bytesEqual(e.arith.store(base + 2), want), `checkpoints T=${t}, width ${w ?? 'cheapest'}`).to.equal(
+          true,
+        );
+      }
       slots.free(base, 3 + ds.length);
     }
+  });
+
+  it('proof digits are read in 4-bit pieces for short segments and whole for long heartbeats', () => {
+    const random = (count: number): Uint16Array => Uint16Array.from(randomBytes(count));
+    const short = random(75); // T = 600
+    const long = random(3_750); // T = 30,000
+    expect(cheapestWidth(short).width).to.equal(4);
+    expect(cheapestWidth(long).width).to.equal(8);
+    for (const ds of [short, long]) {
+      const best = cheapestWidth(ds);
+      for (const w of PIECE_WIDTHS) expect(best.cost).to.be.at.most(bucketCost(ds, w));
+      expect(best.cost).to.equal(bucketCost(ds, best.width));
+    }
+    // A short segment's proof: a third of the multiplications of whole digits.
+    expect(cheapestWidth(short).cost / bucketCost(short, 8)).to.be.below(0.4);
+    // All-zero digits (q = 0) cost nothing read whole.
+    expect(cheapestWidth(new Uint16Array(10))).to.deep.equal({ width: 8, cost: 0 });
   });
 
   it('an engine can be made from the .wasm bytes (the browser path) and agrees', () => {
