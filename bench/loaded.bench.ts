@@ -40,7 +40,9 @@
  *                      figures of such a run include the profiler's own cost; V8 charges
  *                      the time the thread waits for a core to where it was preempted)
  *   perf               with `--perf DIR`: the leader runs with `--perf-basic-prof` and Linux
- *                      perf samples its main thread while it is on a CPU, over the load
+ *                      perf samples its main thread (and `node_thread`: svc-node, whose JIT
+ *                      names share one map file with the main thread's, so a few may be
+ *                      misnamed) while each is on a CPU, over the load
  *                      window: its share per area of the code, and µs per order (bench/
  *                      support/perf-main.ts)
  *
@@ -63,7 +65,7 @@ import type { BlockLagJob, BlockLagResult } from './support/block-lag.js';
 import type { BookClientsJob, BookClientsResult } from './support/book-clients.js';
 import { perOrder, summarizeProfile } from './support/cpu-profile.js';
 import { chainHeight } from './support/node-status.js';
-import { perfAvailable, recordThread, summarizePerf } from './support/perf-main.js';
+import { perfAvailable, recordThread, summarizePerf, threadNamed } from './support/perf-main.js';
 import type { LoadedOrdersJob, LoadedOrdersResult } from './support/loaded-orders.js';
 import { benchNodeArgs, spawnNode, startChild, type StartedChild } from './support/processes.js';
 import { percentile, round } from './support/stats.js';
@@ -195,9 +197,11 @@ try {
   await sleep(2000);
   const idleLoopDelay = await eventLoopDelay(leader.addresses.rest!); // the anchor: the same node idle, 2 s
   const perf = perfDir && !perfMissing ? recordThread(leader.child.pid!, perfDir) : undefined;
+  const nodeThread = perf ? threadNamed(leader.child.pid!, 'svc-node') : undefined;
+  const perfNode = nodeThread ? recordThread(nodeThread, perfDir, 999, 'svc-node') : undefined;
   for (const l of loaders) l.send({ go: true });
   const loads = await Promise.all(loaders.map((l) => l.result));
-  await perf?.stop();
+  await Promise.all([perf?.stop(), perfNode?.stop()]);
   const loopDelay = await eventLoopDelay(leader.addresses.rest!);
   const wallMs = performance.now() - t0;
   const window1Us = process.hrtime.bigint() / 1000n;
@@ -397,13 +401,21 @@ function answerStages(loads: LoadedOrdersResult[], tickUs: Map<number, number>) 
   return { sent_to_admitted: sorted(toNode), admitted_to_tick: sorted(toTick), tick_to_answer: sorted(fromTick) };
 }
 
-/** The leader's main thread on CPU in the load window, per area, as shares and as µs per answered order. */
+/** The leader's main thread (and svc-node, with the node thread) on CPU in the load window, per area, as shares and as µs per answered order. */
 function leaderPerf(report: { orders: { ok: number } }) {
-  const file = readdirSync(perfDir).find((f) => f === `main-${leader.child.pid}.perf.data`);
-  if (!file) return { error: `no perf recording of ${leader.child.pid} in ${perfDir}` };
+  const cpu = (report as { cpu?: { leader?: Record<string, { us_per_order?: number }> } }).cpu?.leader ?? {};
+  const main = threadPerf('main', cpu.main?.us_per_order ?? 0);
+  const node = readdirSync(perfDir).some((f) => f.startsWith('svc-node-'))
+    ? threadPerf('svc-node', cpu['svc-node']?.us_per_order ?? 0)
+    : undefined;
+  return node ? { ...main, node_thread: node } : main;
+}
+
+function threadPerf(label: string, perOrder: number) {
+  const file = readdirSync(perfDir).find((f) => f.startsWith(`${label}-`) && f.endsWith('.perf.data'));
+  if (!file) return { error: `no perf recording of the leader's ${label} thread in ${perfDir}` };
   const summary = summarizePerf(join(perfDir, file));
   if ('error' in summary) return summary;
-  const perOrder = (report as { cpu?: { main_us_per_order?: number } }).cpu?.main_us_per_order ?? 0;
   return {
     samples: summary.samples,
     areas: summary.areas.map(([area, pct]) => ({ area, pct, us_per_order: round((pct * perOrder) / 100) })),

@@ -16,7 +16,20 @@
  * What it does not do: attribute time between processes or threads (that is /proc's job).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** The id of the thread of process `pid` named `name` (/proc/<pid>/task/<tid>/comm), if any. */
+export function threadNamed(pid: number, name: string): number | undefined {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name) return Number(tid);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return undefined;
+}
 
 export interface PerfRecording {
   /** Stop sampling; resolves once perf has written its file. */
@@ -30,9 +43,9 @@ export function perfAvailable(): string | undefined {
   return r.status === 0 ? undefined : 'perf is not installed (Debian: linux-perf)';
 }
 
-/** Sample thread `tid` (a process's main thread: its pid) at `hz` until stop(). */
-export function recordThread(tid: number, dir: string, hz = 999): PerfRecording {
-  const file = join(dir, `main-${tid}.perf.data`);
+/** Sample thread `tid` (a process's main thread: its pid) at `hz` until stop(), into `<label>-<tid>.perf.data`. */
+export function recordThread(tid: number, dir: string, hz = 999, label = 'main'): PerfRecording {
+  const file = join(dir, `${label}-${tid}.perf.data`);
   const child: ChildProcess = spawn('perf', ['record', '-q', '-F', String(hz), '-g', '-t', String(tid), '-o', file], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
