@@ -26,4 +26,4 @@ export { http2StreamClosed, resetHttp2Stream } from './http2-stream.js';
 export { ReaderPace, readerPace, DEFAULT_READER_PACE } from './reader-pace.js';
 export { StreamSlots, type SlotHolder, type StreamSlotLimits } from './stream-slots.js';
 export { answerClientErrors } from './client-errors.js';
-export { guardSessions, HTTP2_SERVER_OPTIONS, MAX_CONCURRENT_STREAMS } from './http2-guard.js';
+export { guardHttp2Server, guardSessions, HTTP2_SERVER_OPTIONS, MAX_CONCURRENT_STREAMS } from './http2-guard.js';

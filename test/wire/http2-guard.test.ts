@@ -15,7 +15,7 @@ describe('HTTP/2 guard: the reset budget', () => {
     expect(n + 1).to.equal(RESET_BURST - RESET_RESERVE);
     const c = new ResetBudget(0);
     for (let i = 0; i < 800; i++) c.reset(0);
-    // 10 s later 330 came back: 200 + 330 = 530 left, well above the reserve.
+    // 10 s later 330 came back: 200 + 330 = 530 left, above the reserve.
     let m = 0;
     while (!c.reset(10)) m++;
     expect(m + 1).to.equal(Math.min(RESET_BURST, 200 + 10 * RESET_RATE_PER_S) - RESET_RESERVE);
