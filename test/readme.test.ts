@@ -14,6 +14,7 @@
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { childOutput } from './support/child-output.js';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -78,15 +79,12 @@ function run(
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const output = childOutput(child);
     child.stdin.end(options.input ?? '');
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
-    child.on('exit', (code) => {
+    void output.then((r) => {
       clearTimeout(timer);
-      resolve({ code, out, err });
+      resolve(r);
     });
   });
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseRestTick, referenceVdfEngine } from '../../src/vdf/index.js';
 import { spawn } from 'node:child_process';
 import { SVC_BIN, spawnNode, type NodeProcess } from '../support/node-process.js';
+import { childOutput } from '../support/child-output.js';
 import { svc, svcProcess } from './support.js';
 
 const LINE = /^(\S+) {2}tx_hash ([0-9a-f]{8}) {2}sequence (\d+) {2}expected tick (\d+)(?: {2}in tick (\d+))?$/;
@@ -205,9 +206,7 @@ describe('svc CLI against a real node: tx, tick, ticks, status, verify', functio
       new Promise<string>((resolve) => {
         const cmd = `${process.execPath} ${SVC_BIN} verify --to 20 --grpc-url ${url}`;
         const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', () => resolve(out));
+        void childOutput(child).then((r) => resolve(r.out));
       }),
     ]);
     expect(r.code, r.err).to.equal(0);

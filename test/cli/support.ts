@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { main } from '../../src/cli/main.js';
 import { SVC_BIN } from '../support/node-process.js';
+import { childOutput } from '../support/child-output.js';
 
 export { sideBySide } from '../support/side-by-side.js';
 
@@ -44,15 +45,12 @@ export function svcProcess(
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(cwd ? { cwd } : {}),
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const output = childOutput(child);
     child.stdin.end(input ?? '');
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', (code) => {
+    void output.then((r) => {
       clearTimeout(timer);
-      resolve({ code, out, err });
+      resolve(r);
     });
   });
 }

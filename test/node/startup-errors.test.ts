@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SVC_BIN, spawnNode, type NodeProcess } from '../support/node-process.js';
+import { childOutput } from '../support/child-output.js';
 
 interface Run {
   code: number | null;
@@ -23,14 +24,10 @@ function runNode(args: string[]): Promise<Run> {
     const child = spawn(process.execPath, [SVC_BIN, 'node', '--log-level', 'warn', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (code) => {
+    void childOutput(child).then(({ code, out, err }) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout: out, stderr: err });
     });
   });
 }
