@@ -270,7 +270,7 @@ export async function benchSubmitTx(
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));
     const mintB = Array.from(new Uint8Array(32).fill(0xc2));
-    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/client/index.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' },

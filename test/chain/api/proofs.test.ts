@@ -16,7 +16,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireSubmitTxResponse,
-} from '../../../src/chain/api/grpc/client.js';
+} from '../../../src/chain/api/client/index.js';
 import { OrderRecords, type BlockDetail, type ChainOp } from '../../../src/chain/core/index.js';
 import { auditPath, leafHashWith } from '../../../src/crypto/merkle-path.js';
 import { sha256 } from '../../../src/crypto/sha256.js';
