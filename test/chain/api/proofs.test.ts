@@ -39,7 +39,7 @@ import { runtimeProbe, startChainNode, tempDir, type ChainNode } from '../suppor
 import { noneProven } from '../support/sequencer-status.js';
 import { createExplorerApp } from '../../../src/chain/api/rest.js';
 import { silentLogger } from '../../../src/log/index.js';
-import { defaultFaces } from '../../../src/node/index.js';
+import { defaultFaces } from '../../../src/node/faces.js';
 import type { AddressInfo } from 'node:net';
 
 describe('chain: explorer proofs on a whole node', function () {
