@@ -80,10 +80,12 @@ async function open(start: NodeThreadStart): Promise<void> {
       windowBytes: config.retainBytes,
       warm,
     });
-    // Here only the order book's signatures when it has no pool of its own (--dex-signature-threads 0).
+    // Here only the order book's signatures when it has no pool of its own (--dex-signature-threads 0):
+    // otherwise nothing runs on it, and it starts no thread unless something does.
     const pool = createPool({
       preload: workerFile('ed25519'),
       ...(data.poolThreads ? { threads: data.poolThreads } : {}),
+      onDemand: config.dexSignatureThreads > 0,
     });
     parts.pool = pool;
     const fail = (err: Error) => port.postMessage({ t: 'fail', message: err.message });
