@@ -19,7 +19,7 @@ const FLOORS = [
   ['crypto', 'db', 'pool', 'log'], // hashes, signatures, hex and bytes; the database, worker pools, logging
   ['core'], // transactions and ticks: types and byte forms
   ['wire', 'vdf'], // shared wire codecs (protobuf, JSON, hex, addresses); the VDF
-  ['store', 'clock', 'intake', 'sdk'], // tick storage, the clock, the intake line, the client SDK
+  ['store', 'clock', 'intake', 'sdk', 'sequencer/api/client', 'chain/api/client'], // tick storage, the clock, the intake line, the client SDK; the faces' gRPC clients and their .protos (no server: a command that dials loads only these)
   ['sequencer'], // orders transactions into ticks
   ['dex/engine'], // the pure order book engine
   ['dex', 'proofs'], // the order book runtime; proofs a user can hold

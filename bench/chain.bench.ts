@@ -96,7 +96,7 @@ async function benchStream(rates: number[]): Promise<Record<string, unknown>> {
   const node = await startBenchNode(dir);
   const out: Record<string, unknown> = {};
   try {
-    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/client/index.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },
@@ -184,7 +184,7 @@ async function benchWs(clients: number): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-chain-ws-'));
   const node = await startBenchNode(dir);
   try {
-    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/client/index.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'BENCH' },

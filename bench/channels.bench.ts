@@ -24,7 +24,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChainClient } from '../src/chain/api/grpc/client.js';
+import { ChainClient } from '../src/chain/api/client/index.js';
 import { marketIdOf, toBase58 } from '../src/sdk/index.js';
 import { sha256 } from '../src/crypto/sha256.js';
 import { cpuMsOfStat } from './support/cpu.js';

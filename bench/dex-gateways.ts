@@ -32,7 +32,8 @@ import { startGatewayFace } from '../src/dex/api/gateway/index.js';
 import { DexClient, toBase58 } from '../src/sdk/index.js';
 import { fork } from 'node:child_process';
 import { defaultIntakeThreads, nodeConfig } from '../src/config/index.js';
-import { grpcFace, startNode } from '../src/node/index.js';
+import { grpcFace } from '../src/node/faces.js';
+import { startNode } from '../src/node/index.js';
 import type { LoadJob, LoadResult as SubmitLoadResult } from './support/chain-load.js';
 import { runChild, startChild } from './support/processes.js';
 import { percentile } from './support/stats.js';
@@ -270,7 +271,7 @@ export async function benchSubmitTx(
   try {
     const mintA = Array.from(new Uint8Array(32).fill(0xc1));
     const mintB = Array.from(new Uint8Array(32).fill(0xc2));
-    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/client/index.js');
     const c = new ChainClient(node.addresses.grpc!);
     await c.submit({
       market: { base_mint: Uint8Array.from(mintA), quote_mint: Uint8Array.from(mintB), name: 'BENCH' },

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { openDatabase } from '../src/db/index.js';
 import { createPool } from '../src/pool/index.js';
-import { SEQUENCER_PROTO } from '../src/sequencer/api/proto.js';
+import { SEQUENCER_PROTO } from '../src/sequencer/api/client/index.js';
 import { PROTO_DIR } from '../src/wire/index.js';
 import { decodeSubmitBatchRequest, isMalformed } from '../src/sequencer/api/grpc/requests.js';
 import { IntakeThreads } from '../src/sequencer/api/grpc/intake.js';

@@ -57,7 +57,7 @@ import { readdirSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChainClient } from '../src/chain/api/grpc/client.js';
+import { ChainClient } from '../src/chain/api/client/index.js';
 import { sha256 } from '../src/crypto/sha256.js';
 import { marketIdOf } from '../src/sdk/index.js';
 import { DEFAULT_BUSY_ITERATIONS, GENESIS_OUTPUT, loadVdfEngine } from '../src/vdf/index.js';

@@ -28,7 +28,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient } from '../src/chain/api/grpc/client.js';
+import { ChainClient } from '../src/chain/api/client/index.js';
 import { toBase58 } from '../src/crypto/base58.js';
 import { DexClient } from '../src/sdk/client.js';
 import { loadAverage, treeCpuDeltaMs, treeCpuMs } from './support/footprint.js';

@@ -25,7 +25,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChainClient } from '../src/chain/api/grpc/client.js';
+import { ChainClient } from '../src/chain/api/client/index.js';
 import type { OpenReport, OverloadJob } from './support/overload-client.js';
 import { benchNodeArgs, spawnDefaultNode } from './support/processes.js';
 import { percentile, round } from './support/stats.js';

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     };
   };
   try {
-    const { ChainClient } = await import('../src/chain/api/grpc/client.js');
+    const { ChainClient } = await import('../src/chain/api/client/index.js');
     const c = new ChainClient(grpc);
     await c.submit({
       market: { base_mint: Uint8Array.from(MINT_A), quote_mint: Uint8Array.from(MINT_B), name: 'READERS' },

@@ -1,7 +1,20 @@
 #!/usr/bin/env node
 // Entry point of the `svc` command; the CLI itself is TypeScript compiled to dist/.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1+ keeps the compiled code of svc's modules on disk (in NODE_COMPILE_CACHE, else
+// node-compile-cache in the system's temporary directory, as Node's own default), so each
+// start (a node, its threads and gateway processes, every command) compiles less; the
+// variable hands the same directory to the node's threads and the processes it forks.
+// Nothing on Node 20.
+if (module.enableCompileCache) {
+  process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
+  module.enableCompileCache(process.env.NODE_COMPILE_CACHE);
+}
 
 const main = new URL('../dist/src/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(main))) {

@@ -4,7 +4,7 @@
  * (a slice every millisecond, no waiting for answers), and reports answers and errors.
  * Orders alternate sides around one price on one market, so about half trade.
  */
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { signInline } from '../../src/dex/verifier.js';
 import { keyPairFromSeed } from '../../src/crypto/keys.js';
 import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';

@@ -4,7 +4,7 @@
  * (performance.timeOrigin + now, the clock the node stamps ticks with). Stops after
  * `seconds` and reports.
  */
-import { ChainClient, type WireTxBatch } from '../../src/chain/api/grpc/client.js';
+import { ChainClient, type WireTxBatch } from '../../src/chain/api/client/index.js';
 
 export interface StreamJob {
   grpc: string;

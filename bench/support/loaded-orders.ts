@@ -12,7 +12,7 @@
  * the bench can say what the clients took of a shared machine. It signs every order first,
  * says `{ready}`, and starts sending on `{go}`, so the window holds no signing.
  */
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { buildOrderBody, DexClient } from '../../src/sdk/index.js';
 import { encodeOrderIntent, orderMessage, type OrderIntent } from '../../src/core/order-messages.js';
 import { signInline } from '../../src/dex/verifier.js';

@@ -18,7 +18,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { Agent, request } from 'node:http';
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { shortHash, transactionHash } from '../../src/core/tx-hash.js';
 import { signInline } from '../../src/dex/verifier.js';
 import { toBase58 } from '../../src/crypto/base58.js';

@@ -4,7 +4,7 @@
  * Prints `listening noop <addr>` and answers every submission with dummy values.
  */
 import * as grpc from '@grpc/grpc-js';
-import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../src/sequencer/api/proto.js';
+import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../src/sequencer/api/client/index.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../../src/sequencer/api/limits.js';
 
 const service = loadSequencerPackage()[SEQUENCER_SERVICE] as grpc.ServiceDefinition;

@@ -7,7 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import { signBatch } from '../../src/crypto/index.js';
-import { ChainClient, type SubmitTxRequest } from '../../src/chain/api/grpc/client.js';
+import { ChainClient, type SubmitTxRequest } from '../../src/chain/api/client/index.js';
 import {
   encodeOrderIntent,
   keyPairFromSeed,

@@ -14,7 +14,7 @@
  */
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { randomInt } from 'node:crypto';
-import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/api/index.js';
+import { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from '../chain/api/client/index.js';
 import { fromBase58Key } from '../sdk/index.js';
 import { watch } from './chain-watch.js';
 import { group, type Subcommand } from './command.js';

@@ -1,9 +1,9 @@
 /**
- * The CLI's side of the sequencer's gRPC client (src/sequencer/api/grpc/client.ts): the --grpc-url
+ * The CLI's side of the sequencer's gRPC client (src/sequencer/api/client): the --grpc-url
  * option (else SVC_GRPC_URL, else 127.0.0.1:9090), and an address that does not parse as
  * a usage error (exit code 2).
  */
-import { grpcTarget as parseTarget, NodeClient } from '../sequencer/api/index.js';
+import { grpcTarget as parseTarget, NodeClient } from '../sequencer/api/client/index.js';
 import { UsageError, type OptionSpec } from './options.js';
 
 export {
@@ -15,7 +15,7 @@ export {
   type WireSubmitResponse,
   type WireTick,
   type WireTransaction,
-} from '../sequencer/api/index.js';
+} from '../sequencer/api/client/index.js';
 
 export const DEFAULT_GRPC_URL = '127.0.0.1:9090';
 

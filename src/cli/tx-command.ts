@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { nowMicros } from '../core/index.js';
 import { fromHex } from '../sdk/index.js';
-import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
+import { MAX_BATCH_TRANSACTIONS } from '../sequencer/interface.js';
 import { group, type Subcommand } from './command.js';
 import { describeBytes, isoMicros, transactionLookupJson } from './format.js';
 import { GRPC_URL_OPTION, nodeClient, type NodeClient, type WireSubmitResponse, type WireTransaction } from './grpc.js';

@@ -1,7 +1,10 @@
 /**
  * ed25519 with Node's built-in crypto (OpenSSL), which is about an order of magnitude
  * faster than pure-JS @noble/ed25519: verification one at a time or in batches, and
- * signing a batch of messages with one key (the node's receipt key). Public keys are
+ * signing a batch of messages with one key (the node's receipt key), and that key's public
+ * half from its seed (@noble/ed25519 builds a table of ~100 ms of CPU in each thread on first
+ * use, which a node's start-up would otherwise pay in its node thread and in each gateway
+ * process). Public keys are
  * wrapped as DER SPKI (fixed 12-byte prefix || 32-byte key) and cached as KeyObjects
  * (per thread), since traders sign many orders with one key.
  *
@@ -13,6 +16,7 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { ed25519EncodingViolation } from './ed25519-rules.js';
+import type { KeyPair } from './keys.js';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -76,4 +80,10 @@ function privateKeyObject(seed: Uint8Array): KeyObject {
 export function signBatch(task: { seed: Uint8Array; messages: Uint8Array[] }): Uint8Array[] {
   const key = privateKeyObject(task.seed);
   return task.messages.map((m) => new Uint8Array(sign(null, m, key)));
+}
+
+/** The key pair of a 32-byte seed: the same bytes as keys.ts's keyPairFromSeed, derived by node:crypto. */
+export function keyPairOfSeed(seed: Uint8Array): KeyPair {
+  const spki = createPublicKey(privateKeyObject(seed)).export({ format: 'der', type: 'spki' });
+  return { secretKey: seed.slice(), publicKey: new Uint8Array(spki.subarray(SPKI_PREFIX.length)) };
 }

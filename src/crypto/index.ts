@@ -8,7 +8,7 @@
 export { bytesToHex, fromHex } from './hex.js';
 export { fromBase58Key, toBase58, toBase58Key } from './base58.js';
 export { sha256 } from './sha256.js';
-export { signBatch, type VerifyItem, verifyOne } from './ed25519.js';
+export { keyPairOfSeed, signBatch, type VerifyItem, verifyOne } from './ed25519.js';
 export { EMPTY_ROOT, leafHash, merkleRoot, nodeHash, rootOfLeafHashes } from './merkle.js';
 export { ed25519EncodingViolation } from './ed25519-rules.js';
 export { merkleRootWith, rootOfLeafHashesWith } from './merkle-root.js';

@@ -34,8 +34,8 @@ import {
   type OrderIntent,
 } from '../core/index.js';
 import { CANCEL_ALL_PREFIX, encodeCancelAllData, type CancelAllData } from '../core/index.js';
-import { SubmitError, type Sequencer } from '../sequencer/index.js';
-import { MAX_BATCH_TRANSACTIONS } from '../sequencer/index.js';
+// The sequencer's surface (interface.ts), not its door: a gateway process takes this file and needs no sequencer.
+import { MAX_BATCH_TRANSACTIONS, SubmitError, type Sequencer } from '../sequencer/interface.js';
 import { ArrivalQueue } from '../intake/index.js';
 import type { OrderedTransaction, Tick, Transaction } from '../core/index.js';
 import type { TickApplier } from './applier.js';

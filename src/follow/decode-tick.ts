@@ -6,7 +6,7 @@
  */
 import { checkServedTxHash } from '../core/index.js';
 import type { OrderedTransaction, Tick } from '../core/index.js';
-import type { WireTick } from '../sequencer/api/index.js';
+import type { WireTick } from '../sequencer/api/client/index.js';
 import type { TickFailure } from './interface.js';
 
 const ELEMENT = 256;

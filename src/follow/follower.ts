@@ -33,7 +33,12 @@ import type {
   Transaction,
   TransactionLocation,
 } from '../core/index.js';
-import { NodeClient, type WireSubmitResponse, type WireTick, type WireTransaction } from '../sequencer/api/index.js';
+import {
+  NodeClient,
+  type WireSubmitResponse,
+  type WireTick,
+  type WireTransaction,
+} from '../sequencer/api/client/index.js';
 import { RateMeter } from '../sequencer/index.js';
 import { SubmitError, type Sequencer, type SubmitErrorCode, type TickListener } from '../sequencer/index.js';
 import { TickLog } from '../store/index.js';

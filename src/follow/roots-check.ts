@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { ChainReader, RecordFeed } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
 import type { Sequencer } from '../sequencer/index.js';
-import { grpcTarget } from '../sequencer/api/index.js';
+import { grpcTarget } from '../sequencer/api/client/index.js';
 import { blockRootOf, loadFollowPackage, type WireBlockRoot } from './block-roots.js';
 import { Follower } from './follower.js';
 import { FollowError } from './interface.js';

@@ -22,7 +22,7 @@
  * A refusal at any step writes nothing.
  */
 import type { Piscina } from 'piscina';
-import type { NodeClient } from '../sequencer/api/index.js';
+import type { NodeClient } from '../sequencer/api/client/index.js';
 import { ChainStore, decodeStoredSnapshot, encodeStoredSnapshot } from '../chain/core/index.js';
 import type { Database } from '../db/index.js';
 import { binarySublevel, type ExtraOp, type Head } from '../store/index.js';

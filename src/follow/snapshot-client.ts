@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { grpcTarget } from '../sequencer/api/index.js';
+import { grpcTarget } from '../sequencer/api/client/index.js';
 import { loadFollowPackage } from './block-roots.js';
 import { FollowError } from './interface.js';
 import type { OpenRecords } from '../chain/core/index.js';

@@ -8,13 +8,8 @@
  */
 import type { ChainConsumerSpec } from '../chain/index.js';
 import type { RpcRouteHook } from '../chain/api/index.js';
-import {
-  CHAIN_SERVICE,
-  loadChainPackage,
-  chainDefinition,
-  createChainHandlers,
-  type ChainBackend,
-} from '../chain/api/index.js';
+import { chainDefinition, createChainHandlers, type ChainBackend } from '../chain/api/index.js';
+import { CHAIN_SERVICE, loadChainPackage } from '../chain/api/client/index.js';
 import { mqConsumer } from '../chain/index.js';
 import {
   dexForwarder,

@@ -5,15 +5,22 @@
  * (sequencer-link.ts). Both open the one LevelDB (shared). close(): the faces stop accepting,
  * the sequencer ticks out what is in flight and stops, the node thread closes its parts,
  * then the pool and the database close here.
+ *
+ * The node thread is started first: it loads its modules and prepares the faces that can
+ * begin early (the gateway processes boot) while this thread opens the ordering part, and it
+ * opens nothing until it is handed the sequencer's link ('start'); if ordering cannot open,
+ * it is told to give up ('abort') and drops what it prepared.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { NodeConfig } from '../config/index.js';
 import type { Logger, LogLevel } from '../log/index.js';
 import { workerFile } from '../pool/index.js';
+import type { Sequencer } from '../sequencer/index.js';
 import { readerPace } from '../wire/index.js';
 import { StartupError } from './errors.js';
 import type { NodeHandle, StartNodeOptions } from './interface.js';
-import { closeParts, makeStep, openOrdering, type Parts } from './parts.js';
+import { openOrdering } from './ordering.js';
+import { closeParts, makeStep, type Parts } from './parts.js';
 import { hostSequencer } from './sequencer-host.js';
 import type { LinkSeed } from './sequencer-link.js';
 
@@ -28,40 +35,42 @@ export async function startThreaded(
   const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
   readerPace.configure({ minBytesPerS: config.readerFloor });
   const step = makeStep(logger);
-  // Ticks the node thread has not applied count toward --queue-capacity (set once the link is up).
-  let backlog = () => 0;
-  const { sequencer } = await openOrdering(
-    config,
-    options,
-    parts,
-    step,
-    logger,
-    (e) => reportFailure(e),
-    true,
-    () => backlog(),
-  ).catch(async (err: unknown) => {
-    logger.error({ err }, 'node failed to start');
-    await closeParts(parts, logger);
-    throw err;
-  });
-  const link = new MessageChannel();
-  const host = hostSequencer(sequencer, link.port1);
-  backlog = host.backlog;
   const worker = new Worker(workerFile('node'), {
     workerData: {
       config,
-      seed: host.seed,
-      port: link.port2,
       // A logger cannot cross threads: the node thread logs to stderr at the caller's level.
       logLevel: (options.logger?.level as LogLevel | undefined) ?? config.logLevel,
       ...(options.poolThreads ? { poolThreads: options.poolThreads } : {}),
     } satisfies NodeWorkerData,
-    transferList: [link.port2],
   });
   const control = new NodeThreadControl(worker, (err) => reportFailure(err));
+  // Ticks the node thread has not applied count toward --queue-capacity (set once the link is up).
+  let backlog = () => 0;
+  let sequencer: Sequencer;
+  try {
+    ({ sequencer } = await openOrdering(
+      config,
+      options,
+      parts,
+      step,
+      logger,
+      (e) => reportFailure(e),
+      true,
+      () => backlog(),
+    ));
+  } catch (err) {
+    logger.error({ err }, 'node failed to start');
+    await control.request({ t: 'abort' }).catch(() => undefined);
+    await worker.terminate();
+    await closeParts(parts, logger);
+    throw err;
+  }
+  const link = new MessageChannel();
+  const host = hostSequencer(sequencer, link.port1);
+  backlog = host.backlog;
   let up: NodeThreadUp;
   try {
-    up = (await control.next('up')) as NodeThreadUp;
+    up = (await control.request({ t: 'start', seed: host.seed, port: link.port2 }, [link.port2])) as NodeThreadUp;
   } catch (err) {
     host.stop();
     await worker.terminate();
@@ -77,10 +86,10 @@ export async function startThreaded(
     close() {
       closing ??= (async () => {
         logger.info('shutting down');
-        await control.request('stop-accepting').catch(() => undefined);
+        await control.request({ t: 'stop-accepting' }).catch(() => undefined);
         await sequencer.stop().catch((err: unknown) => logger.error({ err }, 'sequencer stop failed'));
         parts.sequencer = undefined;
-        await control.request('close').catch(() => undefined);
+        await control.request({ t: 'close' }).catch(() => undefined);
         host.stop();
         link.port1.close();
         await worker.terminate();
@@ -95,22 +104,38 @@ export async function startThreaded(
 /** What the node thread is started with (workers/node.worker.ts). */
 export interface NodeWorkerData {
   config: NodeConfig;
-  seed: LinkSeed;
-  port: MessagePort;
   logLevel: LogLevel;
   poolThreads?: number;
 }
 
-/** The node thread's first answer. */
+/** The go-ahead, once ordering is open: the sequencer's state and the link's port (transferred). */
+export interface NodeThreadStart {
+  t: 'start';
+  seed: LinkSeed;
+  port: MessagePort;
+}
+
+/**
+ * What this thread asks of the node thread: 'start' (answered 'up' or 'error'), 'abort'
+ * (ordering could not open: drop what was prepared), 'stop-accepting' and 'close' (each
+ * answered 'ok').
+ */
+export type NodeThreadRequest = NodeThreadStart | { t: 'abort' | 'stop-accepting' | 'close' };
+
+/** The node thread's answer to 'start'. */
 export interface NodeThreadUp {
   t: 'up';
   addresses: Record<string, string>;
   lines: string[];
 }
 
-/** Control messages with the node thread: 'up' or 'error' once, then acks of requests; 'fail' any time. */
+/**
+ * Requests to the node thread, each answered in turn ('error' rejects); 'fail' any time. A
+ * node thread that failed or exited rejects what waits and every later request.
+ */
 class NodeThreadControl {
-  private waiters: Array<{ t: string; resolve: (m: unknown) => void; reject: (e: Error) => void }> = [];
+  private waiters: Array<{ resolve: (m: unknown) => void; reject: (e: Error) => void }> = [];
+  private gone: Error | undefined;
 
   constructor(
     private readonly worker: Worker,
@@ -125,18 +150,21 @@ class NodeThreadControl {
       else w.resolve(m);
     });
     worker.on('error', (err) => {
-      for (const w of this.waiters.splice(0)) w.reject(err);
+      this.end(err);
       onFail(err);
     });
+    worker.on('exit', (code) => this.end(new Error(`the node thread exited (code ${code})`)));
   }
 
-  next(t: string): Promise<unknown> {
-    return new Promise((resolve, reject) => this.waiters.push({ t, resolve, reject }));
-  }
-
-  request(t: string): Promise<unknown> {
-    const answer = this.next(t);
-    this.worker.postMessage({ t });
+  request(m: NodeThreadRequest, transfer: MessagePort[] = []): Promise<unknown> {
+    if (this.gone) return Promise.reject(this.gone);
+    const answer = new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.worker.postMessage(m, transfer);
     return answer;
+  }
+
+  private end(err: Error): void {
+    this.gone ??= err;
+    for (const w of this.waiters.splice(0)) w.reject(err);
   }
 }

@@ -17,6 +17,12 @@ export interface PoolOptions {
    * started it until it does).
    */
   preload?: string;
+  /**
+   * No thread until a task comes (then up to `threads`; one idle for the idle timeout ends):
+   * for a pool that may never be used, which then costs no thread start (an isolate and its
+   * modules, CPU every other thread waits for at a node's start-up). Default: every thread at once.
+   */
+  onDemand?: boolean;
 }
 
 /** Absolute path of the compiled worker module `workers/<name>.worker.js`. */
@@ -27,7 +33,7 @@ export function workerFile(name: string): string {
 export function createPool(options: PoolOptions = {}): Piscina {
   const threads = options.threads ?? availableParallelism();
   return new Piscina({
-    minThreads: threads,
+    minThreads: options.onDemand ? 0 : threads,
     maxThreads: threads,
     idleTimeout: 60_000,
     ...(options.preload ? { filename: options.preload } : {}),

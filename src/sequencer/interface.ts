@@ -14,6 +14,9 @@ import type {
   TransactionLocation,
 } from '../core/index.js';
 
+/** SubmitBatch's most transactions per call: here too so a client splits batches without loading the sequencer. */
+export { MAX_BATCH_TRANSACTIONS } from './limits.js';
+
 export interface SequencerOptions {
   db: Database; // opened by the node (src/db) under --db-path; the sequencer uses its own sublevels
   pool: Piscina; // the node's worker pool (src/pool), for heartbeat proofs

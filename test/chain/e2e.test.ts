@@ -13,7 +13,7 @@ import { ClassicLevel } from 'classic-level';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/api/grpc/client.js';
+import { ChainClient, signedOrderRequest, type WireSubmitTxResponse } from '../../src/chain/api/client/index.js';
 import { levelDir } from '../../src/db/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from './support/flow.js';

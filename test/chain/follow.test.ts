@@ -5,7 +5,7 @@
  * trims to its start; getTransaction finds what the REST serves.
  */
 import { expect } from 'chai';
-import { signedOrderRequest } from '../../src/chain/api/grpc/client.js';
+import { signedOrderRequest } from '../../src/chain/api/client/index.js';
 import type { BlockDetail, ChainReader, TransactionBatch } from '../../src/chain/core/index.js';
 import { defaultFaces } from '../../src/node/faces.js';
 import { keyOf, mintOf } from './support/flow.js';

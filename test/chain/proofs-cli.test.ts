@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signedCancelRequest, signedOrderRequest } from '../../src/chain/api/grpc/client.js';
+import { signedCancelRequest, signedOrderRequest } from '../../src/chain/api/client/index.js';
 import type { OrderStateProof } from '../../src/proofs/index.js';
 import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';

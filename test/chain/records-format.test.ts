@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { openDatabase } from '../../src/db/index.js';
-import { signedOrderRequest } from '../../src/chain/api/grpc/client.js';
+import { signedOrderRequest } from '../../src/chain/api/client/index.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { startChainNode, type ChainNode } from './support/node.js';
 

@@ -14,7 +14,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireTxBatch,
-} from '../../src/chain/api/grpc/client.js';
+} from '../../src/chain/api/client/index.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import { keyOf, mintOf } from './support/flow.js';
 import { isBlock, readStream } from '../support/jetstream.js';

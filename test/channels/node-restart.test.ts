@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { toBase58 } from '../../src/crypto/base58.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';

@@ -9,10 +9,11 @@
 import { expect } from 'chai';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { signedOrderRequest } from '../../src/chain/api/grpc/client.js';
+import { signedOrderRequest } from '../../src/chain/api/client/index.js';
 import { startRpcFace } from '../../src/chain/api/index.js';
 import type { ChannelHub } from '../../src/channels/index.js';
-import { grpcFace, type FaceSpec } from '../../src/node/index.js';
+import type { FaceSpec } from '../../src/node/index.js';
+import { grpcFace } from '../../src/node/faces.js';
 import { startChainNode, type ChainNode } from '../chain/support/node.js';
 import { keyOf, mintOf } from '../chain/support/flow.js';
 

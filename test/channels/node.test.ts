@@ -13,8 +13,8 @@
  */
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { ChainClient, signedCancelRequest, signedOrderRequest } from '../../src/chain/api/grpc/client.js';
-import { NodeClient } from '../../src/sequencer/api/grpc/client.js';
+import { ChainClient, signedCancelRequest, signedOrderRequest } from '../../src/chain/api/client/index.js';
+import { NodeClient } from '../../src/sequencer/api/client/index.js';
 import { toBase58 } from '../../src/crypto/base58.js';
 import { marketIdOf } from '../../src/core/market-id.js';
 import type { Side } from '../../src/core/order-messages.js';

@@ -18,7 +18,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type SubmitTxRequest,
-} from '../../src/chain/api/grpc/client.js';
+} from '../../src/chain/api/client/index.js';
 import {
   buildCancelBody,
   buildOrderBody,

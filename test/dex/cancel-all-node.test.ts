@@ -12,7 +12,7 @@
  */
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { ChainClient, signedCancelAllRequest, type WireTxBatch } from '../../src/chain/api/grpc/index.js';
+import { ChainClient, signedCancelAllRequest, type WireTxBatch } from '../../src/chain/api/client/index.js';
 import {
   buildCancelAllBody,
   buildOrderBody,

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Tick } from '../../src/core/types.js';
-import type { WireTick } from '../../src/sequencer/api/grpc/client.js';
+import type { WireTick } from '../../src/sequencer/api/client/index.js';
 import { tickOfWire } from '../../src/follow/decode-tick.js';
 import { makeTick } from '../store/fixtures.js';
 import { wireOf } from './support/fake-leader.js';

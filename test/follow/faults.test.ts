@@ -20,7 +20,7 @@ import { startNode, StartupError, type NodeHandle } from '../../src/node/index.j
 import { dexFace, grpcFace, restFace, rpcFace } from '../../src/node/faces.js';
 import type { FaceSpec } from '../../src/node/interface.js';
 import { TickLog } from '../../src/store/tick-log.js';
-import type { WireTick } from '../../src/sequencer/api/grpc/client.js';
+import type { WireTick } from '../../src/sequencer/api/client/index.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';

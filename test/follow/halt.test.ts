@@ -17,7 +17,7 @@ import type { Tick } from '../../src/core/types.js';
 import type { FollowHalt } from '../../src/core/types.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startNode } from '../../src/node/index.js';
-import type { WireTick } from '../../src/sequencer/api/grpc/client.js';
+import type { WireTick } from '../../src/sequencer/api/client/index.js';
 import { makeTicks } from '../chain/support/flow.js';
 import { http, rawCall } from '../hostile/support.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';

@@ -13,7 +13,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { NodeClient, type WireTick } from '../../src/sequencer/api/grpc/client.js';
+import { NodeClient, type WireTick } from '../../src/sequencer/api/client/index.js';
 import { decodeStoredSnapshot, encodeStoredSnapshot } from '../../src/chain/core/store.js';
 import { nodeConfig } from '../../src/config/index.js';
 import type { Tick, Transaction } from '../../src/core/types.js';

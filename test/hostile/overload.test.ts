@@ -16,7 +16,7 @@
 import { expect } from 'chai';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import type { CancelsReport, OpenReport, OverloadJob, ResetsReport } from '../../bench/support/overload-client.js';
 import { http, startHostileNode, type HostileNode } from './support.js';
 

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { bookChecksumOf, ChannelClient, EMPTY_BOOK_CHECKSUM, marketIdOf } from '../../src/sdk/index.js';
 import type { BookLevels, BookMessage, ChannelDial, ChannelError } from '../../src/sdk/index.js';
 import { spawnNode, type NodeProcess } from '../support/node-process.js';

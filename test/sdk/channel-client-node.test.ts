@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { ChainClient } from '../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../src/chain/api/client/index.js';
 import { orderFlow } from '../channels/support/order-flow.js';
 import {
   ChannelClient,

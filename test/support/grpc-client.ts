@@ -5,7 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { SEQUENCER_PROTO } from '../../src/sequencer/api/proto.js';
+import { SEQUENCER_PROTO } from '../../src/sequencer/api/client/index.js';
 import { LOADER_OPTIONS } from '../../src/wire/index.js';
 
 export type {
@@ -13,8 +13,8 @@ export type {
   WireSubmitResponse,
   WireTick,
   WireTransaction,
-} from '../../src/sequencer/api/grpc/client.js';
-import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer/api/grpc/client.js';
+} from '../../src/sequencer/api/client/index.js';
+import type { WireSubmitResponse, WireTick, WireTransaction } from '../../src/sequencer/api/client/index.js';
 
 type Unary = (
   req: object,

@@ -1,18 +1,15 @@
 /**
  * The door of the chain's faces (spec/3): the explorer REST and WS /ws/blocks on --rpc-addr
- * (server.ts) with its hooks (interface.ts), the gRPC ChainService and its client (grpc/),
- * the explorer page (web/), the explorer API's refusal and its HTTP answer (errors.ts), the
- * faces' metrics. The chain they serve is the runtime's (../index.ts).
+ * (server.ts) with its hooks (interface.ts), the gRPC ChainService (grpc/; its client and
+ * .proto are the client part, client/index.ts, which loads no server), the explorer page
+ * (web/), the explorer API's refusal and its HTTP answer (errors.ts), the faces' metrics. The chain they serve is the runtime's (../index.ts).
  */
 export type { RpcRouteHook, RpcUpgradeRoute } from './interface.js';
 export { startRpcFace } from './server.js';
 export { explorerOpenApi } from './openapi.js';
-export { ChainClient, signedCancelRequest, signedOrderRequest, type WireTxBatch } from './grpc/client.js';
 export {
-  CHAIN_SERVICE,
   chainDefinition,
   createChainHandlers,
-  loadChainPackage,
   startSubmitTxEntry,
   submitTxAnswer,
   type ChainBackend,

@@ -14,13 +14,6 @@ export { MAX_BATCH_TRANSACTIONS } from '../index.js';
 export const DEFAULT_TICK_LIMIT = 10;
 export const MAX_TICK_LIMIT = 100;
 
-/**
- * StreamTicks: the request metadata key a full node (`svc node --follow`) sends so that its
- * stream is not held to the readers' pace when it connects from a loopback address
- * (docs/api.md "Stream backpressure policy").
- */
-export const FOLLOWER_METADATA = 'svc-follower';
-
 /** StreamTicks: most streams open at once; more answer RESOURCE_EXHAUSTED. */
 export const MAX_TICK_STREAMS = 1024;
 

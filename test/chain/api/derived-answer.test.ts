@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { signedOrderRequest, type SubmitTxRequest, type WireTxBatch } from '../../../src/chain/api/grpc/client.js';
+import { signedOrderRequest, type SubmitTxRequest, type WireTxBatch } from '../../../src/chain/api/client/index.js';
 import type { ChainStore } from '../../../src/chain/core/index.js';
 import { marketIdOf } from '../../../src/core/market-id.js';
 import { toBase58 } from '../../../src/crypto/base58.js';

@@ -13,7 +13,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireSubmitTxResponse,
-} from '../../../src/chain/api/grpc/client.js';
+} from '../../../src/chain/api/client/index.js';
 import { toBase58 } from '../../../src/crypto/base58.js';
 import { marketIdOf } from '../../../src/core/market-id.js';
 import { keyOf, mintOf } from '../support/flow.js';

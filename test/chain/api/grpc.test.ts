@@ -13,8 +13,8 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireTxBatch,
-} from '../../../src/chain/api/grpc/client.js';
-import { loadChainPackage } from '../../../src/chain/api/grpc/proto.js';
+} from '../../../src/chain/api/client/index.js';
+import { loadChainPackage } from '../../../src/chain/api/client/index.js';
 import {
   encodeCancelOrderData,
   encodeOrderIntent,

@@ -16,7 +16,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireSubmitTxResponse,
-} from '../../../src/chain/api/grpc/client.js';
+} from '../../../src/chain/api/client/index.js';
 import { OrderRecords, type BlockDetail, type ChainOp } from '../../../src/chain/core/index.js';
 import { auditPath, leafHashWith } from '../../../src/crypto/merkle-path.js';
 import { sha256 } from '../../../src/crypto/sha256.js';
@@ -39,7 +39,7 @@ import { runtimeProbe, startChainNode, tempDir, type ChainNode } from '../suppor
 import { noneProven } from '../support/sequencer-status.js';
 import { createExplorerApp } from '../../../src/chain/api/rest.js';
 import { silentLogger } from '../../../src/log/index.js';
-import { defaultFaces } from '../../../src/node/index.js';
+import { defaultFaces } from '../../../src/node/faces.js';
 import type { AddressInfo } from 'node:net';
 
 describe('chain: explorer proofs on a whole node', function () {

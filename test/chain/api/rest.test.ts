@@ -10,7 +10,7 @@ import {
   signedCancelRequest,
   signedOrderRequest,
   type WireSubmitTxResponse,
-} from '../../../src/chain/api/grpc/client.js';
+} from '../../../src/chain/api/client/index.js';
 import type {
   BlockDetail,
   BlockRecord,

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { signedOrderRequest } from '../../../src/chain/api/grpc/client.js';
+import { signedOrderRequest } from '../../../src/chain/api/client/index.js';
 import type { BlockDetail } from '../../../src/chain/core/index.js';
 import { BlockSocket, CLOSE_TOO_SLOW, CLOSE_UNSUPPORTED_DATA } from '../../../src/chain/api/ws.js';
 import { silentLogger } from '../../../src/log/index.js';

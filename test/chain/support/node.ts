@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient } from '../../../src/chain/api/grpc/client.js';
+import { ChainClient } from '../../../src/chain/api/client/index.js';
 import { nodeConfig } from '../../../src/config/index.js';
 import { silentLogger } from '../../../src/log/index.js';
 import type { ChainRuntime } from '../../../src/chain/runtime.js';

@@ -3,7 +3,7 @@
  * stopped (the channel tests against the real node). `stop()` resolves with the last order
  * id sent; refusals are ignored (the tests read what the node stored and published).
  */
-import { type ChainClient, signedOrderRequest } from '../../../src/chain/api/grpc/client.js';
+import { type ChainClient, signedOrderRequest } from '../../../src/chain/api/client/index.js';
 import type { KeyPair, Side } from '../../../src/sdk/index.js';
 import { mintOf } from '../../chain/support/flow.js';
 

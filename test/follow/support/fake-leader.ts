@@ -11,14 +11,14 @@ import * as grpc from '@grpc/grpc-js';
 import type { ServiceDefinition } from '@grpc/proto-loader';
 import { shortHash } from '../../../src/core/tx-hash.js';
 import type { Tick } from '../../../src/core/types.js';
-import type { WireTick } from '../../../src/sequencer/api/grpc/client.js';
+import type { WireTick } from '../../../src/sequencer/api/client/index.js';
 import {
   FOLLOW_SERVICE,
   loadFollowPackage,
   type WireBlockRoot,
   type WireSnapshotChunk,
 } from '../../../src/follow/index.js';
-import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/sequencer/api/proto.js';
+import { loadSequencerPackage, SEQUENCER_SERVICE } from '../../../src/sequencer/api/client/index.js';
 import { bytesToHex } from '../../../src/vdf/index.js';
 
 export function wireOf(t: Tick): WireTick {

@@ -13,7 +13,7 @@ import { tempDirs } from '../../support/temp-dirs.js';
 import { until } from '../../support/until.js';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { SEQUENCER_PROTO } from '../../../src/sequencer/api/proto.js';
+import { SEQUENCER_PROTO } from '../../../src/sequencer/api/client/index.js';
 import { PROTO_DIR } from '../../../src/wire/index.js';
 import { IntakeThreads, MAX_INTAKE_BYTES } from '../../../src/sequencer/api/grpc/intake.js';
 import { SubmitError } from '../../../src/sequencer/interface.js';

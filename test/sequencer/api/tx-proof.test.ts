@@ -19,7 +19,7 @@ import type { Tick } from '../../../src/core/types.js';
 import { openDatabase } from '../../../src/db/index.js';
 import { createPool } from '../../../src/pool/index.js';
 import { buildInclusionProof, verifyInclusion } from '../../../src/proofs/index.js';
-import { SEQUENCER_PROTO } from '../../../src/sequencer/api/proto.js';
+import { SEQUENCER_PROTO } from '../../../src/sequencer/api/client/index.js';
 import { encodeGetTransactionProofResponse, encodeTick } from '../../../src/sequencer/api/grpc/encode.js';
 import { decodeGetTransactionProofRequest, isMalformed } from '../../../src/sequencer/api/grpc/requests.js';
 import { TickSequencer } from '../../../src/sequencer/sequencer.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
-import { SEQUENCER_PROTO } from '../../../src/sequencer/api/proto.js';
+import { SEQUENCER_PROTO } from '../../../src/sequencer/api/client/index.js';
 import { PROTO_DIR } from '../../../src/wire/index.js';
 import {
   decodeSubmitBatchRequest,

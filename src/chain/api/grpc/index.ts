@@ -1,7 +1,5 @@
 /** svc.chain.v1.ChainService: SubmitTx and StreamTx on the node's one gRPC server. */
-export { CHAIN_SERVICE, loadChainPackage } from './proto.js';
 export { chainDefinition, createChainHandlers, type ChainBackend } from './service.js';
-export { signedCancelAllRequest, ChainClient, type WireTxBatch } from './client.js';
 export {
   startSubmitTxEntry,
   submitTxAnswer,

@@ -32,7 +32,7 @@ import { DexRefusal, type DexRefusalCode } from '../../../dex/index.js';
 import type { OrderEntry } from '../../../dex/index.js';
 import type { Chain } from '../../core/index.js';
 import { checkMessage, peerAddress } from '../../../wire/index.js';
-import { chainServiceDefinition } from './proto.js';
+import { chainServiceDefinition } from '../client/index.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
 import { PeerRateLimiter } from './rate-limit.js';
 import { serveTxStream, type TxStreamQueue } from './stream-tx.js';

@@ -24,7 +24,7 @@ import { cancelAllMessage, encodeCancelAllData, type CancelAllData } from '../..
 import { verifyOne } from '../../../crypto/index.js';
 import type { IntakeRefusal } from '../../../intake/index.js';
 import { checkMessage } from '../../../wire/index.js';
-import { chainServiceDefinition } from './proto.js';
+import { chainServiceDefinition } from '../client/index.js';
 import { CHAIN_REQUEST_SCHEMAS } from './requests.js';
 
 /** SubmitTxRequest as proto-loader decodes it (oneof `tx` names the set field). */

@@ -15,7 +15,7 @@ import type { HostPort as ListenAddress, ReaderPace } from '../../../wire/index.
 import { formatHostPort } from '../../../wire/index.js';
 import type { Sequencer } from '../../index.js';
 import { MAX_RECEIVE_MESSAGE_BYTES } from '../limits.js';
-import { SEQUENCER_SERVICE, loadSequencerPackage } from '../proto.js';
+import { SEQUENCER_SERVICE, loadSequencerPackage } from '../client/index.js';
 import { createHandlers, serviceDefinition } from './service.js';
 import type { IntakeThreads } from './intake.js';
 import type { StreamQueueLimits } from './stream-ticks.js';

@@ -21,16 +21,10 @@ import type { Logger } from 'pino';
 import { SubmitError, type Sequencer } from '../../index.js';
 import type { SubmitResult, Transaction } from '../../../core/index.js';
 import { earliest } from '../convert.js';
-import {
-  DEFAULT_TICK_LIMIT,
-  FOLLOWER_METADATA,
-  MAX_BATCH_TRANSACTIONS,
-  MAX_TICK_LIMIT,
-  TX_SAMPLE_SIZE,
-} from '../limits.js';
+import { DEFAULT_TICK_LIMIT, MAX_BATCH_TRANSACTIONS, MAX_TICK_LIMIT, TX_SAMPLE_SIZE } from '../limits.js';
 import { checkTickNumber, parseProofHash, parseTxHash } from '../params.js';
 import { lookupTransactionProof } from '../tx-proof.js';
-import { sequencerServiceDefinition } from '../proto.js';
+import { FOLLOWER_METADATA, sequencerServiceDefinition } from '../client/index.js';
 import type { TickFeed } from './tick-feed.js';
 import type { IntakeThreads } from './intake.js';
 import type { TickStreams } from './tick-streams.js';

@@ -24,7 +24,7 @@ import {
   type OrderIntent,
   type Receipt,
 } from '../../../../src/sdk/index.js';
-import { ChainClient, signedOrderRequest } from '../../../../src/chain/api/grpc/client.js';
+import { ChainClient, signedOrderRequest } from '../../../../src/chain/api/client/index.js';
 import { spawnNode, type NodeProcess } from '../../../support/node-process.js';
 
 const BASE = new Uint8Array(32).fill(21);

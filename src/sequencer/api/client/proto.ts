@@ -4,7 +4,7 @@
  * definition, request decoding of the small query messages, server reflection and test clients.
  */
 import * as protoLoader from '@grpc/proto-loader';
-import { LOADER_OPTIONS } from '../../wire/index.js';
+import { LOADER_OPTIONS } from '../../../wire/index.js';
 
 export const SEQUENCER_PROTO = 'svc/sequencer/v1/sequencer.proto';
 export const SEQUENCER_SERVICE = 'svc.sequencer.v1.SequencerService';

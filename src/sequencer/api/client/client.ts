@@ -7,8 +7,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { parseAddress } from '../../../wire/index.js';
 import { formatHostPort } from '../../../wire/index.js';
-import { loadSequencerPackage } from '../proto.js';
-import { FOLLOWER_METADATA } from '../limits.js';
+import { loadSequencerPackage } from './proto.js';
+import { FOLLOWER_METADATA } from './metadata.js';
 
 export interface WireTransaction {
   tx_id: string;
