@@ -22,14 +22,17 @@ const IN_FLIGHT_MAX = 700;
 
 describe('hostile: client resets that reach no JavaScript (HTTP/2 server with the reset guard in a child process)', function () {
   this.timeout(30_000);
+  let server: ChildProcess | undefined;
+  afterEach(() => server?.kill('SIGKILL')); // also when the test timed out in the middle
 
   it('400 resets of answered streams, then cancels in flight: the guard closes gracefully, and nghttp2 never closes with INTERNAL_ERROR', async () => {
-    const server = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    const exited = new Promise<void>((r) => server.once('exit', () => r()));
+    const child = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    server = child;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const warnings: string[] = [];
-    server.on('message', (m: { warned?: string }) => m.warned && warnings.push(m.warned));
+    child.on('message', (m: { warned?: string }) => m.warned && warnings.push(m.warned));
     try {
-      const { port } = await message<{ port: number }>(server, 'port');
+      const { port } = await message<{ port: number }>(child, 'port');
       const c = await RawClient.open(port);
       // One call kept in flight throughout: with none active, nghttp2 stops reading after a GOAWAY.
       c.requests(1, '/hold', false);
@@ -57,7 +60,7 @@ describe('hostile: client resets that reach no JavaScript (HTTP/2 server with th
       expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
       c.close();
     } finally {
-      server.kill('SIGKILL');
+      child.kill('SIGKILL');
       await exited;
     }
   });
@@ -111,10 +114,14 @@ class RawClient {
     this.socket.write(Buffer.concat(ids.map((id) => frame(0x3, 0, id, code))));
   }
 
-  /** A PING round trip: the server has read everything sent before it. */
+  /** A PING round trip: the server has read everything sent before it (an error after 5 s). */
   ping(): Promise<void> {
-    return new Promise((resolve) => {
-      this.pings.push(resolve);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no PING answer within 5 s')), 5_000);
+      this.pings.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
       this.socket.write(frame(0x6, 0, 0, Buffer.alloc(8)));
     });
   }
