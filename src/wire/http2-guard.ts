@@ -24,6 +24,16 @@
  *   (test/sequencer/api/reset-burst.test.ts). nghttp2 stops counting once a GOAWAY is
  *   submitted (Node 20's 1.61 and Node 24's 1.70 alike).
  *
+ *   What the guard sends (the GOAWAY, the resets of its server streams) it sends from the
+ *   next turn of the event loop, never from the 'close' event it counts: that event runs
+ *   inside nghttp2's receive callback (nghttp2_session_mem_recv), and a RST_STREAM Node
+ *   submits there goes straight to nghttp2_session_mem_send, which nghttp2 forbids inside its
+ *   callbacks. Node 20.20 does so whenever a write was already scheduled on the connection
+ *   (Node's own guard, a pending list for CANCEL resets, is skipped then), and under load
+ *   that send once looped in Http2Session::SendPendingData for good, the node thread at full
+ *   CPU answering nobody (test/sequencer/api/hostile-streams.test.ts, 1 run in 8 on a loaded
+ *   2-core machine; nodejs/node#64166 later made Node defer such resets itself).
+ *
  *   Why not `session.close()`: it marks the session closed in Node's JavaScript, and Node
  *   then refuses each stream the client opens before it reads the GOAWAY with RST_STREAM
  *   REFUSED_STREAM from inside nghttp2's receive callback, a re-entrant send that can free
@@ -127,12 +137,15 @@ function watch(session: Http2Session, logger: Logger): void {
         { peer, resets, inFlight: open },
         'gRPC: closing a connection gracefully (GOAWAY NO_ERROR): its client cancelled too many calls; the calls in flight are answered, new ones need a new connection',
       );
-      announceClose(session);
-      // Its streams would hold the connection open for ever: they end now (the client
-      // resumes on a new connection from its last tick or sequence), and whatever is still
-      // open after the grace is cut with the connection.
-      for (const s of streams) s.close(constants.NGHTTP2_CANCEL);
-      setTimeout(cut, CLOSE_GRACE_MS).unref();
+      // Not from here: this runs inside nghttp2's receive callback (see the file's docblock).
+      setImmediate(() => {
+        announceClose(session);
+        // Its streams would hold the connection open for ever: they end now (the client
+        // resumes on a new connection from its last tick or sequence), and whatever is still
+        // open after the grace is cut with the connection.
+        for (const s of streams) if (!s.closed && !s.destroyed) s.close(constants.NGHTTP2_CANCEL);
+        setTimeout(cut, CLOSE_GRACE_MS).unref();
+      });
     });
   });
   const cut = (): void => {

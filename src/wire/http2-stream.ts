@@ -51,11 +51,16 @@ export function http2StreamClosed(call: object): boolean | undefined {
 
 /**
  * Reset the call's HTTP/2 stream with ENHANCE_YOUR_CALM (gRPC clients see RESOURCE_EXHAUSTED),
- * dropping what is queued; false when the stream is unreachable.
+ * dropping what is queued; false when the stream is unreachable. The RST_STREAM leaves on the
+ * next turn of the event loop: a caller may be running inside nghttp2's receive callback (a
+ * new call displacing an old one), where Node would submit it with a re-entrant send
+ * (src/wire/http2-guard.ts says why that must not happen).
  */
 export function resetHttp2Stream(call: object): boolean {
   const s = http2StreamOf(call);
   if (!s) return false;
-  if (!s.closed && !s.destroyed) s.close(constants.NGHTTP2_ENHANCE_YOUR_CALM);
+  setImmediate(() => {
+    if (!s.closed && !s.destroyed) s.close(constants.NGHTTP2_ENHANCE_YOUR_CALM);
+  });
   return true;
 }

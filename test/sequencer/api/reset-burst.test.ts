@@ -7,8 +7,10 @@
  * closed at 850 counted resets came after nghttp2's limit (the suite's overload test lost
  * its connection that way once); it must close gracefully (GOAWAY NO_ERROR) first, and a
  * client that goes on cancelling after that GOAWAY must not reach nghttp2's limit either
- * (nghttp2 stops counting once a GOAWAY is submitted, under Node 20 and 24). The
- * client writes raw HTTP/2 frames (Node's client sends no reset for a finished stream); the
+ * (nghttp2 stops counting once a GOAWAY is submitted, under Node 20 and 24). And when the
+ * resets that reach the mark are of live server streams the server is writing to, the guard
+ * must still close gracefully and leave the server serving (it acts from outside nghttp2's
+ * receive callback). The client writes raw HTTP/2 frames (Node's client sends no reset for a finished stream); the
  * server runs in a child process.
  */
 import { expect } from 'chai';
@@ -64,7 +66,39 @@ describe('hostile: client resets that reach no JavaScript (HTTP/2 server with th
       await exited;
     }
   });
+
+  it('700 live server streams cancelled at once while the server writes to them: the guard answers from outside nghttp2 (GOAWAY NO_ERROR, the server goes on serving)', async () => {
+    // The guard's count crosses its mark inside nghttp2's receive callback. Resetting its
+    // server streams from there made Node 20.20 send from inside that callback (a write was
+    // already scheduled), and the send looped for good: no GOAWAY, no PING answer, no new
+    // connection served, the thread at full CPU (6 runs in 6 before the guard waited a turn).
+    const child = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    server = child;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const warnings: string[] = [];
+    child.on('message', (m: { warned?: string }) => m.warned && warnings.push(m.warned));
+    try {
+      const { port } = await message<{ port: number }>(child, 'port');
+      const c = await RawClient.open(port, { windowUpdates: true });
+      const streams = c.requests(700, STREAM_TICKS, false);
+      await sleep(5); // the server answers and starts writing to them
+      c.reset(streams);
+      await c.until(() => c.goaways.length > 0, 5_000).catch(() => undefined);
+      const seen = JSON.stringify({ goaways: c.goaways, warnings: warnings.length, data: c.dataBytes });
+      expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
+      expect(c.goaways, seen).to.deep.equal([0]);
+      c.close();
+      const fresh = await RawClient.open(port);
+      await fresh.ping(); // a new connection is served
+      fresh.close();
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
 });
+
+const STREAM_TICKS = '/svc.sequencer.v1.SequencerService/StreamTicks';
 
 /** Just enough of an HTTP/2 client, in frames (RFC 9113), to reset streams the server already finished. */
 class RawClient {
@@ -74,12 +108,19 @@ class RawClient {
   private pings: Array<() => void> = [];
   private buf = Buffer.alloc(0);
 
-  private constructor(private readonly socket: Socket) {
+  /** DATA bytes received. */
+  dataBytes = 0;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly windowUpdates: boolean,
+  ) {
     socket.on('data', (d: Buffer) => this.read(d));
     socket.on('error', () => undefined);
   }
 
-  static async open(port: number): Promise<RawClient> {
+  /** `windowUpdates`: give back every DATA frame's bytes at once (a client that reads as fast as it comes). */
+  static async open(port: number, options: { windowUpdates?: boolean } = {}): Promise<RawClient> {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
@@ -87,7 +128,7 @@ class RawClient {
     });
     socket.write(Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'));
     socket.write(frame(0x4, 0, 0, Buffer.alloc(0))); // SETTINGS
-    return new RawClient(socket);
+    return new RawClient(socket, options.windowUpdates === true);
   }
 
   /** `n` POST requests for `path` in one write; their stream ids. */
@@ -151,6 +192,14 @@ class RawClient {
       else if ((type === 0x1 || type === 0x0) && flags & 0x1) this.ended.add(id);
       else if (type === 0x7) this.goaways.push(payload.readUInt32BE(4));
       else if (type === 0x6 && flags & 0x1) this.pings.shift()?.();
+      if (type === 0x0 && len > 0) {
+        this.dataBytes += len;
+        if (this.windowUpdates) {
+          const increment = Buffer.alloc(4);
+          increment.writeUInt32BE(len);
+          this.socket.write(Buffer.concat([frame(0x8, 0, 0, increment), frame(0x8, 0, id, increment)]));
+        }
+      }
     }
   }
 }
