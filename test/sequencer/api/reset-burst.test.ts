@@ -24,47 +24,52 @@ const IN_FLIGHT_MAX = 700;
 
 describe('hostile: client resets that reach no JavaScript (HTTP/2 server with the reset guard in a child process)', function () {
   this.timeout(30_000);
-  let server: ChildProcess | undefined;
-  afterEach(() => server?.kill('SIGKILL')); // also when the test timed out in the middle
+  let server: { child: ChildProcess; exited: Promise<void> } | undefined;
+  afterEach(async () => {
+    // also when the test timed out in the middle
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    server = undefined;
+  });
 
-  it('400 resets of answered streams, then cancels in flight: the guard closes gracefully, and nghttp2 never closes with INTERNAL_ERROR', async () => {
+  /** The guarded server in its child process: its port, and the warnings it logs. */
+  async function startServer(): Promise<{ port: number; warnings: string[] }> {
     const child = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    server = child;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    server = { child, exited: new Promise<void>((r) => child.once('exit', () => r())) };
     const warnings: string[] = [];
     child.on('message', (m: { warned?: string }) => m.warned && warnings.push(m.warned));
-    try {
-      const { port } = await message<{ port: number }>(child, 'port');
-      const c = await RawClient.open(port);
-      // One call kept in flight throughout: with none active, nghttp2 stops reading after a GOAWAY.
-      c.requests(1, '/hold', false);
-      // Late resets: each stream answered (its END_STREAM read here) before its RST_STREAM leaves.
-      const answered = c.requests(LATE, '/', true);
-      await c.until(() => answered.every((id) => c.ended.has(id)), 10_000);
-      c.reset(answered);
+    const { port } = await message<{ port: number }>(child, 'port');
+    return { port, warnings };
+  }
+
+  it('400 resets of answered streams, then cancels in flight: the guard closes gracefully, and nghttp2 never closes with INTERNAL_ERROR', async () => {
+    const { port, warnings } = await startServer();
+    const c = await RawClient.open(port);
+    // One call kept in flight throughout: with none active, nghttp2 stops reading after a GOAWAY.
+    c.requests(1, '/hold', false);
+    // Late resets: each stream answered (its END_STREAM read here) before its RST_STREAM leaves.
+    const answered = c.requests(LATE, '/', true);
+    await c.until(() => answered.every((id) => c.ended.has(id)), 10_000);
+    c.reset(answered);
+    await c.ping();
+    expect(c.goaways, 'no GOAWAY after the late resets').to.deep.equal([]);
+    // Calls in flight, cancelled 50 at a time, until the connection is closed.
+    let cancelled = 0;
+    while (c.goaways.length === 0 && cancelled < IN_FLIGHT_MAX) {
+      c.reset(c.requests(50, '/hold', false));
+      cancelled += 50;
       await c.ping();
-      expect(c.goaways, 'no GOAWAY after the late resets').to.deep.equal([]);
-      // Calls in flight, cancelled 50 at a time, until the connection is closed.
-      let cancelled = 0;
-      while (c.goaways.length === 0 && cancelled < IN_FLIGHT_MAX) {
-        c.reset(c.requests(50, '/hold', false));
-        cancelled += 50;
-        await c.ping();
-      }
-      // A client that goes on cancelling after the GOAWAY: 600 more, past nghttp2's 1,000.
-      for (let i = 0; i < 12; i++) {
-        c.reset(c.requests(50, '/hold', false));
-        await c.ping();
-      }
-      await sleep(200); // nghttp2's own GOAWAY would follow at once
-      const seen = JSON.stringify({ goaways: c.goaways, cancelled, warnings: warnings.length });
-      expect(c.goaways, seen).to.deep.equal([0]); // NO_ERROR, and no INTERNAL_ERROR (2) after it
-      expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
-      c.close();
-    } finally {
-      child.kill('SIGKILL');
-      await exited;
     }
+    // A client that goes on cancelling after the GOAWAY: 600 more, past nghttp2's 1,000.
+    for (let i = 0; i < 12; i++) {
+      c.reset(c.requests(50, '/hold', false));
+      await c.ping();
+    }
+    await sleep(200); // nghttp2's own GOAWAY would follow at once
+    const seen = JSON.stringify({ goaways: c.goaways, cancelled, warnings: warnings.length });
+    expect(c.goaways, seen).to.deep.equal([0]); // NO_ERROR, and no INTERNAL_ERROR (2) after it
+    expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
+    c.close();
   });
 
   it('700 live server streams cancelled at once while the server writes to them: the guard answers from outside nghttp2 (GOAWAY NO_ERROR, the server goes on serving)', async () => {
@@ -72,29 +77,19 @@ describe('hostile: client resets that reach no JavaScript (HTTP/2 server with th
     // server streams from there made Node 20.20 send from inside that callback (a write was
     // already scheduled), and the send looped for good: no GOAWAY, no PING answer, no new
     // connection served, the thread at full CPU (6 runs in 6 before the guard waited a turn).
-    const child = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    server = child;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    const warnings: string[] = [];
-    child.on('message', (m: { warned?: string }) => m.warned && warnings.push(m.warned));
-    try {
-      const { port } = await message<{ port: number }>(child, 'port');
-      const c = await RawClient.open(port, { windowUpdates: true });
-      const streams = c.requests(700, STREAM_TICKS, false);
-      await sleep(5); // the server answers and starts writing to them
-      c.reset(streams);
-      await c.until(() => c.goaways.length > 0, 5_000).catch(() => undefined);
-      const seen = JSON.stringify({ goaways: c.goaways, warnings: warnings.length, data: c.dataBytes });
-      expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
-      expect(c.goaways, seen).to.deep.equal([0]);
-      c.close();
-      const fresh = await RawClient.open(port);
-      await fresh.ping(); // a new connection is served
-      fresh.close();
-    } finally {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    const { port, warnings } = await startServer();
+    const c = await RawClient.open(port, { windowUpdates: true });
+    const streams = c.requests(700, STREAM_TICKS, false);
+    await sleep(5); // the server answers and starts writing to them
+    c.reset(streams);
+    await c.until(() => c.goaways.length > 0, 5_000).catch(() => undefined);
+    const seen = JSON.stringify({ goaways: c.goaways, warnings: warnings.length, data: c.dataBytes });
+    expect(warnings.join('\n'), seen).to.match(/closing a connection gracefully/);
+    expect(c.goaways, seen).to.deep.equal([0]);
+    c.close();
+    const fresh = await RawClient.open(port);
+    await fresh.ping(); // a new connection is served
+    fresh.close();
   });
 });
 
