@@ -379,10 +379,13 @@ describe('hostile: StreamTicks clients that never read (in-process face)', funct
     await until('50 streams open', 5_000, () => face.streamClients() === 50);
     // Ticks of ~20 KB fill each paused stream's 64 KiB window and its queue.
     for (let i = 0; i < 60; i++) await tick(20_000);
-    await until('every paused stream stalled (nothing encoded for a while)', 10_000, async () => {
+    // Stalled as the node sees it: every stream has writes pending that made no progress for
+    // 600 ms, and nothing is encoded meanwhile. (A quiet 200 ms alone was not enough: in a
+    // loaded full run a stream's client still took two more ticks after it.)
+    await until('every paused stream stalled', 10_000, async () => {
       const before = face.feed.encodedCount;
       await new Promise((r) => setTimeout(r, 200));
-      return face.feed.encodedCount === before;
+      return face.streams.stalledCount(600) === 50 && face.feed.encodedCount === before;
     });
     const encodedBefore = face.feed.encodedCount;
     for (let i = 0; i < 200; i++) await tick(20_000);

@@ -84,6 +84,14 @@ export class TickStreams {
     return this.shared.queuedBytes;
   }
 
+  /** Open streams whose pending writes have made no progress for at least `ms` (tests, logs). */
+  stalledCount(ms: number): number {
+    const now = performance.now();
+    let n = 0;
+    for (const s of this.sessions) if (s.stalledFor(now) >= ms) n++;
+    return n;
+  }
+
   /** Admit and serve one call from `startTick`, or say why not (RESOURCE_EXHAUSTED). */
   open(
     call: ServerWritableStream<unknown, Buffer>,
