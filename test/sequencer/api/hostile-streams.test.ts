@@ -251,7 +251,11 @@ describe('hostile: StreamTicks clients (real node)', function () {
     }
     await stillServes(node);
     const rssAfter = await metric(rest, 'process_resident_memory_bytes');
-    expect((rssAfter - rssBefore) / 2 ** 20, 'RSS growth, MiB').to.be.below(32);
+    // A coarse guard; the slots above are the exact one. One round's growth is mostly V8's:
+    // garbage waits in old space for a major GC and the young generation grows under the
+    // churn (0.4-6 MiB on Node 20, 6-33 MiB on Node 24 in 2026-11-29's runs; over 40 rounds
+    // on one node the heap came back at the major GC and RSS levelled off at ~+210 MiB).
+    expect((rssAfter - rssBefore) / 2 ** 20, 'RSS growth, MiB').to.be.below(64);
   });
 
   it('50 paused consumers (half live, half replaying loaded ticks from tick 1; own connections, own process): bounded memory, ingestion and answers go on, all released on exit (issue 19 point 2)', async () => {
