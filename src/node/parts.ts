@@ -44,6 +44,13 @@ export async function closeParts(parts: Parts, logger: Logger): Promise<void> {
     await db.close().catch((err: unknown) => logger.error({ err }, 'database close failed'));
 }
 
+/** A node's failure after start: `failed` resolves with the first error `report` is given. */
+export function failureSignal(): { failed: Promise<Error>; report: (err: Error) => void } {
+  let report: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (report = resolve));
+  return { failed, report };
+}
+
 /** Run one start-up step, logging progress if it lasts more than a second. */
 export function makeStep(logger: Logger): Step {
   return async (what, run) => {

@@ -17,7 +17,7 @@ import { openAfterOrdering, startFaces } from './after-ordering.js';
 import { defaultFaces } from './faces.js';
 import type { FaceSpec, NodeHandle, PreparedFace, StartNodeOptions } from './interface.js';
 import { openOrdering } from './ordering.js';
-import { closeParts, listening, makeStep, type Parts } from './parts.js';
+import { closeParts, failureSignal, listening, makeStep, type Parts } from './parts.js';
 
 export async function startSingleThread(
   config: NodeConfig,
@@ -26,8 +26,7 @@ export async function startSingleThread(
   print: (line: string) => void,
 ): Promise<NodeHandle> {
   const parts: Parts = { faces: [] };
-  let reportFailure: (err: Error) => void = () => undefined;
-  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
+  const { failed, report: reportFailure } = failureSignal();
   const specs = options.faces ?? defaultFaces();
   // What stream readers get together while ordering has work (docs/api.md "Stream backpressure policy").
   readerPace.configure({ minBytesPerS: config.readerFloor });

@@ -16,11 +16,10 @@ import type { NodeConfig } from '../config/index.js';
 import type { Logger, LogLevel } from '../log/index.js';
 import { workerFile } from '../pool/index.js';
 import type { Sequencer } from '../sequencer/index.js';
-import { readerPace } from '../wire/index.js';
 import { StartupError } from './errors.js';
 import type { NodeHandle, StartNodeOptions } from './interface.js';
 import { openOrdering } from './ordering.js';
-import { closeParts, makeStep, type Parts } from './parts.js';
+import { closeParts, failureSignal, makeStep, type Parts } from './parts.js';
 import { hostSequencer } from './sequencer-host.js';
 import type { LinkSeed } from './sequencer-link.js';
 
@@ -31,9 +30,8 @@ export async function startThreaded(
   print: (line: string) => void,
 ): Promise<NodeHandle> {
   const parts: Parts = { faces: [] };
-  let reportFailure: (err: Error) => void = () => undefined;
-  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
-  readerPace.configure({ minBytesPerS: config.readerFloor });
+  // The readers' pace is the node thread's (workers/node.worker.ts): no reader runs here.
+  const { failed, report: reportFailure } = failureSignal();
   const step = makeStep(logger);
   const worker = new Worker(workerFile('node'), {
     workerData: {
